@@ -1,0 +1,10 @@
+import { defineConfig } from 'drizzle-kit';
+
+// drizzle-kit derives the SQL migrations in migrations/ from the generated tables and the
+// hand-written system tables. Run `npm run migrations:generate -- --name <what>` after a schema edit.
+export default defineConfig({
+  dialect: 'postgresql',
+  schema: ['./generated/db/index.ts', './runtime/db/system-tables.ts'],
+  out: './migrations',
+  strict: true,
+});

@@ -1,0 +1,39 @@
+import type { ResourceModel } from '../model.js';
+import type { ResourceDescriptor } from '../../runtime/engine/descriptor.js';
+import { generatedHeader } from './header.js';
+
+/** The runtime descriptor of one resource: the model without what only the generator needs. */
+export function descriptorOf(resource: ResourceModel): ResourceDescriptor {
+  return {
+    type: resource.type,
+    collection: resource.collection,
+    table: resource.table,
+    scope: resource.scope,
+    webhookActions: resource.webhookActions,
+    attributes: resource.attributes.map((a) => ({
+      name: a.name,
+      column: a.column,
+      type: a.type,
+      ...(a.format !== undefined && { format: a.format }),
+      ...(a.items !== undefined && { itemType: a.items.type }),
+      filterable: a.filterable,
+      sortable: a.sortable,
+      readOnly: a.readOnly,
+      required: a.required,
+      ...(a.default !== undefined && { default: a.default }),
+    })),
+    relationships: resource.relationships,
+    operations: resource.operations,
+    actions: resource.actions,
+  };
+}
+
+export function emitDescriptor(resource: ResourceModel): string {
+  return [
+    generatedHeader(resource.file),
+    `import type { ResourceDescriptor } from '../../runtime/engine/descriptor.js';`,
+    ``,
+    `export const descriptor: ResourceDescriptor = ${JSON.stringify(descriptorOf(resource))};`,
+    ``,
+  ].join('\n');
+}

@@ -1,0 +1,34 @@
+import type { SchemaModel } from '../model.js';
+import { formatGenerated } from '../format.js';
+import { emitDescriptor } from './descriptors.js';
+import { emitTable, emitTablesIndex } from './drizzle-tables.js';
+import type { GeneratedFiles } from './header.js';
+import { emitRoute, emitRoutesIndex, type RouteTemplates } from './routes.js';
+import { emitServedSchema } from './served-schema.js';
+import { emitTypes } from './types.js';
+import { emitValidators } from './validators.js';
+
+export type { GeneratedFiles } from './header.js';
+export type { RouteTemplates } from './routes.js';
+
+/**
+ * Every file under generated/, formatted, keyed by repository-relative path and sorted.
+ * Pure apart from formatting: the same model gives the same bytes.
+ */
+export async function emitAll(model: SchemaModel, templates: RouteTemplates): Promise<GeneratedFiles> {
+  const raw = new Map<string, string>();
+  for (const resource of model.resources) {
+    raw.set(`generated/db/${resource.type}.ts`, emitTable(resource, model));
+    raw.set(`generated/descriptors/${resource.type}.ts`, emitDescriptor(resource));
+    raw.set(`generated/validators/${resource.type}.ts`, emitValidators(resource));
+    raw.set(`generated/types/${resource.type}.ts`, await emitTypes(resource));
+    raw.set(`generated/routes/${resource.type}.ts`, emitRoute(resource, templates));
+  }
+  raw.set('generated/db/index.ts', emitTablesIndex(model));
+  raw.set('generated/routes/index.ts', emitRoutesIndex(model, templates));
+  raw.set('generated/schema.json', emitServedSchema(model));
+
+  const files: GeneratedFiles = new Map();
+  for (const path of [...raw.keys()].sort()) files.set(path, await formatGenerated(path, raw.get(path)!));
+  return files;
+}

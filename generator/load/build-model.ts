@@ -1,0 +1,187 @@
+import { snakeCase } from '../naming.js';
+import {
+  SchemaFileError,
+  type ActionModel,
+  type AttributeModel,
+  type OperationsModel,
+  type RelationshipModel,
+  type ResourceModel,
+} from '../model.js';
+
+/** The shape the meta-schema guarantees; only what the model needs is typed. */
+interface RawDefinition {
+  type?: string;
+  format?: AttributeModel['format'];
+  items?: { type?: string; format?: AttributeModel['format']; maxLength?: number; $ref?: string };
+  enum?: unknown[];
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  pattern?: string;
+  maxItems?: number;
+  default?: unknown;
+  filterable?: boolean;
+  sortable?: boolean;
+  readOnly?: boolean;
+  description?: string;
+  data?: boolean;
+  $ref?: string;
+  'x-required'?: boolean;
+  'x-writable'?: string[];
+  'x-inverse'?: string;
+  'x-relationshipId'?: string;
+}
+
+interface RawLink {
+  href: string;
+  method: string;
+  rel: string;
+  optionalParams?: string[];
+  requiredParams?: string[];
+}
+
+interface RawResource {
+  title: string;
+  description: string;
+  stability: string;
+  'x-scope': string;
+  'x-webhookActions': string[];
+  definitions: Record<string, RawDefinition>;
+  links: RawLink[];
+}
+
+const STANDARD_RELS: Record<string, keyof OperationsModel> = {
+  instances: 'list',
+  self: 'get',
+  create: 'create',
+  update: 'update',
+  destroy: 'delete',
+};
+
+/** Turns one meta-schema-valid file into its resource model. */
+export function buildResourceModel(file: string, json: Record<string, unknown>): ResourceModel {
+  const raw = json as unknown as RawResource;
+  const expectedType = file.replace(/^.*\//, '').replace(/\.json$/, '');
+  if (raw.title !== expectedType) {
+    throw new SchemaFileError(file, '/title', `must equal the file name "${expectedType}"`);
+  }
+  const collection = collectionOf(file, raw);
+  const names = Object.keys(raw.definitions).sort();
+  checkProperties(file, raw.title, names, json.properties as Record<string, { $ref: string }>);
+  return {
+    type: raw.title,
+    file,
+    collection,
+    table: snakeCase(collection),
+    scope: raw['x-scope'],
+    stability: raw.stability,
+    description: raw.description,
+    webhookActions: raw['x-webhookActions'],
+    attributes: names
+      .filter((n) => !isRelationship(raw.definitions[n]!))
+      .map((n) => attributeOf(file, n, raw.definitions[n]!, raw.definitions)),
+    relationships: names.filter((n) => isRelationship(raw.definitions[n]!)).map((n) => relationshipOf(n, raw.definitions[n]!)),
+    operations: operationsOf(raw.links),
+    actions: actionsOf(file, raw.links),
+    definition: json,
+  };
+}
+
+function isRelationship(definition: RawDefinition): boolean {
+  return definition.data !== undefined;
+}
+
+function collectionOf(file: string, raw: RawResource): string {
+  const collections = new Set(raw.links.map((link) => link.href.split('/')[3]));
+  if (collections.size !== 1) {
+    throw new SchemaFileError(file, '/links', `every link must use one collection path, found ${[...collections].join(', ')}`);
+  }
+  return [...collections][0]!;
+}
+
+function checkProperties(file: string, type: string, names: string[], properties: Record<string, { $ref: string }>): void {
+  for (const name of names) {
+    const want = `#/definitions/${type}/definitions/${name}`;
+    if (properties[name]?.$ref !== want) {
+      throw new SchemaFileError(file, `/properties/${name}`, `must be {"$ref": "${want}"}`);
+    }
+  }
+  for (const name of Object.keys(properties)) {
+    if (!names.includes(name)) throw new SchemaFileError(file, `/properties/${name}`, 'has no definition');
+  }
+}
+
+function attributeOf(file: string, name: string, d: RawDefinition, all: Record<string, RawDefinition>): AttributeModel {
+  const aliased = d['x-relationshipId'];
+  if (aliased !== undefined && (all[aliased]?.data !== true || d.readOnly !== true || d.type !== 'integer')) {
+    throw new SchemaFileError(file, `/definitions/${name}/x-relationshipId`, `"${aliased}" must be a to-one relationship, and ${name} a read-only integer`);
+  }
+  return {
+    name,
+    column: aliased !== undefined ? `${snakeCase(aliased)}_id` : snakeCase(name),
+    type: d.type as AttributeModel['type'],
+    ...(d.format !== undefined && { format: d.format }),
+    ...(d.items !== undefined && { items: d.items as NonNullable<AttributeModel['items']> }),
+    ...(d.enum !== undefined && { enum: d.enum }),
+    ...(d.maxLength !== undefined && { maxLength: d.maxLength }),
+    ...(d.minimum !== undefined && { minimum: d.minimum }),
+    ...(d.maximum !== undefined && { maximum: d.maximum }),
+    ...(d.pattern !== undefined && { pattern: d.pattern }),
+    ...(d.maxItems !== undefined && { maxItems: d.maxItems }),
+    ...(d.default !== undefined && { default: d.default }),
+    filterable: d.filterable ?? false,
+    sortable: d.sortable ?? false,
+    readOnly: d.readOnly ?? false,
+    required: d['x-required'] ?? false,
+    ...(d.description !== undefined && { description: d.description }),
+    ...(d['x-relationshipId'] !== undefined && { relationshipId: d['x-relationshipId'] }),
+  };
+}
+
+function targetOf(ref: string): string {
+  return ref.replace('#/definitions/', '');
+}
+
+function relationshipOf(name: string, d: RawDefinition): RelationshipModel {
+  if (d.data === false) {
+    return { kind: 'toMany', name, target: targetOf(d.items!.$ref!), inverse: d['x-inverse']! };
+  }
+  const writable = d['x-writable'] ?? [];
+  return {
+    kind: 'toOne',
+    name,
+    target: targetOf(d.$ref!),
+    column: `${snakeCase(name)}_id`,
+    writableOnCreate: writable.includes('create'),
+    writableOnUpdate: writable.includes('update'),
+    required: d['x-required'] ?? false,
+  };
+}
+
+function operationsOf(links: RawLink[]): OperationsModel {
+  const present = new Set(links.map((link) => STANDARD_RELS[link.rel]).filter(Boolean));
+  return {
+    list: present.has('list'),
+    get: present.has('get'),
+    create: present.has('create'),
+    update: present.has('update'),
+    delete: present.has('delete'),
+  };
+}
+
+function actionsOf(file: string, links: RawLink[]): ActionModel[] {
+  return links
+    .map((link, index) => ({ link, index }))
+    .filter(({ link }) => link.href.includes('/actions/'))
+    .map(({ link, index }) => {
+      if (link.method !== 'POST' || !link.href.includes('/{:id}/actions/')) {
+        throw new SchemaFileError(file, `/links/${index}`, 'an action link must be POST /api/v2/<collection>/{:id}/actions/<name>');
+      }
+      return {
+        name: link.href.replace(/^.*\/actions\//, ''),
+        optionalParams: [...(link.optionalParams ?? [])].sort(),
+        requiredParams: [...(link.requiredParams ?? [])].sort(),
+      };
+    })
+    .sort((a, b) => a.name.localeCompare(b.name));
+}

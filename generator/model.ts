@@ -1,0 +1,99 @@
+/**
+ * The generator's internal model: what the loader makes of schema/ and every emitter reads.
+ * It is read-only and already checked, so emitters never re-validate.
+ */
+
+export type ScalarType = 'string' | 'integer' | 'number' | 'boolean' | 'object';
+export type AttributeType = ScalarType | 'array';
+export type AttributeFormat = 'date-time' | 'date' | 'email' | 'uri' | 'html';
+
+export interface AttributeModel {
+  readonly name: string;
+  readonly column: string;
+  readonly type: AttributeType;
+  readonly format?: AttributeFormat;
+  readonly items?: { readonly type: ScalarType; readonly format?: AttributeFormat; readonly maxLength?: number };
+  readonly enum?: readonly unknown[];
+  readonly maxLength?: number;
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly pattern?: string;
+  readonly maxItems?: number;
+  readonly default?: unknown;
+  readonly filterable: boolean;
+  readonly sortable: boolean;
+  readonly readOnly: boolean;
+  readonly required: boolean;
+  readonly description?: string;
+  /** Set when the attribute is the id of this to-one relationship: it has no column of its own. */
+  readonly relationshipId?: string;
+}
+
+export interface ToOneModel {
+  readonly kind: 'toOne';
+  readonly name: string;
+  readonly target: string;
+  readonly column: string;
+  readonly writableOnCreate: boolean;
+  readonly writableOnUpdate: boolean;
+  readonly required: boolean;
+}
+
+export interface ToManyModel {
+  readonly kind: 'toMany';
+  readonly name: string;
+  readonly target: string;
+  /** The to-one relationship on the target that points back here. */
+  readonly inverse: string;
+}
+
+export type RelationshipModel = ToOneModel | ToManyModel;
+
+export interface ActionModel {
+  readonly name: string;
+  readonly optionalParams: readonly string[];
+  readonly requiredParams: readonly string[];
+}
+
+export interface OperationsModel {
+  readonly list: boolean;
+  readonly get: boolean;
+  readonly create: boolean;
+  readonly update: boolean;
+  readonly delete: boolean;
+}
+
+export interface ResourceModel {
+  readonly type: string;
+  /** The schema file, relative to the repository: `schema/prospect.json`. */
+  readonly file: string;
+  readonly collection: string;
+  readonly table: string;
+  readonly scope: string;
+  readonly stability: string;
+  readonly description: string;
+  readonly webhookActions: readonly string[];
+  readonly attributes: readonly AttributeModel[];
+  readonly relationships: readonly RelationshipModel[];
+  readonly operations: OperationsModel;
+  readonly actions: readonly ActionModel[];
+  /** The file's JSON as written: what /api/v2/schema serves for this type. */
+  readonly definition: Readonly<Record<string, unknown>>;
+}
+
+export interface SchemaModel {
+  /** Sorted by type. */
+  readonly resources: readonly ResourceModel[];
+}
+
+/** A fault in one schema file, located by a JSON pointer into it. */
+export class SchemaFileError extends Error {
+  constructor(
+    readonly file: string,
+    readonly pointer: string,
+    readonly reason: string,
+  ) {
+    super(`${file}#${pointer}: ${reason}`);
+    this.name = 'SchemaFileError';
+  }
+}

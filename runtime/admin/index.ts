@@ -1,0 +1,108 @@
+import type postgres from 'postgres';
+import { descriptors } from '../../generated/routes/index.js';
+import { allScopes, hashToken, newAccessToken } from '../auth/index.js';
+import { insertRecord } from '../engine/records.js';
+import { buildStatements } from '../engine/statements.js';
+import { standardBehaviours } from '../resources/index.js';
+import { API_ROLE, type Transaction } from '../tenancy/index.js';
+
+/**
+ * Operator actions the CLI (and tests) perform: creating orgs, users and tokens. Users are
+ * created through the engine's write path, so they get the same defaults and events as users
+ * created over the API.
+ */
+
+export class AdminError extends Error {
+  override name = 'AdminError';
+}
+
+const DEFAULT_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
+const userDescriptor = descriptors.get('user')!;
+const userStatements = buildStatements(userDescriptor);
+
+/** Every scope a token can hold. */
+export function knownScopes(): string[] {
+  return allScopes([...descriptors.values()].map((d) => d.scope));
+}
+
+async function asOrg(tx: Transaction, orgId: number): Promise<void> {
+  await tx`select set_config('role', ${API_ROLE}, true), set_config('cadence.org_id', ${String(orgId)}, true)`;
+}
+
+async function asOwner(tx: Transaction): Promise<void> {
+  await tx`select set_config('role', 'none', true), set_config('cadence.org_id', '', true)`;
+}
+
+async function insertUser(tx: Transaction, orgId: number, email: string): Promise<number> {
+  await asOrg(tx, orgId);
+  const email_ = userDescriptor.attributes.find((a) => a.name === 'email')!;
+  const row = await insertRecord(
+    { tx, orgId, descriptor: userDescriptor, statements: userStatements, behaviours: standardBehaviours },
+    { attributes: new Map([[email_, email]]), relationships: new Map() },
+  );
+  await asOwner(tx);
+  return row.id;
+}
+
+async function insertToken(
+  tx: Transaction,
+  grant: { orgId: number; userId: number | null; scopes: readonly string[]; ttlSeconds: number },
+): Promise<{ token: string; expiresAt: string }> {
+  const unknown = grant.scopes.filter((s) => !knownScopes().includes(s));
+  if (unknown.length) throw new AdminError(`unknown scopes: ${unknown.join(', ')}`);
+  if (!Number.isSafeInteger(grant.ttlSeconds) || grant.ttlSeconds <= 0) throw new AdminError('ttl must be a positive number of seconds');
+  const token = newAccessToken();
+  const [row] = await tx<{ expires_at: string }[]>`
+    insert into cadence_system.access_tokens (token_hash, org_id, user_id, scopes, expires_at)
+    values (${hashToken(token)}, ${grant.orgId}, ${grant.userId}, ${tx.array([...grant.scopes])}, now() + make_interval(secs => ${grant.ttlSeconds}))
+    returning to_char(expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as expires_at`;
+  return { token, expiresAt: row!.expires_at };
+}
+
+export interface CreatedOrg {
+  orgId: number;
+  userId: number;
+  token: string;
+  expiresAt: string;
+}
+
+/** A new org with its admin user and a token holding every scope. */
+export async function createOrg(sql: postgres.Sql, options: { name: string; adminEmail?: string }): Promise<CreatedOrg> {
+  if (options.name.trim() === '') throw new AdminError('the org name must not be empty');
+  return sql.begin(async (tx) => {
+    const [org] = await tx<{ id: number }[]>`insert into cadence_system.orgs (name) values (${options.name}) returning id`;
+    const orgId = org!.id;
+    const userId = await insertUser(tx, orgId, options.adminEmail ?? `admin@org${orgId}.invalid`);
+    await tx`insert into cadence_system.org_admins (org_id, user_id) values (${orgId}, ${userId})`;
+    const granted = await insertToken(tx, { orgId, userId, scopes: knownScopes(), ttlSeconds: DEFAULT_TOKEN_TTL_SECONDS });
+    return { orgId, userId, ...granted };
+  }) as Promise<CreatedOrg>;
+}
+
+async function requireOrg(tx: Transaction, orgId: number): Promise<void> {
+  const [org] = await tx`select 1 from cadence_system.orgs where id = ${orgId} and deleted_at is null`;
+  if (!org) throw new AdminError(`org ${orgId} does not exist`);
+}
+
+export async function createUser(sql: postgres.Sql, options: { orgId: number; email: string; admin: boolean }): Promise<{ userId: number }> {
+  return sql.begin(async (tx) => {
+    await requireOrg(tx, options.orgId);
+    const userId = await insertUser(tx, options.orgId, options.email);
+    if (options.admin) await tx`insert into cadence_system.org_admins (org_id, user_id) values (${options.orgId}, ${userId})`;
+    return { userId };
+  }) as Promise<{ userId: number }>;
+}
+
+export async function createToken(
+  sql: postgres.Sql,
+  options: { orgId: number; userId: number; scopes: readonly string[]; ttlSeconds?: number },
+): Promise<{ token: string; expiresAt: string }> {
+  return sql.begin(async (tx) => {
+    await requireOrg(tx, options.orgId);
+    await asOrg(tx, options.orgId);
+    const [user] = await tx`select 1 from users where org_id = ${options.orgId} and id = ${options.userId}`;
+    await asOwner(tx);
+    if (!user) throw new AdminError(`user ${options.userId} does not exist in org ${options.orgId}`);
+    return insertToken(tx, { ...options, ttlSeconds: options.ttlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS });
+  }) as Promise<{ token: string; expiresAt: string }>;
+}

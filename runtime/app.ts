@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { Logger } from 'pino';
+import type postgres from 'postgres';
+import { descriptors, mountResourceRoutes } from '../generated/routes/index.js';
+import servedSchema from '../generated/schema.json' with { type: 'json' };
+import { bearerAuthentication } from './auth/index.js';
+import type { Config } from './config.js';
+import { createResourceEngine, type ApiEnv } from './engine/index.js';
+import {
+  ApiError,
+  errorResponse,
+  internalError,
+  jsonApi,
+  jsonApiMediaType,
+  methodNotAllowed,
+  payloadTooLarge,
+  resourceNotFound,
+} from './jsonapi/index.js';
+import { standardBehaviours } from './resources/index.js';
+
+export interface AppDependencies {
+  readonly sql: postgres.Sql;
+  readonly config: Pick<Config, 'publicBaseUrl' | 'maxBodyBytes'>;
+  readonly log: Logger;
+}
+
+/** The methods each collection and member path supports, for 405 answers with Allow. */
+function allowedMethods(): Map<string, { collection: string[]; member: string[] }> {
+  const allowed = new Map<string, { collection: string[]; member: string[] }>();
+  for (const d of descriptors.values()) {
+    allowed.set(d.collection, {
+      collection: [...(d.operations.list ? ['GET'] : []), ...(d.operations.create ? ['POST'] : [])],
+      member: [...(d.operations.get ? ['GET'] : []), ...(d.operations.update ? ['PATCH'] : []), ...(d.operations.delete ? ['DELETE'] : [])],
+    });
+  }
+  return allowed;
+}
+
+/** Renders any error as JSON:API; only an unexpected one is logged with its stack. */
+function renderError(error: Error, c: Context<ApiEnv>): Response {
+  if (error instanceof ApiError) return errorResponse(c, error);
+  const requestId = c.get('requestId') ?? 'unknown';
+  (c.get('log') ?? console).error({ err: error }, 'unhandled error');
+  return errorResponse(c, internalError(requestId));
+}
+
+export function createApp(deps: AppDependencies): Hono<ApiEnv> {
+  const app = new Hono<ApiEnv>();
+  const engine = createResourceEngine({
+    sql: deps.sql,
+    descriptors,
+    behaviours: standardBehaviours,
+    publicBaseUrl: deps.config.publicBaseUrl,
+  });
+
+  app.use('*', async function requestContext(c, next) {
+    const incoming = c.req.header('x-request-id');
+    const requestId = incoming && /^[A-Za-z0-9._-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+    const log = deps.log.child({ requestId });
+    c.set('requestId', requestId);
+    c.set('log', log);
+    const started = performance.now();
+    await next();
+    c.header('X-Request-Id', requestId);
+    log.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) }, 'request');
+  });
+  app.use(
+    '/api/v2/*',
+    bodyLimit({
+      maxSize: deps.config.maxBodyBytes,
+      onError: () => {
+        throw payloadTooLarge(deps.config.maxBodyBytes);
+      },
+    }),
+  );
+  app.use('/api/v2/*', jsonApiMediaType());
+
+  app.get('/api/v2/schema', (c) => jsonApi(c, 200, servedSchema));
+
+  const api = new Hono<ApiEnv>();
+  api.use('*', bearerAuthentication(deps.sql));
+  mountResourceRoutes(api, engine);
+  const allowed = allowedMethods();
+  api.all('/:collection/:id{[0-9]+}', (c) => {
+    const methods = allowed.get(c.req.param('collection'))?.member;
+    if (!methods || methods.length === 0) throw resourceNotFound(`No route matches ${c.req.method} ${c.req.path}`);
+    throw methodNotAllowed(c.req.method, c.req.path, methods);
+  });
+  api.all('/:collection', (c) => {
+    const methods = allowed.get(c.req.param('collection'))?.collection;
+    if (!methods || methods.length === 0) throw resourceNotFound(`No route matches ${c.req.method} ${c.req.path}`);
+    throw methodNotAllowed(c.req.method, c.req.path, methods);
+  });
+  app.route('/api/v2', api);
+
+  app.notFound((c) => errorResponse(c, resourceNotFound(`No route matches ${c.req.method} ${c.req.path}`)));
+  app.onError(renderError);
+  return app;
+}

@@ -1,0 +1,47 @@
+import type { MiddlewareHandler } from 'hono';
+import type postgres from 'postgres';
+import { unauthorized } from '../jsonapi/index.js';
+import { hashToken } from './tokens.js';
+
+/** Who is calling: attached to every authenticated request. */
+export interface AuthContext {
+  readonly orgId: number;
+  /** Null for tokens that act for an application alone. */
+  readonly userId: number | null;
+  readonly admin: boolean;
+  readonly scopes: ReadonlySet<string>;
+}
+
+interface TokenRow {
+  org_id: number;
+  user_id: number | null;
+  scopes: string[];
+  expired: boolean;
+  org_usable: boolean;
+  admin: boolean;
+}
+
+/**
+ * Looks the bearer token up by its hash over the owner connection (tokens sit outside
+ * row-level security, since the org is not known yet). Missing, unknown, expired, and tokens of
+ * locked or deleted orgs are all 401; the detail says which, never echoing the token.
+ */
+export function bearerAuthentication(sql: postgres.Sql): MiddlewareHandler<{ Variables: { auth: AuthContext } }> {
+  return async function authenticate(c, next) {
+    const header = c.req.header('authorization');
+    const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
+    if (!match) throw unauthorized('An Authorization: Bearer <token> header is required');
+    const [row] = await sql<TokenRow[]>`
+      select t.org_id, t.user_id, t.scopes, t.expires_at <= now() as expired,
+             (o.locked_at is null and o.deleted_at is null) as org_usable,
+             exists (select 1 from cadence_system.org_admins a where a.org_id = t.org_id and a.user_id = t.user_id) as admin
+        from cadence_system.access_tokens t
+        join cadence_system.orgs o on o.id = t.org_id
+       where t.token_hash = ${hashToken(match[1]!)}`;
+    if (!row) throw unauthorized('The access token is not valid');
+    if (row.expired) throw unauthorized('The access token has expired');
+    if (!row.org_usable) throw unauthorized('The organisation of this access token is locked or deleted');
+    c.set('auth', { orgId: row.org_id, userId: row.user_id, admin: row.admin, scopes: new Set(row.scopes) });
+    await next();
+  };
+}

@@ -1,0 +1,3 @@
+export { bearerAuthentication, type AuthContext } from './authenticate.js';
+export { allows, requireScope, allScopes, type Access } from './scopes.js';
+export { newAccessToken, hashToken } from './tokens.js';

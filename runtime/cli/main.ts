@@ -1,0 +1,139 @@
+/**
+ * cadence <command>: serve, worker, migrate, and the operator commands that print JSON.
+ * Database resolution is the server's: DATABASE_URL, or the embedded PostgreSQL in .data/
+ * (reused when a server already runs it, started and stopped here otherwise).
+ */
+import { parseArgs } from 'node:util';
+import { pino } from 'pino';
+import { AdminError, createOrg, createToken, createUser } from '../admin/index.js';
+import { readConfig, type Config } from '../config.js';
+import { connectDatabase } from '../db/client.js';
+import { resolveDatabase } from '../db/database-url.js';
+import { runMigrations } from '../db/migrate.js';
+import { startWorker } from '../jobs/index.js';
+import { createLogger } from '../logger.js';
+import { MIGRATIONS_DIR, startServer } from '../server.js';
+import type postgres from 'postgres';
+
+const USAGE = `usage:
+  cadence serve                     run the API (and an in-process worker)
+  cadence worker                    run background workers only
+  cadence migrate                   apply database migrations
+  cadence org create --name NAME [--admin-email EMAIL]
+  cadence user create --org ID --email EMAIL [--admin]
+  cadence token create --org ID --user ID --scopes a.read,b.write [--ttl SECONDS]`;
+
+class UsageError extends Error {}
+
+function print(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value)}\n`);
+}
+
+function positiveInteger(name: string, text: string | undefined): number {
+  if (text === undefined || !/^[1-9][0-9]*$/.test(text)) throw new UsageError(`--${name} must be a positive integer`);
+  return Number(text);
+}
+
+/** Runs `work` against the configured database, migrated, and releases it afterwards. */
+async function withDatabase<T>(config: Config, work: (sql: postgres.Sql) => Promise<T>): Promise<T> {
+  const database = await resolveDatabase({ DATABASE_URL: config.databaseUrl, CADENCE_DATA_DIR: config.dataDir });
+  try {
+    await runMigrations(database.url, MIGRATIONS_DIR);
+    const sql = connectDatabase(database.url, { max: 2 });
+    try {
+      return await work(sql);
+    } finally {
+      await sql.end({ timeout: 5 });
+    }
+  } finally {
+    await database.stop();
+  }
+}
+
+function untilSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+}
+
+async function serveCommand(config: Config): Promise<void> {
+  const log = createLogger(config.logLevel);
+  const server = await startServer(config, log);
+  await untilSignal();
+  log.info('shutting down');
+  await server.close();
+}
+
+async function workerCommand(config: Config): Promise<void> {
+  const log = createLogger(config.logLevel);
+  const database = await resolveDatabase({ DATABASE_URL: config.databaseUrl, CADENCE_DATA_DIR: config.dataDir });
+  await runMigrations(database.url, MIGRATIONS_DIR);
+  const runner = await startWorker({ databaseUrl: database.url, concurrency: config.workerConcurrency, log });
+  await Promise.race([untilSignal(), runner.promise]);
+  await runner.stop();
+  await database.stop();
+}
+
+export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      'admin-email': { type: 'string' },
+      org: { type: 'string' },
+      user: { type: 'string' },
+      email: { type: 'string' },
+      admin: { type: 'boolean' },
+      scopes: { type: 'string' },
+      ttl: { type: 'string' },
+    },
+  });
+  const config = readConfig(env);
+  const command = positionals.join(' ');
+  switch (command) {
+    case 'serve':
+      return serveCommand(config);
+    case 'worker':
+      return workerCommand(config);
+    case 'migrate':
+      return withDatabase(config, async () => print({ migrated: true }));
+    case 'org create': {
+      if (!values.name) throw new UsageError('--name is required');
+      const name = values.name;
+      const adminEmail = values['admin-email'];
+      return withDatabase(config, async (sql) => print(await createOrg(sql, { name, ...(adminEmail && { adminEmail }) })));
+    }
+    case 'user create': {
+      const orgId = positiveInteger('org', values.org);
+      if (!values.email) throw new UsageError('--email is required');
+      const email = values.email;
+      return withDatabase(config, async (sql) => print(await createUser(sql, { orgId, email, admin: values.admin ?? false })));
+    }
+    case 'token create': {
+      const orgId = positiveInteger('org', values.org);
+      const userId = positiveInteger('user', values.user);
+      const scopes = (values.scopes ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+      if (scopes.length === 0) throw new UsageError('--scopes is required (comma-separated, e.g. prospects.read)');
+      const ttlSeconds = values.ttl === undefined ? undefined : positiveInteger('ttl', values.ttl);
+      return withDatabase(config, async (sql) =>
+        print(await createToken(sql, { orgId, userId, scopes, ...(ttlSeconds !== undefined && { ttlSeconds }) })),
+      );
+    }
+    default:
+      throw new UsageError(command ? `unknown command: ${command}` : 'a command is required');
+  }
+}
+
+try {
+  await runCli(process.argv.slice(2), process.env);
+} catch (error) {
+  if (error instanceof UsageError || error instanceof AdminError) {
+    process.stderr.write(`cadence: ${error.message}\n${error instanceof UsageError ? `${USAGE}\n` : ''}`);
+    process.exitCode = 2;
+  } else {
+    pino({ base: { service: 'cadence' } }, pino.destination(2)).error({ err: error }, 'command failed');
+    process.exitCode = 1;
+  }
+}

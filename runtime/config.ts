@@ -1,0 +1,38 @@
+/** Configuration, read once from the environment at start and passed to whatever needs it. */
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  /** Unset: an embedded PostgreSQL with its data in dataDir. */
+  readonly databaseUrl: string | undefined;
+  readonly dataDir: string;
+  /** Base of every URL in responses, e.g. https://api.example.com; unset: each request's origin. */
+  readonly publicBaseUrl: string | undefined;
+  readonly maxBodyBytes: number;
+  readonly logLevel: string;
+  /** Whether `serve` runs a graphile-worker runner in the same process. */
+  readonly inProcessWorker: boolean;
+  readonly workerConcurrency: number;
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const text = env[name];
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, not "${text}"`);
+  return value;
+}
+
+export function readConfig(env: NodeJS.ProcessEnv): Config {
+  return {
+    port: integer(env, 'PORT', 3000),
+    host: env.HOST || '127.0.0.1',
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: env.CADENCE_DATA_DIR || '.data',
+    publicBaseUrl: env.PUBLIC_BASE_URL || undefined,
+    // Bulk upsert requests may be up to 2 MB (SPEC.md's limits); nothing else needs more.
+    maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 2 * 1024 * 1024),
+    logLevel: env.LOG_LEVEL || 'info',
+    inProcessWorker: env.CADENCE_IN_PROCESS_WORKER !== 'false',
+    workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 4),
+  };
+}

@@ -1,0 +1,37 @@
+// The one place where a postgres.js client is configured.
+import postgres from 'postgres';
+
+export interface ConnectOptions {
+  /** Pool size; postgres.js opens connections lazily up to this many. */
+  max?: number;
+  /**
+   * Called with the text of every statement sent, including BEGIN/COMMIT and the
+   * array-type lookup postgres.js runs once per new connection. Tests count queries with it.
+   */
+  onQuery?: (sql: string) => void;
+}
+
+const INT8_OID = 20;
+
+export function connectDatabase(url: string, options: ConnectOptions = {}): postgres.Sql {
+  const { onQuery } = options;
+  return postgres(url, {
+    max: options.max ?? 10,
+    prepare: true,
+    // Ids are bigint columns, but they stay far below 2^53: plain numbers are what
+    // the API sends, so they are parsed as such instead of postgres.js's default strings.
+    types: {
+      int8: {
+        to: INT8_OID,
+        from: [INT8_OID],
+        serialize: (value: number) => String(value),
+        parse: (value: string) => Number(value),
+      },
+    },
+    // Notices ("relation already exists, skipping" and the like) are not errors, and
+    // postgres.js would print each one to the console.
+    onnotice: () => {},
+    connection: { application_name: 'cadence' },
+    ...(onQuery ? { debug: (_connection: number, query: string) => onQuery(query) } : {}),
+  });
+}

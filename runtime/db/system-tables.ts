@@ -1,0 +1,54 @@
+/**
+ * Tables that are not resources: organisations and API tokens. They live in their own
+ * PostgreSQL schema, `cadence_system`, outside row-level security: a token has to be looked up
+ * before anyone knows which org the request belongs to. The API role cannot read them; the
+ * server reads them over its owner connection only to authenticate.
+ */
+import { bigint, foreignKey, index, pgSchema, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { users } from '../../generated/db/user.js';
+
+export const cadenceSystem = pgSchema('cadence_system');
+
+export const orgs = cadenceSystem.table('orgs', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  name: text('name').notNull(),
+  lockedAt: timestamp('locked_at', { withTimezone: true, precision: 3, mode: 'string' }),
+  deletedAt: timestamp('deleted_at', { withTimezone: true, precision: 3, mode: 'string' }),
+  createdAt: timestamp('created_at', { withTimezone: true, precision: 3, mode: 'string' }).notNull().defaultNow(),
+});
+
+/**
+ * Bearer tokens, stored only as the SHA-256 of the token. `userId` is null for tokens that act
+ * for an application alone (server-to-server). Scopes are the OAuth scope names.
+ */
+export const accessTokens = cadenceSystem.table(
+  'access_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    orgId: bigint('org_id', { mode: 'number' })
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    userId: bigint('user_id', { mode: 'number' }),
+    scopes: text('scopes').array().notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3, mode: 'string' }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3, mode: 'string' }).notNull().defaultNow(),
+  },
+  (t) => [
+    foreignKey({ name: 'access_tokens_user_fk', columns: [t.orgId, t.userId], foreignColumns: [users.orgId, users.id] }).onDelete('cascade'),
+    index('access_tokens_org_user_idx').on(t.orgId, t.userId),
+    index('access_tokens_expires_at_idx').on(t.expiresAt),
+  ],
+);
+
+/** Users who administer their org: they see every webhook's secrets, for one. */
+export const orgAdmins = cadenceSystem.table(
+  'org_admins',
+  {
+    orgId: bigint('org_id', { mode: 'number' }).notNull(),
+    userId: bigint('user_id', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'org_admins_pkey', columns: [t.orgId, t.userId] }),
+    foreignKey({ name: 'org_admins_user_fk', columns: [t.orgId, t.userId], foreignColumns: [users.orgId, users.id] }).onDelete('cascade'),
+  ],
+);

@@ -1,0 +1,41 @@
+import type { AttributeDescriptor } from './descriptor.js';
+import type { Row } from './render.js';
+
+/**
+ * What a resource does beyond storing what clients send: values the service maintains and
+ * actions. Behaviours live in runtime/resources/, keyed by type; a resource without one is
+ * plain storage. Behaviours speak attribute names, never SQL.
+ */
+export interface ResourceBehaviour {
+  /**
+   * Values the service maintains, computed from the record as it will be after the write
+   * (`next`) and before it (`previous`, null on create).
+   */
+  readonly derive?: (next: Readonly<Record<string, unknown>>, previous: Row | null) => Record<string, unknown>;
+  readonly actions?: Readonly<Record<string, ActionHandler>>;
+}
+
+export interface ActionRequest {
+  readonly record: Row;
+  /** `actionParams[<name>]` values, already checked against the action's declared params. */
+  readonly params: ReadonlyMap<string, string>;
+  readonly now: Date;
+}
+
+export interface ActionResult {
+  /** Attribute changes to apply through the ordinary update path (read-only ones included). */
+  readonly changes: Readonly<Record<string, unknown>>;
+  /** A domain event to record besides `updated`, e.g. `completed`. */
+  readonly event?: string;
+}
+
+export type ActionHandler = (request: ActionRequest) => ActionResult;
+
+export type Behaviours = ReadonlyMap<string, ResourceBehaviour>;
+
+/** Looks attribute descriptors up by name for behaviours' changes. */
+export function attributeByName(attributes: readonly AttributeDescriptor[], name: string): AttributeDescriptor {
+  const found = attributes.find((a) => a.name === name);
+  if (!found) throw new Error(`behaviour refers to unknown attribute ${name}`);
+  return found;
+}

@@ -1,0 +1,25 @@
+import type postgres from 'postgres';
+import type { Logger } from 'pino';
+import type { AuthContext } from '../auth/index.js';
+import type { Behaviours } from './behaviour.js';
+import type { Reference } from './records.js';
+import type { CollectionPaths } from './render.js';
+
+/** Hono context variables of every /api/v2 request. */
+export interface ApiEnv {
+  Variables: {
+    requestId: string;
+    log: Logger;
+    auth: AuthContext;
+  };
+}
+
+/** What the engine is built with, once, at start. */
+export interface EngineDependencies {
+  readonly sql: postgres.Sql;
+  readonly behaviours: Behaviours;
+  readonly collections: CollectionPaths;
+  /** `https://api.example.com` when configured; otherwise links use each request's origin. */
+  readonly publicBaseUrl: string | undefined;
+  readonly referencesTo: (type: string) => readonly Reference[];
+}

@@ -1,0 +1,91 @@
+/**
+ * A resource descriptor is everything the engine needs to serve one resource type. Standard
+ * resources get theirs from generated/descriptors (made from schema/); custom objects will
+ * get theirs from the database at run time. The engine reads nothing else.
+ */
+
+export type AttributeType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array';
+
+export interface AttributeDescriptor {
+  readonly name: string;
+  readonly column: string;
+  readonly type: AttributeType;
+  /** `date-time` columns are timestamptz and rendered by PostgreSQL in ISO 8601 with milliseconds. */
+  readonly format?: string;
+  /** Element type of an array attribute. */
+  readonly itemType?: Exclude<AttributeType, 'array'>;
+  readonly filterable: boolean;
+  readonly sortable: boolean;
+  readonly readOnly: boolean;
+  readonly required: boolean;
+  readonly default?: unknown;
+}
+
+export interface ToOneDescriptor {
+  readonly kind: 'toOne';
+  readonly name: string;
+  readonly target: string;
+  readonly column: string;
+  readonly writableOnCreate: boolean;
+  readonly writableOnUpdate: boolean;
+  readonly required: boolean;
+}
+
+export interface ToManyDescriptor {
+  readonly kind: 'toMany';
+  readonly name: string;
+  readonly target: string;
+  /** The target's to-one relationship that points back: `links.related` filters on it. */
+  readonly inverse: string;
+}
+
+export type RelationshipDescriptor = ToOneDescriptor | ToManyDescriptor;
+
+export interface ActionDescriptor {
+  readonly name: string;
+  readonly optionalParams: readonly string[];
+  readonly requiredParams: readonly string[];
+}
+
+export interface OperationsDescriptor {
+  readonly list: boolean;
+  readonly get: boolean;
+  readonly create: boolean;
+  readonly update: boolean;
+  readonly delete: boolean;
+}
+
+export interface ResourceDescriptor {
+  readonly type: string;
+  /** Path segment under /api/v2: the pluralised type. */
+  readonly collection: string;
+  readonly table: string;
+  /** OAuth scope stem: `prospects` for `prospects.read` and friends. */
+  readonly scope: string;
+  readonly webhookActions: readonly string[];
+  readonly attributes: readonly AttributeDescriptor[];
+  readonly relationships: readonly RelationshipDescriptor[];
+  readonly operations: OperationsDescriptor;
+  readonly actions: readonly ActionDescriptor[];
+}
+
+/** A validation failure of a request body, located by a JSON pointer into it. */
+export interface BodyIssue {
+  readonly instancePath: string;
+  readonly keyword: string;
+  readonly message?: string;
+  readonly params: Record<string, unknown>;
+}
+
+/** An Ajv (standalone) validate function: true, or false with `errors` set. */
+export interface BodyValidator {
+  (body: unknown): boolean;
+  errors?: readonly BodyIssue[] | null;
+}
+
+/** What a generated route module hands the engine for one resource. */
+export interface ResourceModule {
+  readonly descriptor: ResourceDescriptor;
+  readonly validateCreate?: BodyValidator;
+  readonly validateUpdate?: BodyValidator;
+}

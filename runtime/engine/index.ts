@@ -1,0 +1,50 @@
+import type postgres from 'postgres';
+import type { Behaviours } from './behaviour.js';
+import type { ApiEnv, EngineDependencies } from './context.js';
+import type { ResourceDescriptor, ResourceModule } from './descriptor.js';
+import { bindHandlers, type ResourceHandlers } from './handlers.js';
+import type { Reference } from './records.js';
+
+export type { ApiEnv } from './context.js';
+export type * from './descriptor.js';
+export type { ResourceBehaviour, ActionHandler, Behaviours } from './behaviour.js';
+export type { ResourceHandlers } from './handlers.js';
+
+/** The one engine: every resource, standard or (later) custom, is served by binding a module. */
+export interface ResourceEngine {
+  bind(module: ResourceModule): ResourceHandlers;
+}
+
+export interface EngineOptions {
+  readonly sql: postgres.Sql;
+  readonly descriptors: ReadonlyMap<string, ResourceDescriptor>;
+  readonly behaviours: Behaviours;
+  readonly publicBaseUrl?: string | undefined;
+}
+
+/** Every to-one column in any resource that points at `type`. */
+function referencesIndex(descriptors: Iterable<ResourceDescriptor>): Map<string, Reference[]> {
+  const index = new Map<string, Reference[]>();
+  for (const d of descriptors) {
+    const touchesUpdatedAt = d.attributes.some((a) => a.name === 'updatedAt');
+    for (const rel of d.relationships) {
+      if (rel.kind !== 'toOne') continue;
+      const list = index.get(rel.target) ?? [];
+      list.push({ table: d.table, column: rel.column, touchesUpdatedAt });
+      index.set(rel.target, list);
+    }
+  }
+  return index;
+}
+
+export function createResourceEngine(options: EngineOptions): ResourceEngine {
+  const references = referencesIndex(options.descriptors.values());
+  const deps: EngineDependencies = {
+    sql: options.sql,
+    behaviours: options.behaviours,
+    collections: new Map([...options.descriptors].map(([type, d]) => [type, d.collection])),
+    publicBaseUrl: options.publicBaseUrl?.replace(/\/+$/, ''),
+    referencesTo: (type) => references.get(type) ?? [],
+  };
+  return { bind: (module) => bindHandlers(module, deps) };
+}

@@ -1,0 +1,159 @@
+import type { Transaction } from '../tenancy/index.js';
+import type { Behaviours } from './behaviour.js';
+import type { AttributeDescriptor, ResourceDescriptor, ToOneDescriptor } from './descriptor.js';
+import { recordEvent } from './events.js';
+import type { Row } from './render.js';
+import { parameterCast, quoteIdent, relationshipAlias, selectList } from './sql-text.js';
+import type { ResourceStatements } from './statements.js';
+
+/**
+ * The per-record write path: insert, update and delete one record with its outbox event, in
+ * the caller's transaction. HTTP handlers use it today; bulk actions and imports are meant to
+ * call the same functions per record, so validation, derived values and events stay one path.
+ */
+
+export interface Changes {
+  readonly attributes: ReadonlyMap<AttributeDescriptor, unknown>;
+  readonly relationships: ReadonlyMap<ToOneDescriptor, number | null>;
+}
+
+/** A table.column that points at a resource type, nulled when its target is deleted. */
+export interface Reference {
+  readonly table: string;
+  readonly column: string;
+  readonly touchesUpdatedAt: boolean;
+}
+
+export interface RecordContext {
+  readonly tx: Transaction;
+  readonly orgId: number;
+  readonly descriptor: ResourceDescriptor;
+  readonly statements: ResourceStatements;
+  readonly behaviours: Behaviours;
+}
+
+interface Assignment {
+  readonly column: string;
+  readonly value: unknown;
+  readonly cast: string;
+}
+
+/** postgres.js serialises by the parameter type PostgreSQL describes (jsonb included). */
+function serialise(value: unknown): unknown {
+  return value === undefined ? null : value;
+}
+
+/** Adds the values the resource's behaviour derives from the record as it will be. */
+function withDerived(context: RecordContext, changes: Changes, previous: Row | null): Changes {
+  const derive = context.behaviours.get(context.descriptor.type)?.derive;
+  if (!derive) return changes;
+  const next: Record<string, unknown> = { ...previous };
+  for (const [a, value] of changes.attributes) next[a.name] = value;
+  const derived = derive(next, previous);
+  if (Object.keys(derived).length === 0) return changes;
+  const attributes = new Map(changes.attributes);
+  for (const a of context.descriptor.attributes) if (Object.hasOwn(derived, a.name)) attributes.set(a, derived[a.name]);
+  return { attributes, relationships: changes.relationships };
+}
+
+function assignmentsOf(changes: Changes): Assignment[] {
+  const assignments: Assignment[] = [];
+  for (const [a, value] of changes.attributes) {
+    if (a.name === 'createdAt' || a.name === 'updatedAt') continue;
+    assignments.push({ column: a.column, value: serialise(value), cast: parameterCast(a) });
+  }
+  for (const [rel, id] of changes.relationships) assignments.push({ column: rel.column, value: id, cast: '' });
+  return assignments;
+}
+
+/** The public view of written changes, for events: attribute names and relationship identifiers. */
+function changedData(descriptor: ResourceDescriptor, row: Row, changes: Changes): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  for (const a of changes.attributes.keys()) data[a.name] = row[a.name] ?? null;
+  for (const rel of changes.relationships.keys()) data[rel.name] = row[relationshipAlias(rel)] ?? null;
+  return data;
+}
+
+function fullData(descriptor: ResourceDescriptor, row: Row): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  for (const a of descriptor.attributes) data[a.name] = row[a.name] ?? null;
+  for (const rel of descriptor.relationships) if (rel.kind === 'toOne') data[rel.name] = row[relationshipAlias(rel)] ?? null;
+  return data;
+}
+
+export async function insertRecord(context: RecordContext, given: Changes): Promise<Row> {
+  const { tx, orgId, descriptor } = context;
+  const changes = withDerived(context, given, null);
+  const assignments = assignmentsOf(changes);
+  const columns = ['"org_id"', ...assignments.map((a) => quoteIdent(a.column))];
+  const placeholders = ['$1', ...assignments.map((a, i) => `$${i + 2}${a.cast}`)];
+  const [row] = await tx.unsafe<Row[]>(
+    `insert into ${quoteIdent(descriptor.table)} (${columns.join(', ')}) values (${placeholders.join(', ')}) returning ${context.statements.selectList}`,
+    [orgId, ...assignments.map((a) => a.value)] as never[],
+    { prepare: true },
+  );
+  if (descriptor.type !== 'event') {
+    await recordEvent(tx, { orgId, resourceType: descriptor.type, resourceId: row!.id, action: 'created', data: fullData(descriptor, row!) });
+  }
+  return row!;
+}
+
+export async function findRecord(context: RecordContext, id: number, forUpdate = false): Promise<Row | undefined> {
+  const text = forUpdate ? context.statements.getOneForUpdate : context.statements.getOne;
+  const [row] = await context.tx.unsafe<Row[]>(text, [context.orgId, id], { prepare: true });
+  return row;
+}
+
+/**
+ * Applies changes to an existing record (locked first, so concurrent writers serialise) and
+ * records `updated` with the previous values, plus a domain event when one is named.
+ * Returns undefined when the record does not exist.
+ */
+export async function updateRecord(context: RecordContext, id: number, given: Changes, domainEvent?: string): Promise<Row | undefined> {
+  const { tx, orgId, descriptor } = context;
+  const previous = await findRecord(context, id, true);
+  if (!previous) return undefined;
+  const changes = withDerived(context, given, previous);
+  const assignments = assignmentsOf(changes);
+  const hasUpdatedAt = descriptor.attributes.some((a) => a.name === 'updatedAt');
+  const sets = assignments.map((a, i) => `${quoteIdent(a.column)} = $${i + 3}${a.cast}`);
+  if (hasUpdatedAt) sets.push(`"updated_at" = now()`);
+  if (sets.length === 0) return previous;
+  const [row] = await tx.unsafe<Row[]>(
+    `update ${quoteIdent(descriptor.table)} set ${sets.join(', ')} where "org_id" = $1 and "id" = $2 returning ${selectList(descriptor)}`,
+    [orgId, id, ...assignments.map((a) => a.value)] as never[],
+    { prepare: true },
+  );
+  const after = changedData(descriptor, row!, changes);
+  const before = changedData(descriptor, previous, changes);
+  const changed = Object.keys(after).filter((k) => JSON.stringify(after[k]) !== JSON.stringify(before[k]));
+  if (changed.length > 0 || domainEvent) {
+    const pick = (from: Record<string, unknown>) => Object.fromEntries(changed.map((k) => [k, from[k]]));
+    await recordEvent(tx, { orgId, resourceType: descriptor.type, resourceId: id, action: 'updated', data: pick(after), before: pick(before) });
+  }
+  if (domainEvent) {
+    await recordEvent(tx, { orgId, resourceType: descriptor.type, resourceId: id, action: domainEvent, data: fullData(descriptor, row!) });
+  }
+  return row;
+}
+
+/**
+ * Deletes a record after clearing every relationship that points at it, in the same
+ * transaction (the foreign keys carry org_id, so ON DELETE SET NULL would null org_id too).
+ */
+export async function deleteRecord(context: RecordContext, id: number, references: readonly Reference[]): Promise<Row | undefined> {
+  const { tx, orgId, descriptor } = context;
+  const existing = await findRecord(context, id, true);
+  if (!existing) return undefined;
+  for (const ref of references) {
+    const touch = ref.touchesUpdatedAt ? `, "updated_at" = now()` : '';
+    await tx.unsafe(
+      `update ${quoteIdent(ref.table)} set ${quoteIdent(ref.column)} = null${touch} where "org_id" = $1 and ${quoteIdent(ref.column)} = $2`,
+      [orgId, id],
+      { prepare: true },
+    );
+  }
+  const [row] = await tx.unsafe<Row[]>(context.statements.deleteOne, [orgId, id], { prepare: true });
+  await recordEvent(tx, { orgId, resourceType: descriptor.type, resourceId: id, action: 'destroyed', data: fullData(descriptor, row!) });
+  return row;
+}

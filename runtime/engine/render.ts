@@ -1,0 +1,48 @@
+import type { ResourceDescriptor } from './descriptor.js';
+import { relationshipAlias } from './sql-text.js';
+
+export type Row = Record<string, unknown> & { id: number };
+
+export interface ResourceObject {
+  type: string;
+  id: number;
+  attributes: Record<string, unknown>;
+  relationships: Record<string, unknown>;
+  links: { self: string };
+}
+
+/** Where URLs in a response point: the configured public base or the request's own origin. */
+export interface UrlBase {
+  /** `https://api.example.com/api/v2`, no trailing slash. */
+  readonly api: string;
+}
+
+/** Collection paths by type, for `links.related` of to-many relationships. */
+export type CollectionPaths = ReadonlyMap<string, string>;
+
+/**
+ * Renders one row as a JSON:API resource object: every public attribute (null ones too), to-one
+ * relationships with `data`, link-only to-many relationships with `links.related` pointing at
+ * the target collection filtered by the inverse relationship.
+ */
+export function renderResource(descriptor: ResourceDescriptor, row: Row, urls: UrlBase, collections: CollectionPaths): ResourceObject {
+  const attributes: Record<string, unknown> = {};
+  for (const a of descriptor.attributes) attributes[a.name] = row[a.name] ?? null;
+  const relationships: Record<string, unknown> = {};
+  for (const rel of descriptor.relationships) {
+    if (rel.kind === 'toOne') {
+      const id = row[relationshipAlias(rel)];
+      relationships[rel.name] = { data: id == null ? null : { type: rel.target, id } };
+    } else {
+      const related = `${urls.api}/${collections.get(rel.target)}?filter%5B${rel.inverse}%5D%5Bid%5D=${row.id}`;
+      relationships[rel.name] = { links: { related } };
+    }
+  }
+  return {
+    type: descriptor.type,
+    id: row.id,
+    attributes,
+    relationships,
+    links: { self: `${urls.api}/${descriptor.collection}/${row.id}` },
+  };
+}

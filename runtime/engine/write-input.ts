@@ -1,0 +1,95 @@
+import { badRequest, conflict, forbidden, validationError, type FieldError } from '../jsonapi/index.js';
+import { fieldErrorsOf } from './body-issues.js';
+import type { AttributeDescriptor, BodyValidator, ResourceDescriptor, ToOneDescriptor } from './descriptor.js';
+
+export type WriteOperation = 'create' | 'update';
+
+/** A checked create or update: which columns get which values. */
+export interface WriteInput {
+  readonly attributes: ReadonlyMap<AttributeDescriptor, unknown>;
+  readonly relationships: ReadonlyMap<ToOneDescriptor, number | null>;
+  /** Relationship objects' `meta` (e.g. `meta.complete` on a call's task), by relationship name. */
+  readonly relationshipMeta: ReadonlyMap<string, Record<string, unknown>>;
+  readonly meta: Readonly<Record<string, unknown>>;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * Reads a create or update body for `descriptor`. Identity problems come first (409 for a
+ * wrong type or id, 403 for a client-generated id), then writes the resource does not allow
+ * (read-only attributes, relationships not writable here), then the generated validator.
+ */
+export function readWriteBody(
+  descriptor: ResourceDescriptor,
+  body: Record<string, unknown>,
+  operation: WriteOperation,
+  validate: BodyValidator,
+  pathId?: number,
+): WriteInput {
+  const data = body.data;
+  if (!isObject(data)) throw badRequest('invalidBody', 'The body must have a "data" object', { pointer: '/data' });
+  checkIdentity(descriptor, data, operation, pathId);
+  const refused = refusedMembers(descriptor, data, operation);
+  if (refused.length) throw validationError(refused);
+  if (!validate(body)) throw validationError(fieldErrorsOf(validate.errors ?? []));
+
+  const attributes = new Map<AttributeDescriptor, unknown>();
+  const given = (data.attributes ?? {}) as Record<string, unknown>;
+  for (const a of descriptor.attributes) if (Object.hasOwn(given, a.name)) attributes.set(a, given[a.name]);
+
+  const relationships = new Map<ToOneDescriptor, number | null>();
+  const relationshipMeta = new Map<string, Record<string, unknown>>();
+  const rels = (data.relationships ?? {}) as Record<string, { data: { id: number | string; meta?: object } | null; meta?: object }>;
+  for (const rel of descriptor.relationships) {
+    if (rel.kind !== 'toOne' || !Object.hasOwn(rels, rel.name)) continue;
+    const identifier = rels[rel.name]!.data;
+    relationships.set(rel, identifier === null ? null : Number(identifier.id));
+    const meta = { ...rels[rel.name]!.meta, ...identifier?.meta };
+    if (Object.keys(meta).length) relationshipMeta.set(rel.name, meta);
+  }
+  return { attributes, relationships, relationshipMeta, meta: isObject(data.meta) ? data.meta : {} };
+}
+
+function checkIdentity(descriptor: ResourceDescriptor, data: Record<string, unknown>, operation: WriteOperation, pathId?: number): void {
+  if (typeof data.type === 'string' && data.type !== descriptor.type) {
+    throw conflict(`data.type "${data.type}" does not match this collection's type "${descriptor.type}"`, { pointer: '/data/type' });
+  }
+  if (operation === 'create' && data.id !== undefined) {
+    throw forbidden('clientGeneratedId', 'Ids are assigned by the service; remove data.id from the create request', {
+      pointer: '/data/id',
+    });
+  }
+  if (operation === 'update' && data.id !== undefined && String(data.id) !== String(pathId)) {
+    throw conflict(`data.id ${JSON.stringify(data.id)} does not match the id in the path (${pathId})`, { pointer: '/data/id' });
+  }
+}
+
+function refusedMembers(descriptor: ResourceDescriptor, data: Record<string, unknown>, operation: WriteOperation): FieldError[] {
+  const refused: FieldError[] = [];
+  if (isObject(data.attributes)) {
+    for (const a of descriptor.attributes) {
+      if (a.readOnly && Object.hasOwn(data.attributes, a.name)) {
+        refused.push({ pointer: `/data/attributes/${a.name}`, detail: `${a.name} is read-only` });
+      }
+    }
+  }
+  if (isObject(data.relationships)) {
+    for (const rel of descriptor.relationships) {
+      if (!Object.hasOwn(data.relationships, rel.name)) continue;
+      const writable = rel.kind === 'toOne' && (operation === 'create' ? rel.writableOnCreate : rel.writableOnUpdate);
+      if (!writable) {
+        refused.push({
+          pointer: `/data/relationships/${rel.name}`,
+          detail:
+            rel.kind === 'toMany'
+              ? `${rel.name} is a to-many relationship and cannot be written; set the ${rel.inverse} relationship of each ${rel.target} instead`
+              : `${rel.name} cannot be set on ${operation}`,
+        });
+      }
+    }
+  }
+  return refused;
+}

@@ -1,0 +1,13 @@
+import type { Behaviours } from '../engine/index.js';
+import { prospectBehaviour } from './prospect.js';
+import { sequenceBehaviour } from './sequence.js';
+import { sequenceStateBehaviour } from './sequence-state.js';
+import { taskBehaviour } from './task.js';
+
+/** Behaviour of the standard resources that do more than store what clients send. */
+export const standardBehaviours: Behaviours = new Map([
+  ['prospect', prospectBehaviour],
+  ['sequence', sequenceBehaviour],
+  ['sequenceState', sequenceStateBehaviour],
+  ['task', taskBehaviour],
+]);

@@ -1,0 +1,26 @@
+import { actionFailed } from '../jsonapi/index.js';
+import type { ActionHandler, ResourceBehaviour } from '../engine/index.js';
+
+/** The states from which each action may move a sequence state, and where it goes. */
+const TRANSITIONS: Record<string, { from: readonly string[]; to: string; event?: string }> = {
+  finish: { from: ['pending', 'active', 'paused'], to: 'finished', event: 'finished' },
+  pause: { from: ['pending', 'active'], to: 'paused' },
+  resume: { from: ['paused'], to: 'active' },
+};
+
+function transition(action: string): ActionHandler {
+  const rule = TRANSITIONS[action]!;
+  return ({ record, now }) => {
+    if (!rule.from.includes(String(record.state))) {
+      throw actionFailed('invalidStateTransition', `A sequence state in state "${String(record.state)}" cannot ${action}`);
+    }
+    return { changes: { state: rule.to, stateChangedAt: now.toISOString() }, ...(rule.event && { event: rule.event }) };
+  };
+}
+
+export const sequenceStateBehaviour: ResourceBehaviour = {
+  derive(next, previous) {
+    return previous ? {} : { stateChangedAt: new Date().toISOString() };
+  },
+  actions: { finish: transition('finish'), pause: transition('pause'), resume: transition('resume') },
+};

@@ -1,0 +1,50 @@
+import { serve, type ServerType } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Logger } from 'pino';
+import type { Runner } from 'graphile-worker';
+import { createApp } from './app.js';
+import type { Config } from './config.js';
+import { connectDatabase } from './db/client.js';
+import { resolveDatabase } from './db/database-url.js';
+import { runMigrations } from './db/migrate.js';
+import { startWorker } from './jobs/index.js';
+
+export const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'migrations');
+
+export interface RunningServer {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts everything `cadence serve` runs: the database (embedded when DATABASE_URL is unset),
+ * migrations, the HTTP server and, unless disabled, an in-process worker.
+ */
+export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
+  const database = await resolveDatabase({ DATABASE_URL: config.databaseUrl, CADENCE_DATA_DIR: config.dataDir }, (line) =>
+    log.debug({ component: 'postgres' }, line),
+  );
+  await runMigrations(database.url, MIGRATIONS_DIR);
+  const sql = connectDatabase(database.url);
+  const worker: Runner | undefined = config.inProcessWorker
+    ? await startWorker({ databaseUrl: database.url, concurrency: config.workerConcurrency, log })
+    : undefined;
+  const app = createApp({ sql, config, log });
+  const server: ServerType = await new Promise((resolve) => {
+    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
+  });
+  const address = server.address() as AddressInfo;
+  const url = `http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`;
+  log.info({ url, embeddedDatabase: database.embedded }, 'cadence is serving');
+  return {
+    url,
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await worker?.stop();
+      await sql.end({ timeout: 5 });
+      await database.stop();
+    },
+  };
+}

@@ -1,0 +1,91 @@
+import { serve, type ServerType } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import { pino } from 'pino';
+import type postgres from 'postgres';
+import { expect } from 'vitest';
+import { createOrg, createToken, createUser, type CreatedOrg } from '../../runtime/admin/index.js';
+import { createApp } from '../../runtime/app.js';
+import { connectDatabase } from '../../runtime/db/client.js';
+import { createTestDatabase } from './database.js';
+import { assertJsonApiDocument } from './jsonapi.js';
+
+export const MEDIA_TYPE = 'application/vnd.api+json';
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  /** The parsed JSON body, or null when the body is empty. */
+  body: any;
+}
+
+export interface RequestOptions {
+  token?: string | null;
+  body?: unknown;
+  /** Raw body text, sent as is (for malformed JSON and the like). */
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestApi {
+  readonly baseUrl: string;
+  readonly sql: postgres.Sql;
+  /** An org with an admin user and an every-scope token. */
+  readonly org: CreatedOrg;
+  request(method: string, path: string, options?: RequestOptions): Promise<ApiResponse>;
+  newOrg(name?: string): Promise<CreatedOrg>;
+  newUserToken(orgId: number, scopes: string[], admin?: boolean): Promise<string>;
+  close(): Promise<void>;
+}
+
+/**
+ * A real Cadence HTTP server on 127.0.0.1 over its own database cloned from the migrated
+ * template. Every response is checked: JSON:API media type on any body, and the body valid
+ * against the official JSON:API 1.0 schema.
+ */
+export async function startTestApi(options: { publicBaseUrl?: string } = {}): Promise<TestApi> {
+  const database = await createTestDatabase();
+  const sql = connectDatabase(database.url, { max: 4 });
+  const app = createApp({
+    sql,
+    config: { publicBaseUrl: options.publicBaseUrl, maxBodyBytes: 64 * 1024 },
+    log: pino({ level: 'silent' }),
+  });
+  const server: ServerType = await new Promise((resolve) => {
+    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+  });
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const org = await createOrg(sql, { name: 'Test org' });
+
+  async function request(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse> {
+    const headers: Record<string, string> = { ...opts.headers };
+    const token = opts.token === undefined ? org.token : opts.token;
+    if (token !== null) headers.authorization ??= `Bearer ${token}`;
+    let body: string | undefined = opts.rawBody;
+    if (opts.body !== undefined) body = JSON.stringify(opts.body);
+    if (body !== undefined) headers['content-type'] ??= MEDIA_TYPE;
+    const response = await fetch(`${baseUrl}${path}`, { method, headers, ...(body !== undefined && { body }) });
+    const text = await response.text();
+    if (text === '') return { status: response.status, headers: response.headers, body: null };
+    expect(response.headers.get('content-type'), `${method} ${path}`).toBe(MEDIA_TYPE);
+    const parsed = JSON.parse(text);
+    if (!path.startsWith('/api/v2/schema')) assertJsonApiDocument(parsed);
+    return { status: response.status, headers: response.headers, body: parsed };
+  }
+
+  return {
+    baseUrl,
+    sql,
+    org,
+    request,
+    newOrg: (name = 'Other org') => createOrg(sql, { name }),
+    async newUserToken(orgId, scopes, admin = false) {
+      const { userId } = await createUser(sql, { orgId, email: `user${Date.now()}${Math.random()}@example.test`, admin });
+      return (await createToken(sql, { orgId, userId, scopes })).token;
+    },
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await sql.end({ timeout: 5 });
+      await database.drop();
+    },
+  };
+}

@@ -1,0 +1,30 @@
+import type { AttributeDescriptor, ResourceDescriptor } from '../../runtime/engine/descriptor.js';
+import schemaDocument from '../../generated/schema.json' with { type: 'json' };
+
+/** A value the schema accepts for an attribute, varied by `variant` so updates can change it. */
+export function sampleValue(resourceType: string, a: AttributeDescriptor, variant: number): unknown {
+  const definition = (schemaDocument.definitions as Record<string, any>)[resourceType].definitions[a.name];
+  if (definition.enum) return definition.enum[variant % definition.enum.length];
+  const item = (type: string, format: string | undefined): unknown => {
+    if (format === 'date-time') return `2026-0${1 + variant}-15T09:30:00.000Z`;
+    if (format === 'date') return `2026-0${1 + variant}-15`;
+    if (format === 'email') return `person${variant}@example.test`;
+    if (format === 'uri') return `https://hooks.example.test/${variant}`;
+    if (type === 'string') return `${a.name}-${variant}`.slice(0, definition.maxLength ?? 255);
+    if (type === 'integer') return 7 + variant;
+    if (type === 'number') return 1.5 + variant;
+    if (type === 'boolean') return variant % 2 === 0;
+    return { key: `value${variant}` };
+  };
+  if (a.type === 'array') return [item(definition.items.type, definition.items.format)];
+  return item(a.type, a.format);
+}
+
+export function writableAttributes(d: ResourceDescriptor): AttributeDescriptor[] {
+  return d.attributes.filter((a) => !a.readOnly);
+}
+
+/** Create attributes: every writable attribute set to its sample. */
+export function sampleAttributes(d: ResourceDescriptor, variant: number): Record<string, unknown> {
+  return Object.fromEntries(writableAttributes(d).map((a) => [a.name, sampleValue(d.type, a, variant)]));
+}
