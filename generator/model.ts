@@ -27,6 +27,8 @@ export interface AttributeModel {
   readonly description?: string;
   /** Set when the attribute is the id of this to-one relationship: it has no column of its own. */
   readonly relationshipId?: string;
+  /** Part of filter[q] search. */
+  readonly search: boolean;
 }
 
 export interface ToOneModel {
@@ -37,6 +39,8 @@ export interface ToOneModel {
   readonly writableOnCreate: boolean;
   readonly writableOnUpdate: boolean;
   readonly required: boolean;
+  /** Target attributes usable in filter[<rel>][<attr>]. */
+  readonly filterBy: readonly string[];
 }
 
 export interface ToManyModel {

@@ -24,6 +24,8 @@ export interface AppDependencies {
   readonly sql: postgres.Sql;
   readonly config: Pick<Config, 'publicBaseUrl' | 'maxBodyBytes'>;
   readonly log: Logger;
+  readonly cursorSecret: string;
+  readonly clock?: () => Date;
 }
 
 /** The methods each collection and member path supports, for 405 answers with Allow. */
@@ -53,6 +55,8 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
     descriptors,
     behaviours: standardBehaviours,
     publicBaseUrl: deps.config.publicBaseUrl,
+    cursorSecret: deps.cursorSecret,
+    ...(deps.clock && { clock: deps.clock }),
   });
 
   app.use('*', async function requestContext(c, next) {

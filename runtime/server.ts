@@ -9,6 +9,7 @@ import type { Config } from './config.js';
 import { connectDatabase } from './db/client.js';
 import { resolveDatabase } from './db/database-url.js';
 import { runMigrations } from './db/migrate.js';
+import { loadCursorSecret } from './db/settings.js';
 import { startWorker } from './jobs/index.js';
 
 export const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'migrations');
@@ -31,7 +32,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const worker: Runner | undefined = config.inProcessWorker
     ? await startWorker({ databaseUrl: database.url, concurrency: config.workerConcurrency, log })
     : undefined;
-  const app = createApp({ sql, config, log });
+  const app = createApp({ sql, config, log, cursorSecret: await loadCursorSecret(sql) });
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
   });

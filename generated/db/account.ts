@@ -10,6 +10,7 @@ import {
   text,
   timestamp,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { orgs } from '../../runtime/db/system-tables.js';
 import { users } from './user.js';
 
@@ -40,7 +41,9 @@ export const accounts = pgTable(
     index('accounts_buyer_intent_score_idx').on(t.orgId, t.buyerIntentScore, t.id),
     index('accounts_created_at_idx').on(t.orgId, t.createdAt, t.id),
     index('accounts_domain_idx').on(t.orgId, t.domain, t.id),
+    index('accounts_domain_search_idx').on(t.orgId, sql`lower(${t.domain}) text_pattern_ops`),
     index('accounts_name_idx').on(t.orgId, t.name, t.id),
+    index('accounts_name_search_idx').on(t.orgId, sql`lower(${t.name}) text_pattern_ops`),
     index('accounts_named_idx').on(t.orgId, t.named, t.id),
     index('accounts_owner_id_idx').on(t.orgId, t.ownerId, t.id),
     index('accounts_updated_at_idx').on(t.orgId, t.updatedAt, t.id),

@@ -16,6 +16,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: false,
       required: false,
+      search: false,
     },
     {
       name: 'buyerIntentScore',
@@ -25,6 +26,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: false,
       required: false,
+      search: false,
     },
     {
       name: 'companyType',
@@ -34,6 +36,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: false,
       required: false,
+      search: false,
     },
     {
       name: 'createdAt',
@@ -44,6 +47,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'custom1',
@@ -53,6 +57,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: false,
       required: false,
+      search: false,
     },
     {
       name: 'domain',
@@ -62,6 +67,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: false,
       required: false,
+      search: true,
     },
     {
       name: 'naicsCodes',
@@ -72,6 +78,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: false,
       required: false,
+      search: false,
     },
     {
       name: 'name',
@@ -81,6 +88,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: false,
       required: false,
+      search: true,
     },
     {
       name: 'named',
@@ -90,6 +98,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: false,
       required: false,
+      search: false,
     },
     {
       name: 'sicCodes',
@@ -100,6 +109,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: false,
       required: false,
+      search: false,
     },
     {
       name: 'tickerSymbol',
@@ -109,6 +119,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: false,
       required: false,
+      search: false,
     },
     {
       name: 'updatedAt',
@@ -119,6 +130,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
   ],
   relationships: [
@@ -130,6 +142,7 @@ export const descriptor: ResourceDescriptor = {
       writableOnCreate: true,
       writableOnUpdate: true,
       required: false,
+      filterBy: [],
     },
     { kind: 'toMany', name: 'prospects', target: 'prospect', inverse: 'account' },
     { kind: 'toMany', name: 'purchases', target: 'purchase', inverse: 'account' },

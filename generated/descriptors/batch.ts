@@ -16,6 +16,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'canceledAt',
@@ -26,6 +27,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'confirmCount',
@@ -35,6 +37,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'confirmedAt',
@@ -45,6 +48,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'confirmedCountRequired',
@@ -54,6 +58,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'contextId',
@@ -63,6 +68,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'contextType',
@@ -72,6 +78,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'createdAt',
@@ -82,6 +89,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'externalStartPayload',
@@ -91,6 +99,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'failures',
@@ -100,6 +109,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'finishedAt',
@@ -110,6 +120,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'pending',
@@ -119,6 +130,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'startedAt',
@@ -129,15 +141,18 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'state',
       column: 'state',
       type: 'string',
+      enum: ['pending', 'confirming', 'finished', 'failed', 'canceled'],
       filterable: true,
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'summary',
@@ -147,6 +162,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'total',
@@ -156,6 +172,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'updatedAt',
@@ -166,6 +183,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
   ],
   relationships: [{ kind: 'toMany', name: 'batchItems', target: 'batchItem', inverse: 'batch' }],

@@ -12,10 +12,12 @@ export const descriptor: ResourceDescriptor = {
       name: 'batchId',
       column: 'batch_id',
       type: 'integer',
+      relationshipIdOf: 'batch',
       filterable: true,
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'createdAt',
@@ -26,6 +28,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'data',
@@ -35,6 +38,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'info',
@@ -44,6 +48,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'itemId',
@@ -53,15 +58,18 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'state',
       column: 'state',
       type: 'string',
+      enum: ['pending', 'success', 'error'],
       filterable: true,
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'updatedAt',
@@ -72,6 +80,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
   ],
   relationships: [
@@ -83,6 +92,7 @@ export const descriptor: ResourceDescriptor = {
       writableOnCreate: false,
       writableOnUpdate: false,
       required: false,
+      filterBy: [],
     },
   ],
   operations: { list: true, get: true, create: false, update: false, delete: false },

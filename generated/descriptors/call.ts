@@ -17,6 +17,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: false,
       required: false,
+      search: false,
     },
     {
       name: 'associatedId',
@@ -26,6 +27,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'completedAt',
@@ -36,6 +38,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: false,
       required: false,
+      search: false,
     },
     {
       name: 'createdAt',
@@ -46,15 +49,18 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'direction',
       column: 'direction',
       type: 'string',
+      enum: ['inbound', 'outbound'],
       filterable: false,
       sortable: false,
       readOnly: false,
       required: false,
+      search: false,
     },
     {
       name: 'note',
@@ -64,15 +70,18 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: false,
       required: false,
+      search: false,
     },
     {
       name: 'outcome',
       column: 'outcome',
       type: 'string',
+      enum: ['completed', 'no_answer'],
       filterable: true,
       sortable: true,
       readOnly: false,
       required: false,
+      search: false,
     },
     {
       name: 'updatedAt',
@@ -83,6 +92,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
   ],
   relationships: [
@@ -94,6 +104,7 @@ export const descriptor: ResourceDescriptor = {
       writableOnCreate: true,
       writableOnUpdate: true,
       required: false,
+      filterBy: [],
     },
     {
       kind: 'toOne',
@@ -103,6 +114,7 @@ export const descriptor: ResourceDescriptor = {
       writableOnCreate: true,
       writableOnUpdate: true,
       required: false,
+      filterBy: [],
     },
     {
       kind: 'toOne',
@@ -112,6 +124,7 @@ export const descriptor: ResourceDescriptor = {
       writableOnCreate: true,
       writableOnUpdate: true,
       required: false,
+      filterBy: [],
     },
     {
       kind: 'toOne',
@@ -121,6 +134,7 @@ export const descriptor: ResourceDescriptor = {
       writableOnCreate: true,
       writableOnUpdate: true,
       required: false,
+      filterBy: [],
     },
     {
       kind: 'toOne',
@@ -130,6 +144,7 @@ export const descriptor: ResourceDescriptor = {
       writableOnCreate: true,
       writableOnUpdate: true,
       required: false,
+      filterBy: [],
     },
   ],
   operations: { list: true, get: true, create: true, update: true, delete: true },

@@ -16,6 +16,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'createdAt',
@@ -26,8 +27,18 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
-    { name: 'name', column: 'name', type: 'string', filterable: true, sortable: true, readOnly: true, required: false },
+    {
+      name: 'name',
+      column: 'name',
+      type: 'string',
+      filterable: true,
+      sortable: true,
+      readOnly: true,
+      required: false,
+      search: false,
+    },
     {
       name: 'payload',
       column: 'payload',
@@ -36,6 +47,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'resourceId',
@@ -45,6 +57,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'resourceType',
@@ -54,6 +67,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'updatedAt',
@@ -64,6 +78,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
   ],
   relationships: [],

@@ -17,6 +17,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'targetId',
@@ -26,6 +27,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: false,
       required: true,
+      search: false,
     },
     {
       name: 'targetType',
@@ -35,6 +37,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: false,
       required: true,
+      search: false,
     },
     {
       name: 'updatedAt',
@@ -45,6 +48,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
   ],
   relationships: [
@@ -56,6 +60,7 @@ export const descriptor: ResourceDescriptor = {
       writableOnCreate: true,
       writableOnUpdate: false,
       required: false,
+      filterBy: [],
     },
   ],
   operations: { list: true, get: true, create: true, update: false, delete: true },

@@ -17,6 +17,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'email',
@@ -27,6 +28,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: false,
       required: true,
+      search: false,
     },
     {
       name: 'emailSignature',
@@ -37,6 +39,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: false,
       required: false,
+      search: false,
     },
     {
       name: 'maxEmailsPerDay',
@@ -46,6 +49,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: false,
       required: false,
+      search: false,
     },
     {
       name: 'maxMailingsPerDay',
@@ -55,6 +59,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: false,
       required: false,
+      search: false,
     },
     {
       name: 'maxMailingsPerWeek',
@@ -64,6 +69,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: false,
       required: false,
+      search: false,
     },
     {
       name: 'sendDisabled',
@@ -73,6 +79,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: false,
       required: false,
+      search: false,
     },
     {
       name: 'sendErroredAt',
@@ -83,6 +90,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'sendSuccessAt',
@@ -93,6 +101,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'syncDisabled',
@@ -102,6 +111,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: false,
       required: false,
+      search: false,
     },
     {
       name: 'syncErroredAt',
@@ -112,6 +122,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'syncSuccessAt',
@@ -122,6 +133,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'updatedAt',
@@ -132,6 +144,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'username',
@@ -141,6 +154,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: false,
       required: false,
+      search: false,
     },
   ],
   relationships: [
@@ -152,6 +166,7 @@ export const descriptor: ResourceDescriptor = {
       writableOnCreate: true,
       writableOnUpdate: true,
       required: false,
+      filterBy: [],
     },
   ],
   operations: { list: true, get: true, create: true, update: true, delete: true },

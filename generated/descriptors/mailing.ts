@@ -17,6 +17,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: false,
       required: false,
+      search: false,
     },
     {
       name: 'bodyText',
@@ -26,6 +27,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'bouncedAt',
@@ -36,6 +38,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'clickCount',
@@ -45,6 +48,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'clickedAt',
@@ -55,6 +59,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'createdAt',
@@ -65,6 +70,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'deliveredAt',
@@ -75,6 +81,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'errorReason',
@@ -84,6 +91,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'mailingType',
@@ -93,6 +101,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'messageId',
@@ -102,6 +111,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'openCount',
@@ -111,6 +121,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'openedAt',
@@ -121,6 +132,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'repliedAt',
@@ -131,6 +143,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'scheduledAt',
@@ -141,15 +154,29 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: false,
       required: false,
+      search: false,
     },
     {
       name: 'state',
       column: 'state',
       type: 'string',
+      enum: [
+        'bounced',
+        'delivered',
+        'delivering',
+        'drafted',
+        'failed',
+        'opened',
+        'placeholder',
+        'queued',
+        'replied',
+        'scheduled',
+      ],
       filterable: true,
       sortable: true,
       readOnly: false,
       required: false,
+      search: false,
     },
     {
       name: 'stateChangedAt',
@@ -160,6 +187,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'subject',
@@ -169,6 +197,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: false,
       required: false,
+      search: false,
     },
     {
       name: 'trackLinks',
@@ -178,6 +207,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: false,
       required: false,
+      search: false,
     },
     {
       name: 'trackOpens',
@@ -187,6 +217,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: false,
       required: false,
+      search: false,
     },
     {
       name: 'unsubscribedAt',
@@ -197,6 +228,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'updatedAt',
@@ -207,6 +239,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
   ],
   relationships: [
@@ -218,6 +251,7 @@ export const descriptor: ResourceDescriptor = {
       writableOnCreate: true,
       writableOnUpdate: true,
       required: false,
+      filterBy: [],
     },
     {
       kind: 'toOne',
@@ -227,6 +261,7 @@ export const descriptor: ResourceDescriptor = {
       writableOnCreate: true,
       writableOnUpdate: true,
       required: false,
+      filterBy: [],
     },
     {
       kind: 'toOne',
@@ -236,6 +271,7 @@ export const descriptor: ResourceDescriptor = {
       writableOnCreate: false,
       writableOnUpdate: false,
       required: false,
+      filterBy: [],
     },
     {
       kind: 'toOne',
@@ -245,6 +281,7 @@ export const descriptor: ResourceDescriptor = {
       writableOnCreate: true,
       writableOnUpdate: true,
       required: false,
+      filterBy: [],
     },
   ],
   operations: { list: true, get: true, create: true, update: true, delete: true },

@@ -17,6 +17,7 @@ export const descriptor: ResourceDescriptor = {
       readOnly: true,
       required: false,
       default: 0,
+      search: false,
     },
     {
       name: 'company',
@@ -26,6 +27,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: false,
       required: false,
+      search: true,
     },
     {
       name: 'createdAt',
@@ -36,6 +38,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'custom1',
@@ -45,6 +48,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: false,
       required: false,
+      search: false,
     },
     {
       name: 'emails',
@@ -55,6 +59,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: false,
       required: false,
+      search: false,
     },
     {
       name: 'firstName',
@@ -64,6 +69,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: false,
       required: false,
+      search: true,
     },
     {
       name: 'lastName',
@@ -73,6 +79,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: false,
       required: false,
+      search: true,
     },
     {
       name: 'name',
@@ -82,6 +89,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: true,
       required: false,
+      search: true,
     },
     {
       name: 'openCount',
@@ -92,6 +100,7 @@ export const descriptor: ResourceDescriptor = {
       readOnly: true,
       required: false,
       default: 0,
+      search: false,
     },
     {
       name: 'replyCount',
@@ -102,6 +111,7 @@ export const descriptor: ResourceDescriptor = {
       readOnly: true,
       required: false,
       default: 0,
+      search: false,
     },
     {
       name: 'title',
@@ -111,6 +121,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: false,
       required: false,
+      search: true,
     },
     {
       name: 'updatedAt',
@@ -121,6 +132,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
   ],
   relationships: [
@@ -132,6 +144,7 @@ export const descriptor: ResourceDescriptor = {
       writableOnCreate: true,
       writableOnUpdate: true,
       required: false,
+      filterBy: ['name'],
     },
     { kind: 'toMany', name: 'mailings', target: 'mailing', inverse: 'prospect' },
     {
@@ -142,6 +155,7 @@ export const descriptor: ResourceDescriptor = {
       writableOnCreate: true,
       writableOnUpdate: true,
       required: false,
+      filterBy: ['email'],
     },
     {
       kind: 'toOne',
@@ -151,6 +165,7 @@ export const descriptor: ResourceDescriptor = {
       writableOnCreate: true,
       writableOnUpdate: true,
       required: false,
+      filterBy: [],
     },
   ],
   operations: { list: true, get: true, create: true, update: true, delete: true },

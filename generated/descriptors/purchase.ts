@@ -17,6 +17,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'currency',
@@ -26,6 +27,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: false,
       required: false,
+      search: false,
     },
     {
       name: 'description',
@@ -35,6 +37,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: false,
       required: false,
+      search: false,
     },
     {
       name: 'endDate',
@@ -45,6 +48,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: false,
       required: false,
+      search: false,
     },
     {
       name: 'startDate',
@@ -55,6 +59,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: false,
       required: false,
+      search: false,
     },
     {
       name: 'totalValue',
@@ -64,6 +69,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: false,
       required: false,
+      search: false,
     },
     {
       name: 'updatedAt',
@@ -74,6 +80,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
   ],
   relationships: [
@@ -85,6 +92,7 @@ export const descriptor: ResourceDescriptor = {
       writableOnCreate: true,
       writableOnUpdate: true,
       required: false,
+      filterBy: [],
     },
     {
       kind: 'toOne',
@@ -94,6 +102,7 @@ export const descriptor: ResourceDescriptor = {
       writableOnCreate: true,
       writableOnUpdate: true,
       required: false,
+      filterBy: [],
     },
   ],
   operations: { list: true, get: true, create: true, update: true, delete: true },

@@ -17,6 +17,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'description',
@@ -26,6 +27,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: false,
       required: false,
+      search: false,
     },
     {
       name: 'locked',
@@ -36,6 +38,7 @@ export const descriptor: ResourceDescriptor = {
       readOnly: true,
       required: false,
       default: false,
+      search: false,
     },
     {
       name: 'lockedAt',
@@ -46,6 +49,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'name',
@@ -55,15 +59,18 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: false,
       required: false,
+      search: false,
     },
     {
       name: 'sequenceType',
       column: 'sequence_type',
       type: 'string',
+      enum: ['interval', 'date'],
       filterable: false,
       sortable: false,
       readOnly: false,
       required: false,
+      search: false,
     },
     {
       name: 'updatedAt',
@@ -74,6 +81,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
   ],
   relationships: [
@@ -85,6 +93,7 @@ export const descriptor: ResourceDescriptor = {
       writableOnCreate: true,
       writableOnUpdate: true,
       required: false,
+      filterBy: [],
     },
   ],
   operations: { list: true, get: true, create: true, update: true, delete: true },

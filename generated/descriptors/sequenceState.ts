@@ -17,16 +17,19 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'state',
       column: 'state',
       type: 'string',
+      enum: ['pending', 'active', 'paused', 'finished', 'disabled', 'failed', 'bounced', 'opted_out'],
       filterable: true,
       sortable: true,
       readOnly: true,
       required: false,
       default: 'active',
+      search: false,
     },
     {
       name: 'stateChangedAt',
@@ -37,6 +40,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'updatedAt',
@@ -47,6 +51,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
   ],
   relationships: [
@@ -58,6 +63,7 @@ export const descriptor: ResourceDescriptor = {
       writableOnCreate: true,
       writableOnUpdate: false,
       required: true,
+      filterBy: [],
     },
     {
       kind: 'toOne',
@@ -67,6 +73,7 @@ export const descriptor: ResourceDescriptor = {
       writableOnCreate: true,
       writableOnUpdate: false,
       required: true,
+      filterBy: [],
     },
     {
       kind: 'toOne',
@@ -76,6 +83,7 @@ export const descriptor: ResourceDescriptor = {
       writableOnCreate: true,
       writableOnUpdate: false,
       required: true,
+      filterBy: [],
     },
     {
       kind: 'toOne',
@@ -85,6 +93,7 @@ export const descriptor: ResourceDescriptor = {
       writableOnCreate: false,
       writableOnUpdate: false,
       required: false,
+      filterBy: [],
     },
   ],
   operations: { list: true, get: true, create: true, update: false, delete: true },

@@ -17,6 +17,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: false,
       required: false,
+      search: false,
     },
     {
       name: 'createdAt',
@@ -27,6 +28,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'name',
@@ -36,6 +38,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: false,
       required: false,
+      search: false,
     },
     {
       name: 'updatedAt',
@@ -46,6 +49,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
   ],
   relationships: [
@@ -57,6 +61,7 @@ export const descriptor: ResourceDescriptor = {
       writableOnCreate: true,
       writableOnUpdate: true,
       required: false,
+      filterBy: [],
     },
   ],
   operations: { list: true, get: true, create: true, update: true, delete: true },

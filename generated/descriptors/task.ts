@@ -12,10 +12,12 @@ export const descriptor: ResourceDescriptor = {
       name: 'action',
       column: 'action',
       type: 'string',
+      enum: ['action_item', 'call', 'email', 'in_person'],
       filterable: false,
       sortable: false,
       readOnly: false,
       required: false,
+      search: false,
     },
     {
       name: 'completed',
@@ -26,6 +28,7 @@ export const descriptor: ResourceDescriptor = {
       readOnly: true,
       required: false,
       default: false,
+      search: false,
     },
     {
       name: 'completedAt',
@@ -36,6 +39,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'createdAt',
@@ -46,6 +50,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'dueAt',
@@ -56,6 +61,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: false,
       required: false,
+      search: false,
     },
     {
       name: 'note',
@@ -65,16 +71,19 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: false,
       required: false,
+      search: false,
     },
     {
       name: 'state',
       column: 'state',
       type: 'string',
+      enum: ['incomplete', 'in progress', 'completed'],
       filterable: true,
       sortable: true,
       readOnly: true,
       required: false,
       default: 'incomplete',
+      search: false,
     },
     {
       name: 'updatedAt',
@@ -85,6 +94,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
   ],
   relationships: [
@@ -96,6 +106,7 @@ export const descriptor: ResourceDescriptor = {
       writableOnCreate: true,
       writableOnUpdate: true,
       required: false,
+      filterBy: [],
     },
     {
       kind: 'toOne',
@@ -105,6 +116,7 @@ export const descriptor: ResourceDescriptor = {
       writableOnCreate: true,
       writableOnUpdate: true,
       required: false,
+      filterBy: [],
     },
     {
       kind: 'toOne',
@@ -114,6 +126,7 @@ export const descriptor: ResourceDescriptor = {
       writableOnCreate: true,
       writableOnUpdate: true,
       required: false,
+      filterBy: [],
     },
   ],
   operations: { list: true, get: true, create: true, update: true, delete: true },

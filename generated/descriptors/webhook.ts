@@ -17,6 +17,7 @@ export const descriptor: ResourceDescriptor = {
       readOnly: false,
       required: false,
       default: '*',
+      search: false,
     },
     {
       name: 'active',
@@ -27,6 +28,7 @@ export const descriptor: ResourceDescriptor = {
       readOnly: false,
       required: false,
       default: true,
+      search: false,
     },
     {
       name: 'cleanupToken',
@@ -36,6 +38,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'createdAt',
@@ -46,6 +49,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'creatorAppId',
@@ -55,6 +59,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'creatorAppName',
@@ -64,6 +69,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'disabledReason',
@@ -73,6 +79,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'disabledSince',
@@ -83,6 +90,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'disabledUntil',
@@ -93,16 +101,19 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'payloadVersion',
       column: 'payload_version',
       type: 'integer',
+      enum: [1, 2],
       filterable: false,
       sortable: false,
       readOnly: false,
       required: false,
       default: 1,
+      search: false,
     },
     {
       name: 'resource',
@@ -113,6 +124,7 @@ export const descriptor: ResourceDescriptor = {
       readOnly: false,
       required: false,
       default: '*',
+      search: false,
     },
     {
       name: 'secret',
@@ -122,6 +134,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: false,
       required: false,
+      search: false,
     },
     {
       name: 'updatedAt',
@@ -132,6 +145,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: true,
       readOnly: true,
       required: false,
+      search: false,
     },
     {
       name: 'url',
@@ -142,6 +156,7 @@ export const descriptor: ResourceDescriptor = {
       sortable: false,
       readOnly: false,
       required: true,
+      search: false,
     },
   ],
   relationships: [
@@ -153,6 +168,7 @@ export const descriptor: ResourceDescriptor = {
       writableOnCreate: true,
       writableOnUpdate: true,
       required: false,
+      filterBy: [],
     },
   ],
   operations: { list: true, get: true, create: true, update: true, delete: true },

@@ -63,6 +63,10 @@ function indexesOf(resource: ResourceModel): string[] {
       lines.push(`index('${t}_${a.column}_idx').on(t.orgId, t.${a.name})`);
     }
   }
+  for (const a of resource.attributes) {
+    // filter[q] matches lower(column) by prefix: text_pattern_ops makes LIKE 'x%' use the index.
+    if (a.search) lines.push(`index('${t}_${a.column}_search_idx').on(t.orgId, sql\`lower(\${t.${a.name}}) text_pattern_ops\`)`);
+  }
   for (const r of toOnes(resource)) lines.push(`index('${t}_${r.column}_idx').on(t.orgId, t.${r.name}Id, t.id)`);
   return lines.sort();
 }
@@ -97,6 +101,7 @@ export function emitTable(resource: ResourceModel, model: SchemaModel): string {
   return [
     generatedHeader(resource.file),
     `import { ${[...builders].sort().join(', ')} } from 'drizzle-orm/pg-core';`,
+    ...(resource.attributes.some((a) => a.search) ? [`import { sql } from 'drizzle-orm';`] : []),
     `import { orgs } from '../../runtime/db/system-tables.js';`,
     ...[...imports].sort(),
     '',

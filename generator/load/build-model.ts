@@ -30,6 +30,8 @@ interface RawDefinition {
   'x-writable'?: string[];
   'x-inverse'?: string;
   'x-relationshipId'?: string;
+  'x-search'?: boolean;
+  'x-filterBy'?: string[];
 }
 
 interface RawLink {
@@ -135,6 +137,7 @@ function attributeOf(file: string, name: string, d: RawDefinition, all: Record<s
     required: d['x-required'] ?? false,
     ...(d.description !== undefined && { description: d.description }),
     ...(d['x-relationshipId'] !== undefined && { relationshipId: d['x-relationshipId'] }),
+    search: d['x-search'] ?? false,
   };
 }
 
@@ -155,6 +158,7 @@ function relationshipOf(name: string, d: RawDefinition): RelationshipModel {
     writableOnCreate: writable.includes('create'),
     writableOnUpdate: writable.includes('update'),
     required: d['x-required'] ?? false,
+    filterBy: [...(d['x-filterBy'] ?? [])].sort(),
   };
 }
 

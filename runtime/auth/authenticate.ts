@@ -10,6 +10,8 @@ export interface AuthContext {
   readonly userId: number | null;
   readonly admin: boolean;
   readonly scopes: ReadonlySet<string>;
+  /** When the token's app was registered; null for user tokens (apps arrive with S2S/OAuth). */
+  readonly appRegisteredAt?: Date | null;
 }
 
 interface TokenRow {

@@ -52,3 +52,9 @@ export const orgAdmins = cadenceSystem.table(
     foreignKey({ name: 'org_admins_user_fk', columns: [t.orgId, t.userId], foreignColumns: [users.orgId, users.id] }).onDelete('cascade'),
   ],
 );
+
+/** Deployment-wide values every process must agree on, such as the page cursor secret. */
+export const settings = cadenceSystem.table('settings', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+});

@@ -4,6 +4,7 @@ import type { AuthContext } from '../auth/index.js';
 import type { Behaviours } from './behaviour.js';
 import type { Reference } from './records.js';
 import type { CollectionPaths } from './render.js';
+import type { ResourceDescriptor } from './descriptor.js';
 
 /** Hono context variables of every /api/v2 request. */
 export interface ApiEnv {
@@ -22,4 +23,9 @@ export interface EngineDependencies {
   /** `https://api.example.com` when configured; otherwise links use each request's origin. */
   readonly publicBaseUrl: string | undefined;
   readonly referencesTo: (type: string) => readonly Reference[];
+  readonly descriptorOf: (type: string) => ResourceDescriptor | undefined;
+  /** Signs page cursors; shared by every server process through the database. */
+  readonly cursorSecret: string;
+  /** The current time; injectable so time-dependent rules can be tested. */
+  readonly clock: () => Date;
 }

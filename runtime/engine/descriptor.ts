@@ -14,11 +14,16 @@ export interface AttributeDescriptor {
   readonly format?: string;
   /** Element type of an array attribute. */
   readonly itemType?: Exclude<AttributeType, 'array'>;
+  readonly enum?: readonly unknown[];
+  /** Set when the attribute is a to-one relationship's id under another name (bigint column). */
+  readonly relationshipIdOf?: string;
   readonly filterable: boolean;
   readonly sortable: boolean;
   readonly readOnly: boolean;
   readonly required: boolean;
   readonly default?: unknown;
+  /** Part of filter[q] search. */
+  readonly search: boolean;
 }
 
 export interface ToOneDescriptor {
@@ -29,6 +34,8 @@ export interface ToOneDescriptor {
   readonly writableOnCreate: boolean;
   readonly writableOnUpdate: boolean;
   readonly required: boolean;
+  /** Target attributes usable in the deprecated filter[<rel>][<attr>] form. */
+  readonly filterBy: readonly string[];
 }
 
 export interface ToManyDescriptor {

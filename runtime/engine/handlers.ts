@@ -1,11 +1,14 @@
 import type { Context, Handler } from 'hono';
 import { requireScope } from '../auth/index.js';
 import { actionFailed, jsonApi, parseRequestBody, resourceNotFound } from '../jsonapi/index.js';
+import { countsByDefault, parseListRequest, parseSingleRequest, type Fieldsets, type ListRequest } from '../query/index.js';
 import { orgScopedTransaction } from '../tenancy/index.js';
 import type { ApiEnv, EngineDependencies } from './context.js';
 import { apiErrorOfWrite } from './database-errors.js';
 import type { AttributeDescriptor, ResourceModule } from './descriptor.js';
-import { actionParams, encodeCursor, pageRequest, queryParams, rejectUnknownParams } from './query-params.js';
+import { loadIncluded } from './include.js';
+import { cursorFor, runList, type ListResult } from './list.js';
+import { actionParams, queryParams, rejectUnknownParams } from './query-params.js';
 import { deleteRecord, findRecord, insertRecord, updateRecord, type RecordContext } from './records.js';
 import { renderResource, type Row, type UrlBase } from './render.js';
 import { buildStatements } from './statements.js';
@@ -24,14 +27,41 @@ function urlBase(c: Context<ApiEnv>, configured: string | undefined): UrlBase {
   return { api: `${configured ?? new URL(c.req.url).origin}/api/v2` };
 }
 
-/** A list link: the request's own URL on the configured base, other parameters kept, sorted. */
-function pageLink(c: Context<ApiEnv>, urls: UrlBase, path: string, changes: Record<string, string | undefined>): string {
+const PAGE_PARAMS = ['page[after]', 'page[before]', 'page[offset]'];
+
+/**
+ * A page link: the request's own query with its page position replaced, parameters sorted
+ * (so links are stable), brackets percent-encoded, on the base the client called.
+ */
+function pageLink(c: Context<ApiEnv>, urls: UrlBase, path: string, changes: Record<string, string>): string {
   const params = new URL(c.req.url).searchParams;
-  for (const name of ['page[after]', 'page[before]']) params.delete(name);
-  for (const [name, value] of Object.entries(changes)) if (value !== undefined) params.set(name, value);
+  for (const name of PAGE_PARAMS) params.delete(name);
+  for (const [name, value] of Object.entries(changes)) params.set(name, value);
   params.sort();
   const query = params.toString();
   return `${urls.api}/${path}${query ? `?${query}` : ''}`;
+}
+
+function listLinks(c: Context<ApiEnv>, urls: UrlBase, path: string, request: ListRequest, result: ListResult, secret: string): Record<string, string> {
+  const page = request.page;
+  if (page.kind === 'offset') {
+    const at = (offset: number) => pageLink(c, urls, path, { 'page[offset]': String(offset) });
+    const total = Math.min(result.count?.value ?? 0, page.offset + page.limit * 1000);
+    const lastOffset = Math.max(0, Math.min(Math.floor((Math.max(total, 1) - 1) / page.limit) * page.limit, 10000));
+    return {
+      first: at(0),
+      ...(result.hasPrev && { prev: at(Math.max(0, page.offset - page.limit)) }),
+      ...(result.hasNext && { next: at(page.offset + page.limit) }),
+      last: at(lastOffset),
+    };
+  }
+  const first = result.rows[0];
+  const last = result.rows[result.rows.length - 1];
+  return {
+    first: pageLink(c, urls, path, {}),
+    ...(result.hasPrev && first && { prev: pageLink(c, urls, path, { 'page[before]': cursorFor(secret, request, first) }) }),
+    ...(result.hasNext && last && { next: pageLink(c, urls, path, { 'page[after]': cursorFor(secret, request, last) }) }),
+  };
 }
 
 /**
@@ -43,9 +73,10 @@ export function bindHandlers(module: ResourceModule, deps: EngineDependencies): 
   const statements = buildStatements(descriptor);
   const references = deps.referencesTo(descriptor.type);
   const behaviour = deps.behaviours.get(descriptor.type);
+  const tables = (type: string) => deps.descriptorOf(type)!;
 
-  const render = (c: Context<ApiEnv>, row: Row) =>
-    renderResource(descriptor, row, urlBase(c, deps.publicBaseUrl), deps.collections);
+  const render = (c: Context<ApiEnv>, row: Row, fields?: Fieldsets) =>
+    renderResource(descriptor, row, urlBase(c, deps.publicBaseUrl), deps.collections, fields?.get(descriptor.type));
   const recordContext = (c: Context<ApiEnv>, tx: RecordContext['tx']): RecordContext => ({
     tx,
     orgId: c.get('auth').orgId,
@@ -62,63 +93,71 @@ export function bindHandlers(module: ResourceModule, deps: EngineDependencies): 
       throw apiErrorOfWrite(descriptor, error) ?? error;
     }
   };
+  /** Sparse fieldsets apply to write responses too; include does not (SPEC.md rule 1). */
+  const writeFields = (c: Context<ApiEnv>) => parseSingleRequest(descriptor, queryParams(c.req.url), deps, false).fields;
 
   return {
     async list(c) {
       const auth = c.get('auth');
       requireScope(auth.scopes, descriptor.scope, 'read');
-      const params = queryParams(c.req.url);
-      rejectUnknownParams(params, (n) => n === 'page[size]' || n === 'page[after]' || n === 'page[before]', 'on this collection');
-      const page = pageRequest(params);
-      const limit = page.size + 1;
-      const rows = await orgScopedTransaction(deps.sql, auth.orgId, (tx) => {
-        if (page.after !== undefined) return tx.unsafe<Row[]>(statements.listAfter, [auth.orgId, limit, page.after], { prepare: true });
-        if (page.before !== undefined) return tx.unsafe<Row[]>(statements.listBefore, [auth.orgId, limit, page.before], { prepare: true });
-        return tx.unsafe<Row[]>(statements.listFirst, [auth.orgId, limit], { prepare: true });
+      const request = parseListRequest(descriptor, queryParams(c.req.url), {
+        orgId: auth.orgId,
+        cursorSecret: deps.cursorSecret,
+        countByDefault: countsByDefault(auth.appRegisteredAt ?? null, deps.clock()),
+        descriptorOf: deps.descriptorOf,
       });
-      // The extra row only says whether more exist in the direction of travel.
-      const more = rows.length > page.size;
-      const pageRows = page.before !== undefined ? rows.slice(more ? 1 : 0) : rows.slice(0, page.size);
       const urls = urlBase(c, deps.publicBaseUrl);
-      const first = pageRows[0];
-      const last = pageRows[pageRows.length - 1];
-      const hasNext = page.before !== undefined ? true : more;
-      const hasPrev = page.before !== undefined ? more : page.after !== undefined;
-      const links: Record<string, string> = { first: pageLink(c, urls, descriptor.collection, {}) };
-      if (hasPrev && first) links.prev = pageLink(c, urls, descriptor.collection, { 'page[before]': encodeCursor(first.id) });
-      if (hasNext && last) links.next = pageLink(c, urls, descriptor.collection, { 'page[after]': encodeCursor(last.id) });
-      return jsonApi(c, 200, { data: pageRows.map((row) => render(c, row)), links, meta: { count: null } });
+      const { result, included } = await orgScopedTransaction(deps.sql, auth.orgId, async (tx) => {
+        const result = await runList(tx, descriptor, statements, request, auth.orgId, tables);
+        const included = request.include.length
+          ? await loadIncluded(tx, auth.orgId, request.include, { type: descriptor.type, rows: result.rows }, { urls, collections: deps.collections, fields: request.fields })
+          : undefined;
+        return { result, included };
+      });
+      const document = {
+        data: result.rows.map((row) => render(c, row, request.fields)),
+        ...(included && { included }),
+        links: listLinks(c, urls, descriptor.collection, request, result, deps.cursorSecret),
+        meta: request.count && result.count ? { count: result.count.value, count_truncated: result.count.truncated } : { count: null },
+      };
+      return jsonApi(c, 200, document, request.page.kind === 'offset' ? { Deprecation: 'true' } : {});
     },
 
     async get(c) {
       const auth = c.get('auth');
       requireScope(auth.scopes, descriptor.scope, 'read');
-      rejectUnknownParams(queryParams(c.req.url), () => false, 'on a single resource');
+      const { include, fields } = parseSingleRequest(descriptor, queryParams(c.req.url), deps, true);
       const id = pathId(c);
-      const row = await orgScopedTransaction(deps.sql, auth.orgId, (tx) => findRecord(recordContext(c, tx), id));
-      if (!row) throw notFound(id);
-      return jsonApi(c, 200, { data: render(c, row) });
+      const urls = urlBase(c, deps.publicBaseUrl);
+      const found = await orgScopedTransaction(deps.sql, auth.orgId, async (tx) => {
+        const row = await findRecord(recordContext(c, tx), id);
+        if (!row || include.length === 0) return { row, included: undefined };
+        const included = await loadIncluded(tx, auth.orgId, include, { type: descriptor.type, rows: [row] }, { urls, collections: deps.collections, fields });
+        return { row, included };
+      });
+      if (!found.row) throw notFound(id);
+      return jsonApi(c, 200, { data: render(c, found.row, fields), ...(found.included && { included: found.included }) });
     },
 
     async create(c) {
       const auth = c.get('auth');
       requireScope(auth.scopes, descriptor.scope, 'write');
-      rejectUnknownParams(queryParams(c.req.url), () => false, 'on create');
+      const fields = writeFields(c);
       const input = readWriteBody(descriptor, parseRequestBody(await c.req.text()), 'create', module.validateCreate!);
       const row = await write(() => orgScopedTransaction(deps.sql, auth.orgId, (tx) => insertRecord(recordContext(c, tx), input)));
-      const resource = render(c, row);
+      const resource = render(c, row, fields);
       return jsonApi(c, 201, { data: resource }, { Location: resource.links.self });
     },
 
     async update(c) {
       const auth = c.get('auth');
       requireScope(auth.scopes, descriptor.scope, 'write');
-      rejectUnknownParams(queryParams(c.req.url), () => false, 'on update');
+      const fields = writeFields(c);
       const id = pathId(c);
       const input = readWriteBody(descriptor, parseRequestBody(await c.req.text()), 'update', module.validateUpdate!, id);
       const row = await write(() => orgScopedTransaction(deps.sql, auth.orgId, (tx) => updateRecord(recordContext(c, tx), id, input)));
       if (!row) throw notFound(id);
-      return jsonApi(c, 200, { data: render(c, row) });
+      return jsonApi(c, 200, { data: render(c, row, fields) });
     },
 
     async destroy(c) {
@@ -145,7 +184,7 @@ export function bindHandlers(module: ResourceModule, deps: EngineDependencies): 
           const context = recordContext(c, tx);
           const record = await findRecord(context, id, true);
           if (!record) throw notFound(id);
-          const result = handler({ record, params, now: new Date() });
+          const result = handler({ record, params, now: deps.clock() });
           const attributes = new Map<AttributeDescriptor, unknown>();
           for (const a of descriptor.attributes) if (Object.hasOwn(result.changes, a.name)) attributes.set(a, result.changes[a.name]);
           return updateRecord(context, id, { attributes, relationships: new Map() }, result.event);

@@ -20,6 +20,8 @@ export interface EngineOptions {
   readonly descriptors: ReadonlyMap<string, ResourceDescriptor>;
   readonly behaviours: Behaviours;
   readonly publicBaseUrl?: string | undefined;
+  readonly cursorSecret: string;
+  readonly clock?: () => Date;
 }
 
 /** Every to-one column in any resource that points at `type`. */
@@ -45,6 +47,9 @@ export function createResourceEngine(options: EngineOptions): ResourceEngine {
     collections: new Map([...options.descriptors].map(([type, d]) => [type, d.collection])),
     publicBaseUrl: options.publicBaseUrl?.replace(/\/+$/, ''),
     referencesTo: (type) => references.get(type) ?? [],
+    descriptorOf: (type) => options.descriptors.get(type),
+    cursorSecret: options.cursorSecret,
+    clock: options.clock ?? (() => new Date()),
   };
   return { bind: (module) => bindHandlers(module, deps) };
 }

@@ -25,11 +25,19 @@ export type CollectionPaths = ReadonlyMap<string, string>;
  * relationships with `data`, link-only to-many relationships with `links.related` pointing at
  * the target collection filtered by the inverse relationship.
  */
-export function renderResource(descriptor: ResourceDescriptor, row: Row, urls: UrlBase, collections: CollectionPaths): ResourceObject {
+export function renderResource(
+  descriptor: ResourceDescriptor,
+  row: Row,
+  urls: UrlBase,
+  collections: CollectionPaths,
+  /** A sparse fieldset: only these attributes and relationships are rendered. */
+  fieldset?: ReadonlySet<string>,
+): ResourceObject {
   const attributes: Record<string, unknown> = {};
-  for (const a of descriptor.attributes) attributes[a.name] = row[a.name] ?? null;
+  for (const a of descriptor.attributes) if (!fieldset || fieldset.has(a.name)) attributes[a.name] = row[a.name] ?? null;
   const relationships: Record<string, unknown> = {};
   for (const rel of descriptor.relationships) {
+    if (fieldset && !fieldset.has(rel.name)) continue;
     if (rel.kind === 'toOne') {
       const id = row[relationshipAlias(rel)];
       relationships[rel.name] = { data: id == null ? null : { type: rel.target, id } };

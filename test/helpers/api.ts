@@ -6,6 +6,7 @@ import { expect } from 'vitest';
 import { createOrg, createToken, createUser, type CreatedOrg } from '../../runtime/admin/index.js';
 import { createApp } from '../../runtime/app.js';
 import { connectDatabase } from '../../runtime/db/client.js';
+import { loadCursorSecret } from '../../runtime/db/settings.js';
 import { createTestDatabase } from './database.js';
 import { assertJsonApiDocument } from './jsonapi.js';
 
@@ -42,11 +43,13 @@ export interface TestApi {
  * template. Every response is checked: JSON:API media type on any body, and the body valid
  * against the official JSON:API 1.0 schema.
  */
-export async function startTestApi(options: { publicBaseUrl?: string } = {}): Promise<TestApi> {
+export async function startTestApi(options: { publicBaseUrl?: string; clock?: () => Date; onQuery?: (sql: string) => void } = {}): Promise<TestApi> {
   const database = await createTestDatabase();
-  const sql = connectDatabase(database.url, { max: 4 });
+  const sql = connectDatabase(database.url, { max: 4, ...(options.onQuery && { onQuery: options.onQuery }) });
   const app = createApp({
     sql,
+    cursorSecret: await loadCursorSecret(sql),
+    ...(options.clock && { clock: options.clock }),
     config: { publicBaseUrl: options.publicBaseUrl, maxBodyBytes: 64 * 1024 },
     log: pino({ level: 'silent' }),
   });

@@ -1,0 +1,81 @@
+import { COUNT_CAP, compileFilters, encodeCursor, keysetCondition, orderBy, SqlParams, type ListRequest } from '../query/index.js';
+import type { Transaction } from '../tenancy/index.js';
+import type { ResourceDescriptor } from './descriptor.js';
+import type { Row } from './render.js';
+import { quoteIdent } from './sql-text.js';
+import type { ResourceStatements } from './statements.js';
+
+/**
+ * Runs a collection query: one statement for the page (one extra row says whether another page
+ * follows), one for the count when asked. Filters, sort and keyset come from the same compiler
+ * that bulk actions will use.
+ */
+
+export interface ListResult {
+  readonly rows: Row[];
+  /** Whether a page exists after the last row / before the first row. */
+  readonly hasNext: boolean;
+  readonly hasPrev: boolean;
+  readonly count?: { value: number; truncated: boolean };
+}
+
+function whereClause(request: ListRequest, descriptor: ResourceDescriptor, params: SqlParams, tables: (type: string) => ResourceDescriptor): string[] {
+  return ['t."org_id" = $1', ...compileFilters(request.filters, descriptor, 't', params, '$1', tables)];
+}
+
+async function countMatches(tx: Transaction, request: ListRequest, descriptor: ResourceDescriptor, orgId: number, tables: (type: string) => ResourceDescriptor) {
+  const params = new SqlParams([orgId]);
+  const where = whereClause(request, descriptor, params, tables);
+  const limit = params.add(COUNT_CAP + 1, '::int');
+  const [row] = await tx.unsafe<{ n: number }[]>(
+    `select count(*)::int as n from (select 1 from ${quoteIdent(descriptor.table)} t where ${where.join(' and ')} limit ${limit}) matches`,
+    params.values as never[],
+    { prepare: true },
+  );
+  const n = row!.n;
+  return n > COUNT_CAP ? { value: COUNT_CAP, truncated: true } : { value: n, truncated: false };
+}
+
+export async function runList(
+  tx: Transaction,
+  descriptor: ResourceDescriptor,
+  statements: ResourceStatements,
+  request: ListRequest,
+  orgId: number,
+  tables: (type: string) => ResourceDescriptor,
+): Promise<ListResult> {
+  const params = new SqlParams([orgId]);
+  const where = whereClause(request, descriptor, params, tables);
+  const page = request.page;
+  const reverse = page.kind === 'cursor' && page.before !== undefined;
+  if (page.kind === 'cursor' && (page.after ?? page.before)) {
+    where.push(keysetCondition(request.sort, (page.after ?? page.before)!, 't', params, reverse));
+  }
+  const size = page.kind === 'cursor' ? page.size : page.limit;
+  let text = `select ${statements.selectList} from ${quoteIdent(descriptor.table)} t where ${where.join(' and ')} order by ${orderBy(request.sort, 't', reverse)} limit ${params.add(size + 1, '::int')}`;
+  if (page.kind === 'offset') text += ` offset ${params.add(page.offset, '::int')}`;
+  const fetched = await tx.unsafe<Row[]>(text, params.values as never[], { prepare: true });
+  const more = fetched.length > size;
+  const rows = fetched.slice(0, size);
+  if (reverse) rows.reverse();
+  const count = request.count || page.kind === 'offset' ? await countMatches(tx, request, descriptor, orgId, tables) : undefined;
+  if (page.kind === 'offset') {
+    return { rows, hasNext: more, hasPrev: page.offset > 0, ...(count && { count }) };
+  }
+  return {
+    rows,
+    // Coming back with page[before], the rows after this page are the ones we came from.
+    hasNext: reverse ? rows.length > 0 : more,
+    hasPrev: reverse ? more : page.after !== undefined && rows.length > 0,
+    ...(count && { count }),
+  };
+}
+
+/** The keyset position of a row under the request's sort, for its cursor. */
+export function positionOf(request: ListRequest, row: Row): unknown[] {
+  return request.sort.map((k) => (k.attribute.name === 'id' ? row.id : (row[k.attribute.name] ?? null)));
+}
+
+export function cursorFor(secret: string, request: ListRequest, row: Row): string {
+  return encodeCursor(secret, request.cursorScope, positionOf(request, row));
+}

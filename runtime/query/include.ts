@@ -1,0 +1,41 @@
+import { invalidQueryParameter } from '../jsonapi/index.js';
+import type { ResourceDescriptor, ToOneDescriptor } from '../engine/descriptor.js';
+
+/** include=a,b.c as a tree of to-one relationships, checked against the schema. */
+export interface IncludeNode {
+  readonly relationship: ToOneDescriptor;
+  readonly target: ResourceDescriptor;
+  readonly children: IncludeNode[];
+}
+
+const MAX_INCLUDE_DEPTH = 3;
+
+export function parseInclude(
+  descriptor: ResourceDescriptor,
+  text: string | undefined,
+  descriptorOf: (type: string) => ResourceDescriptor | undefined,
+): IncludeNode[] {
+  const roots: IncludeNode[] = [];
+  for (const path of (text ?? '').split(',').filter((p) => p !== '')) {
+    const names = path.split('.');
+    if (names.length > MAX_INCLUDE_DEPTH) throw invalidQueryParameter('include', `include paths are limited to ${MAX_INCLUDE_DEPTH} levels`);
+    let level = roots;
+    let current = descriptor;
+    for (const name of names) {
+      const relationship = current.relationships.find((r) => r.name === name);
+      if (!relationship) throw invalidQueryParameter('include', `${current.type} has no relationship ${name} (in include path ${path})`);
+      if (relationship.kind !== 'toOne') {
+        throw invalidQueryParameter('include', `${name} is a link-only relationship and cannot be included; follow its links.related`);
+      }
+      const target = descriptorOf(relationship.target)!;
+      let node = level.find((n) => n.relationship.name === name);
+      if (!node) {
+        node = { relationship, target, children: [] };
+        level.push(node);
+      }
+      level = node.children;
+      current = target;
+    }
+  }
+  return roots;
+}
