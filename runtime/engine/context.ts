@@ -2,7 +2,7 @@ import type postgres from 'postgres';
 import type { Logger } from 'pino';
 import type { AuthContext } from '../auth/index.js';
 import type { Behaviours } from './behaviour.js';
-import type { Reference } from './records.js';
+import type { Reference, ResourceCatalog } from './records.js';
 import type { CollectionPaths } from './render.js';
 import type { ResourceDescriptor } from './descriptor.js';
 
@@ -23,6 +23,7 @@ export interface EngineDependencies {
   /** `https://api.example.com` when configured; otherwise links use each request's origin. */
   readonly publicBaseUrl: string | undefined;
   readonly referencesTo: (type: string) => readonly Reference[];
+  readonly catalog: ResourceCatalog;
   readonly descriptorOf: (type: string) => ResourceDescriptor | undefined;
   /** Signs page cursors; shared by every server process through the database. */
   readonly cursorSecret: string;

@@ -1,15 +1,15 @@
 import type { Context, Handler } from 'hono';
 import { requireScope } from '../auth/index.js';
-import { actionFailed, jsonApi, parseRequestBody, resourceNotFound } from '../jsonapi/index.js';
+import { jsonApi, parseRequestBody, resourceNotFound } from '../jsonapi/index.js';
 import { countsByDefault, parseListRequest, parseSingleRequest, type Fieldsets, type ListRequest } from '../query/index.js';
 import { orgScopedTransaction } from '../tenancy/index.js';
 import type { ApiEnv, EngineDependencies } from './context.js';
 import { apiErrorOfWrite } from './database-errors.js';
-import type { AttributeDescriptor, ResourceModule } from './descriptor.js';
+import type { ResourceModule } from './descriptor.js';
 import { loadIncluded } from './include.js';
 import { cursorFor, runList, type ListResult } from './list.js';
 import { actionParams, queryParams, rejectUnknownParams } from './query-params.js';
-import { deleteRecord, findRecord, insertRecord, updateRecord, type RecordContext } from './records.js';
+import { applyAction, deleteRecord, findRecord, insertRecord, updateRecord, type RecordContext } from './records.js';
 import { renderResource, type Row, type UrlBase } from './render.js';
 import { buildStatements } from './statements.js';
 import { readWriteBody } from './write-input.js';
@@ -83,6 +83,8 @@ export function bindHandlers(module: ResourceModule, deps: EngineDependencies): 
     descriptor,
     statements,
     behaviours: deps.behaviours,
+    catalog: deps.catalog,
+    now: deps.clock(),
   });
   const pathId = (c: Context<ApiEnv>) => Number(c.req.param('id'));
   const notFound = (id: number) => resourceNotFound(`No ${descriptor.type} with id ${id} exists`);
@@ -179,18 +181,8 @@ export function bindHandlers(module: ResourceModule, deps: EngineDependencies): 
       requireScope(auth.scopes, descriptor.scope, 'write');
       const params = actionParams(queryParams(c.req.url), declared);
       const id = pathId(c);
-      const row = await write(() =>
-        orgScopedTransaction(deps.sql, auth.orgId, async (tx) => {
-          const context = recordContext(c, tx);
-          const record = await findRecord(context, id, true);
-          if (!record) throw notFound(id);
-          const result = handler({ record, params, now: deps.clock() });
-          const attributes = new Map<AttributeDescriptor, unknown>();
-          for (const a of descriptor.attributes) if (Object.hasOwn(result.changes, a.name)) attributes.set(a, result.changes[a.name]);
-          return updateRecord(context, id, { attributes, relationships: new Map() }, result.event);
-        }),
-      );
-      if (!row) throw actionFailed('actionFailed', `${name} could not be applied to ${descriptor.type} ${id}`);
+      const row = await write(() => orgScopedTransaction(deps.sql, auth.orgId, (tx) => applyAction(recordContext(c, tx), id, handler, params)));
+      if (!row) throw notFound(id);
       return jsonApi(c, 200, { data: render(c, row) });
     },
   };

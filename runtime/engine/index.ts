@@ -3,11 +3,12 @@ import type { Behaviours } from './behaviour.js';
 import type { ApiEnv, EngineDependencies } from './context.js';
 import type { ResourceDescriptor, ResourceModule } from './descriptor.js';
 import { bindHandlers, type ResourceHandlers } from './handlers.js';
-import type { Reference } from './records.js';
+import type { Reference, ResourceCatalog } from './records.js';
+import { buildStatements, type ResourceStatements } from './statements.js';
 
 export type { ApiEnv } from './context.js';
 export type * from './descriptor.js';
-export type { ResourceBehaviour, ActionHandler, Behaviours } from './behaviour.js';
+export type { ResourceBehaviour, ActionHandler, Behaviours, AfterCreate } from './behaviour.js';
 export type { ResourceHandlers } from './handlers.js';
 
 /** The one engine: every resource, standard or (later) custom, is served by binding a module. */
@@ -39,6 +40,23 @@ function referencesIndex(descriptors: Iterable<ResourceDescriptor>): Map<string,
   return index;
 }
 
+/** Statements are built once per resource and shared by every handler that needs them. */
+export function createCatalog(descriptors: ReadonlyMap<string, ResourceDescriptor>): ResourceCatalog {
+  const entries = new Map<string, { descriptor: ResourceDescriptor; statements: ResourceStatements }>();
+  return {
+    entry(type) {
+      let entry = entries.get(type);
+      if (!entry) {
+        const descriptor = descriptors.get(type);
+        if (!descriptor) throw new Error(`unknown resource type ${type}`);
+        entry = { descriptor, statements: buildStatements(descriptor) };
+        entries.set(type, entry);
+      }
+      return entry;
+    },
+  };
+}
+
 export function createResourceEngine(options: EngineOptions): ResourceEngine {
   const references = referencesIndex(options.descriptors.values());
   const deps: EngineDependencies = {
@@ -47,6 +65,7 @@ export function createResourceEngine(options: EngineOptions): ResourceEngine {
     collections: new Map([...options.descriptors].map(([type, d]) => [type, d.collection])),
     publicBaseUrl: options.publicBaseUrl?.replace(/\/+$/, ''),
     referencesTo: (type) => references.get(type) ?? [],
+    catalog: createCatalog(options.descriptors),
     descriptorOf: (type) => options.descriptors.get(type),
     cursorSecret: options.cursorSecret,
     clock: options.clock ?? (() => new Date()),

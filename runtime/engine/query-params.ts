@@ -10,6 +10,10 @@ import { singleValue } from '../query/index.js';
 export function queryParams(url: string): Map<string, string[]> {
   const params = new Map<string, string[]>();
   for (const [name, value] of new URL(url).searchParams) {
+    // PostgreSQL text cannot hold NUL; refusing it here keeps every later use safe.
+    if (name.includes('\u0000') || value.includes('\u0000')) {
+      throw invalidQueryParameter(name.replace(/\u0000/g, ''), 'Query parameters must not contain the NUL character');
+    }
     const values = params.get(name);
     if (values) values.push(value);
     else params.set(name, [value]);

@@ -1,5 +1,5 @@
 import type { Transaction } from '../tenancy/index.js';
-import type { Behaviours } from './behaviour.js';
+import type { ActionHandler, Behaviours } from './behaviour.js';
 import type { AttributeDescriptor, ResourceDescriptor, ToOneDescriptor } from './descriptor.js';
 import { recordEvent } from './events.js';
 import type { Row } from './render.js';
@@ -15,6 +15,13 @@ import type { ResourceStatements } from './statements.js';
 export interface Changes {
   readonly attributes: ReadonlyMap<AttributeDescriptor, unknown>;
   readonly relationships: ReadonlyMap<ToOneDescriptor, number | null>;
+  /** Relationship objects' `meta` as sent (a call's `task` with `meta.complete`). */
+  readonly relationshipMeta?: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
+}
+
+/** Descriptors and statements of every resource, so one write can touch another resource. */
+export interface ResourceCatalog {
+  entry(type: string): { readonly descriptor: ResourceDescriptor; readonly statements: ResourceStatements };
 }
 
 /** A table.column that points at a resource type, nulled when its target is deleted. */
@@ -30,6 +37,8 @@ export interface RecordContext {
   readonly descriptor: ResourceDescriptor;
   readonly statements: ResourceStatements;
   readonly behaviours: Behaviours;
+  readonly catalog: ResourceCatalog;
+  readonly now: Date;
 }
 
 interface Assignment {
@@ -92,10 +101,37 @@ export async function insertRecord(context: RecordContext, given: Changes): Prom
     [orgId, ...assignments.map((a) => a.value)] as never[],
     { prepare: true },
   );
-  if (descriptor.type !== 'event') {
-    await recordEvent(tx, { orgId, resourceType: descriptor.type, resourceId: row!.id, action: 'created', data: fullData(descriptor, row!) });
+  await recordEvent(tx, { orgId, resourceType: descriptor.type, resourceId: row!.id, action: 'created', data: fullData(descriptor, row!) });
+  const afterCreate = context.behaviours.get(descriptor.type)?.afterCreate;
+  if (afterCreate) {
+    await afterCreate({
+      row: row!,
+      relationshipIds: Object.fromEntries(
+        descriptor.relationships.flatMap((r) => (r.kind === 'toOne' ? [[r.name, (row![relationshipAlias(r)] as number | null) ?? null]] : [])),
+      ),
+      relationshipMeta: given.relationshipMeta ?? new Map(),
+      now: context.now,
+      runAction: (type, id, action) => runActionOn(context, type, id, action),
+    });
   }
   return row!;
+}
+
+/** Applies an action handler's changes to one record; undefined when the record is missing. */
+export async function applyAction(context: RecordContext, id: number, handler: ActionHandler, params: ReadonlyMap<string, string>): Promise<Row | undefined> {
+  const record = await findRecord(context, id, true);
+  if (!record) return undefined;
+  const result = handler({ record, params, now: context.now });
+  const attributes = new Map<AttributeDescriptor, unknown>();
+  for (const a of context.descriptor.attributes) if (Object.hasOwn(result.changes, a.name)) attributes.set(a, result.changes[a.name]);
+  return updateRecord(context, id, { attributes, relationships: new Map() }, result.event);
+}
+
+async function runActionOn(context: RecordContext, type: string, id: number, action: string): Promise<void> {
+  const handler = context.behaviours.get(type)?.actions?.[action];
+  if (!handler) throw new Error(`${type} has no action ${action}`);
+  const other = { ...context, ...context.catalog.entry(type) };
+  await applyAction(other, id, handler, new Map());
 }
 
 export async function findRecord(context: RecordContext, id: number, forUpdate = false): Promise<Row | undefined> {

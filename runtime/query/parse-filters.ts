@@ -53,6 +53,15 @@ function groupFilters(params: Map<string, string[]>, newSyntax: boolean): Map<st
 
 function valueCondition(raw: RawFilter, a: AttributeDescriptor): ValueCondition {
   const parameter = raw.parameters[0]!;
+  const condition = parseValueCondition(raw, a, parameter);
+  // An array attribute is tested for holding a value; "between" means nothing for a set.
+  if (a.type === 'array' && condition.kind === 'range') {
+    throw invalidQueryParameter(parameter, `${a.name} holds a list of values and cannot be filtered by a range`);
+  }
+  return condition;
+}
+
+function parseValueCondition(raw: RawFilter, a: AttributeDescriptor, parameter: string): ValueCondition {
   if (raw.classic !== undefined) return parseClassicValue(parameter, a, raw.classic);
   return parseNewSyntaxValue(parameter, a, {
     ...(raw.values && { values: raw.values }),

@@ -59,14 +59,19 @@ export function keysetCondition(keys: readonly SortKey[], values: readonly unkno
     const right = keys.map((k, i) => params.add(values[i], castOf(k.attribute))).join(', ');
     return `(${left}) ${descending(keys[0]!) ? '<' : '>'} (${right})`;
   }
+  // Each value becomes one parameter, added only when some alternative uses it: PostgreSQL
+  // refuses a statement with a parameter it cannot type because nothing refers to it.
+  const placeholders: string[] = [];
+  const placeholder = (i: number) => (placeholders[i] ??= params.add(values[i], castOf(keys[i]!.attribute)));
   const alternatives: string[] = [];
   keys.forEach((key, i) => {
-    const equal = keys.slice(0, i).map((k, j) => (values[j] === null ? `${column(k)} is null` : `${column(k)} = ${params.add(values[j], castOf(k.attribute))}`));
     const value = values[i];
     let after: string | undefined;
-    if (!descending(key)) after = value === null ? undefined : `(${column(key)} is null or ${column(key)} > ${params.add(value, castOf(key.attribute))})`;
-    else after = value === null ? `${column(key)} is not null` : `${column(key)} < ${params.add(value, castOf(key.attribute))}`;
-    if (after) alternatives.push([...equal, after].join(' and '));
+    if (!descending(key)) after = value === null ? undefined : `(${column(key)} is null or ${column(key)} > ${placeholder(i)})`;
+    else after = value === null ? `${column(key)} is not null` : `${column(key)} < ${placeholder(i)}`;
+    if (!after) return;
+    const equal = keys.slice(0, i).map((k, j) => (values[j] === null ? `${column(k)} is null` : `${column(k)} = ${placeholder(j)}`));
+    alternatives.push([...equal, after].join(' and '));
   });
   return alternatives.length ? `(${alternatives.map((a) => `(${a})`).join(' or ')})` : 'false';
 }

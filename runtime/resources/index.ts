@@ -1,4 +1,5 @@
 import type { Behaviours } from '../engine/index.js';
+import { callBehaviour } from './call.js';
 import { prospectBehaviour } from './prospect.js';
 import { sequenceBehaviour } from './sequence.js';
 import { sequenceStateBehaviour } from './sequence-state.js';
@@ -6,6 +7,7 @@ import { taskBehaviour } from './task.js';
 
 /** Behaviour of the standard resources that do more than store what clients send. */
 export const standardBehaviours: Behaviours = new Map([
+  ['call', callBehaviour],
   ['prospect', prospectBehaviour],
   ['sequence', sequenceBehaviour],
   ['sequenceState', sequenceStateBehaviour],

@@ -300,3 +300,36 @@ describe('query parameters and actions', () => {
     expect(response.headers.get('allow')).toBe('GET');
   });
 });
+
+describe('calls and tasks', () => {
+  const task = async () =>
+    (await api.request('POST', '/api/v2/tasks', { body: { data: { type: 'task', attributes: { action: 'call' } } } })).body.data.id as number;
+
+  it('a call linked to a task leaves the task unchanged', async () => {
+    const taskId = await task();
+    const call = await api.request('POST', '/api/v2/calls', {
+      body: { data: { type: 'call', attributes: { direction: 'outbound', outcome: 'completed' }, relationships: { task: { data: { type: 'task', id: taskId } } } } },
+    });
+    expect(call.status).toBe(201);
+    expect(call.body.data.relationships.task.data).toEqual({ type: 'task', id: taskId });
+    expect((await api.request('GET', `/api/v2/tasks/${taskId}`)).body.data.attributes.completed).toBe(false);
+  });
+
+  it('meta.complete on the task relationship completes the task in the same transaction', async () => {
+    const taskId = await task();
+    const call = await api.request('POST', '/api/v2/calls', {
+      body: {
+        data: {
+          type: 'call',
+          attributes: { direction: 'outbound', outcome: 'completed' },
+          relationships: { task: { data: { type: 'task', id: taskId }, meta: { complete: true } } },
+        },
+      },
+    });
+    expect(call.status).toBe(201);
+    const completed = (await api.request('GET', `/api/v2/tasks/${taskId}`)).body.data.attributes;
+    expect(completed).toMatchObject({ completed: true, state: 'completed' });
+    const events = await api.sql`select name from events where resource_type = 'task' and resource_id = ${taskId} order by id`;
+    expect(events.map((e) => e.name)).toContain('task_completed');
+  });
+});
