@@ -7,7 +7,8 @@ import { descriptors, mountResourceRoutes } from '../generated/routes/index.js';
 import servedSchema from '../generated/schema.json' with { type: 'json' };
 import { bearerAuthentication } from './auth/index.js';
 import type { Config } from './config.js';
-import { createResourceEngine, type ApiEnv } from './engine/index.js';
+import { createResourceEngine, referencesIndex, type ApiEnv } from './engine/index.js';
+import { webhookCleanup } from './webhooks/cleanup.js';
 import {
   ApiError,
   errorResponse,
@@ -50,6 +51,7 @@ function renderError(error: Error, c: Context<ApiEnv>): Response {
 
 export function createApp(deps: AppDependencies): Hono<ApiEnv> {
   const app = new Hono<ApiEnv>();
+  const referencesTo = referencesIndex(descriptors.values());
   const engine = createResourceEngine({
     sql: deps.sql,
     descriptors,
@@ -82,6 +84,12 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
   app.use('/api/v2/*', jsonApiMediaType());
 
   app.get('/api/v2/schema', (c) => jsonApi(c, 200, servedSchema));
+
+  // Authorized by a webhook's cleanup token, not an access token: mounted ahead of bearer auth.
+  app.post(
+    '/api/v2/webhooks/cleanup',
+    webhookCleanup({ sql: deps.sql, descriptors, behaviours: standardBehaviours, references: referencesTo('webhook') }),
+  );
 
   const api = new Hono<ApiEnv>();
   api.use('*', bearerAuthentication(deps.sql));

@@ -6,7 +6,7 @@ export const descriptor: ResourceDescriptor = {
   collection: 'webhooks',
   table: 'webhooks',
   scope: 'webhooks',
-  webhookActions: ['created', 'updated', 'destroyed'],
+  webhookActions: [],
   attributes: [
     {
       name: 'action',

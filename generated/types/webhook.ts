@@ -38,7 +38,7 @@ export interface WebhookAttributes {
   secret: string | null;
   updatedAt: string | null;
   /**
-   * HTTPS URL deliveries are POSTed to; sensitive parts are redacted for regular users.
+   * HTTPS URL deliveries are POSTed to; sensitive parts are redacted for regular users. Must be an HTTPS URL.
    */
   url: string;
 }

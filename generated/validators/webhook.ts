@@ -30,7 +30,7 @@ const schema11 = {
             },
             resource: { type: ['string', 'null'], maxLength: 255 },
             secret: { type: ['string', 'null'], maxLength: 255 },
-            url: { type: 'string', format: 'uri', maxLength: 1024 },
+            url: { type: 'string', format: 'uri', maxLength: 1024, pattern: '^https://' },
           },
         },
         relationships: {
@@ -76,7 +76,8 @@ const schema11 = {
 };
 const func2 = require('ajv/dist/runtime/ucs2length').default;
 const formats0 = require('ajv-formats/dist/formats').fullFormats.uri;
-const pattern0 = new RegExp('^[1-9][0-9]{0,14}$', 'u');
+const pattern0 = new RegExp('^https://', 'u');
+const pattern1 = new RegExp('^[1-9][0-9]{0,14}$', 'u');
 function validate10(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   /*# sourceURL="create" */ let vErrors = null;
   let errors = 0;
@@ -420,13 +421,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                if (!formats0(data8)) {
+                if (!pattern0.test(data8)) {
                   const err19 = {
                     instancePath: instancePath + '/data/attributes/url',
-                    schemaPath: '#/properties/data/properties/attributes/properties/url/format',
-                    keyword: 'format',
-                    params: { format: 'uri' },
-                    message: 'must match format "' + 'uri' + '"',
+                    schemaPath: '#/properties/data/properties/attributes/properties/url/pattern',
+                    keyword: 'pattern',
+                    params: { pattern: '^https://' },
+                    message: 'must match pattern "' + '^https://' + '"',
                   };
                   if (vErrors === null) {
                     vErrors = [err19];
@@ -435,8 +436,23 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
+                if (!formats0(data8)) {
+                  const err20 = {
+                    instancePath: instancePath + '/data/attributes/url',
+                    schemaPath: '#/properties/data/properties/attributes/properties/url/format',
+                    keyword: 'format',
+                    params: { format: 'uri' },
+                    message: 'must match format "' + 'uri' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err20];
+                  } else {
+                    vErrors.push(err20);
+                  }
+                  errors++;
+                }
               } else {
-                const err20 = {
+                const err21 = {
                   instancePath: instancePath + '/data/attributes/url',
                   schemaPath: '#/properties/data/properties/attributes/properties/url/type',
                   keyword: 'type',
@@ -444,15 +460,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string',
                 };
                 if (vErrors === null) {
-                  vErrors = [err20];
+                  vErrors = [err21];
                 } else {
-                  vErrors.push(err20);
+                  vErrors.push(err21);
                 }
                 errors++;
               }
             }
           } else {
-            const err21 = {
+            const err22 = {
               instancePath: instancePath + '/data/attributes',
               schemaPath: '#/properties/data/properties/attributes/type',
               keyword: 'type',
@@ -460,9 +476,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err21];
+              vErrors = [err22];
             } else {
-              vErrors.push(err21);
+              vErrors.push(err22);
             }
             errors++;
           }
@@ -472,7 +488,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           if (data9 && typeof data9 == 'object' && !Array.isArray(data9)) {
             for (const key2 in data9) {
               if (!(key2 === 'authorizer')) {
-                const err22 = {
+                const err23 = {
                   instancePath: instancePath + '/data/relationships',
                   schemaPath: '#/properties/data/properties/relationships/additionalProperties',
                   keyword: 'additionalProperties',
@@ -480,9 +496,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err22];
+                  vErrors = [err23];
                 } else {
-                  vErrors.push(err22);
+                  vErrors.push(err23);
                 }
                 errors++;
               }
@@ -491,7 +507,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               let data10 = data9.authorizer;
               if (data10 && typeof data10 == 'object' && !Array.isArray(data10)) {
                 if (data10.data === undefined) {
-                  const err23 = {
+                  const err24 = {
                     instancePath: instancePath + '/data/relationships/authorizer',
                     schemaPath: '#/properties/data/properties/relationships/properties/authorizer/required',
                     keyword: 'required',
@@ -499,15 +515,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err23];
+                    vErrors = [err24];
                   } else {
-                    vErrors.push(err23);
+                    vErrors.push(err24);
                   }
                   errors++;
                 }
                 for (const key3 in data10) {
                   if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err24 = {
+                    const err25 = {
                       instancePath: instancePath + '/data/relationships/authorizer',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/authorizer/additionalProperties',
@@ -516,9 +532,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err24];
+                      vErrors = [err25];
                     } else {
-                      vErrors.push(err24);
+                      vErrors.push(err25);
                     }
                     errors++;
                   }
@@ -529,7 +545,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid5 = false;
                   const _errs29 = errors;
                   if (data11 !== null) {
-                    const err25 = {
+                    const err26 = {
                       instancePath: instancePath + '/data/relationships/authorizer/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/authorizer/properties/data/anyOf/0/type',
@@ -538,9 +554,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err25];
+                      vErrors = [err26];
                     } else {
-                      vErrors.push(err25);
+                      vErrors.push(err26);
                     }
                     errors++;
                   }
@@ -550,7 +566,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs31 = errors;
                     if (data11 && typeof data11 == 'object' && !Array.isArray(data11)) {
                       if (data11.type === undefined) {
-                        const err26 = {
+                        const err27 = {
                           instancePath: instancePath + '/data/relationships/authorizer/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/authorizer/properties/data/anyOf/1/required',
@@ -559,14 +575,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err26];
+                          vErrors = [err27];
                         } else {
-                          vErrors.push(err26);
+                          vErrors.push(err27);
                         }
                         errors++;
                       }
                       if (data11.id === undefined) {
-                        const err27 = {
+                        const err28 = {
                           instancePath: instancePath + '/data/relationships/authorizer/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/authorizer/properties/data/anyOf/1/required',
@@ -575,15 +591,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err27];
+                          vErrors = [err28];
                         } else {
-                          vErrors.push(err27);
+                          vErrors.push(err28);
                         }
                         errors++;
                       }
                       for (const key4 in data11) {
                         if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err28 = {
+                          const err29 = {
                             instancePath: instancePath + '/data/relationships/authorizer/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/authorizer/properties/data/anyOf/1/additionalProperties',
@@ -592,16 +608,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err28];
+                            vErrors = [err29];
                           } else {
-                            vErrors.push(err28);
+                            vErrors.push(err29);
                           }
                           errors++;
                         }
                       }
                       if (data11.type !== undefined) {
                         if ('user' !== data11.type) {
-                          const err29 = {
+                          const err30 = {
                             instancePath: instancePath + '/data/relationships/authorizer/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/authorizer/properties/data/anyOf/1/properties/type/const',
@@ -610,9 +626,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err29];
+                            vErrors = [err30];
                           } else {
-                            vErrors.push(err29);
+                            vErrors.push(err30);
                           }
                           errors++;
                         }
@@ -623,7 +639,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid7 = false;
                         const _errs37 = errors;
                         if (!(typeof data13 == 'number' && !(data13 % 1) && !isNaN(data13) && isFinite(data13))) {
-                          const err30 = {
+                          const err31 = {
                             instancePath: instancePath + '/data/relationships/authorizer/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/authorizer/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -632,15 +648,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err30];
+                            vErrors = [err31];
                           } else {
-                            vErrors.push(err30);
+                            vErrors.push(err31);
                           }
                           errors++;
                         }
                         if (typeof data13 == 'number' && isFinite(data13)) {
                           if (data13 > 9007199254740991 || isNaN(data13)) {
-                            const err31 = {
+                            const err32 = {
                               instancePath: instancePath + '/data/relationships/authorizer/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/authorizer/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -649,14 +665,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err31];
+                              vErrors = [err32];
                             } else {
-                              vErrors.push(err31);
+                              vErrors.push(err32);
                             }
                             errors++;
                           }
                           if (data13 < 1 || isNaN(data13)) {
-                            const err32 = {
+                            const err33 = {
                               instancePath: instancePath + '/data/relationships/authorizer/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/authorizer/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -665,9 +681,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err32];
+                              vErrors = [err33];
                             } else {
-                              vErrors.push(err32);
+                              vErrors.push(err33);
                             }
                             errors++;
                           }
@@ -677,8 +693,8 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         if (!valid7) {
                           const _errs39 = errors;
                           if (typeof data13 === 'string') {
-                            if (!pattern0.test(data13)) {
-                              const err33 = {
+                            if (!pattern1.test(data13)) {
+                              const err34 = {
                                 instancePath: instancePath + '/data/relationships/authorizer/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/authorizer/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -687,14 +703,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err33];
+                                vErrors = [err34];
                               } else {
-                                vErrors.push(err33);
+                                vErrors.push(err34);
                               }
                               errors++;
                             }
                           } else {
-                            const err34 = {
+                            const err35 = {
                               instancePath: instancePath + '/data/relationships/authorizer/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/authorizer/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -703,9 +719,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err34];
+                              vErrors = [err35];
                             } else {
-                              vErrors.push(err34);
+                              vErrors.push(err35);
                             }
                             errors++;
                           }
@@ -713,7 +729,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid7 = valid7 || _valid1;
                         }
                         if (!valid7) {
-                          const err35 = {
+                          const err36 = {
                             instancePath: instancePath + '/data/relationships/authorizer/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/authorizer/properties/data/anyOf/1/properties/id/anyOf',
@@ -722,9 +738,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err35];
+                            vErrors = [err36];
                           } else {
-                            vErrors.push(err35);
+                            vErrors.push(err36);
                           }
                           errors++;
                         } else {
@@ -741,7 +757,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data11.meta !== undefined) {
                         let data14 = data11.meta;
                         if (!(data14 && typeof data14 == 'object' && !Array.isArray(data14))) {
-                          const err36 = {
+                          const err37 = {
                             instancePath: instancePath + '/data/relationships/authorizer/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/authorizer/properties/data/anyOf/1/properties/meta/type',
@@ -750,15 +766,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err36];
+                            vErrors = [err37];
                           } else {
-                            vErrors.push(err36);
+                            vErrors.push(err37);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err37 = {
+                      const err38 = {
                         instancePath: instancePath + '/data/relationships/authorizer/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/authorizer/properties/data/anyOf/1/type',
@@ -767,9 +783,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err37];
+                        vErrors = [err38];
                       } else {
-                        vErrors.push(err37);
+                        vErrors.push(err38);
                       }
                       errors++;
                     }
@@ -777,7 +793,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid5 = valid5 || _valid0;
                   }
                   if (!valid5) {
-                    const err38 = {
+                    const err39 = {
                       instancePath: instancePath + '/data/relationships/authorizer/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/authorizer/properties/data/anyOf',
@@ -786,9 +802,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err38];
+                      vErrors = [err39];
                     } else {
-                      vErrors.push(err38);
+                      vErrors.push(err39);
                     }
                     errors++;
                   } else {
@@ -805,7 +821,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data10.meta !== undefined) {
                   let data15 = data10.meta;
                   if (!(data15 && typeof data15 == 'object' && !Array.isArray(data15))) {
-                    const err39 = {
+                    const err40 = {
                       instancePath: instancePath + '/data/relationships/authorizer/meta',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/authorizer/properties/meta/type',
@@ -814,15 +830,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err39];
+                      vErrors = [err40];
                     } else {
-                      vErrors.push(err39);
+                      vErrors.push(err40);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err40 = {
+                const err41 = {
                   instancePath: instancePath + '/data/relationships/authorizer',
                   schemaPath: '#/properties/data/properties/relationships/properties/authorizer/type',
                   keyword: 'type',
@@ -830,35 +846,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err40];
+                  vErrors = [err41];
                 } else {
-                  vErrors.push(err40);
+                  vErrors.push(err41);
                 }
                 errors++;
               }
             }
           } else {
-            const err41 = {
+            const err42 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err41];
-            } else {
-              vErrors.push(err41);
-            }
-            errors++;
-          }
-        }
-        if (data0.meta !== undefined) {
-          let data16 = data0.meta;
-          if (!(data16 && typeof data16 == 'object' && !Array.isArray(data16))) {
-            const err42 = {
-              instancePath: instancePath + '/data/meta',
-              schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
@@ -871,12 +869,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data0.links !== undefined) {
-          let data17 = data0.links;
-          if (!(data17 && typeof data17 == 'object' && !Array.isArray(data17))) {
+        if (data0.meta !== undefined) {
+          let data16 = data0.meta;
+          if (!(data16 && typeof data16 == 'object' && !Array.isArray(data16))) {
             const err43 = {
-              instancePath: instancePath + '/data/links',
-              schemaPath: '#/properties/data/properties/links/type',
+              instancePath: instancePath + '/data/meta',
+              schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
@@ -889,8 +887,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data0.links !== undefined) {
+          let data17 = data0.links;
+          if (!(data17 && typeof data17 == 'object' && !Array.isArray(data17))) {
+            const err44 = {
+              instancePath: instancePath + '/data/links',
+              schemaPath: '#/properties/data/properties/links/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err44];
+            } else {
+              vErrors.push(err44);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err44 = {
+        const err45 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -898,15 +914,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err44];
+          vErrors = [err45];
         } else {
-          vErrors.push(err44);
+          vErrors.push(err45);
         }
         errors++;
       }
     }
   } else {
-    const err45 = {
+    const err46 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -914,9 +930,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err45];
+      vErrors = [err46];
     } else {
-      vErrors.push(err45);
+      vErrors.push(err46);
     }
     errors++;
   }
@@ -956,7 +972,7 @@ const schema12 = {
             },
             resource: { type: ['string', 'null'], maxLength: 255 },
             secret: { type: ['string', 'null'], maxLength: 255 },
-            url: { type: 'string', format: 'uri', maxLength: 1024 },
+            url: { type: 'string', format: 'uri', maxLength: 1024, pattern: '^https://' },
           },
         },
         relationships: {
@@ -1150,7 +1166,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           if (!valid2) {
             const _errs10 = errors;
             if (typeof data2 === 'string') {
-              if (!pattern0.test(data2)) {
+              if (!pattern1.test(data2)) {
                 const err8 = {
                   instancePath: instancePath + '/data/id',
                   schemaPath: '#/properties/data/properties/id/anyOf/1/pattern',
@@ -1443,13 +1459,13 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                if (!formats0(data9)) {
+                if (!pattern0.test(data9)) {
                   const err24 = {
                     instancePath: instancePath + '/data/attributes/url',
-                    schemaPath: '#/properties/data/properties/attributes/properties/url/format',
-                    keyword: 'format',
-                    params: { format: 'uri' },
-                    message: 'must match format "' + 'uri' + '"',
+                    schemaPath: '#/properties/data/properties/attributes/properties/url/pattern',
+                    keyword: 'pattern',
+                    params: { pattern: '^https://' },
+                    message: 'must match pattern "' + '^https://' + '"',
                   };
                   if (vErrors === null) {
                     vErrors = [err24];
@@ -1458,8 +1474,23 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
+                if (!formats0(data9)) {
+                  const err25 = {
+                    instancePath: instancePath + '/data/attributes/url',
+                    schemaPath: '#/properties/data/properties/attributes/properties/url/format',
+                    keyword: 'format',
+                    params: { format: 'uri' },
+                    message: 'must match format "' + 'uri' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err25];
+                  } else {
+                    vErrors.push(err25);
+                  }
+                  errors++;
+                }
               } else {
-                const err25 = {
+                const err26 = {
                   instancePath: instancePath + '/data/attributes/url',
                   schemaPath: '#/properties/data/properties/attributes/properties/url/type',
                   keyword: 'type',
@@ -1467,15 +1498,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string',
                 };
                 if (vErrors === null) {
-                  vErrors = [err25];
+                  vErrors = [err26];
                 } else {
-                  vErrors.push(err25);
+                  vErrors.push(err26);
                 }
                 errors++;
               }
             }
           } else {
-            const err26 = {
+            const err27 = {
               instancePath: instancePath + '/data/attributes',
               schemaPath: '#/properties/data/properties/attributes/type',
               keyword: 'type',
@@ -1483,9 +1514,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err26];
+              vErrors = [err27];
             } else {
-              vErrors.push(err26);
+              vErrors.push(err27);
             }
             errors++;
           }
@@ -1495,7 +1526,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           if (data10 && typeof data10 == 'object' && !Array.isArray(data10)) {
             for (const key2 in data10) {
               if (!(key2 === 'authorizer')) {
-                const err27 = {
+                const err28 = {
                   instancePath: instancePath + '/data/relationships',
                   schemaPath: '#/properties/data/properties/relationships/additionalProperties',
                   keyword: 'additionalProperties',
@@ -1503,9 +1534,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err27];
+                  vErrors = [err28];
                 } else {
-                  vErrors.push(err27);
+                  vErrors.push(err28);
                 }
                 errors++;
               }
@@ -1514,7 +1545,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               let data11 = data10.authorizer;
               if (data11 && typeof data11 == 'object' && !Array.isArray(data11)) {
                 if (data11.data === undefined) {
-                  const err28 = {
+                  const err29 = {
                     instancePath: instancePath + '/data/relationships/authorizer',
                     schemaPath: '#/properties/data/properties/relationships/properties/authorizer/required',
                     keyword: 'required',
@@ -1522,15 +1553,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err28];
+                    vErrors = [err29];
                   } else {
-                    vErrors.push(err28);
+                    vErrors.push(err29);
                   }
                   errors++;
                 }
                 for (const key3 in data11) {
                   if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err29 = {
+                    const err30 = {
                       instancePath: instancePath + '/data/relationships/authorizer',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/authorizer/additionalProperties',
@@ -1539,9 +1570,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err29];
+                      vErrors = [err30];
                     } else {
-                      vErrors.push(err29);
+                      vErrors.push(err30);
                     }
                     errors++;
                   }
@@ -1552,7 +1583,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid6 = false;
                   const _errs35 = errors;
                   if (data12 !== null) {
-                    const err30 = {
+                    const err31 = {
                       instancePath: instancePath + '/data/relationships/authorizer/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/authorizer/properties/data/anyOf/0/type',
@@ -1561,9 +1592,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err30];
+                      vErrors = [err31];
                     } else {
-                      vErrors.push(err30);
+                      vErrors.push(err31);
                     }
                     errors++;
                   }
@@ -1573,7 +1604,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs37 = errors;
                     if (data12 && typeof data12 == 'object' && !Array.isArray(data12)) {
                       if (data12.type === undefined) {
-                        const err31 = {
+                        const err32 = {
                           instancePath: instancePath + '/data/relationships/authorizer/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/authorizer/properties/data/anyOf/1/required',
@@ -1582,14 +1613,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err31];
+                          vErrors = [err32];
                         } else {
-                          vErrors.push(err31);
+                          vErrors.push(err32);
                         }
                         errors++;
                       }
                       if (data12.id === undefined) {
-                        const err32 = {
+                        const err33 = {
                           instancePath: instancePath + '/data/relationships/authorizer/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/authorizer/properties/data/anyOf/1/required',
@@ -1598,15 +1629,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err32];
+                          vErrors = [err33];
                         } else {
-                          vErrors.push(err32);
+                          vErrors.push(err33);
                         }
                         errors++;
                       }
                       for (const key4 in data12) {
                         if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err33 = {
+                          const err34 = {
                             instancePath: instancePath + '/data/relationships/authorizer/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/authorizer/properties/data/anyOf/1/additionalProperties',
@@ -1615,16 +1646,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err33];
+                            vErrors = [err34];
                           } else {
-                            vErrors.push(err33);
+                            vErrors.push(err34);
                           }
                           errors++;
                         }
                       }
                       if (data12.type !== undefined) {
                         if ('user' !== data12.type) {
-                          const err34 = {
+                          const err35 = {
                             instancePath: instancePath + '/data/relationships/authorizer/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/authorizer/properties/data/anyOf/1/properties/type/const',
@@ -1633,9 +1664,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err34];
+                            vErrors = [err35];
                           } else {
-                            vErrors.push(err34);
+                            vErrors.push(err35);
                           }
                           errors++;
                         }
@@ -1646,7 +1677,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid8 = false;
                         const _errs43 = errors;
                         if (!(typeof data14 == 'number' && !(data14 % 1) && !isNaN(data14) && isFinite(data14))) {
-                          const err35 = {
+                          const err36 = {
                             instancePath: instancePath + '/data/relationships/authorizer/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/authorizer/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -1655,15 +1686,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err35];
+                            vErrors = [err36];
                           } else {
-                            vErrors.push(err35);
+                            vErrors.push(err36);
                           }
                           errors++;
                         }
                         if (typeof data14 == 'number' && isFinite(data14)) {
                           if (data14 > 9007199254740991 || isNaN(data14)) {
-                            const err36 = {
+                            const err37 = {
                               instancePath: instancePath + '/data/relationships/authorizer/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/authorizer/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -1672,14 +1703,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err36];
+                              vErrors = [err37];
                             } else {
-                              vErrors.push(err36);
+                              vErrors.push(err37);
                             }
                             errors++;
                           }
                           if (data14 < 1 || isNaN(data14)) {
-                            const err37 = {
+                            const err38 = {
                               instancePath: instancePath + '/data/relationships/authorizer/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/authorizer/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -1688,9 +1719,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err37];
+                              vErrors = [err38];
                             } else {
-                              vErrors.push(err37);
+                              vErrors.push(err38);
                             }
                             errors++;
                           }
@@ -1700,8 +1731,8 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         if (!valid8) {
                           const _errs45 = errors;
                           if (typeof data14 === 'string') {
-                            if (!pattern0.test(data14)) {
-                              const err38 = {
+                            if (!pattern1.test(data14)) {
+                              const err39 = {
                                 instancePath: instancePath + '/data/relationships/authorizer/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/authorizer/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -1710,14 +1741,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err38];
+                                vErrors = [err39];
                               } else {
-                                vErrors.push(err38);
+                                vErrors.push(err39);
                               }
                               errors++;
                             }
                           } else {
-                            const err39 = {
+                            const err40 = {
                               instancePath: instancePath + '/data/relationships/authorizer/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/authorizer/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -1726,9 +1757,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err39];
+                              vErrors = [err40];
                             } else {
-                              vErrors.push(err39);
+                              vErrors.push(err40);
                             }
                             errors++;
                           }
@@ -1736,7 +1767,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid8 = valid8 || _valid2;
                         }
                         if (!valid8) {
-                          const err40 = {
+                          const err41 = {
                             instancePath: instancePath + '/data/relationships/authorizer/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/authorizer/properties/data/anyOf/1/properties/id/anyOf',
@@ -1745,9 +1776,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err40];
+                            vErrors = [err41];
                           } else {
-                            vErrors.push(err40);
+                            vErrors.push(err41);
                           }
                           errors++;
                         } else {
@@ -1764,7 +1795,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data12.meta !== undefined) {
                         let data15 = data12.meta;
                         if (!(data15 && typeof data15 == 'object' && !Array.isArray(data15))) {
-                          const err41 = {
+                          const err42 = {
                             instancePath: instancePath + '/data/relationships/authorizer/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/authorizer/properties/data/anyOf/1/properties/meta/type',
@@ -1773,15 +1804,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err41];
+                            vErrors = [err42];
                           } else {
-                            vErrors.push(err41);
+                            vErrors.push(err42);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err42 = {
+                      const err43 = {
                         instancePath: instancePath + '/data/relationships/authorizer/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/authorizer/properties/data/anyOf/1/type',
@@ -1790,9 +1821,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err42];
+                        vErrors = [err43];
                       } else {
-                        vErrors.push(err42);
+                        vErrors.push(err43);
                       }
                       errors++;
                     }
@@ -1800,7 +1831,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid6 = valid6 || _valid1;
                   }
                   if (!valid6) {
-                    const err43 = {
+                    const err44 = {
                       instancePath: instancePath + '/data/relationships/authorizer/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/authorizer/properties/data/anyOf',
@@ -1809,9 +1840,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err43];
+                      vErrors = [err44];
                     } else {
-                      vErrors.push(err43);
+                      vErrors.push(err44);
                     }
                     errors++;
                   } else {
@@ -1828,7 +1859,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data11.meta !== undefined) {
                   let data16 = data11.meta;
                   if (!(data16 && typeof data16 == 'object' && !Array.isArray(data16))) {
-                    const err44 = {
+                    const err45 = {
                       instancePath: instancePath + '/data/relationships/authorizer/meta',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/authorizer/properties/meta/type',
@@ -1837,15 +1868,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err44];
+                      vErrors = [err45];
                     } else {
-                      vErrors.push(err44);
+                      vErrors.push(err45);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err45 = {
+                const err46 = {
                   instancePath: instancePath + '/data/relationships/authorizer',
                   schemaPath: '#/properties/data/properties/relationships/properties/authorizer/type',
                   keyword: 'type',
@@ -1853,35 +1884,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err45];
+                  vErrors = [err46];
                 } else {
-                  vErrors.push(err45);
+                  vErrors.push(err46);
                 }
                 errors++;
               }
             }
           } else {
-            const err46 = {
+            const err47 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err46];
-            } else {
-              vErrors.push(err46);
-            }
-            errors++;
-          }
-        }
-        if (data0.meta !== undefined) {
-          let data17 = data0.meta;
-          if (!(data17 && typeof data17 == 'object' && !Array.isArray(data17))) {
-            const err47 = {
-              instancePath: instancePath + '/data/meta',
-              schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
@@ -1894,12 +1907,12 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data0.links !== undefined) {
-          let data18 = data0.links;
-          if (!(data18 && typeof data18 == 'object' && !Array.isArray(data18))) {
+        if (data0.meta !== undefined) {
+          let data17 = data0.meta;
+          if (!(data17 && typeof data17 == 'object' && !Array.isArray(data17))) {
             const err48 = {
-              instancePath: instancePath + '/data/links',
-              schemaPath: '#/properties/data/properties/links/type',
+              instancePath: instancePath + '/data/meta',
+              schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
@@ -1912,8 +1925,26 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data0.links !== undefined) {
+          let data18 = data0.links;
+          if (!(data18 && typeof data18 == 'object' && !Array.isArray(data18))) {
+            const err49 = {
+              instancePath: instancePath + '/data/links',
+              schemaPath: '#/properties/data/properties/links/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err49];
+            } else {
+              vErrors.push(err49);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err49 = {
+        const err50 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -1921,15 +1952,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err49];
+          vErrors = [err50];
         } else {
-          vErrors.push(err49);
+          vErrors.push(err50);
         }
         errors++;
       }
     }
   } else {
-    const err50 = {
+    const err51 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -1937,9 +1968,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err50];
+      vErrors = [err51];
     } else {
-      vErrors.push(err50);
+      vErrors.push(err51);
     }
     errors++;
   }

@@ -12,6 +12,8 @@ export interface AuthContext {
   readonly scopes: ReadonlySet<string>;
   /** When the token's app was registered; null for user tokens (apps arrive with S2S/OAuth). */
   readonly appRegisteredAt?: Date | null;
+  /** The application acting, for app tokens (apps arrive with S2S/OAuth); absent for users. */
+  readonly appId?: string | null;
 }
 
 interface TokenRow {

@@ -11,8 +11,12 @@ export interface ResourceBehaviour {
    * Values the service maintains, computed from the record as it will be after the write
    * (`next`) and before it (`previous`, null on create).
    */
-  readonly derive?: (next: Readonly<Record<string, unknown>>, previous: Row | null) => Record<string, unknown>;
+  readonly derive?: (next: Readonly<Record<string, unknown>>, previous: Row | null, write: WriteContext) => Record<string, unknown>;
+  /** Shapes a row for one viewer before it is rendered, e.g. redacting secrets. */
+  readonly present?: (row: Row, viewer: Viewer) => Row;
   readonly actions?: Readonly<Record<string, ActionHandler>>;
+  /** Attributes never copied into events (their value shows as "[REDACTED]"). */
+  readonly sensitiveAttributes?: readonly string[];
   /** Runs after a create in the same transaction, e.g. a call completing its task. */
   readonly afterCreate?: (created: AfterCreate) => Promise<void>;
 }
@@ -26,6 +30,19 @@ export interface AfterCreate {
   readonly now: Date;
   /** Applies an action of another resource to one of its records, through the same write path. */
   readonly runAction: (type: string, id: number, action: string) => Promise<void>;
+}
+
+export interface WriteContext {
+  readonly orgId: number;
+  readonly now: Date;
+}
+
+/** Who a response is for. */
+export interface Viewer {
+  readonly admin: boolean;
+  readonly userId: number | null;
+  /** The application acting, for app tokens; null for users' own tokens. */
+  readonly appId: string | null;
 }
 
 export interface ActionRequest {

@@ -1,4 +1,6 @@
 import type { Transaction } from '../tenancy/index.js';
+import type { Snapshot } from './records.js';
+import { enqueueDeliveries } from '../webhooks/matching.js';
 
 /** What changed, as the outbox records it and webhooks (later) deliver it. */
 export interface ChangeEvent {
@@ -7,10 +9,13 @@ export interface ChangeEvent {
   readonly resourceId: number;
   /** `created`, `updated`, `destroyed` or a domain action such as `completed`. */
   readonly action: string;
-  /** Created/updated: the written attributes; destroyed: the last known attributes and relationships. */
-  readonly data: Record<string, unknown>;
-  /** Updated only: the previous values of the changed attributes. */
-  readonly before?: Record<string, unknown>;
+  /** Created: every value; updated: the changed values; destroyed: the last known values. */
+  readonly data: Snapshot;
+  /** Updated only: the previous values of what changed. */
+  readonly before?: Snapshot;
+  /** Whether webhooks may be told (the action is one the resource's schema lists). */
+  readonly deliverable: boolean;
+  readonly now: Date;
 }
 
 /**
@@ -19,9 +24,12 @@ export interface ChangeEvent {
  */
 export async function recordEvent(tx: Transaction, event: ChangeEvent): Promise<void> {
   const payload = { data: event.data, ...(event.before && { beforeUpdate: event.before }) };
-  await tx.unsafe(
-    `insert into "events" ("org_id", "name", "action", "resource_type", "resource_id", "payload") values ($1, $2, $3, $4, $5, $6::jsonb)`,
+  const [row] = await tx.unsafe<{ id: number }[]>(
+    `insert into "events" ("org_id", "name", "action", "resource_type", "resource_id", "payload") values ($1, $2, $3, $4, $5, $6::jsonb) returning "id"`,
     [event.orgId, `${event.resourceType}_${event.action}`, event.action, event.resourceType, event.resourceId, payload] as never[],
     { prepare: true },
   );
+  if (event.deliverable) {
+    await enqueueDeliveries(tx, { orgId: event.orgId, eventId: row!.id, resourceType: event.resourceType, action: event.action, now: event.now });
+  }
 }

@@ -76,7 +76,13 @@ export function bindHandlers(module: ResourceModule, deps: EngineDependencies): 
   const tables = (type: string) => deps.descriptorOf(type)!;
 
   const render = (c: Context<ApiEnv>, row: Row, fields?: Fieldsets) =>
-    renderResource(descriptor, row, urlBase(c, deps.publicBaseUrl), deps.collections, fields?.get(descriptor.type));
+    renderResource(descriptor, presentFor(c)(descriptor.type, row), urlBase(c, deps.publicBaseUrl), deps.collections, fields?.get(descriptor.type));
+  /** Each resource's own presentation for this caller (redaction), applied to included ones too. */
+  const presentFor = (c: Context<ApiEnv>) => {
+    const auth = c.get('auth');
+    const viewer = { admin: auth.admin, userId: auth.userId, appId: auth.appId ?? null };
+    return (type: string, row: Row) => deps.behaviours.get(type)?.present?.(row, viewer) ?? row;
+  };
   const recordContext = (c: Context<ApiEnv>, tx: RecordContext['tx']): RecordContext => ({
     tx,
     orgId: c.get('auth').orgId,
@@ -112,7 +118,7 @@ export function bindHandlers(module: ResourceModule, deps: EngineDependencies): 
       const { result, included } = await orgScopedTransaction(deps.sql, auth.orgId, async (tx) => {
         const result = await runList(tx, descriptor, statements, request, auth.orgId, tables);
         const included = request.include.length
-          ? await loadIncluded(tx, auth.orgId, request.include, { type: descriptor.type, rows: result.rows }, { urls, collections: deps.collections, fields: request.fields })
+          ? await loadIncluded(tx, auth.orgId, request.include, { type: descriptor.type, rows: result.rows }, { urls, collections: deps.collections, fields: request.fields, present: presentFor(c) })
           : undefined;
         return { result, included };
       });
@@ -134,7 +140,7 @@ export function bindHandlers(module: ResourceModule, deps: EngineDependencies): 
       const found = await orgScopedTransaction(deps.sql, auth.orgId, async (tx) => {
         const row = await findRecord(recordContext(c, tx), id);
         if (!row || include.length === 0) return { row, included: undefined };
-        const included = await loadIncluded(tx, auth.orgId, include, { type: descriptor.type, rows: [row] }, { urls, collections: deps.collections, fields });
+        const included = await loadIncluded(tx, auth.orgId, include, { type: descriptor.type, rows: [row] }, { urls, collections: deps.collections, fields, present: presentFor(c) });
         return { row, included };
       });
       if (!found.row) throw notFound(id);

@@ -14,7 +14,7 @@ export async function loadIncluded(
   orgId: number,
   nodes: readonly IncludeNode[],
   primary: { type: string; rows: readonly Row[] },
-  render: { urls: UrlBase; collections: CollectionPaths; fields: Fieldsets },
+  render: { urls: UrlBase; collections: CollectionPaths; fields: Fieldsets; present: (type: string, row: Row) => Row },
 ): Promise<ResourceObject[]> {
   const seen = new Set(primary.rows.map((r) => `${primary.type}:${r.id}`));
   const included: ResourceObject[] = [];
@@ -31,7 +31,7 @@ export async function loadIncluded(
         const key = `${node.target.type}:${row.id}`;
         if (seen.has(key)) continue;
         seen.add(key);
-        included.push(renderResource(node.target, row, render.urls, render.collections, render.fields.get(node.target.type)));
+        included.push(renderResource(node.target, render.present(node.target.type, row), render.urls, render.collections, render.fields.get(node.target.type)));
       }
       await walk(node.children, loaded);
     }

@@ -8,7 +8,7 @@ import { buildStatements, type ResourceStatements } from './statements.js';
 
 export type { ApiEnv } from './context.js';
 export type * from './descriptor.js';
-export type { ResourceBehaviour, ActionHandler, Behaviours, AfterCreate } from './behaviour.js';
+export type { ResourceBehaviour, ActionHandler, Behaviours, AfterCreate, Viewer, WriteContext } from './behaviour.js';
 export type { ResourceHandlers } from './handlers.js';
 
 /** The one engine: every resource, standard or (later) custom, is served by binding a module. */
@@ -25,8 +25,13 @@ export interface EngineOptions {
   readonly clock?: () => Date;
 }
 
-/** Every to-one column in any resource that points at `type`. */
-function referencesIndex(descriptors: Iterable<ResourceDescriptor>): Map<string, Reference[]> {
+/** Every to-one column in any resource that points at `type`, by type. */
+export function referencesIndex(descriptors: Iterable<ResourceDescriptor>): (type: string) => readonly Reference[] {
+  const index = referencesByType(descriptors);
+  return (type) => index.get(type) ?? [];
+}
+
+function referencesByType(descriptors: Iterable<ResourceDescriptor>): Map<string, Reference[]> {
   const index = new Map<string, Reference[]>();
   for (const d of descriptors) {
     const touchesUpdatedAt = d.attributes.some((a) => a.name === 'updatedAt');
@@ -58,13 +63,13 @@ export function createCatalog(descriptors: ReadonlyMap<string, ResourceDescripto
 }
 
 export function createResourceEngine(options: EngineOptions): ResourceEngine {
-  const references = referencesIndex(options.descriptors.values());
+  const referencesTo = referencesIndex(options.descriptors.values());
   const deps: EngineDependencies = {
     sql: options.sql,
     behaviours: options.behaviours,
     collections: new Map([...options.descriptors].map(([type, d]) => [type, d.collection])),
     publicBaseUrl: options.publicBaseUrl?.replace(/\/+$/, ''),
-    referencesTo: (type) => references.get(type) ?? [],
+    referencesTo,
     catalog: createCatalog(options.descriptors),
     descriptorOf: (type) => options.descriptors.get(type),
     cursorSecret: options.cursorSecret,

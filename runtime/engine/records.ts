@@ -58,7 +58,7 @@ function withDerived(context: RecordContext, changes: Changes, previous: Row | n
   if (!derive) return changes;
   const next: Record<string, unknown> = { ...previous };
   for (const [a, value] of changes.attributes) next[a.name] = value;
-  const derived = derive(next, previous);
+  const derived = derive(next, previous, { orgId: context.orgId, now: context.now });
   if (Object.keys(derived).length === 0) return changes;
   const attributes = new Map(changes.attributes);
   for (const a of context.descriptor.attributes) if (Object.hasOwn(derived, a.name)) attributes.set(a, derived[a.name]);
@@ -75,19 +75,50 @@ function assignmentsOf(changes: Changes): Assignment[] {
   return assignments;
 }
 
-/** The public view of written changes, for events: attribute names and relationship identifiers. */
-function changedData(descriptor: ResourceDescriptor, row: Row, changes: Changes): Record<string, unknown> {
-  const data: Record<string, unknown> = {};
-  for (const a of changes.attributes.keys()) data[a.name] = row[a.name] ?? null;
-  for (const rel of changes.relationships.keys()) data[rel.name] = row[relationshipAlias(rel)] ?? null;
-  return data;
+/** Attributes and to-one relationships of a row, as events record them. */
+export interface Snapshot {
+  attributes: Record<string, unknown>;
+  relationships: Record<string, { data: { type: string; id: number } | null }>;
 }
 
-function fullData(descriptor: ResourceDescriptor, row: Row): Record<string, unknown> {
-  const data: Record<string, unknown> = {};
-  for (const a of descriptor.attributes) data[a.name] = row[a.name] ?? null;
-  for (const rel of descriptor.relationships) if (rel.kind === 'toOne') data[rel.name] = row[relationshipAlias(rel)] ?? null;
-  return data;
+/**
+ * The public view of a row for events, limited to `names` when given. Attributes the resource
+ * marks sensitive (a webhook's secret) are never copied into events.
+ */
+function snapshot(context: RecordContext, row: Row, names?: ReadonlySet<string>): Snapshot {
+  const { descriptor } = context;
+  const sensitive = new Set(context.behaviours.get(descriptor.type)?.sensitiveAttributes ?? []);
+  const result: Snapshot = { attributes: {}, relationships: {} };
+  for (const a of descriptor.attributes) {
+    if (names && !names.has(a.name)) continue;
+    result.attributes[a.name] = sensitive.has(a.name) && row[a.name] != null ? '[REDACTED]' : (row[a.name] ?? null);
+  }
+  for (const rel of descriptor.relationships) {
+    if (rel.kind !== 'toOne' || (names && !names.has(rel.name))) continue;
+    const id = row[relationshipAlias(rel)] as number | null | undefined;
+    result.relationships[rel.name] = { data: id == null ? null : { type: rel.target, id } };
+  }
+  return result;
+}
+
+function eventBase(context: RecordContext, resourceId: number, action: string) {
+  const { descriptor } = context;
+  return {
+    orgId: context.orgId,
+    resourceType: descriptor.type,
+    resourceId,
+    action,
+    deliverable: descriptor.webhookActions.includes(action),
+    now: context.now,
+  };
+}
+
+/** Names whose value differs between two rows, among those the change wrote. */
+function changedNames(changes: Changes, before: Row, after: Row): Set<string> {
+  const names = new Set<string>();
+  for (const a of changes.attributes.keys()) if (JSON.stringify(before[a.name] ?? null) !== JSON.stringify(after[a.name] ?? null)) names.add(a.name);
+  for (const rel of changes.relationships.keys()) if ((before[relationshipAlias(rel)] ?? null) !== (after[relationshipAlias(rel)] ?? null)) names.add(rel.name);
+  return names;
 }
 
 export async function insertRecord(context: RecordContext, given: Changes): Promise<Row> {
@@ -101,7 +132,7 @@ export async function insertRecord(context: RecordContext, given: Changes): Prom
     [orgId, ...assignments.map((a) => a.value)] as never[],
     { prepare: true },
   );
-  await recordEvent(tx, { orgId, resourceType: descriptor.type, resourceId: row!.id, action: 'created', data: fullData(descriptor, row!) });
+  await recordEvent(tx, { ...eventBase(context, row!.id, 'created'), data: snapshot(context, row!) });
   const afterCreate = context.behaviours.get(descriptor.type)?.afterCreate;
   if (afterCreate) {
     await afterCreate({
@@ -160,15 +191,16 @@ export async function updateRecord(context: RecordContext, id: number, given: Ch
     [orgId, id, ...assignments.map((a) => a.value)] as never[],
     { prepare: true },
   );
-  const after = changedData(descriptor, row!, changes);
-  const before = changedData(descriptor, previous, changes);
-  const changed = Object.keys(after).filter((k) => JSON.stringify(after[k]) !== JSON.stringify(before[k]));
-  if (changed.length > 0 || domainEvent) {
-    const pick = (from: Record<string, unknown>) => Object.fromEntries(changed.map((k) => [k, from[k]]));
-    await recordEvent(tx, { orgId, resourceType: descriptor.type, resourceId: id, action: 'updated', data: pick(after), before: pick(before) });
+  const changed = changedNames(changes, previous, row!);
+  if (changed.size > 0 || domainEvent) {
+    await recordEvent(tx, {
+      ...eventBase(context, id, 'updated'),
+      data: snapshot(context, row!, changed),
+      before: snapshot(context, previous, changed),
+    });
   }
   if (domainEvent) {
-    await recordEvent(tx, { orgId, resourceType: descriptor.type, resourceId: id, action: domainEvent, data: fullData(descriptor, row!) });
+    await recordEvent(tx, { ...eventBase(context, id, domainEvent), data: snapshot(context, row!) });
   }
   return row;
 }
@@ -190,6 +222,6 @@ export async function deleteRecord(context: RecordContext, id: number, reference
     );
   }
   const [row] = await tx.unsafe<Row[]>(context.statements.deleteOne, [orgId, id], { prepare: true });
-  await recordEvent(tx, { orgId, resourceType: descriptor.type, resourceId: id, action: 'destroyed', data: fullData(descriptor, row!) });
+  await recordEvent(tx, { ...eventBase(context, id, 'destroyed'), data: snapshot(context, row!) });
   return row;
 }

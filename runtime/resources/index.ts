@@ -4,6 +4,7 @@ import { prospectBehaviour } from './prospect.js';
 import { sequenceBehaviour } from './sequence.js';
 import { sequenceStateBehaviour } from './sequence-state.js';
 import { taskBehaviour } from './task.js';
+import { webhookBehaviour } from './webhook.js';
 
 /** Behaviour of the standard resources that do more than store what clients send. */
 export const standardBehaviours: Behaviours = new Map([
@@ -12,4 +13,5 @@ export const standardBehaviours: Behaviours = new Map([
   ['sequence', sequenceBehaviour],
   ['sequenceState', sequenceStateBehaviour],
   ['task', taskBehaviour],
+  ['webhook', webhookBehaviour],
 ]);

@@ -1,0 +1,36 @@
+import type { Handler } from 'hono';
+import type postgres from 'postgres';
+import { createCatalog, type Behaviours, type ResourceDescriptor } from '../engine/index.js';
+import { deleteRecord, type Reference } from '../engine/records.js';
+import { orgScopedTransaction } from '../tenancy/index.js';
+import { orgOfCleanupToken } from '../resources/webhook.js';
+
+/**
+ * POST /api/v2/webhooks/cleanup with `Authorization: Bearer <cleanupToken>`: removes that one
+ * webhook. 204 removed, 404 already gone, 401 not a cleanup token; the body is always empty.
+ * The cleanup token authorizes nothing else, so this route sits outside bearer authentication.
+ */
+export function webhookCleanup(options: {
+  sql: postgres.Sql;
+  descriptors: ReadonlyMap<string, ResourceDescriptor>;
+  behaviours: Behaviours;
+  references: readonly Reference[];
+}): Handler {
+  const catalog = createCatalog(options.descriptors);
+  const { descriptor, statements } = catalog.entry('webhook');
+  return async function cleanupWebhook(c) {
+    const token = c.req.header('authorization')?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
+    const orgId = token === undefined ? undefined : orgOfCleanupToken(token);
+    if (token === undefined || orgId === undefined) return c.body(null, 401);
+    const outcome = await orgScopedTransaction(options.sql, orgId, async (tx) => {
+      const [webhook] = await tx<{ id: number }[]>`select id from webhooks where org_id = ${orgId} and cleanup_token = ${token}`;
+      if (!webhook) return 'gone';
+      const context = { tx, orgId, descriptor, statements, behaviours: options.behaviours, catalog, now: new Date() };
+      await deleteRecord(context, webhook.id, options.references);
+      return 'removed';
+    });
+    // A well-formed token whose webhook is gone cannot be told apart from a forged one of the
+    // same shape; both answer 404, which reveals nothing the token's holder did not know.
+    return c.body(null, outcome === 'removed' ? 204 : 404);
+  };
+}
