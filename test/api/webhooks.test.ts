@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApi, type TestApi } from '../helpers/api.js';
+
+/** The webhook resource, its visibility rules, cleanup, and deliveries enqueued with events. */
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(async () => {
+  await api?.close();
+});
+
+async function createWebhook(attributes: Record<string, unknown>, token?: string) {
+  return api.request('POST', '/api/v2/webhooks', { body: { data: { type: 'webhook', attributes } }, ...(token && { token }) });
+}
+
+async function deliveryJobs(): Promise<{ orgId: number; eventId: number; webhookId: number }[]> {
+  const rows = await api.sql`
+    select j.payload from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
+     where t.identifier = 'deliver_webhook' order by j.id`;
+  return rows.map((r) => r.payload);
+}
+
+describe('webhook resource', () => {
+  it('defaults resource and action to *, payloadVersion 1, active; returns a cleanup token', async () => {
+    const response = await createWebhook({ url: 'https://hooks.example.test/a', secret: 's3cret' });
+    expect(response.status).toBe(201);
+    expect(response.body.data.attributes).toMatchObject({
+      resource: '*',
+      action: '*',
+      payloadVersion: 1,
+      active: true,
+      secret: 's3cret',
+      disabledReason: null,
+      disabledSince: null,
+      disabledUntil: null,
+      creatorAppId: null,
+    });
+    expect(response.body.data.attributes.cleanupToken).toMatch(/^whc_\d+_/);
+  });
+
+  it('refuses a URL that is not HTTPS, and a payloadVersion other than 1 or 2', async () => {
+    const http = await createWebhook({ url: 'http://hooks.example.test/a' });
+    expect(http.status).toBe(422);
+    expect(http.body.errors[0].source.pointer).toBe('/data/attributes/url');
+    const version = await createWebhook({ url: 'https://hooks.example.test/a', payloadVersion: 3 });
+    expect(version.status).toBe(422);
+  });
+
+  it('the cleanup token and secret never reach event payloads', async () => {
+    const response = await createWebhook({ url: 'https://hooks.example.test/e', secret: 'topsecret' });
+    const [event] = await api.sql`select payload from events where resource_type = 'webhook' and resource_id = ${response.body.data.id}`;
+    expect(JSON.stringify(event!.payload)).not.toContain('topsecret');
+    expect(JSON.stringify(event!.payload)).not.toContain(response.body.data.attributes.cleanupToken);
+  });
+});
+
+describe('visibility', () => {
+  it('a regular user sees secret, cleanup token and the sensitive parts of the url redacted; an admin sees all', async () => {
+    const created = await createWebhook({ url: 'https://user:pw@hooks.example.test/path?key=abc', secret: 'shh' });
+    const id = created.body.data.id;
+    const regular = await api.newUserToken(api.org.orgId, ['webhooks.all']);
+    const seen = await api.request('GET', `/api/v2/webhooks/${id}`, { token: regular });
+    expect(seen.body.data.attributes).toMatchObject({
+      secret: '[REDACTED]',
+      cleanupToken: '[REDACTED]',
+      url: 'https://[REDACTED]@hooks.example.test/path?[REDACTED]',
+    });
+    const listed = await api.request('GET', '/api/v2/webhooks', { token: regular });
+    expect(JSON.stringify(listed.body)).not.toContain('shh');
+    const admin = await api.newUserToken(api.org.orgId, ['webhooks.all'], true);
+    const full = await api.request('GET', `/api/v2/webhooks/${id}`, { token: admin });
+    expect(full.body.data.attributes).toMatchObject({ secret: 'shh', url: 'https://user:pw@hooks.example.test/path?key=abc' });
+  });
+});
+
+describe('cleanup', () => {
+  it('204 removes the webhook, then 404; 401 for anything but a cleanup token; always an empty body', async () => {
+    const created = await createWebhook({ url: 'https://hooks.example.test/c' });
+    const token = created.body.data.attributes.cleanupToken;
+    const removed = await api.request('POST', '/api/v2/webhooks/cleanup', { token });
+    expect(removed).toMatchObject({ status: 204, body: null });
+    expect((await api.request('GET', `/api/v2/webhooks/${created.body.data.id}`)).status).toBe(404);
+    expect(await api.request('POST', '/api/v2/webhooks/cleanup', { token })).toMatchObject({ status: 404, body: null });
+    expect(await api.request('POST', '/api/v2/webhooks/cleanup', { token: 'nonsense' })).toMatchObject({ status: 401, body: null });
+    expect(await api.request('POST', '/api/v2/webhooks/cleanup', { token: api.org.token })).toMatchObject({ status: 401, body: null });
+    expect(await api.request('POST', '/api/v2/webhooks/cleanup', { token: null })).toMatchObject({ status: 401, body: null });
+  });
+
+  it('a cleanup token authorizes nothing else', async () => {
+    const created = await createWebhook({ url: 'https://hooks.example.test/d' });
+    const token = created.body.data.attributes.cleanupToken;
+    expect((await api.request('GET', '/api/v2/webhooks', { token })).status).toBe(401);
+    expect((await api.request('DELETE', `/api/v2/webhooks/${created.body.data.id}`, { token })).status).toBe(401);
+  });
+});
+
+describe('deliveries are enqueued with the event', () => {
+  it('one job per matching active webhook, following the subscription table', async () => {
+    const other = await api.newOrg('Deliveries');
+    const make = (attributes: Record<string, unknown>) =>
+      api.request('POST', '/api/v2/webhooks', { token: other.token, body: { data: { type: 'webhook', attributes: { url: 'https://hooks.example.test/x', ...attributes } } } });
+    const all = (await make({})).body.data.id;
+    const prospectsOnly = (await make({ resource: 'prospect' })).body.data.id;
+    const accountsCreated = (await make({ resource: 'account', action: 'created' })).body.data.id;
+    const taskCompleted = (await make({ resource: 'task', action: 'completed' })).body.data.id;
+    await make({ resource: 'prospect', active: false });
+    const before = (await deliveryJobs()).length;
+
+    await api.request('POST', '/api/v2/prospects', { token: other.token, body: { data: { type: 'prospect' } } });
+    const task = await api.request('POST', '/api/v2/tasks', { token: other.token, body: { data: { type: 'task', attributes: { action: 'call' } } } });
+    await api.request('POST', `/api/v2/tasks/${task.body.data.id}/actions/markComplete`, { token: other.token });
+    const jobs = (await deliveryJobs()).slice(before);
+    const events = await api.sql`select id, name from events where org_id = ${other.orgId}`;
+    const nameOf = new Map(events.map((e) => [e.id, e.name]));
+    const byEvent = (name: string) => jobs.filter((j) => nameOf.get(j.eventId) === name).map((j) => j.webhookId).sort();
+    expect(byEvent('prospect_created')).toEqual([all, prospectsOnly].sort());
+    expect(byEvent('task_created')).toEqual([all]);
+    expect(byEvent('task_updated')).toEqual([all]);
+    expect(byEvent('task_completed')).toEqual([taskCompleted]);
+    expect(jobs.every((j) => j.webhookId !== accountsCreated)).toBe(true);
+  });
+
+  it('a rolled-back write leaves no event and no delivery', async () => {
+    await createWebhook({ url: 'https://hooks.example.test/r' });
+    const events = (await api.sql`select count(*)::int as n from events`)[0]!.n;
+    const jobs = (await deliveryJobs()).length;
+    const refused = await api.request('POST', '/api/v2/prospects', {
+      body: { data: { type: 'prospect', relationships: { account: { data: { type: 'account', id: 987654 } } } } },
+    });
+    expect(refused.status).toBe(422);
+    expect((await api.sql`select count(*)::int as n from events`)[0]!.n).toBe(events);
+    expect((await deliveryJobs()).length).toBe(jobs);
+  });
+});
