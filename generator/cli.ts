@@ -7,16 +7,17 @@
  */
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { emitAll, type GeneratedFiles } from './emit/index.js';
 import { loadModel, SchemaFileError } from './load/index.js';
 import { describeDrift } from './drift.js';
+import { byCodePoint } from './compare.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
 async function readSchemaFiles(root: string): Promise<Map<string, string>> {
-  const names = (await readdir(join(root, 'schema'))).filter((n) => n.endsWith('.json')).sort();
+  const names = (await readdir(join(root, 'schema'))).filter((n) => n.endsWith('.json')).sort(byCodePoint);
   const files = new Map<string, string>();
   for (const name of names) files.set(`schema/${name}`, await readFile(join(root, 'schema', name), 'utf8'));
   return files;
@@ -87,4 +88,5 @@ async function main(): Promise<number> {
   return 0;
 }
 
-process.exitCode = await main();
+// Runs only as the entry point, so importing generate() (tests do) writes nothing.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) process.exitCode = await main();

@@ -1,3 +1,4 @@
+import { byCodePoint } from '../compare.js';
 import type { AttributeModel, ResourceModel, SchemaModel, ToOneModel } from '../model.js';
 import { snakeCase } from '../naming.js';
 import { generatedHeader } from './header.js';
@@ -68,7 +69,7 @@ function indexesOf(resource: ResourceModel): string[] {
     if (a.search) lines.push(`index('${t}_${a.column}_search_idx').on(t.orgId, sql\`lower(\${t.${a.name}}) text_pattern_ops\`)`);
   }
   for (const r of toOnes(resource)) lines.push(`index('${t}_${r.column}_idx').on(t.orgId, t.${r.name}Id, t.id)`);
-  return lines.sort();
+  return lines.sort(byCodePoint);
 }
 
 export function emitTable(resource: ResourceModel, model: SchemaModel): string {
@@ -100,10 +101,10 @@ export function emitTable(resource: ResourceModel, model: SchemaModel): string {
 
   return [
     generatedHeader(resource.file),
-    `import { ${[...builders].sort().join(', ')} } from 'drizzle-orm/pg-core';`,
+    `import { ${[...builders].sort(byCodePoint).join(', ')} } from 'drizzle-orm/pg-core';`,
     ...(resource.attributes.some((a) => a.search) ? [`import { sql } from 'drizzle-orm';`] : []),
     `import { orgs } from '../../runtime/db/system-tables.js';`,
-    ...[...imports].sort(),
+    ...[...imports].sort(byCodePoint),
     '',
     `export const ${tableVariable(resource)} = pgTable(`,
     `  '${resource.table}',`,

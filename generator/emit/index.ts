@@ -1,4 +1,5 @@
 import type { SchemaModel } from '../model.js';
+import { byCodePoint } from '../compare.js';
 import { formatGenerated } from '../format.js';
 import { emitDescriptor } from './descriptors.js';
 import { emitTable, emitTablesIndex } from './drizzle-tables.js';
@@ -29,6 +30,6 @@ export async function emitAll(model: SchemaModel, templates: RouteTemplates): Pr
   raw.set('generated/schema.json', emitServedSchema(model));
 
   const files: GeneratedFiles = new Map();
-  for (const path of [...raw.keys()].sort()) files.set(path, await formatGenerated(path, raw.get(path)!));
+  for (const path of [...raw.keys()].sort(byCodePoint)) files.set(path, await formatGenerated(path, raw.get(path)!));
   return files;
 }

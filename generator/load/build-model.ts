@@ -1,3 +1,4 @@
+import { byCodePoint } from '../compare.js';
 import { snakeCase } from '../naming.js';
 import {
   SchemaFileError,
@@ -68,7 +69,7 @@ export function buildResourceModel(file: string, json: Record<string, unknown>):
     throw new SchemaFileError(file, '/title', `must equal the file name "${expectedType}"`);
   }
   const collection = collectionOf(file, raw);
-  const names = Object.keys(raw.definitions).sort();
+  const names = Object.keys(raw.definitions).sort(byCodePoint);
   checkProperties(file, raw.title, names, json.properties as Record<string, { $ref: string }>);
   return {
     type: raw.title,
@@ -158,7 +159,7 @@ function relationshipOf(name: string, d: RawDefinition): RelationshipModel {
     writableOnCreate: writable.includes('create'),
     writableOnUpdate: writable.includes('update'),
     required: d['x-required'] ?? false,
-    filterBy: [...(d['x-filterBy'] ?? [])].sort(),
+    filterBy: [...(d['x-filterBy'] ?? [])].sort(byCodePoint),
   };
 }
 
@@ -183,9 +184,9 @@ function actionsOf(file: string, links: RawLink[]): ActionModel[] {
       }
       return {
         name: link.href.replace(/^.*\/actions\//, ''),
-        optionalParams: [...(link.optionalParams ?? [])].sort(),
-        requiredParams: [...(link.requiredParams ?? [])].sort(),
+        optionalParams: [...(link.optionalParams ?? [])].sort(byCodePoint),
+        requiredParams: [...(link.requiredParams ?? [])].sort(byCodePoint),
       };
     })
-    .sort((a, b) => a.name.localeCompare(b.name));
+    .sort((a, b) => byCodePoint(a.name, b.name));
 }

@@ -1,3 +1,4 @@
+import { byCodePoint } from '../compare.js';
 import { SchemaFileError, type ResourceModel, type SchemaModel } from '../model.js';
 import { buildResourceModel } from './build-model.js';
 import { checkMetaSchema } from './check-meta-schema.js';
@@ -11,7 +12,7 @@ export { SchemaFileError } from '../model.js';
  */
 export function loadModel(files: ReadonlyMap<string, string>): SchemaModel {
   const resources: ResourceModel[] = [];
-  for (const [file, text] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [file, text] of [...files].sort(([a], [b]) => byCodePoint(a, b))) {
     let json: unknown;
     try {
       json = JSON.parse(text);

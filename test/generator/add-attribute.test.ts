@@ -1,0 +1,242 @@
+// Adding an attribute is one edit to one schema file: the generator, drizzle-kit and the engine
+// carry it from there to a PostgreSQL column and back over HTTP. This works on a copy of the
+// repository in a folder inside it, so that generated validators (which require() Ajv's runtime)
+// and drizzle-kit find node_modules the way they do in the repository itself.
+import { execFile } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { Hono } from 'hono';
+import type postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createOrg, type CreatedOrg } from '../../runtime/admin/index.js';
+import { bearerAuthentication } from '../../runtime/auth/index.js';
+import { connectDatabase } from '../../runtime/db/client.js';
+import { runMigrations } from '../../runtime/db/migrate.js';
+import { createResourceEngine, type ApiEnv, type ResourceDescriptor } from '../../runtime/engine/index.js';
+import { ApiError, errorResponse } from '../../runtime/jsonapi/index.js';
+import { standardBehaviours } from '../../runtime/resources/index.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { importGenerate } from './import-generate.js';
+
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const MEDIA_TYPE = 'application/vnd.api+json';
+const NICKNAME = { type: 'string', maxLength: 64, filterable: true, sortable: true };
+
+const generate = await importGenerate();
+
+type Validate = ((body: unknown) => boolean) & { errors?: { keyword: string; instancePath: string }[] | null };
+
+let root: string;
+let files: Map<string, string>;
+
+/** Imports a module of the copy by its path relative to the copy's root. */
+async function importFromCopy<T>(path: string): Promise<T> {
+  return (await import(pathToFileURL(join(root, path)).href)) as T;
+}
+
+beforeAll(async () => {
+  root = await mkdtemp(join(REPO_ROOT, '.tmp-test-'));
+  await cp(join(REPO_ROOT, 'schema'), join(root, 'schema'), { recursive: true });
+  const prospectFile = join(root, 'schema/prospect.json');
+  const prospect = JSON.parse(await readFile(prospectFile, 'utf8'));
+  expect(prospect.definitions.nickname, 'schema/prospect.json has no nickname yet').toBeUndefined();
+  prospect.definitions.nickname = NICKNAME;
+  prospect.properties.nickname = { $ref: '#/definitions/prospect/definitions/nickname' };
+  await writeFile(prospectFile, `${JSON.stringify(prospect, null, 2)}\n`);
+
+  files = await generate(root);
+  for (const [path, contents] of files) {
+    await mkdir(dirname(join(root, path)), { recursive: true });
+    await writeFile(join(root, path), contents);
+  }
+}, 120_000);
+
+afterAll(async () => {
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+describe('the generated code', () => {
+  test('only prospect and the served schema change', async () => {
+    const before = await generate(REPO_ROOT);
+    expect([...files.keys()]).toEqual([...before.keys()]);
+    const changed = [...files.keys()].filter((path) => files.get(path) !== before.get(path));
+    expect(changed).toEqual([
+      'generated/db/prospect.ts',
+      'generated/descriptors/prospect.ts',
+      'generated/schema.json',
+      'generated/types/prospect.ts',
+      'generated/validators/prospect.ts',
+    ]);
+  }, 120_000);
+
+  test('the table has a nickname column with an org_id-led index for keyset sorting', () => {
+    const table = files.get('generated/db/prospect.ts')!;
+    expect(table).toContain(`nickname: text('nickname'),`);
+    expect(table).toContain(`index('prospects_nickname_idx').on(t.orgId, t.nickname, t.id)`);
+  });
+
+  test('the descriptor lists nickname as a filterable, sortable, optional string', async () => {
+    const { descriptor } = await importFromCopy<{ descriptor: ResourceDescriptor }>(
+      'generated/descriptors/prospect.ts',
+    );
+    expect(descriptor.attributes.find((a) => a.name === 'nickname')).toMatchObject({
+      name: 'nickname',
+      column: 'nickname',
+      type: 'string',
+      filterable: true,
+      sortable: true,
+      readOnly: false,
+      required: false,
+    });
+  });
+
+  test('the validator accepts a 64-character nickname and refuses a 65-character one', async () => {
+    const { validateCreate, validateUpdate } = await importFromCopy<Record<string, Validate>>(
+      'generated/validators/prospect.ts',
+    );
+    const body = (nickname: unknown, id?: string) => ({
+      data: { type: 'prospect', ...(id && { id }), attributes: { nickname } },
+    });
+    expect(validateCreate!(body('Ada'))).toBe(true);
+    expect(validateCreate!(body('a'.repeat(64)))).toBe(true);
+    expect(validateCreate!(body(null))).toBe(true);
+    expect(validateCreate!(body('a'.repeat(65)))).toBe(false);
+    expect(validateCreate!.errors).toEqual([
+      expect.objectContaining({ instancePath: '/data/attributes/nickname', keyword: 'maxLength' }),
+    ]);
+    expect(validateUpdate!(body('a'.repeat(65), '1'))).toBe(false);
+    expect(validateUpdate!.errors).toEqual([
+      expect.objectContaining({ instancePath: '/data/attributes/nickname', keyword: 'maxLength' }),
+    ]);
+  });
+});
+
+describe('migrated and served', () => {
+  let migration: string;
+  let database: TestDatabase;
+  let sql: postgres.Sql;
+  let org: CreatedOrg;
+  let app: Hono<ApiEnv>;
+
+  beforeAll(async () => {
+    // drizzle-kit diffs the copy's tables against the snapshot of the repository's last migration.
+    await symlink(join(REPO_ROOT, 'runtime'), join(root, 'runtime'), 'dir');
+    await symlink(join(REPO_ROOT, 'node_modules'), join(root, 'node_modules'), 'dir');
+    await cp(join(REPO_ROOT, 'drizzle.config.ts'), join(root, 'drizzle.config.ts'));
+    await cp(join(REPO_ROOT, 'migrations'), join(root, 'migrations'), { recursive: true });
+    const existing = new Set(await readdir(join(root, 'migrations')));
+    await promisify(execFile)(
+      'npx',
+      ['drizzle-kit', 'generate', '--config', join(root, 'drizzle.config.ts'), '--name', 'add_nickname'],
+      {
+        cwd: root,
+      },
+    );
+    const added = (await readdir(join(root, 'migrations'))).filter((name) => !existing.has(name));
+    expect(added).toEqual([expect.stringMatching(/^\d{4}_add_nickname\.sql$/)]);
+    migration = await readFile(join(root, 'migrations', added[0]!), 'utf8');
+
+    database = await createTestDatabase();
+    await runMigrations(database.url, join(root, 'migrations'));
+    sql = connectDatabase(database.url, { max: 4 });
+    org = await createOrg(sql, { name: 'Nickname org' });
+
+    const { descriptors } =
+      await importFromCopy<typeof import('../../generated/routes/index.js')>('generated/routes/index.ts');
+    const { mountProspect } =
+      await importFromCopy<typeof import('../../generated/routes/prospect.js')>('generated/routes/prospect.ts');
+    const engine = createResourceEngine({
+      sql,
+      descriptors,
+      behaviours: standardBehaviours,
+      cursorSecret: 'add-attribute-test',
+    });
+    app = new Hono<ApiEnv>();
+    app.use('*', bearerAuthentication(sql));
+    mountProspect(app, engine);
+    app.onError((error, c) => {
+      if (error instanceof ApiError) return errorResponse(c, error);
+      throw error;
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await sql?.end({ timeout: 5 });
+    await database?.drop();
+  });
+
+  async function request(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+    const headers: Record<string, string> = { authorization: `Bearer ${org.token}` };
+    if (body !== undefined) headers['content-type'] = MEDIA_TYPE;
+    const response = await app.request(path, {
+      method,
+      headers,
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text === '' ? null : JSON.parse(text) };
+  }
+
+  test('drizzle-kit derives the column and its index, and nothing else about nickname', () => {
+    const statements = migration.split('--> statement-breakpoint').map((s) => s.trim());
+    expect(statements.filter((s) => s.includes('nickname'))).toEqual([
+      'ALTER TABLE "prospects" ADD COLUMN "nickname" text;',
+      'CREATE INDEX "prospects_nickname_idx" ON "prospects" USING btree ("org_id","nickname","id");',
+    ]);
+  });
+
+  test('the migration made the column', async () => {
+    const columns = await sql<{ data_type: string; is_nullable: string }[]>`
+      select data_type, is_nullable from information_schema.columns
+       where table_schema = 'public' and table_name = 'prospects' and column_name = 'nickname'`;
+    expect(columns).toEqual([{ data_type: 'text', is_nullable: 'YES' }]);
+  });
+
+  test('POST stores a nickname and GET reads it back', async () => {
+    const created = await request('POST', '/prospects', {
+      data: { type: 'prospect', attributes: { nickname: 'Ada' } },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({ type: 'prospect', attributes: { nickname: 'Ada' } });
+
+    const read = await request('GET', `/prospects/${created.body.data.id}`);
+    expect(read.status).toBe(200);
+    expect(read.body.data).toMatchObject({
+      type: 'prospect',
+      id: created.body.data.id,
+      attributes: { nickname: 'Ada' },
+    });
+    const [row] = await sql<{ nickname: string }[]>`select nickname from prospects where id = ${created.body.data.id}`;
+    expect(row).toEqual({ nickname: 'Ada' });
+  });
+
+  test('a 65-character nickname is a 422 pointing at it', async () => {
+    const response = await request('POST', '/prospects', {
+      data: { type: 'prospect', attributes: { nickname: 'a'.repeat(65) } },
+    });
+    expect(response.status).toBe(422);
+    expect(response.body.errors).toEqual([
+      expect.objectContaining({ status: '422', source: { pointer: '/data/attributes/nickname' } }),
+    ]);
+  });
+
+  test('filter[nickname] and sort=nickname work', async () => {
+    for (const nickname of ['Grace', 'Bea']) {
+      expect(
+        (await request('POST', '/prospects', { data: { type: 'prospect', attributes: { nickname } } })).status,
+      ).toBe(201);
+    }
+    const filtered = await request('GET', '/prospects?filter[nickname]=Bea');
+    expect(filtered.status).toBe(200);
+    expect(filtered.body.data.map((p: { attributes: { nickname: string } }) => p.attributes.nickname)).toEqual(['Bea']);
+    const sorted = await request('GET', '/prospects?sort=-nickname');
+    expect(sorted.status).toBe(200);
+    expect(sorted.body.data.map((p: { attributes: { nickname: string } }) => p.attributes.nickname)).toEqual([
+      'Grace',
+      'Bea',
+      'Ada',
+    ]);
+  });
+});
