@@ -12,6 +12,10 @@ export interface Config {
   /** Whether `serve` runs a graphile-worker runner in the same process. */
   readonly inProcessWorker: boolean;
   readonly workerConcurrency: number;
+  /** WEBHOOK_ALLOWED_HOSTS: hosts or addresses exempt from the private-address rule. */
+  readonly webhookAllowedHosts: string | undefined;
+  /** WEBHOOK_CA_FILE: a PEM bundle trusted for deliveries besides the system CAs. */
+  readonly webhookCaFile: string | undefined;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -34,5 +38,7 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     logLevel: env.LOG_LEVEL || 'info',
     inProcessWorker: env.CADENCE_IN_PROCESS_WORKER !== 'false',
     workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 4),
+    webhookAllowedHosts: env.WEBHOOK_ALLOWED_HOSTS || undefined,
+    webhookCaFile: env.WEBHOOK_CA_FILE || undefined,
   };
 }

@@ -3,14 +3,13 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
-import type { Runner } from 'graphile-worker';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { connectDatabase } from './db/client.js';
 import { resolveDatabase } from './db/database-url.js';
 import { runMigrations } from './db/migrate.js';
 import { loadCursorSecret } from './db/settings.js';
-import { startWorker } from './jobs/index.js';
+import { deliveryOptions, startWorker, type StartedWorker } from './jobs/index.js';
 
 export const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'migrations');
 
@@ -29,8 +28,8 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   );
   await runMigrations(database.url, MIGRATIONS_DIR);
   const sql = connectDatabase(database.url);
-  const worker: Runner | undefined = config.inProcessWorker
-    ? await startWorker({ databaseUrl: database.url, concurrency: config.workerConcurrency, log })
+  const worker: StartedWorker | undefined = config.inProcessWorker
+    ? await startWorker({ databaseUrl: database.url, concurrency: config.workerConcurrency, log, delivery: deliveryOptions(config) })
     : undefined;
   const app = createApp({ sql, config, log, cursorSecret: await loadCursorSecret(sql) });
   const server: ServerType = await new Promise((resolve) => {

@@ -10,7 +10,7 @@ import { readConfig, type Config } from '../config.js';
 import { connectDatabase } from '../db/client.js';
 import { resolveDatabase } from '../db/database-url.js';
 import { runMigrations } from '../db/migrate.js';
-import { startWorker } from '../jobs/index.js';
+import { deliveryOptions, startWorker } from '../jobs/index.js';
 import { createLogger } from '../logger.js';
 import { MIGRATIONS_DIR, startServer } from '../server.js';
 import type postgres from 'postgres';
@@ -72,9 +72,9 @@ async function workerCommand(config: Config): Promise<void> {
   const log = createLogger(config.logLevel);
   const database = await resolveDatabase({ DATABASE_URL: config.databaseUrl, CADENCE_DATA_DIR: config.dataDir });
   await runMigrations(database.url, MIGRATIONS_DIR);
-  const runner = await startWorker({ databaseUrl: database.url, concurrency: config.workerConcurrency, log });
-  await Promise.race([untilSignal(), runner.promise]);
-  await runner.stop();
+  const worker = await startWorker({ databaseUrl: database.url, concurrency: config.workerConcurrency, log, delivery: deliveryOptions(config) });
+  await Promise.race([untilSignal(), worker.runner.promise]);
+  await worker.stop();
   await database.stop();
 }
 

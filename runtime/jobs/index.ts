@@ -1,5 +1,14 @@
+import { readFileSync } from 'node:fs';
 import { Logger as WorkerLogger, run, type Runner, type TaskList } from 'graphile-worker';
 import type { Logger } from 'pino';
+import type postgres from 'postgres';
+import { descriptors } from '../../generated/routes/index.js';
+import type { Config } from '../config.js';
+import { connectDatabase } from '../db/client.js';
+import { standardBehaviours } from '../resources/index.js';
+import { orgScopedTransaction } from '../tenancy/index.js';
+import { deliverWebhookTask } from '../webhooks/deliver-task.js';
+import { parseAllowedHosts, systemResolver, type DeliveryOptions } from '../webhooks/delivery/index.js';
 
 /**
  * Background work runs on graphile-worker: jobs live in PostgreSQL, are enqueued in the same
@@ -7,19 +16,54 @@ import type { Logger } from 'pino';
  * Schedules are crontab entries or jobs with a run_at, never timers in a process.
  */
 
-/** Expired tokens are kept 30 days (to explain a 401 "expired"), then removed. */
-const purgeExpiredTokens: TaskList[string] = async (_payload, helpers) => {
-  await helpers.withPgClient((client) =>
-    client.query(`delete from cadence_system.access_tokens where expires_at < now() - interval '30 days'`),
-  );
-};
+/** Delivery attempts are kept this long: enough to explain a failure, bounded in size. */
+const WEBHOOK_ATTEMPT_RETENTION = '14 days';
 
-export const taskList: TaskList = {
-  purge_expired_tokens: purgeExpiredTokens,
-};
+export interface WorkerDependencies {
+  readonly sql: postgres.Sql;
+  readonly log: Logger;
+  readonly delivery: DeliveryOptions;
+  readonly clock?: () => Date;
+}
 
-/** Daily at 03:17 UTC; graphile-worker makes sure one runner in the cluster runs it. */
-const CRONTAB = '17 3 * * * purge_expired_tokens\n';
+/** Every task a Cadence worker runs. */
+export function createTaskList(deps: WorkerDependencies): TaskList {
+  return {
+    // Expired tokens are kept 30 days (to explain a 401 "expired"), then removed.
+    purge_expired_tokens: async () => {
+      await deps.sql`delete from cadence_system.access_tokens where expires_at < now() - interval '30 days'`;
+    },
+    // Per org, because row-level security shows a transaction one org's rows only.
+    purge_webhook_attempts: async () => {
+      const orgs = await deps.sql<{ id: number }[]>`select id from cadence_system.orgs`;
+      for (const { id } of orgs) {
+        await orgScopedTransaction(deps.sql, id, (tx) =>
+          tx.unsafe(`delete from webhook_attempts where org_id = $1 and created_at < now() - interval '${WEBHOOK_ATTEMPT_RETENTION}'`, [id]),
+        );
+      }
+    },
+    deliver_webhook: deliverWebhookTask({
+      sql: deps.sql,
+      descriptors,
+      behaviours: standardBehaviours,
+      delivery: deps.delivery,
+      clock: deps.clock ?? (() => new Date()),
+      log: deps.log,
+    }),
+  };
+}
+
+/** Daily housekeeping; graphile-worker makes sure one runner in the cluster runs each. */
+const CRONTAB = ['17 3 * * * purge_expired_tokens', '27 3 * * * purge_webhook_attempts', ''].join('\n');
+
+/** Delivery settings from configuration: WEBHOOK_ALLOWED_HOSTS and WEBHOOK_CA_FILE. */
+export function deliveryOptions(config: Pick<Config, 'webhookAllowedHosts' | 'webhookCaFile'>): DeliveryOptions {
+  return {
+    resolver: systemResolver,
+    allowedHosts: parseAllowedHosts(config.webhookAllowedHosts),
+    ...(config.webhookCaFile && { ca: readFileSync(config.webhookCaFile) }),
+  };
+}
 
 function workerLogger(log: Logger): WorkerLogger {
   return new WorkerLogger((scope) => (level, message, meta) => {
@@ -28,13 +72,33 @@ function workerLogger(log: Logger): WorkerLogger {
   });
 }
 
-export async function startWorker(options: { databaseUrl: string; concurrency: number; log: Logger }): Promise<Runner> {
-  return run({
+export interface StartedWorker {
+  readonly runner: Runner;
+  stop(): Promise<void>;
+}
+
+export async function startWorker(options: {
+  databaseUrl: string;
+  concurrency: number;
+  log: Logger;
+  delivery: DeliveryOptions;
+  clock?: () => Date;
+}): Promise<StartedWorker> {
+  const log = options.log.child({ component: 'worker' });
+  const sql = connectDatabase(options.databaseUrl, { max: Math.max(2, options.concurrency) });
+  const runner = await run({
     connectionString: options.databaseUrl,
     concurrency: options.concurrency,
-    taskList,
+    taskList: createTaskList({ sql, log, delivery: options.delivery, ...(options.clock && { clock: options.clock }) }),
     crontab: CRONTAB,
     noHandleSignals: true,
-    logger: workerLogger(options.log.child({ component: 'worker' })),
+    logger: workerLogger(log),
   });
+  return {
+    runner,
+    async stop() {
+      await runner.stop();
+      await sql.end({ timeout: 5 });
+    },
+  };
 }

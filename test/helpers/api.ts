@@ -29,6 +29,7 @@ export interface RequestOptions {
 
 export interface TestApi {
   readonly baseUrl: string;
+  readonly databaseUrl: string;
   readonly sql: postgres.Sql;
   /** An org with an admin user and an every-scope token. */
   readonly org: CreatedOrg;
@@ -77,6 +78,7 @@ export async function startTestApi(options: { publicBaseUrl?: string; clock?: ()
 
   return {
     baseUrl,
+    databaseUrl: database.url,
     sql,
     org,
     request,

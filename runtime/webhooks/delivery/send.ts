@@ -81,7 +81,11 @@ export function sendWebhook(webhook: WebhookRequest, options: SendOptions): Prom
       response.on('error', () => {});
     });
     outgoing.on('error', (error: NodeJS.ErrnoException) => {
-      settle({ kind: 'network-error', error: timedOut ? 'timeout' : (error.code ?? error.message), latencyMs: latencyMs() });
+      settle({
+        kind: 'network-error',
+        error: timedOut ? 'timeout' : (error.code ?? error.message),
+        latencyMs: latencyMs(),
+      });
     });
     outgoing.on('close', () => clearTimeout(deadline));
     outgoing.end(body);

@@ -1,0 +1,120 @@
+import type { Task } from 'graphile-worker';
+import type { Logger } from 'pino';
+import type postgres from 'postgres';
+import { createCatalog, type Behaviours, type ResourceDescriptor } from '../engine/index.js';
+import { updateRecord, type RecordContext } from '../engine/records.js';
+import { orgScopedTransaction, type Transaction } from '../tenancy/index.js';
+import { deliverWithRetries, type DeliveryOptions, type DeliveryOutcome } from './delivery/index.js';
+import { deliveryBody, type StoredEvent } from './payload.js';
+
+/** SPEC.md's webhook activation: how long a failing host check disables a webhook. */
+export const DISABLE_FOR_PRIVATE_ADDRESS_MS = 60 * 60 * 1000;
+export const DISABLE_FOR_UNRESOLVABLE_HOST_MS = 60 * 1000;
+export const DISABLE_PERMANENTLY_AFTER_MS = 7 * 24 * 60 * 60 * 1000;
+
+export interface DeliverWebhookPayload {
+  readonly orgId: number;
+  readonly eventId: number;
+  readonly webhookId: number;
+}
+
+export interface DeliverWebhookDependencies {
+  readonly sql: postgres.Sql;
+  readonly descriptors: ReadonlyMap<string, ResourceDescriptor>;
+  readonly behaviours: Behaviours;
+  readonly delivery: DeliveryOptions;
+  readonly clock: () => Date;
+  readonly log: Logger;
+}
+
+interface Loaded {
+  url: string;
+  secret: string | null;
+  cleanup_token: string;
+  payload_version: number | null;
+  active: boolean;
+  disabled_until: Date | null;
+  disabled_since: Date | null;
+  delivered: boolean;
+  resource_type: string;
+  resource_id: number;
+  action: string;
+  payload: StoredEvent['payload'];
+}
+
+async function load(tx: Transaction, job: DeliverWebhookPayload): Promise<Loaded | undefined> {
+  const [row] = await tx<Loaded[]>`
+    select w.url, w.secret, w.cleanup_token, w.payload_version, w.active, w.disabled_until, w.disabled_since,
+           e.resource_type, e.resource_id, e.action, e.payload,
+           exists (select 1 from webhook_attempts a
+                    where a.org_id = w.org_id and a.webhook_id = w.id and a.event_id = e.id and a.status is not null) as delivered
+      from webhooks w, events e
+     where w.org_id = ${job.orgId} and w.id = ${job.webhookId} and e.org_id = ${job.orgId} and e.id = ${job.eventId}`;
+  return row;
+}
+
+/** The webhook's disabled-state attributes after this outcome, or undefined when unchanged. */
+function disabledState(outcome: DeliveryOutcome, webhook: Loaded, now: Date): Record<string, unknown> | undefined {
+  if (outcome.kind === 'acknowledged') {
+    return webhook.disabled_since ? { disabledReason: null, disabledSince: null, disabledUntil: null } : undefined;
+  }
+  if (outcome.kind === 'network-failure') return undefined;
+  const since = webhook.disabled_since ?? now;
+  if (now.getTime() - since.getTime() >= DISABLE_PERMANENTLY_AFTER_MS) {
+    return { active: false, disabledReason: 'unrecoverable for a week', disabledUntil: null };
+  }
+  const period = outcome.kind === 'private' ? DISABLE_FOR_PRIVATE_ADDRESS_MS : DISABLE_FOR_UNRESOLVABLE_HOST_MS;
+  return {
+    disabledReason: outcome.kind === 'private' ? 'host resolves to a private address' : 'host cannot be resolved',
+    disabledSince: since.toISOString(),
+    disabledUntil: new Date(now.getTime() + period).toISOString(),
+  };
+}
+
+function attemptRows(outcome: DeliveryOutcome): { attempt: number; status: number | null; error: string | null; latencyMs: number }[] {
+  const rows = outcome.attempts.map((a) => ({
+    attempt: a.number,
+    status: a.kind === 'response' ? a.status : null,
+    error: a.kind === 'network-error' ? a.error : null,
+    latencyMs: Math.round(a.latencyMs),
+  }));
+  // A refused host check is recorded too, so "why did nothing arrive?" has an answer.
+  if (outcome.kind === 'private') rows.push({ attempt: rows.length + 1, status: null, error: `private address: ${outcome.addresses.join(', ')}`, latencyMs: 0 });
+  if (outcome.kind === 'unresolvable') rows.push({ attempt: rows.length + 1, status: null, error: `unresolvable host: ${outcome.error}`, latencyMs: 0 });
+  return rows;
+}
+
+/**
+ * The deliver_webhook job: one event to one webhook. It is idempotent: a delivery already
+ * acknowledged is not sent again when the job runs twice. Delivery failures are recorded, not
+ * thrown, so graphile-worker's own retries (for a crashed worker) never multiply attempts.
+ */
+export function deliverWebhookTask(deps: DeliverWebhookDependencies): Task {
+  const catalog = createCatalog(deps.descriptors);
+  const webhook = catalog.entry('webhook');
+  return async (payload) => {
+    const job = payload as DeliverWebhookPayload;
+    const now = deps.clock();
+    const loaded = await orgScopedTransaction(deps.sql, job.orgId, (tx) => load(tx, job));
+    if (!loaded || !loaded.active || loaded.delivered) return;
+    if (loaded.disabled_until && loaded.disabled_until > now) return;
+    const event: StoredEvent = { resourceType: loaded.resource_type, resourceId: loaded.resource_id, action: loaded.action, payload: loaded.payload };
+    const body = deliveryBody(event, loaded.payload_version ?? 1, now);
+    const outcome = await deliverWithRetries(
+      { url: new URL(loaded.url), body, secret: loaded.secret, cleanupToken: loaded.cleanup_token },
+      deps.delivery,
+    );
+    deps.log.info({ webhookId: job.webhookId, eventId: job.eventId, outcome: outcome.kind, attempts: outcome.attempts.length }, 'webhook delivery');
+    await orgScopedTransaction(deps.sql, job.orgId, async (tx) => {
+      for (const row of attemptRows(outcome)) {
+        await tx`insert into webhook_attempts (org_id, webhook_id, event_id, attempt, status, error, latency_ms)
+                 values (${job.orgId}, ${job.webhookId}, ${job.eventId}, ${row.attempt}, ${row.status}, ${row.error}, ${row.latencyMs})`;
+      }
+      const changes = disabledState(outcome, loaded, deps.clock());
+      if (!changes) return;
+      const context: RecordContext = { tx, orgId: job.orgId, ...webhook, behaviours: deps.behaviours, catalog, now: deps.clock() };
+      const attributes = new Map(webhook.descriptor.attributes.filter((a) => Object.hasOwn(changes, a.name)).map((a) => [a, changes[a.name]]));
+      await updateRecord(context, job.webhookId, { attributes, relationships: new Map() });
+    });
+  };
+}

@@ -1,0 +1,100 @@
+// Listeners on 127.0.0.1 only: HTTPS receivers that record what arrives, and plain TCP
+// sentinels that only count connections, for asserting that nothing was sent their way.
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { createServer as createTcpServer, type AddressInfo, type Server } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import type { TLSSocket } from 'node:tls';
+import type { TestCertificate } from './certificates.js';
+
+export interface ReceivedRequest {
+  /** performance.now() when the request head arrived. */
+  readonly at: number;
+  readonly method: string;
+  readonly path: string;
+  readonly headers: IncomingHttpHeaders;
+  /** TLS SNI the client sent. */
+  readonly servername: string | false | null;
+  /** Filled in once the body has arrived, before the handler runs. */
+  body: Buffer;
+}
+
+export interface Receiver {
+  readonly port: number;
+  readonly requests: ReceivedRequest[];
+  /** TCP connections accepted, whether or not TLS succeeded on them. */
+  connections(): number;
+  close(): Promise<void>;
+}
+
+export type Handler = (request: IncomingMessage, response: ServerResponse) => void;
+
+export async function startReceiver(certificate: TestCertificate, handle: Handler): Promise<Receiver> {
+  const requests: ReceivedRequest[] = [];
+  let connections = 0;
+  const server = createHttpsServer({ key: certificate.key, cert: certificate.cert }, (request, response) => {
+    const received: ReceivedRequest = {
+      at: performance.now(),
+      method: request.method ?? '',
+      path: request.url ?? '',
+      headers: request.headers,
+      servername: (request.socket as TLSSocket).servername,
+      body: Buffer.alloc(0),
+    };
+    requests.push(received);
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      received.body = Buffer.concat(chunks);
+      handle(request, response);
+    });
+  });
+  server.on('connection', () => connections++);
+  // TLS failures are what some tests expect; they must not surface as server errors.
+  server.on('tlsClientError', () => {});
+  const port = await listenOnLoopback(server);
+  return {
+    port,
+    requests,
+    connections: () => connections,
+    close: () => {
+      server.closeAllConnections();
+      return closeServer(server);
+    },
+  };
+}
+
+export interface Sentinel {
+  readonly port: number;
+  connections(): number;
+  close(): Promise<void>;
+}
+
+export async function startSentinel(): Promise<Sentinel> {
+  let connections = 0;
+  const server = createTcpServer((socket) => {
+    connections++;
+    socket.destroy();
+  });
+  const port = await listenOnLoopback(server);
+  return { port, connections: () => connections, close: () => closeServer(server) };
+}
+
+/** A port nothing listens on: bound, then released. */
+export async function freePort(): Promise<number> {
+  const server = createTcpServer();
+  const port = await listenOnLoopback(server);
+  await closeServer(server);
+  return port;
+}
+
+function listenOnLoopback(server: Server): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => server.close(() => resolve()));
+}
