@@ -83,6 +83,11 @@ export async function startWorker(options: {
   log: Logger;
   delivery: DeliveryOptions;
   clock?: () => Date;
+  /**
+   * How often to release jobs whose worker died (their lock is older than 4 hours); the
+   * graphile-worker default, 8 to 10 minutes, when unset.
+   */
+  staleLockCheckMs?: number;
 }): Promise<StartedWorker> {
   const log = options.log.child({ component: 'worker' });
   const sql = connectDatabase(options.databaseUrl, { max: Math.max(2, options.concurrency) });
@@ -93,6 +98,7 @@ export async function startWorker(options: {
     crontab: CRONTAB,
     noHandleSignals: true,
     logger: workerLogger(log),
+    ...(options.staleLockCheckMs && { minResetLockedInterval: options.staleLockCheckMs, maxResetLockedInterval: options.staleLockCheckMs }),
   });
   return {
     runner,

@@ -3,6 +3,7 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -29,7 +30,8 @@ export async function makeCertificate(hostname: string): Promise<TestCertificate
       '-subj',
       `/CN=${hostname}`,
       '-addext',
-      `subjectAltName=DNS:${hostname}`,
+      // An address gets an IP entry: receivers addressed as https://127.0.0.1 need one.
+      isIP(hostname) ? `subjectAltName=IP:${hostname}` : `subjectAltName=DNS:${hostname}`,
       '-keyout',
       keyFile,
       '-out',
