@@ -5,7 +5,10 @@ import type { Logger } from 'pino';
 import type postgres from 'postgres';
 import { descriptors, mountResourceRoutes } from '../generated/routes/index.js';
 import servedSchema from '../generated/schema.json' with { type: 'json' };
-import { bearerAuthentication } from './auth/index.js';
+import { bearerAuthentication, bearerToken, lookupToken } from './auth/index.js';
+import { mountDefinitionRoutes } from './custom-objects/definitions-api.js';
+import { CustomObjectRegistry, customObjectReferences } from './custom-objects/registry.js';
+import { withCustomObjects } from './custom-objects/served-schema.js';
 import type { Config } from './config.js';
 import { createResourceEngine, referencesIndex, type ApiEnv } from './engine/index.js';
 import { webhookCleanup } from './webhooks/cleanup.js';
@@ -52,14 +55,17 @@ function renderError(error: Error, c: Context<ApiEnv>): Response {
 export function createApp(deps: AppDependencies): Hono<ApiEnv> {
   const app = new Hono<ApiEnv>();
   const referencesTo = referencesIndex(descriptors.values());
-  const engine = createResourceEngine({
+  const engineOptions = {
     sql: deps.sql,
-    descriptors,
     behaviours: standardBehaviours,
     publicBaseUrl: deps.config.publicBaseUrl,
     cursorSecret: deps.cursorSecret,
+    dynamicReferences: customObjectReferences,
     ...(deps.clock && { clock: deps.clock }),
-  });
+  };
+  const engine = createResourceEngine({ ...engineOptions, descriptors });
+  // Custom objects: the same engine, with descriptors built from each org's definitions.
+  const customObjects = new CustomObjectRegistry(deps.sql, descriptors, engineOptions);
 
   app.use('*', async function requestContext(c, next) {
     const incoming = c.req.header('x-request-id');
@@ -83,7 +89,14 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
   );
   app.use('/api/v2/*', jsonApiMediaType());
 
-  app.get('/api/v2/schema', (c) => jsonApi(c, 200, servedSchema));
+  // No token needed; with a valid one, the caller's custom objects are included.
+  app.get('/api/v2/schema', async (c) => {
+    const token = bearerToken(c.req.header('authorization'));
+    const auth = token ? await lookupToken(deps.sql, token) : undefined;
+    if (!auth || 'refused' in auth) return jsonApi(c, 200, servedSchema);
+    const { definitions } = await customObjects.forOrg(auth.orgId);
+    return jsonApi(c, 200, withCustomObjects(servedSchema, definitions));
+  });
 
   // Authorized by a webhook's cleanup token, not an access token: mounted ahead of bearer auth.
   app.post(
@@ -94,6 +107,12 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
   const api = new Hono<ApiEnv>();
   api.use('*', bearerAuthentication(deps.sql));
   mountResourceRoutes(api, engine);
+  mountDefinitionRoutes(api, { sql: deps.sql, standardTypes: new Set(descriptors.keys()), publicBaseUrl: deps.config.publicBaseUrl });
+  api.get('/customObjects/:name', customObjects.handler('list'));
+  api.post('/customObjects/:name', customObjects.handler('create'));
+  api.get('/customObjects/:name/:id{[0-9]+}', customObjects.handler('get'));
+  api.patch('/customObjects/:name/:id{[0-9]+}', customObjects.handler('update'));
+  api.delete('/customObjects/:name/:id{[0-9]+}', customObjects.handler('destroy'));
   const allowed = allowedMethods();
   api.all('/:collection/:id{[0-9]+}', (c) => {
     const methods = allowed.get(c.req.param('collection'))?.member;

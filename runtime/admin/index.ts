@@ -3,6 +3,7 @@ import { descriptors } from '../../generated/routes/index.js';
 import { allScopes, hashToken, newAccessToken } from '../auth/index.js';
 import { insertRecord } from '../engine/records.js';
 import { createCatalog } from '../engine/index.js';
+import { CUSTOM_OBJECT_SCOPE } from '../custom-objects/descriptor.js';
 import { standardBehaviours } from '../resources/index.js';
 import { API_ROLE, type Transaction } from '../tenancy/index.js';
 
@@ -23,7 +24,7 @@ const userStatements = catalog.entry('user').statements;
 
 /** Every scope a token can hold. */
 export function knownScopes(): string[] {
-  return allScopes([...descriptors.values()].map((d) => d.scope));
+  return allScopes([...[...descriptors.values()].map((d) => d.scope), CUSTOM_OBJECT_SCOPE]);
 }
 
 async function asOrg(tx: Transaction, orgId: number): Promise<void> {

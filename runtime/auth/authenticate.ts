@@ -25,27 +25,40 @@ interface TokenRow {
   admin: boolean;
 }
 
+/** The bearer token of a request, if it carries one. */
+export function bearerToken(header: string | undefined): string | undefined {
+  return header?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
+}
+
 /**
- * Looks the bearer token up by its hash over the owner connection (tokens sit outside
- * row-level security, since the org is not known yet). Missing, unknown, expired, and tokens of
- * locked or deleted orgs are all 401; the detail says which, never echoing the token.
+ * Looks a bearer token up by its hash over the owner connection (tokens sit outside row-level
+ * security, since the org is not known yet). Returns who it acts for, or why it is refused.
+ */
+export async function lookupToken(sql: postgres.Sql, token: string): Promise<AuthContext | { refused: string }> {
+  const [row] = await sql<TokenRow[]>`
+    select t.org_id, t.user_id, t.scopes, t.expires_at <= now() as expired,
+           (o.locked_at is null and o.deleted_at is null) as org_usable,
+           exists (select 1 from cadence_system.org_admins a where a.org_id = t.org_id and a.user_id = t.user_id) as admin
+      from cadence_system.access_tokens t
+      join cadence_system.orgs o on o.id = t.org_id
+     where t.token_hash = ${hashToken(token)}`;
+  if (!row) return { refused: 'The access token is not valid' };
+  if (row.expired) return { refused: 'The access token has expired' };
+  if (!row.org_usable) return { refused: 'The organisation of this access token is locked or deleted' };
+  return { orgId: row.org_id, userId: row.user_id, admin: row.admin, scopes: new Set(row.scopes) };
+}
+
+/**
+ * Requires a valid bearer token. Missing, unknown, expired, and tokens of locked or deleted
+ * orgs are all 401; the detail says which, never echoing the token.
  */
 export function bearerAuthentication(sql: postgres.Sql): MiddlewareHandler<{ Variables: { auth: AuthContext } }> {
   return async function authenticate(c, next) {
-    const header = c.req.header('authorization');
-    const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
-    if (!match) throw unauthorized('An Authorization: Bearer <token> header is required');
-    const [row] = await sql<TokenRow[]>`
-      select t.org_id, t.user_id, t.scopes, t.expires_at <= now() as expired,
-             (o.locked_at is null and o.deleted_at is null) as org_usable,
-             exists (select 1 from cadence_system.org_admins a where a.org_id = t.org_id and a.user_id = t.user_id) as admin
-        from cadence_system.access_tokens t
-        join cadence_system.orgs o on o.id = t.org_id
-       where t.token_hash = ${hashToken(match[1]!)}`;
-    if (!row) throw unauthorized('The access token is not valid');
-    if (row.expired) throw unauthorized('The access token has expired');
-    if (!row.org_usable) throw unauthorized('The organisation of this access token is locked or deleted');
-    c.set('auth', { orgId: row.org_id, userId: row.user_id, admin: row.admin, scopes: new Set(row.scopes) });
+    const token = bearerToken(c.req.header('authorization'));
+    if (!token) throw unauthorized('An Authorization: Bearer <token> header is required');
+    const auth = await lookupToken(sql, token);
+    if ('refused' in auth) throw unauthorized(auth.refused);
+    c.set('auth', auth);
     await next();
   };
 }

@@ -3,7 +3,11 @@
  * Database resolution is the server's: DATABASE_URL, or the embedded PostgreSQL in .data/
  * (reused when a server already runs it, started and stopped here otherwise).
  */
+import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { descriptors } from '../../generated/routes/index.js';
+import { defineCustomObject } from '../custom-objects/definitions.js';
+import { ApiError } from '../jsonapi/index.js';
 import { pino } from 'pino';
 import { AdminError, createOrg, createToken, createUser } from '../admin/index.js';
 import { readConfig, type Config } from '../config.js';
@@ -21,7 +25,8 @@ const USAGE = `usage:
   cadence migrate                   apply database migrations
   cadence org create --name NAME [--admin-email EMAIL]
   cadence user create --org ID --email EMAIL [--admin]
-  cadence token create --org ID --user ID --scopes a.read,b.write [--ttl SECONDS]`;
+  cadence token create --org ID --user ID --scopes a.read,b.write [--ttl SECONDS]
+  cadence custom-object define --org ID --file DEFINITION.json`;
 
 class UsageError extends Error {}
 
@@ -91,6 +96,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<vo
       admin: { type: 'boolean' },
       scopes: { type: 'string' },
       ttl: { type: 'string' },
+      file: { type: 'string' },
     },
   });
   const config = readConfig(env);
@@ -123,6 +129,26 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<vo
       return withDatabase(config, async (sql) =>
         print(await createToken(sql, { orgId, userId, scopes, ...(ttlSeconds !== undefined && { ttlSeconds }) })),
       );
+    }
+    case 'custom-object define': {
+      const orgId = positiveInteger('org', values.org);
+      if (!values.file) throw new UsageError('--file is required (a JSON definition)');
+      let definition: unknown;
+      try {
+        definition = JSON.parse(await readFile(values.file, 'utf8'));
+      } catch (error) {
+        throw new UsageError(`cannot read a JSON definition from ${values.file}: ${(error as Error).message}`);
+      }
+      return withDatabase(config, async (sql) => {
+        try {
+          const defined = await defineCustomObject(sql, orgId, definition, new Set(descriptors.keys()));
+          print({ definitionId: defined.id, name: defined.name, version: defined.version });
+        } catch (error) {
+          // Definition faults are JSON:API errors; the CLI prints them as they are.
+          if (error instanceof ApiError) throw new AdminError(JSON.stringify({ errors: error.errors }));
+          throw error;
+        }
+      });
     }
     default:
       throw new UsageError(command ? `unknown command: ${command}` : 'a command is required');

@@ -74,6 +74,16 @@ export interface ResourceDescriptor {
   readonly relationships: readonly RelationshipDescriptor[];
   readonly operations: OperationsDescriptor;
   readonly actions: readonly ActionDescriptor[];
+  /**
+   * Set for resources that share a table with others (custom objects): the column and value
+   * that select this resource's rows, added to every statement on the table.
+   */
+  readonly partition?: { readonly column: string; readonly value: number };
+  /**
+   * False where relationship columns have no foreign keys (custom objects, whose targets vary):
+   * the write path then checks each target exists in the org.
+   */
+  readonly foreignKeys?: boolean;
 }
 
 /** A validation failure of a request body, located by a JSON pointer into it. */

@@ -91,6 +91,7 @@ export function bindHandlers(module: ResourceModule, deps: EngineDependencies): 
     behaviours: deps.behaviours,
     catalog: deps.catalog,
     now: deps.clock(),
+    ...(deps.dynamicReferences && { dynamicReferences: deps.dynamicReferences }),
   });
   const pathId = (c: Context<ApiEnv>) => Number(c.req.param('id'));
   const notFound = (id: number) => resourceNotFound(`No ${descriptor.type} with id ${id} exists`);

@@ -2,7 +2,7 @@ import type { Fieldsets, IncludeNode } from '../query/index.js';
 import type { Transaction } from '../tenancy/index.js';
 import type { CollectionPaths, ResourceObject, Row, UrlBase } from './render.js';
 import { renderResource } from './render.js';
-import { quoteIdent, relationshipAlias, selectList } from './sql-text.js';
+import { partitionPredicate, quoteIdent, relationshipAlias, selectList } from './sql-text.js';
 
 /**
  * Loads included resources level by level: one statement per include path segment, whatever
@@ -23,7 +23,7 @@ export async function loadIncluded(
       const ids = [...new Set(rows.map((r) => r[relationshipAlias(node.relationship)]).filter((id): id is number => id != null))];
       if (ids.length === 0) continue;
       const loaded = await tx.unsafe<Row[]>(
-        `select ${selectList(node.target)} from ${quoteIdent(node.target.table)} where "org_id" = $1 and "id" = any($2::bigint[])`,
+        `select ${selectList(node.target)} from ${quoteIdent(node.target.table)} where "org_id" = $1 and "id" = any($2::bigint[])${partitionPredicate(node.target)}`,
         [orgId, ids] as never[],
         { prepare: true },
       );

@@ -3,13 +3,14 @@ import type { Behaviours } from './behaviour.js';
 import type { ApiEnv, EngineDependencies } from './context.js';
 import type { ResourceDescriptor, ResourceModule } from './descriptor.js';
 import { bindHandlers, type ResourceHandlers } from './handlers.js';
-import type { Reference, ResourceCatalog } from './records.js';
+import type { DynamicReferences, Reference, ResourceCatalog } from './records.js';
 import { buildStatements, type ResourceStatements } from './statements.js';
 
 export type { ApiEnv } from './context.js';
 export type * from './descriptor.js';
 export type { ResourceBehaviour, ActionHandler, Behaviours, AfterCreate, Viewer, WriteContext } from './behaviour.js';
 export type { ResourceHandlers } from './handlers.js';
+export type { DynamicReferences, Reference } from './records.js';
 
 /** The one engine: every resource, standard or (later) custom, is served by binding a module. */
 export interface ResourceEngine {
@@ -23,6 +24,8 @@ export interface EngineOptions {
   readonly publicBaseUrl?: string | undefined;
   readonly cursorSecret: string;
   readonly clock?: () => Date;
+  /** References held where no foreign key knows them (custom objects), cleared on delete. */
+  readonly dynamicReferences?: DynamicReferences;
 }
 
 /** Every to-one column in any resource that points at `type`, by type. */
@@ -74,6 +77,7 @@ export function createResourceEngine(options: EngineOptions): ResourceEngine {
     descriptorOf: (type) => options.descriptors.get(type),
     cursorSecret: options.cursorSecret,
     clock: options.clock ?? (() => new Date()),
+    ...(options.dynamicReferences && { dynamicReferences: options.dynamicReferences }),
   };
   return { bind: (module) => bindHandlers(module, deps) };
 }

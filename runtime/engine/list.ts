@@ -2,7 +2,7 @@ import { COUNT_CAP, compileFilters, encodeCursor, keysetCondition, orderBy, SqlP
 import type { Transaction } from '../tenancy/index.js';
 import type { ResourceDescriptor } from './descriptor.js';
 import type { Row } from './render.js';
-import { quoteIdent } from './sql-text.js';
+import { partitionPredicate, quoteIdent } from './sql-text.js';
 import type { ResourceStatements } from './statements.js';
 
 /**
@@ -20,7 +20,7 @@ export interface ListResult {
 }
 
 function whereClause(request: ListRequest, descriptor: ResourceDescriptor, params: SqlParams, tables: (type: string) => ResourceDescriptor): string[] {
-  return ['t."org_id" = $1', ...compileFilters(request.filters, descriptor, 't', params, '$1', tables)];
+  return [`t."org_id" = $1${partitionPredicate(descriptor, 't')}`, ...compileFilters(request.filters, descriptor, 't', params, '$1', tables)];
 }
 
 async function countMatches(tx: Transaction, request: ListRequest, descriptor: ResourceDescriptor, orgId: number, tables: (type: string) => ResourceDescriptor) {

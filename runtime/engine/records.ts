@@ -1,9 +1,10 @@
 import type { Transaction } from '../tenancy/index.js';
+import { validationError } from '../jsonapi/index.js';
 import type { ActionHandler, Behaviours } from './behaviour.js';
 import type { AttributeDescriptor, ResourceDescriptor, ToOneDescriptor } from './descriptor.js';
 import { recordEvent } from './events.js';
 import type { Row } from './render.js';
-import { parameterCast, quoteIdent, relationshipAlias, selectList } from './sql-text.js';
+import { parameterCast, partitionPredicate, quoteIdent, relationshipAlias, selectList } from './sql-text.js';
 import type { ResourceStatements } from './statements.js';
 
 /**
@@ -19,6 +20,9 @@ export interface Changes {
   readonly relationshipMeta?: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
 }
 
+/** Finds references no schema declares (custom objects' relationships), inside the transaction. */
+export type DynamicReferences = (tx: Transaction, orgId: number, type: string) => Promise<readonly Reference[]>;
+
 /** Descriptors and statements of every resource, so one write can touch another resource. */
 export interface ResourceCatalog {
   entry(type: string): { readonly descriptor: ResourceDescriptor; readonly statements: ResourceStatements };
@@ -29,6 +33,8 @@ export interface Reference {
   readonly table: string;
   readonly column: string;
   readonly touchesUpdatedAt: boolean;
+  /** For a shared table: the predicate selecting the referring resource's rows. */
+  readonly partition?: { readonly column: string; readonly value: number };
 }
 
 export interface RecordContext {
@@ -39,6 +45,7 @@ export interface RecordContext {
   readonly behaviours: Behaviours;
   readonly catalog: ResourceCatalog;
   readonly now: Date;
+  readonly dynamicReferences?: DynamicReferences;
 }
 
 interface Assignment {
@@ -121,12 +128,34 @@ function changedNames(changes: Changes, before: Row, after: Row): Set<string> {
   return names;
 }
 
+/**
+ * Where relationship columns have no foreign keys (custom objects), checks that each target
+ * exists in the org, as a foreign key would.
+ */
+async function checkTargets(context: RecordContext, changes: Changes): Promise<void> {
+  if (context.descriptor.foreignKeys !== false) return;
+  for (const [rel, id] of changes.relationships) {
+    if (id === null) continue;
+    const target = context.catalog.entry(rel.target).descriptor;
+    const found = await context.tx.unsafe(
+      `select 1 from ${quoteIdent(target.table)} where "org_id" = $1 and "id" = $2${partitionPredicate(target)}`,
+      [context.orgId, id],
+      { prepare: true },
+    );
+    if (found.length === 0) {
+      throw validationError([{ pointer: `/data/relationships/${rel.name}`, detail: `${rel.name} refers to a ${rel.target} that does not exist` }]);
+    }
+  }
+}
+
 export async function insertRecord(context: RecordContext, given: Changes): Promise<Row> {
   const { tx, orgId, descriptor } = context;
+  await checkTargets(context, given);
   const changes = withDerived(context, given, null);
   const assignments = assignmentsOf(changes);
-  const columns = ['"org_id"', ...assignments.map((a) => quoteIdent(a.column))];
-  const placeholders = ['$1', ...assignments.map((a, i) => `$${i + 2}${a.cast}`)];
+  const partition = descriptor.partition;
+  const columns = ['"org_id"', ...(partition ? [quoteIdent(partition.column)] : []), ...assignments.map((a) => quoteIdent(a.column))];
+  const placeholders = ['$1', ...(partition ? [String(Number(partition.value))] : []), ...assignments.map((a, i) => `$${i + 2}${a.cast}`)];
   const [row] = await tx.unsafe<Row[]>(
     `insert into ${quoteIdent(descriptor.table)} (${columns.join(', ')}) values (${placeholders.join(', ')}) returning ${context.statements.selectList}`,
     [orgId, ...assignments.map((a) => a.value)] as never[],
@@ -180,6 +209,7 @@ export async function updateRecord(context: RecordContext, id: number, given: Ch
   const { tx, orgId, descriptor } = context;
   const previous = await findRecord(context, id, true);
   if (!previous) return undefined;
+  await checkTargets(context, given);
   const changes = withDerived(context, given, previous);
   const assignments = assignmentsOf(changes);
   const hasUpdatedAt = descriptor.attributes.some((a) => a.name === 'updatedAt');
@@ -187,7 +217,7 @@ export async function updateRecord(context: RecordContext, id: number, given: Ch
   if (hasUpdatedAt) sets.push(`"updated_at" = now()`);
   if (sets.length === 0) return previous;
   const [row] = await tx.unsafe<Row[]>(
-    `update ${quoteIdent(descriptor.table)} set ${sets.join(', ')} where "org_id" = $1 and "id" = $2 returning ${selectList(descriptor)}`,
+    `update ${quoteIdent(descriptor.table)} set ${sets.join(', ')} where "org_id" = $1 and "id" = $2${partitionPredicate(descriptor)} returning ${selectList(descriptor)}`,
     [orgId, id, ...assignments.map((a) => a.value)] as never[],
     { prepare: true },
   );
@@ -213,10 +243,11 @@ export async function deleteRecord(context: RecordContext, id: number, reference
   const { tx, orgId, descriptor } = context;
   const existing = await findRecord(context, id, true);
   if (!existing) return undefined;
-  for (const ref of references) {
+  const dynamic = (await context.dynamicReferences?.(tx, orgId, descriptor.type)) ?? [];
+  for (const ref of [...references, ...dynamic]) {
     const touch = ref.touchesUpdatedAt ? `, "updated_at" = now()` : '';
     await tx.unsafe(
-      `update ${quoteIdent(ref.table)} set ${quoteIdent(ref.column)} = null${touch} where "org_id" = $1 and ${quoteIdent(ref.column)} = $2`,
+      `update ${quoteIdent(ref.table)} set ${quoteIdent(ref.column)} = null${touch} where "org_id" = $1 and ${quoteIdent(ref.column)} = $2${ref.partition ? ` and ${quoteIdent(ref.partition.column)} = ${Number(ref.partition.value)}` : ''}`,
       [orgId, id],
       { prepare: true },
     );

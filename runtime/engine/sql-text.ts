@@ -44,3 +44,13 @@ export function parameterCast(a: AttributeDescriptor | undefined): string {
   if (a.type === 'object' || (a.type === 'array' && a.itemType === 'object')) return '::jsonb';
   return '';
 }
+
+/**
+ * ` and <alias>."definition_id" = 12` for a resource that shares its table, else nothing. The
+ * value comes from the database as an integer, never from a request, so it is inlined.
+ */
+export function partitionPredicate(descriptor: ResourceDescriptor, alias?: string): string {
+  if (!descriptor.partition) return '';
+  const column = `${alias ? `${alias}.` : ''}${quoteIdent(descriptor.partition.column)}`;
+  return ` and ${column} = ${Number(descriptor.partition.value)}`;
+}

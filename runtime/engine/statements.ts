@@ -1,5 +1,5 @@
 import type { ResourceDescriptor } from './descriptor.js';
-import { quoteIdent, selectList } from './sql-text.js';
+import { partitionPredicate, quoteIdent, selectList } from './sql-text.js';
 
 /**
  * The fixed statements of one resource, built once per descriptor and reused (postgres.js
@@ -11,23 +11,17 @@ export interface ResourceStatements {
   readonly getOne: string;
   readonly getOneForUpdate: string;
   readonly deleteOne: string;
-  readonly listFirst: string;
-  readonly listAfter: string;
-  readonly listBefore: string;
 }
 
 export function buildStatements(descriptor: ResourceDescriptor): ResourceStatements {
   const table = quoteIdent(descriptor.table);
   const columns = selectList(descriptor);
-  const one = `select ${columns} from ${table} where "org_id" = $1 and "id" = $2`;
+  const partition = partitionPredicate(descriptor);
+  const one = `select ${columns} from ${table} where "org_id" = $1 and "id" = $2${partition}`;
   return {
     selectList: columns,
     getOne: one,
     getOneForUpdate: `${one} for update`,
-    deleteOne: `delete from ${table} where "org_id" = $1 and "id" = $2 returning ${columns}`,
-    // One extra row tells whether a further page exists without counting.
-    listFirst: `select ${columns} from ${table} where "org_id" = $1 order by "id" limit $2`,
-    listAfter: `select ${columns} from ${table} where "org_id" = $1 and "id" > $3 order by "id" limit $2`,
-    listBefore: `select * from (select ${columns} from ${table} where "org_id" = $1 and "id" < $3 order by "id" desc limit $2) page order by "id"`,
+    deleteOne: `delete from ${table} where "org_id" = $1 and "id" = $2${partition} returning ${columns}`,
   };
 }

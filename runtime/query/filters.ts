@@ -1,6 +1,6 @@
 import { invalidQueryParameter } from '../jsonapi/index.js';
 import type { AttributeDescriptor, RelationshipDescriptor, ResourceDescriptor, ToOneDescriptor } from '../engine/descriptor.js';
-import { quoteIdent } from '../engine/sql-text.js';
+import { partitionPredicate, quoteIdent } from '../engine/sql-text.js';
 import type { SqlParams } from './sql-builder.js';
 import { castOf, parseFilterValue, type TypedValue } from './values.js';
 
@@ -97,11 +97,12 @@ function compileCondition(column: string, a: AttributeDescriptor, condition: Val
     if (condition.lte) parts.push(`${column} <= ${params.add(condition.lte.value, condition.lte.cast)}`);
     return parts.length ? parts.join(' and ') : `${column} is not null`;
   }
-  const elementCast = castOf(a, true);
-  const list = params.add(
-    condition.values.map((v) => v.value),
-    `${elementCast}[]`,
-  );
+  // Lists travel as text[] and are cast by PostgreSQL: postgres.js infers no array type for
+  // booleans, and one text parameter per list keeps a single prepared statement per shape.
+  const list = `(${params.add(
+    condition.values.map((v) => String(v.value)),
+    '::text[]',
+  )})${castOf(a, true)}[]`;
   // An array attribute matches when it holds any of the values.
   if (a.type === 'array') return `${column} && ${list}`;
   return `${column} = any(${list})`;
@@ -144,9 +145,9 @@ export function compileFilters(
       const target = tables(f.relationship.target);
       const back = target.relationships.find((r) => r.name === (f.relationship as { inverse: string }).inverse) as ToOneDescriptor;
       const inner = compileCondition('r."id"', ID_ATTRIBUTE, f.condition, params);
-      return `exists (select 1 from ${quoteIdent(target.table)} r where r."org_id" = ${orgParam} and r.${quoteIdent(back.column)} = ${alias}."id" and ${inner})`;
+      return `exists (select 1 from ${quoteIdent(target.table)} r where r."org_id" = ${orgParam}${partitionPredicate(target, 'r')} and r.${quoteIdent(back.column)} = ${alias}."id" and ${inner})`;
     }
     const inner = compileCondition(`r.${quoteIdent(f.attribute.column)}`, f.attribute, f.condition, params);
-    return `${alias}.${quoteIdent(f.relationship.column)} in (select r."id" from ${quoteIdent(f.target.table)} r where r."org_id" = ${orgParam} and ${inner})`;
+    return `${alias}.${quoteIdent(f.relationship.column)} in (select r."id" from ${quoteIdent(f.target.table)} r where r."org_id" = ${orgParam}${partitionPredicate(f.target, 'r')} and ${inner})`;
   });
 }

@@ -21,7 +21,11 @@ export function parseInclude(
     if (names.length > MAX_INCLUDE_DEPTH) throw invalidQueryParameter('include', `include paths are limited to ${MAX_INCLUDE_DEPTH} levels`);
     let level = roots;
     let current = descriptor;
-    for (const name of names) {
+    for (const [depth, name] of names.entries()) {
+      // SPEC.md's custom object rule 4: include goes one level deep through custom objects.
+      if (depth > 0 && current.partition) {
+        throw invalidQueryParameter('include', `include goes only one level deep through custom object relationships (${path})`);
+      }
       const relationship = current.relationships.find((r) => r.name === name);
       if (!relationship) throw invalidQueryParameter('include', `${current.type} has no relationship ${name} (in include path ${path})`);
       if (relationship.kind !== 'toOne') {

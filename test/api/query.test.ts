@@ -79,6 +79,12 @@ describe('filters', () => {
     expect(accounts.data).toHaveLength(1);
   });
 
+  it('boolean filters, single and listed', async () => {
+    await api.request('POST', '/api/v2/accounts', { body: { data: { type: 'account', attributes: { name: 'Named Co', named: true } } } });
+    expect((await get('/api/v2/accounts?filter[named]=true')).data.map((a: { attributes: { name: string } }) => a.attributes.name)).toEqual(['Named Co']);
+    expect((await get('/api/v2/accounts?filter[named]=true,false')).data).toHaveLength(1);
+  });
+
   it('an array attribute matches any of its values', async () => {
     expect(firstNames(await get('/api/v2/prospects?filter[emails]=ken@example.test'))).toEqual(['Ken']);
   });

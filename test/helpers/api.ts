@@ -52,7 +52,8 @@ export async function startTestApi(options: { publicBaseUrl?: string; clock?: ()
     cursorSecret: await loadCursorSecret(sql),
     ...(options.clock && { clock: options.clock }),
     config: { publicBaseUrl: options.publicBaseUrl, maxBodyBytes: 64 * 1024 },
-    log: pino({ level: 'silent' }),
+    // TEST_LOG_LEVEL=error shows what the server logs, e.g. the cause of a 500.
+    log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
   });
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));

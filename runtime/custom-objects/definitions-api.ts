@@ -1,0 +1,89 @@
+import type { Context, Hono } from 'hono';
+import type postgres from 'postgres';
+import { requireScope } from '../auth/index.js';
+import type { ApiEnv } from '../engine/index.js';
+import { conflict, forbidden, jsonApi, parseRequestBody, resourceNotFound, badRequest } from '../jsonapi/index.js';
+import { createDefinition, deleteDefinition, listDefinitions, updateDefinition, type StoredDefinition } from './definitions.js';
+import { CUSTOM_OBJECT_SCOPE } from './descriptor.js';
+
+const TYPE = 'customObjectDefinition';
+const PATH = 'customObjectDefinitions';
+
+function render(c: Context<ApiEnv>, publicBaseUrl: string | undefined, d: StoredDefinition) {
+  const api = `${publicBaseUrl ?? new URL(c.req.url).origin}/api/v2`;
+  return {
+    type: TYPE,
+    id: d.id,
+    attributes: {
+      name: d.name,
+      displayName: d.displayName,
+      displayField: d.displayField,
+      fields: d.fields.map(({ name, type, required, filterable, sortable }) => ({ name, type, required, filterable, sortable })),
+      relationships: d.relationships.map(({ name, target }) => ({ name, target, cardinality: 'toOne' })),
+      createdAt: d.createdAt,
+      updatedAt: d.updatedAt,
+    },
+    relationships: {},
+    links: { self: `${api}/${PATH}/${d.id}` },
+  };
+}
+
+/** Definitions change what every user of the org sees: admins only. */
+function requireAdmin(c: Context<ApiEnv>, access: 'read' | 'write' | 'delete'): number {
+  const auth = c.get('auth');
+  if (!auth.admin) throw forbidden('adminOnly', 'Only an administrator of the organisation can manage custom object definitions');
+  requireScope(auth.scopes, CUSTOM_OBJECT_SCOPE, access);
+  return auth.orgId;
+}
+
+function attributesOf(body: Record<string, unknown>, update: boolean, pathId?: number): Record<string, unknown> {
+  const data = body.data as Record<string, unknown> | undefined;
+  if (!data || typeof data !== 'object' || Array.isArray(data)) throw badRequest('invalidBody', 'The body must have a "data" object', { pointer: '/data' });
+  if (data.type !== TYPE) throw conflict(`data.type must be "${TYPE}"`, { pointer: '/data/type' });
+  if (!update && data.id !== undefined) throw forbidden('clientGeneratedId', 'Ids are assigned by the service', { pointer: '/data/id' });
+  if (update && data.id !== undefined && String(data.id) !== String(pathId)) throw conflict('data.id does not match the path', { pointer: '/data/id' });
+  const attributes = data.attributes ?? {};
+  if (typeof attributes !== 'object' || Array.isArray(attributes)) throw badRequest('invalidBody', 'data.attributes must be an object', { pointer: '/data/attributes' });
+  return attributes as Record<string, unknown>;
+}
+
+/**
+ * The admin-only `customObjectDefinition` resource: how an organisation defines, evolves and
+ * removes its custom objects over the API (the CLI's `custom-object define` uses the same service).
+ */
+export function mountDefinitionRoutes(api: Hono<ApiEnv>, options: { sql: postgres.Sql; standardTypes: ReadonlySet<string>; publicBaseUrl: string | undefined }): void {
+  const { sql, standardTypes, publicBaseUrl } = options;
+  const id = (c: Context<ApiEnv>) => Number(c.req.param('id'));
+  const notFound = (n: number) => resourceNotFound(`No custom object definition with id ${n} exists`);
+
+  api.get(`/${PATH}`, async (c) => {
+    const orgId = requireAdmin(c, 'read');
+    const definitions = await listDefinitions(sql, orgId);
+    return jsonApi(c, 200, { data: definitions.map((d) => render(c, publicBaseUrl, d)), links: { first: `${publicBaseUrl ?? new URL(c.req.url).origin}/api/v2/${PATH}` } });
+  });
+  api.get(`/${PATH}/:id{[0-9]+}`, async (c) => {
+    const orgId = requireAdmin(c, 'read');
+    const found = (await listDefinitions(sql, orgId)).find((d) => d.id === id(c));
+    if (!found) throw notFound(id(c));
+    return jsonApi(c, 200, { data: render(c, publicBaseUrl, found) });
+  });
+  api.post(`/${PATH}`, async (c) => {
+    const orgId = requireAdmin(c, 'write');
+    const attributes = attributesOf(parseRequestBody(await c.req.text()), false);
+    const created = await createDefinition(sql, orgId, attributes, standardTypes);
+    const resource = render(c, publicBaseUrl, created);
+    return jsonApi(c, 201, { data: resource }, { Location: resource.links.self });
+  });
+  api.patch(`/${PATH}/:id{[0-9]+}`, async (c) => {
+    const orgId = requireAdmin(c, 'write');
+    const attributes = attributesOf(parseRequestBody(await c.req.text()), true, id(c));
+    const updated = await updateDefinition(sql, orgId, id(c), attributes, standardTypes);
+    if (!updated) throw notFound(id(c));
+    return jsonApi(c, 200, { data: render(c, publicBaseUrl, updated) });
+  });
+  api.delete(`/${PATH}/:id{[0-9]+}`, async (c) => {
+    const orgId = requireAdmin(c, 'delete');
+    if (!(await deleteDefinition(sql, orgId, id(c)))) throw notFound(id(c));
+    return c.body(null, 204);
+  });
+}

@@ -1,0 +1,87 @@
+import type { Context, Next } from 'hono';
+import type postgres from 'postgres';
+import { createResourceEngine, type ApiEnv, type EngineOptions, type ResourceDescriptor, type ResourceHandlers } from '../engine/index.js';
+import type { Reference } from '../engine/records.js';
+import { resourceNotFound } from '../jsonapi/index.js';
+import type { Transaction } from '../tenancy/index.js';
+import type { Definition } from './definition.js';
+import { definitionOf } from './definitions.js';
+import { CUSTOM_OBJECT_TABLE, customObjectDescriptor } from './descriptor.js';
+import { compileValidators } from './validators.js';
+
+/** One org's custom objects as the engine serves them, built from its definitions. */
+export interface OrgCustomObjects {
+  /** `id:version` of every definition: when it changes, the org's objects are rebuilt. */
+  readonly signature: string;
+  readonly definitions: readonly Definition[];
+  /** Standard resources plus this org's custom objects. */
+  readonly descriptors: ReadonlyMap<string, ResourceDescriptor>;
+  readonly handlers: ReadonlyMap<string, ResourceHandlers>;
+}
+
+/** Orgs kept built in one process; the least recently built go first. */
+const MAX_CACHED_ORGS = 1000;
+
+/**
+ * Serves custom objects through the same engine as standard resources, with descriptors and
+ * validators built from the database. Each request reads the org's definitions' versions (one
+ * statement) so a definition changed by any process is served at once by every process.
+ */
+export class CustomObjectRegistry {
+  private readonly cache = new Map<number, OrgCustomObjects>();
+
+  constructor(
+    private readonly sql: postgres.Sql,
+    private readonly standardDescriptors: ReadonlyMap<string, ResourceDescriptor>,
+    private readonly engineOptions: Omit<EngineOptions, 'descriptors'>,
+  ) {}
+
+  async forOrg(orgId: number): Promise<OrgCustomObjects> {
+    const rows = await this.sql`select * from cadence_system.custom_object_definitions_of(${orgId})`;
+    const definitions = rows.map((row) => definitionOf(row as never));
+    const signature = definitions.map((d) => `${d.id}:${d.version}`).join(',');
+    const cached = this.cache.get(orgId);
+    if (cached && cached.signature === signature) return cached;
+    const built = this.build(definitions, signature);
+    this.cache.delete(orgId);
+    this.cache.set(orgId, built);
+    if (this.cache.size > MAX_CACHED_ORGS) this.cache.delete(this.cache.keys().next().value!);
+    return built;
+  }
+
+  private build(definitions: readonly Definition[], signature: string): OrgCustomObjects {
+    const displayFields = new Map(definitions.map((d) => [d.name, d.displayField]));
+    const descriptors = new Map(this.standardDescriptors);
+    for (const definition of definitions) descriptors.set(definition.name, customObjectDescriptor(definition, displayFields));
+    const engine = createResourceEngine({ ...this.engineOptions, descriptors });
+    const handlers = new Map(
+      definitions.map((d) => [d.name, engine.bind({ descriptor: descriptors.get(d.name)!, ...compileValidators(d) })] as const),
+    );
+    return { signature, definitions, descriptors, handlers };
+  }
+
+  /** A Hono handler running `operation` of the custom object named in the path. */
+  handler(operation: keyof ResourceHandlers) {
+    return async (c: Context<ApiEnv>, next: Next) => {
+      const name = c.req.param('name') ?? '';
+      const objects = await this.forOrg(c.get('auth').orgId);
+      const handlers = objects.handlers.get(name);
+      if (!handlers) throw resourceNotFound(`This organisation has no custom object named ${name}`);
+      return handlers[operation](c, next);
+    };
+  }
+}
+
+/**
+ * Custom-object relationships pointing at `type`, as references to clear when a record of
+ * `type` is deleted (custom records carry no foreign keys: their targets vary).
+ */
+export async function customObjectReferences(tx: Transaction, orgId: number, type: string): Promise<Reference[]> {
+  const rows = await tx<{ id: number; relationships: Definition['relationships'] }[]>`
+    select id, relationships from custom_object_definitions where org_id = ${orgId}`;
+  return rows.flatMap((row) =>
+    row.relationships
+      .filter((r) => r.target === type)
+      .map((r) => ({ table: CUSTOM_OBJECT_TABLE, column: r.slot, touchesUpdatedAt: true, partition: { column: 'definition_id', value: Number(row.id) } })),
+  );
+}
