@@ -1,3 +1,4 @@
+import { writeBodySchema, type JsonSchema } from '../../runtime/engine/body-schema.js';
 import type { AttributeModel, ResourceModel, ToOneModel } from '../model.js';
 
 /**
@@ -5,8 +6,6 @@ import type { AttributeModel, ResourceModel, ToOneModel } from '../model.js';
  * Read-only attributes and non-writable relationships are left out here; the engine refuses
  * them by name before validation, with a clearer message than "additional property".
  */
-
-type JsonSchema = Record<string, unknown>;
 
 const INT4_MIN = -2147483648;
 const INT4_MAX = 2147483647;
@@ -40,64 +39,16 @@ export function attributeValueSchema(a: AttributeModel): JsonSchema {
   return schema;
 }
 
-const ID_SCHEMA = {
-  anyOf: [
-    { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
-    { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
-  ],
-};
-
-function toOneSchema(rel: ToOneModel): JsonSchema {
-  const identifier = {
-    type: 'object',
-    required: ['type', 'id'],
-    additionalProperties: false,
-    properties: { type: { const: rel.target }, id: ID_SCHEMA, meta: { type: 'object' } },
-  };
-  return {
-    type: 'object',
-    required: ['data'],
-    additionalProperties: false,
-    properties: { data: rel.required ? identifier : { anyOf: [{ type: 'null' }, identifier] }, meta: { type: 'object' } },
-  };
-}
-
 function bodySchema(resource: ResourceModel, operation: 'create' | 'update'): JsonSchema {
-  const attributes = resource.attributes.filter((a) => !a.readOnly);
   const relationships = resource.relationships.filter(
     (r): r is ToOneModel => r.kind === 'toOne' && (operation === 'create' ? r.writableOnCreate : r.writableOnUpdate),
   );
-  const requiredAttributes = operation === 'create' ? attributes.filter((a) => a.required).map((a) => a.name) : [];
-  const requiredRelationships = operation === 'create' ? relationships.filter((r) => r.required).map((r) => r.name) : [];
-  const data: JsonSchema = {
-    type: 'object',
-    required: [
-      'type',
-      ...(operation === 'update' ? ['id'] : []),
-      ...(requiredAttributes.length ? ['attributes'] : []),
-      ...(requiredRelationships.length ? ['relationships'] : []),
-    ],
-    additionalProperties: false,
-    properties: {
-      type: { type: 'string' },
-      id: operation === 'update' ? ID_SCHEMA : {},
-      attributes: {
-        type: 'object',
-        required: requiredAttributes,
-        additionalProperties: false,
-        properties: Object.fromEntries(attributes.map((a) => [a.name, attributeValueSchema(a)])),
-      },
-      relationships: {
-        type: 'object',
-        required: requiredRelationships,
-        additionalProperties: false,
-        properties: Object.fromEntries(relationships.map((r) => [r.name, toOneSchema(r)])),
-      },
-      meta: { type: 'object' },
-      links: { type: 'object' },
-    },
-  };
-  return { $id: operation, type: 'object', required: ['data'], properties: { data } };
+  const shape = writeBodySchema({
+    operation,
+    attributes: resource.attributes.filter((a) => !a.readOnly).map((a) => ({ name: a.name, schema: attributeValueSchema(a), required: a.required })),
+    relationships: relationships.map((r) => ({ name: r.name, target: r.target, required: r.required })),
+  });
+  return { $id: operation, ...shape };
 }
 
 export function createBodySchema(resource: ResourceModel): JsonSchema {

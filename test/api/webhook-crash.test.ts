@@ -6,6 +6,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startWorker, type StartedWorker } from '../../runtime/jobs/index.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
+import { until } from '../helpers/wait.js';
 import { makeCertificate, type TestCertificate } from '../runtime/webhooks/certificates.js';
 import { startReceiver, type Receiver } from '../runtime/webhooks/receivers.js';
 
@@ -42,15 +43,6 @@ afterAll(async () => {
   await rm(folder, { recursive: true, force: true });
 });
 
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 it('a delivery in flight when its worker is killed is delivered by another worker', async () => {
   const url = `https://127.0.0.1:${receiver.port}/hook`;
@@ -62,7 +54,7 @@ it('a delivery in flight when its worker is killed is delivered by another worke
   });
   child.stderr!.on('data', (d) => process.stderr.write(`[worker] ${d}`));
   await api.request('POST', '/api/v2/accounts', { body: { data: { type: 'account', attributes: { name: 'In flight' } } } });
-  await until('the delivery to arrive at the receiver', () => (receiver.requests.length > 0 ? true : undefined));
+  await until('the delivery to arrive at the receiver', () => (receiver.requests.length > 0 ? true : undefined), 30_000);
   child.kill('SIGKILL');
   await new Promise((resolve) => child!.once('exit', resolve));
   child = undefined;
@@ -82,7 +74,7 @@ it('a delivery in flight when its worker is killed is delivered by another worke
   const attempts = await until('the delivery to be acknowledged', async () => {
     const rows = await api.sql`select status from webhook_attempts where webhook_id = ${created.body.data.id}`;
     return rows.length ? rows : undefined;
-  });
+  }, 30_000);
   expect(attempts.map((a) => a.status)).toEqual([200]);
   expect(receiver.requests.length).toBe(2);
   expect(JSON.parse(receiver.requests[1]!.body.toString()).meta.eventName).toBe('account.created');

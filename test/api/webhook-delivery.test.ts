@@ -3,6 +3,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorker, type StartedWorker } from '../../runtime/jobs/index.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
+import { until } from '../helpers/wait.js';
 import { makeCertificate, type TestCertificate } from '../runtime/webhooks/certificates.js';
 import { startReceiver, startSentinel, type Receiver, type Sentinel } from '../runtime/webhooks/receivers.js';
 
@@ -61,15 +62,6 @@ afterAll(async () => {
   await sentinel?.close();
 });
 
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 async function webhook(attributes: Record<string, unknown>) {
   const url = `https://${attributes.host ?? HOST}:${attributes.port ?? receiver.port}/hook`;
