@@ -1,4 +1,5 @@
 import { serve, type ServerType } from '@hono/node-server';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +11,9 @@ import { resolveDatabase } from './db/database-url.js';
 import { runMigrations } from './db/migrate.js';
 import { loadCursorSecret } from './db/settings.js';
 import { deliveryOptions, startWorker, type StartedWorker } from './jobs/index.js';
+
+/** How long in-flight requests may finish on shutdown before their connections are closed. */
+const CLOSE_GRACE_MS = 5000;
 
 export const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'migrations');
 
@@ -41,7 +45,12 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   return {
     url,
     async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      // Keep-alive connections would hold close() open forever; in-flight requests get a grace period.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      (server as Server).closeIdleConnections();
+      const force = setTimeout(() => (server as Server).closeAllConnections(), CLOSE_GRACE_MS);
+      await closed;
+      clearTimeout(force);
       await worker?.stop();
       await sql.end({ timeout: 5 });
       await database.stop();

@@ -3,9 +3,9 @@ import { notAcceptable, unsupportedMediaType } from './errors.js';
 
 export const MEDIA_TYPE = 'application/vnd.api+json';
 
-function hasBody(headers: Headers): boolean {
-  const length = headers.get('content-length');
-  return headers.has('transfer-encoding') || (length !== null && length !== '0');
+function hasBody(header: (name: string) => string | undefined): boolean {
+  const length = header('content-length');
+  return header('transfer-encoding') !== undefined || (length !== undefined && length !== '0');
 }
 
 /**
@@ -16,7 +16,7 @@ function hasBody(headers: Headers): boolean {
 export function jsonApiMediaType(): MiddlewareHandler {
   return async function negotiateMediaType(c, next) {
     const contentType = c.req.header('content-type');
-    if (hasBody(c.req.raw.headers) || contentType !== undefined) {
+    if (hasBody((name) => c.req.header(name)) || contentType !== undefined) {
       if (contentType === undefined) {
         throw unsupportedMediaType(`A request body must be sent with Content-Type: ${MEDIA_TYPE}`);
       }
