@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type postgres from 'postgres';
 import { descriptors, mountResourceRoutes } from '../generated/routes/index.js';
 import servedSchema from '../generated/schema.json' with { type: 'json' };
+import { appInstallRoutes } from './apps/index.js';
 import { bearerAuthentication, bearerToken, lookupToken } from './auth/index.js';
 import { mountDefinitionRoutes } from './custom-objects/definitions-api.js';
 import { CustomObjectRegistry, customObjectReferences } from './custom-objects/registry.js';
@@ -73,20 +74,20 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
     const log = deps.log.child({ requestId });
     c.set('requestId', requestId);
     c.set('log', log);
+    // Set before the handler: a header added to a finished response makes Hono rebuild it.
+    c.header('X-Request-Id', requestId);
     const started = performance.now();
     await next();
-    c.header('X-Request-Id', requestId);
     log.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) }, 'request');
   });
-  app.use(
-    '/api/v2/*',
-    bodyLimit({
-      maxSize: deps.config.maxBodyBytes,
-      onError: () => {
-        throw payloadTooLarge(deps.config.maxBodyBytes);
-      },
-    }),
-  );
+  const limitBody = bodyLimit({
+    maxSize: deps.config.maxBodyBytes,
+    onError: () => {
+      throw payloadTooLarge(deps.config.maxBodyBytes);
+    },
+  });
+  // Only methods that carry bodies pay for the limit's stream wrapping; a GET body is never read.
+  app.use('/api/v2/*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
   app.use('/api/v2/*', jsonApiMediaType());
 
   // No token needed; with a valid one, the caller's custom objects are included.
@@ -103,6 +104,11 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
     '/api/v2/webhooks/cleanup',
     webhookCleanup({ sql: deps.sql, descriptors, behaviours: standardBehaviours, references: referencesTo('webhook') }),
   );
+
+  // Server-to-server install endpoints (SPEC.md, Authentication): apps authenticate with app
+  // tokens (JWTs), not access tokens, so they sit outside /api/v2 and its bearer auth.
+  app.use('/api/app/*', jsonApiMediaType());
+  app.route('/api/app', appInstallRoutes({ sql: deps.sql, publicBaseUrl: deps.config.publicBaseUrl, clock: deps.clock ?? (() => new Date()) }));
 
   const api = new Hono<ApiEnv>();
   api.use('*', bearerAuthentication(deps.sql));

@@ -10,15 +10,20 @@ export interface AuthContext {
   readonly userId: number | null;
   readonly admin: boolean;
   readonly scopes: ReadonlySet<string>;
-  /** When the token's app was registered; null for user tokens (apps arrive with S2S/OAuth). */
+  /** When the token's app was registered; absent for user tokens. */
   readonly appRegisteredAt?: Date | null;
-  /** The application acting, for app tokens (apps arrive with S2S/OAuth); absent for users. */
+  /** The application acting, for server-to-server tokens (`userId` is then null); absent for users. */
   readonly appId?: string | null;
+  /** The acting application's name (a webhook's creatorAppName); absent for users. */
+  readonly appName?: string | null;
 }
 
 interface TokenRow {
   org_id: number;
   user_id: number | null;
+  app_guid: string | null;
+  app_created_at: Date | null;
+  app_name: string | null;
   scopes: string[];
   expired: boolean;
   org_usable: boolean;
@@ -36,16 +41,19 @@ export function bearerToken(header: string | undefined): string | undefined {
  */
 export async function lookupToken(sql: postgres.Sql, token: string): Promise<AuthContext | { refused: string }> {
   const [row] = await sql<TokenRow[]>`
-    select t.org_id, t.user_id, t.scopes, t.expires_at <= now() as expired,
+    select t.org_id, t.user_id, t.app_guid, app.created_at as app_created_at, app.name as app_name,
+           t.scopes, t.expires_at <= now() as expired,
            (o.locked_at is null and o.deleted_at is null) as org_usable,
            exists (select 1 from cadence_system.org_admins a where a.org_id = t.org_id and a.user_id = t.user_id) as admin
       from cadence_system.access_tokens t
       join cadence_system.orgs o on o.id = t.org_id
+      left join cadence_system.apps app on app.guid = t.app_guid
      where t.token_hash = ${hashToken(token)}`;
   if (!row) return { refused: 'The access token is not valid' };
   if (row.expired) return { refused: 'The access token has expired' };
   if (!row.org_usable) return { refused: 'The organisation of this access token is locked or deleted' };
-  return { orgId: row.org_id, userId: row.user_id, admin: row.admin, scopes: new Set(row.scopes) };
+  const app = row.app_guid === null ? {} : { appId: row.app_guid, appName: row.app_name, appRegisteredAt: row.app_created_at };
+  return { orgId: row.org_id, userId: row.user_id, admin: row.admin, scopes: new Set(row.scopes), ...app };
 }
 
 /**

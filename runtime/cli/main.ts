@@ -10,6 +10,7 @@ import { defineCustomObject } from '../custom-objects/definitions.js';
 import { ApiError } from '../jsonapi/index.js';
 import { pino } from 'pino';
 import { AdminError, createOrg, createToken, createUser } from '../admin/index.js';
+import { addKey, createApp, deleteOrg, installApp, lockOrg, revokeKey, uninstallApp, unlockOrg } from '../apps/index.js';
 import { readConfig, type Config } from '../config.js';
 import { connectDatabase } from '../db/client.js';
 import { resolveDatabase } from '../db/database-url.js';
@@ -26,12 +27,27 @@ const USAGE = `usage:
   cadence org create --name NAME [--admin-email EMAIL]
   cadence user create --org ID --email EMAIL [--admin]
   cadence token create --org ID --user ID --scopes a.read,b.write [--ttl SECONDS]
-  cadence custom-object define --org ID --file DEFINITION.json`;
+  cadence custom-object define --org ID --file DEFINITION.json
+  cadence org lock|unlock|delete --org ID
+  cadence app create --name NAME [--redirect-uri URI]... [--scopes a.read,b.write] [--s2s-scopes prospects.all,accounts.read]
+  cadence app key add --app GUID --public-key-file FILE.pem
+  cadence app key revoke --app GUID --key ID
+  cadence app install --app GUID --org ID      prints the install id and a setup token (15 minutes)
+  cadence app uninstall --app GUID --org ID`;
 
 class UsageError extends Error {}
 
 function print(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value)}\n`);
+}
+
+function scopeList(text: string | undefined): string[] {
+  return (text ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+function requiredString(name: string, text: string | undefined): string {
+  if (text === undefined || text === '') throw new UsageError(`--${name} is required`);
+  return text;
 }
 
 function positiveInteger(name: string, text: string | undefined): number {
@@ -97,6 +113,11 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<vo
       scopes: { type: 'string' },
       ttl: { type: 'string' },
       file: { type: 'string' },
+      app: { type: 'string' },
+      key: { type: 'string' },
+      'redirect-uri': { type: 'string', multiple: true },
+      's2s-scopes': { type: 'string' },
+      'public-key-file': { type: 'string' },
     },
   });
   const config = readConfig(env);
@@ -123,7 +144,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<vo
     case 'token create': {
       const orgId = positiveInteger('org', values.org);
       const userId = positiveInteger('user', values.user);
-      const scopes = (values.scopes ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+      const scopes = scopeList(values.scopes);
       if (scopes.length === 0) throw new UsageError('--scopes is required (comma-separated, e.g. prospects.read)');
       const ttlSeconds = values.ttl === undefined ? undefined : positiveInteger('ttl', values.ttl);
       return withDatabase(config, async (sql) =>
@@ -149,6 +170,45 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<vo
           throw error;
         }
       });
+    }
+    case 'org lock':
+    case 'org unlock':
+    case 'org delete': {
+      const orgId = positiveInteger('org', values.org);
+      const change = { 'org lock': lockOrg, 'org unlock': unlockOrg, 'org delete': deleteOrg }[command];
+      return withDatabase(config, async (sql) => print(await change(sql, orgId)));
+    }
+    case 'app create': {
+      const registration = {
+        name: requiredString('name', values.name),
+        redirectUris: values['redirect-uri'] ?? [],
+        oauthScopes: scopeList(values.scopes),
+        s2sScopes: scopeList(values['s2s-scopes']),
+      };
+      return withDatabase(config, async (sql) => print(await createApp(sql, registration)));
+    }
+    case 'app key add': {
+      const appId = requiredString('app', values.app);
+      const file = requiredString('public-key-file', values['public-key-file']);
+      let publicKeyPem: string;
+      try {
+        publicKeyPem = await readFile(file, 'utf8');
+      } catch (error) {
+        throw new UsageError(`cannot read the public key from ${file}: ${(error as Error).message}`);
+      }
+      return withDatabase(config, async (sql) => print(await addKey(sql, { appId, publicKeyPem })));
+    }
+    case 'app key revoke': {
+      const appId = requiredString('app', values.app);
+      const keyId = positiveInteger('key', values.key);
+      return withDatabase(config, async (sql) => print(await revokeKey(sql, { appId, keyId })));
+    }
+    case 'app install':
+    case 'app uninstall': {
+      const appId = requiredString('app', values.app);
+      const orgId = positiveInteger('org', values.org);
+      const change = command === 'app install' ? installApp : uninstallApp;
+      return withDatabase(config, async (sql) => print(await change(sql, { appId, orgId })));
     }
     default:
       throw new UsageError(command ? `unknown command: ${command}` : 'a command is required');

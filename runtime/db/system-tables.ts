@@ -19,7 +19,8 @@ export const orgs = cadenceSystem.table('orgs', {
 
 /**
  * Bearer tokens, stored only as the SHA-256 of the token. `userId` is null for tokens that act
- * for an application alone (server-to-server). Scopes are the OAuth scope names.
+ * for an application alone (server-to-server); `appGuid` names that application. Scopes are the
+ * OAuth scope names.
  */
 export const accessTokens = cadenceSystem.table(
   'access_tokens',
@@ -29,6 +30,9 @@ export const accessTokens = cadenceSystem.table(
       .notNull()
       .references(() => orgs.id, { onDelete: 'cascade' }),
     userId: bigint('user_id', { mode: 'number' }),
+    // No foreign key to cadence_system.apps: runtime/apps/tables.ts builds on this file, and a
+    // reference back would make the two modules import each other. Apps are never deleted.
+    appGuid: text('app_guid'),
     scopes: text('scopes').array().notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3, mode: 'string' }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3, mode: 'string' }).notNull().defaultNow(),

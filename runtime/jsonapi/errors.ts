@@ -66,6 +66,11 @@ export function conflict(detail: string, source?: ErrorSource): ApiError {
   return single(409, 'conflict', 'Conflict', detail, source);
 }
 
+/** Something that existed and can no longer be used, such as an expired install setup token. */
+export function gone(id: string, detail: string): ApiError {
+  return single(410, id, 'Gone', detail);
+}
+
 export function payloadTooLarge(limit: number): ApiError {
   return single(413, 'requestTooLarge', 'Payload Too Large', `The request body is larger than ${limit} bytes`);
 }

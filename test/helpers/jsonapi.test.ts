@@ -42,6 +42,14 @@ describe('assertJsonApiDocument', () => {
     ).toThrow(/not a valid JSON:API 1.0 document:[\s\S]*must NOT be valid[\s\S]*"errors"/);
   });
 
+  it("accepts links.api on a relationship (the install's org), and no other unknown link member", () => {
+    const install = (links: Record<string, string>) => ({
+      data: { type: 'install', id: 'a1b2c3', relationships: { org: { data: { type: 'org', id: '1' }, links } } },
+    });
+    expect(() => assertJsonApiDocument(install({ api: 'https://cadence.test/api/v2' }))).not.toThrow();
+    expect(() => assertJsonApiDocument(install({ home: 'https://cadence.test/' }))).toThrow(/relationships\/org\/links/);
+  });
+
   it('rejects an id that is neither string nor integer', () => {
     expect(() => assertJsonApiDocument({ data: { type: 'prospect', id: 4.5 } })).toThrow(/\/data/);
   });

@@ -8,7 +8,7 @@ const SCHEMA_FILE = new URL('../fixtures/jsonapi-1.0/schema.json', import.meta.u
 
 function loadResponseSchema(): Record<string, unknown> {
   const schema = JSON.parse(readFileSync(SCHEMA_FILE, 'utf8'));
-  // Cadence's one documented deviation from JSON:API 1.0: resource ids are integers
+  // Cadence's first documented deviation from JSON:API 1.0: resource ids are integers
   // (bigint keys sent as JSON numbers), where the spec says strings. A few resources,
   // such as `install`, keep string ids, so both are accepted. Error ids stay strings.
   const idSchema = schema.definitions?.resourceIdentificationNew?.properties?.id;
@@ -16,6 +16,14 @@ function loadResponseSchema(): Record<string, unknown> {
     throw new Error(`${SCHEMA_FILE.pathname} changed shape: the integer-id patch no longer applies`);
   }
   idSchema.type = ['string', 'integer'];
+  // The second: SPEC.md's `install` resource links its `org` relationship to the org's API base
+  // as `links.api`, a member JSON:API 1.0 does not define for relationship links. Only `api` is
+  // added; any other unknown member is still refused.
+  const relationshipLinks = schema.definitions?.relationshipLinks;
+  if (relationshipLinks?.additionalProperties !== false || typeof relationshipLinks.properties !== 'object') {
+    throw new Error(`${SCHEMA_FILE.pathname} changed shape: the relationship links.api patch no longer applies`);
+  }
+  relationshipLinks.properties.api = { $ref: '#/definitions/link' };
   return schema;
 }
 

@@ -1,0 +1,46 @@
+import type postgres from 'postgres';
+import { AdminError } from '../admin/index.js';
+
+/**
+ * Locking and deleting orgs. Either makes every access token of the org fail (see
+ * lookupToken) and apps' access-token requests fail; a locked org can be unlocked, a deleted
+ * one stays deleted (its rows are kept).
+ */
+
+export interface OrgStatus {
+  orgId: number;
+  lockedAt: string | null;
+  deletedAt: string | null;
+}
+
+interface OrgRow {
+  id: number;
+  locked_at: Date | null;
+  deleted_at: Date | null;
+}
+
+function statusOf(row: OrgRow | undefined, orgId: number): OrgStatus {
+  if (!row) throw new AdminError(`org ${orgId} does not exist`);
+  return { orgId: row.id, lockedAt: row.locked_at?.toISOString() ?? null, deletedAt: row.deleted_at?.toISOString() ?? null };
+}
+
+export async function lockOrg(sql: postgres.Sql, orgId: number): Promise<OrgStatus> {
+  const [row] = await sql<OrgRow[]>`
+    update cadence_system.orgs set locked_at = coalesce(locked_at, now()) where id = ${orgId} and deleted_at is null
+    returning id, locked_at, deleted_at`;
+  return statusOf(row, orgId);
+}
+
+export async function unlockOrg(sql: postgres.Sql, orgId: number): Promise<OrgStatus> {
+  const [row] = await sql<OrgRow[]>`
+    update cadence_system.orgs set locked_at = null where id = ${orgId} and deleted_at is null
+    returning id, locked_at, deleted_at`;
+  return statusOf(row, orgId);
+}
+
+export async function deleteOrg(sql: postgres.Sql, orgId: number): Promise<OrgStatus> {
+  const [row] = await sql<OrgRow[]>`
+    update cadence_system.orgs set deleted_at = coalesce(deleted_at, now()) where id = ${orgId}
+    returning id, locked_at, deleted_at`;
+  return statusOf(row, orgId);
+}
