@@ -2,7 +2,7 @@ import type postgres from 'postgres';
 import { descriptors } from '../../generated/routes/index.js';
 import { allScopes, hashToken, newAccessToken } from '../auth/index.js';
 import { insertRecord } from '../engine/records.js';
-import { createCatalog } from '../engine/index.js';
+import { createCatalog, SERVICE_ACTOR } from '../engine/index.js';
 import { CUSTOM_OBJECT_SCOPE } from '../custom-objects/descriptor.js';
 import { standardBehaviours } from '../resources/index.js';
 import { API_ROLE, type Transaction } from '../tenancy/index.js';
@@ -39,7 +39,7 @@ async function insertUser(tx: Transaction, orgId: number, email: string): Promis
   await asOrg(tx, orgId);
   const email_ = userDescriptor.attributes.find((a) => a.name === 'email')!;
   const row = await insertRecord(
-    { tx, orgId, descriptor: userDescriptor, statements: userStatements, behaviours: standardBehaviours, catalog, now: new Date() },
+    { tx, orgId, descriptor: userDescriptor, statements: userStatements, behaviours: standardBehaviours, catalog, now: new Date(), actor: SERVICE_ACTOR },
     { attributes: new Map([[email_, email]]), relationships: new Map() },
   );
   await asOwner(tx);

@@ -9,7 +9,8 @@ import type { Row } from './render.js';
 export interface ResourceBehaviour {
   /**
    * Values the service maintains, computed from the record as it will be after the write
-   * (`next`) and before it (`previous`, null on create).
+   * (`next`: attributes and to-one relationship ids by name) and before it (`previous`, null on
+   * create). A derived key naming a to-one relationship sets that relationship.
    */
   readonly derive?: (next: Readonly<Record<string, unknown>>, previous: Row | null, write: WriteContext) => Record<string, unknown>;
   /** Shapes a row for one viewer before it is rendered, e.g. redacting secrets. */
@@ -32,9 +33,20 @@ export interface AfterCreate {
   readonly runAction: (type: string, id: number, action: string) => Promise<void>;
 }
 
+/** Who makes a write: a user, or an application acting alone (server-to-server). */
+export interface Actor {
+  readonly userId: number | null;
+  readonly appId: string | null;
+  readonly appName: string | null;
+}
+
+/** The service itself (CLI, jobs): no user, no app. */
+export const SERVICE_ACTOR: Actor = { userId: null, appId: null, appName: null };
+
 export interface WriteContext {
   readonly orgId: number;
   readonly now: Date;
+  readonly actor: Actor;
 }
 
 /** Who a response is for. */

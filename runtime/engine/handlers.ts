@@ -5,6 +5,7 @@ import { countsByDefault, parseListRequest, parseSingleRequest, type Fieldsets, 
 import { orgScopedTransaction } from '../tenancy/index.js';
 import type { ApiEnv, EngineDependencies } from './context.js';
 import { apiErrorOfWrite } from './database-errors.js';
+import type { Actor } from './behaviour.js';
 import type { ResourceModule } from './descriptor.js';
 import { loadIncluded } from './include.js';
 import { cursorFor, runList, type ListResult } from './list.js';
@@ -21,6 +22,11 @@ export interface ResourceHandlers {
   readonly update: Handler<ApiEnv>;
   readonly destroy: Handler<ApiEnv>;
   readonly action: Handler<ApiEnv>;
+}
+
+function actorOf(c: Context<ApiEnv>): Actor {
+  const auth = c.get('auth');
+  return { userId: auth.userId, appId: auth.appId ?? null, appName: auth.appName ?? null };
 }
 
 function urlBase(c: Context<ApiEnv>, configured: string | undefined): UrlBase {
@@ -91,6 +97,7 @@ export function bindHandlers(module: ResourceModule, deps: EngineDependencies): 
     behaviours: deps.behaviours,
     catalog: deps.catalog,
     now: deps.clock(),
+    actor: actorOf(c),
     ...(deps.dynamicReferences && { dynamicReferences: deps.dynamicReferences }),
   });
   const pathId = (c: Context<ApiEnv>) => Number(c.req.param('id'));

@@ -8,7 +8,8 @@ import { buildStatements, type ResourceStatements } from './statements.js';
 
 export type { ApiEnv } from './context.js';
 export type * from './descriptor.js';
-export type { ResourceBehaviour, ActionHandler, Behaviours, AfterCreate, Viewer, WriteContext } from './behaviour.js';
+export type { ResourceBehaviour, ActionHandler, Actor, Behaviours, AfterCreate, Viewer, WriteContext } from './behaviour.js';
+export { SERVICE_ACTOR } from './behaviour.js';
 export type { ResourceHandlers } from './handlers.js';
 export type { DynamicReferences, Reference } from './records.js';
 

@@ -1,6 +1,6 @@
 import type { Transaction } from '../tenancy/index.js';
 import { validationError } from '../jsonapi/index.js';
-import type { ActionHandler, Behaviours } from './behaviour.js';
+import type { ActionHandler, Actor, Behaviours } from './behaviour.js';
 import type { AttributeDescriptor, ResourceDescriptor, ToOneDescriptor } from './descriptor.js';
 import { recordEvent } from './events.js';
 import type { Row } from './render.js';
@@ -45,6 +45,7 @@ export interface RecordContext {
   readonly behaviours: Behaviours;
   readonly catalog: ResourceCatalog;
   readonly now: Date;
+  readonly actor: Actor;
   readonly dynamicReferences?: DynamicReferences;
 }
 
@@ -63,13 +64,18 @@ function serialise(value: unknown): unknown {
 function withDerived(context: RecordContext, changes: Changes, previous: Row | null): Changes {
   const derive = context.behaviours.get(context.descriptor.type)?.derive;
   if (!derive) return changes;
+  const toOnes = context.descriptor.relationships.filter((r): r is ToOneDescriptor => r.kind === 'toOne');
   const next: Record<string, unknown> = { ...previous };
+  for (const rel of toOnes) next[rel.name] = previous ? (previous[relationshipAlias(rel)] ?? null) : null;
   for (const [a, value] of changes.attributes) next[a.name] = value;
-  const derived = derive(next, previous, { orgId: context.orgId, now: context.now });
+  for (const [rel, id] of changes.relationships) next[rel.name] = id;
+  const derived = derive(next, previous, { orgId: context.orgId, now: context.now, actor: context.actor });
   if (Object.keys(derived).length === 0) return changes;
   const attributes = new Map(changes.attributes);
   for (const a of context.descriptor.attributes) if (Object.hasOwn(derived, a.name)) attributes.set(a, derived[a.name]);
-  return { attributes, relationships: changes.relationships };
+  const relationships = new Map(changes.relationships);
+  for (const rel of toOnes) if (Object.hasOwn(derived, rel.name)) relationships.set(rel, derived[rel.name] as number | null);
+  return { ...changes, attributes, relationships };
 }
 
 function assignmentsOf(changes: Changes): Assignment[] {

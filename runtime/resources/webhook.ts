@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { actsForAppAlone, authorizingUser } from '../auth/index.js';
 import type { ResourceBehaviour } from '../engine/index.js';
 
 const REDACTED = '[REDACTED]';
@@ -41,8 +42,19 @@ export function redactUrl(url: string): string {
  */
 export const webhookBehaviour: ResourceBehaviour = {
   sensitiveAttributes: ['secret', 'cleanupToken'],
-  derive(_next, previous, { orgId }) {
-    return previous ? {} : { cleanupToken: newCleanupToken(orgId) };
+  derive(next, previous, { orgId, actor }) {
+    // A webhook acts for a user. An app acting alone (server-to-server) must name one as the
+    // authorizer (422 otherwise); a user's own token authorizes it by default; the service
+    // itself (CLI, jobs) changes webhooks without one.
+    const named = next.authorizer as number | null;
+    if (actsForAppAlone(actor) && named == null) authorizingUser(actor, named, '/data/relationships/authorizer');
+    if (previous) return {};
+    return {
+      cleanupToken: newCleanupToken(orgId),
+      creatorAppId: actor.appId,
+      creatorAppName: actor.appName,
+      authorizer: named ?? actor.userId,
+    };
   },
   present(row, viewer) {
     if (viewer.admin && viewer.appId === null) return row;

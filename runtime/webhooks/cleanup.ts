@@ -1,6 +1,6 @@
 import type { Handler } from 'hono';
 import type postgres from 'postgres';
-import { createCatalog, type Behaviours, type ResourceDescriptor } from '../engine/index.js';
+import { createCatalog, SERVICE_ACTOR, type Behaviours, type ResourceDescriptor } from '../engine/index.js';
 import { deleteRecord, type Reference } from '../engine/records.js';
 import { orgScopedTransaction } from '../tenancy/index.js';
 import { orgOfCleanupToken } from '../resources/webhook.js';
@@ -25,7 +25,7 @@ export function webhookCleanup(options: {
     const outcome = await orgScopedTransaction(options.sql, orgId, async (tx) => {
       const [webhook] = await tx<{ id: number }[]>`select id from webhooks where org_id = ${orgId} and cleanup_token = ${token}`;
       if (!webhook) return 'gone';
-      const context = { tx, orgId, descriptor, statements, behaviours: options.behaviours, catalog, now: new Date() };
+      const context = { tx, orgId, descriptor, statements, behaviours: options.behaviours, catalog, now: new Date(), actor: SERVICE_ACTOR };
       await deleteRecord(context, webhook.id, options.references);
       return 'removed';
     });

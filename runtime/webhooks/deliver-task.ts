@@ -1,7 +1,7 @@
 import type { Task } from 'graphile-worker';
 import type { Logger } from 'pino';
 import type postgres from 'postgres';
-import { createCatalog, type Behaviours, type ResourceDescriptor } from '../engine/index.js';
+import { createCatalog, SERVICE_ACTOR, type Behaviours, type ResourceDescriptor } from '../engine/index.js';
 import { updateRecord, type RecordContext } from '../engine/records.js';
 import { orgScopedTransaction, type Transaction } from '../tenancy/index.js';
 import { deliverWithRetries, type DeliveryOptions, type DeliveryOutcome } from './delivery/index.js';
@@ -112,7 +112,7 @@ export function deliverWebhookTask(deps: DeliverWebhookDependencies): Task {
       }
       const changes = disabledState(outcome, loaded, deps.clock());
       if (!changes) return;
-      const context: RecordContext = { tx, orgId: job.orgId, ...webhook, behaviours: deps.behaviours, catalog, now: deps.clock() };
+      const context: RecordContext = { tx, orgId: job.orgId, ...webhook, behaviours: deps.behaviours, catalog, now: deps.clock(), actor: SERVICE_ACTOR };
       const attributes = new Map(webhook.descriptor.attributes.filter((a) => Object.hasOwn(changes, a.name)).map((a) => [a, changes[a.name]]));
       await updateRecord(context, job.webhookId, { attributes, relationships: new Map() });
     });

@@ -344,10 +344,42 @@ describe('forged and unacceptable app tokens: 401', () => {
 });
 
 describe('writes that need a user', () => {
-  // The engine does not yet pass the caller to behaviours (see runtime/auth/actor.ts's
-  // authorizingUser); these wait for that hook.
-  it.todo('an app creating a webhook with an S2S token must name its authorizer: 422 at /data/relationships/authorizer');
-  it.todo('a webhook created with an S2S token names its authorizer, records creatorAppId and creatorAppName, and shows its secret to that app');
+  async function s2sToken(): Promise<{ app: TestApp; token: string }> {
+    const app = await registeredApp(['webhooks.all']);
+    const { installId } = await installApp(api.sql, { appId: app.appId, orgId: api.org.orgId });
+    return { app, token: (await accessToken(app, installId)).body.data.meta.accessToken };
+  }
+  const webhookBody = (relationships: Record<string, unknown> = {}) => ({
+    data: { type: 'webhook', attributes: { url: 'https://hooks.example.test/s2s', secret: 'app-secret' }, relationships },
+  });
+
+  it('an app creating a webhook with an S2S token must name its authorizer: 422 at /data/relationships/authorizer', async () => {
+    const { token } = await s2sToken();
+    const response = await api.request('POST', '/api/v2/webhooks', { token, body: webhookBody() });
+    expect(response.status).toBe(422);
+    expect(response.body.errors[0].source).toEqual({ pointer: '/data/relationships/authorizer' });
+    expect(response.body.errors[0].detail).toContain('authorizing user');
+  });
+
+  it('a webhook created with an S2S token names its authorizer, records creatorAppId and creatorAppName, and shows its secret to that app', async () => {
+    const { app, token } = await s2sToken();
+    const response = await api.request('POST', '/api/v2/webhooks', {
+      token,
+      body: webhookBody({ authorizer: { data: { type: 'user', id: api.org.userId } } }),
+    });
+    expect(response.status, JSON.stringify(response.body)).toBe(201);
+    expect(response.body.data.attributes).toMatchObject({ creatorAppId: app.appId, creatorAppName: 'Dialer', secret: 'app-secret' });
+    expect(response.body.data.relationships.authorizer.data).toEqual({ type: 'user', id: api.org.userId });
+    const other = await s2sToken();
+    const seenByOther = await api.request('GET', `/api/v2/webhooks/${response.body.data.id}`, { token: other.token });
+    expect(seenByOther.body.data.attributes.secret).toBe('[REDACTED]');
+  });
+
+  it('a user token authorizes its own webhooks by default', async () => {
+    const response = await api.request('POST', '/api/v2/webhooks', { body: webhookBody() });
+    expect(response.body.data.relationships.authorizer.data).toEqual({ type: 'user', id: api.org.userId });
+    expect(response.body.data.attributes.creatorAppId).toBeNull();
+  });
 });
 
 describe('cadence app and org commands', () => {
