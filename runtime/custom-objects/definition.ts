@@ -18,11 +18,13 @@ export interface FieldDefinition {
   readonly slot: string;
 }
 
-export interface RelationshipDefinition {
-  readonly name: string;
-  readonly target: string;
-  readonly slot: string;
-}
+/**
+ * A to-one relationship has a slot holding the target's id. A to-many one is the other side of
+ * a to-one on the target (`inverse`): it has no storage and is read through links.related.
+ */
+export type RelationshipDefinition =
+  | { readonly name: string; readonly target: string; readonly cardinality?: 'toOne'; readonly slot: string }
+  | { readonly name: string; readonly target: string; readonly cardinality: 'toMany'; readonly inverse: string };
 
 export interface Definition {
   readonly id: number;
@@ -50,6 +52,8 @@ export function slotKindOf(type: FieldType): SlotKind {
 export interface DefinitionContext {
   /** Types a relationship may target: the standard resources plus the org's custom objects. */
   readonly knownTypes: ReadonlySet<string>;
+  /** The org's other custom objects, whose to-one relationships a to-many can be the inverse of. */
+  readonly customObjects: ReadonlyMap<string, Pick<Definition, 'relationships'>>;
   /** Names a custom object may not take: standard types and the removed customDuty. */
   readonly reservedNames: ReadonlySet<string>;
   /** The definition being changed, whose slots are kept for fields that keep their type. */
@@ -119,12 +123,20 @@ export function parseDefinition(input: unknown, context: DefinitionContext, poin
     if (typeof relName !== 'string' || !NAME.test(relName) || RESERVED_FIELDS.has(relName)) return fail(`${at}/name`, 'name must be a camelCase identifier');
     if (names.has(relName)) return fail(`${at}/name`, `${relName} is already a field or relationship`);
     names.add(relName);
-    if (raw.cardinality !== undefined && raw.cardinality !== 'toOne') {
-      return fail(`${at}/cardinality`, 'only to-one relationships are supported; define the to-one on the other object instead');
-    }
     const target = raw.target;
     if (typeof target !== 'string' || (!context.knownTypes.has(target) && target !== name)) return fail(`${at}/target`, `target must be a resource type or a custom object of this organisation`);
-    const before = context.previous?.relationships.find((r) => r.name === relName && r.target === target);
+    if (raw.cardinality === 'toMany') {
+      // The target's to-one that points back here; for a self-reference, one in this document.
+      const targetRelationships = target === name ? (rawRelationships as Record<string, unknown>[]) : context.customObjects.get(target)?.relationships;
+      const back = targetRelationships?.find((r) => r?.name === raw.inverse && r?.target === name && (r?.cardinality ?? 'toOne') === 'toOne');
+      if (!back) {
+        return fail(`${at}/inverse`, `a to-many relationship is the other side of a to-one: inverse must name a to-one relationship of custom object ${target} that targets ${String(name)}`);
+      }
+      relationships.push({ name: relName, target, cardinality: 'toMany', inverse: raw.inverse as string });
+      return;
+    }
+    if (raw.cardinality !== undefined && raw.cardinality !== 'toOne') return fail(`${at}/cardinality`, 'cardinality must be toOne or toMany');
+    const before = context.previous?.relationships.find((r): r is Extract<RelationshipDefinition, { slot: string }> => r.name === relName && r.target === target && 'slot' in r);
     const slot = take('reference', before?.slot);
     if (!slot) return fail(at, 'no more relationships fit in one custom object');
     relationships.push({ name: relName, target, slot });

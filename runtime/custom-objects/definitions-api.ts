@@ -19,7 +19,7 @@ function render(c: Context<ApiEnv>, publicBaseUrl: string | undefined, d: Stored
       displayName: d.displayName,
       displayField: d.displayField,
       fields: d.fields.map(({ name, type, required, filterable, sortable }) => ({ name, type, required, filterable, sortable })),
-      relationships: d.relationships.map(({ name, target }) => ({ name, target, cardinality: 'toOne' })),
+      relationships: d.relationships.map((r) => ('slot' in r ? { name: r.name, target: r.target, cardinality: 'toOne' } : { name: r.name, target: r.target, cardinality: 'toMany', inverse: r.inverse })),
       createdAt: d.createdAt,
       updatedAt: d.updatedAt,
     },

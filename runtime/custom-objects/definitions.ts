@@ -52,6 +52,7 @@ export async function listDefinitions(sql: postgres.Sql, orgId: number): Promise
 function contextFor(existing: readonly StoredDefinition[], standardTypes: ReadonlySet<string>, previous?: Definition) {
   return {
     knownTypes: new Set([...standardTypes, ...existing.map((d) => d.name)]),
+    customObjects: new Map(existing.map((d) => [d.name, d])),
     reservedNames: new Set([...standardTypes, 'customDuty']),
     ...(previous && { previous }),
   };
@@ -62,7 +63,7 @@ function freedSlots(previous: Definition, next: DefinitionInput): string[] {
   const owner = (d: Pick<Definition, 'fields' | 'relationships'>) =>
     new Map<string, string>([
       ...d.fields.map((f) => [f.slot, `${f.name}:${f.type}`] as [string, string]),
-      ...d.relationships.map((r) => [r.slot, `${r.name}:${r.target}`] as [string, string]),
+      ...d.relationships.flatMap((r) => ('slot' in r ? [[r.slot, `${r.name}:${r.target}`] as [string, string]] : [])),
     ]);
   const before = owner(previous);
   const after = owner(next);

@@ -1,4 +1,4 @@
-import type { AttributeDescriptor, ResourceDescriptor, ToOneDescriptor } from '../engine/index.js';
+import type { AttributeDescriptor, RelationshipDescriptor, ResourceDescriptor } from '../engine/index.js';
 import type { Definition, FieldDefinition } from './definition.js';
 
 export const CUSTOM_OBJECT_TABLE = 'custom_object_records';
@@ -44,16 +44,20 @@ const timestamps: AttributeDescriptor[] = ['createdAt', 'updatedAt'].map((name) 
  * its rows those with its definition id. From here on the engine treats it like any resource.
  */
 export function customObjectDescriptor(definition: Definition, customDisplayFields: ReadonlyMap<string, string>): ResourceDescriptor {
-  const relationships: ToOneDescriptor[] = definition.relationships.map((r) => ({
-    kind: 'toOne',
-    name: r.name,
-    target: r.target,
-    column: r.slot,
-    writableOnCreate: true,
-    writableOnUpdate: true,
-    required: false,
-    filterBy: filterByFor(r.target, customDisplayFields),
-  }));
+  const relationships: RelationshipDescriptor[] = definition.relationships.map((r) =>
+    'slot' in r
+      ? {
+          kind: 'toOne',
+          name: r.name,
+          target: r.target,
+          column: r.slot,
+          writableOnCreate: true,
+          writableOnUpdate: true,
+          required: false,
+          filterBy: filterByFor(r.target, customDisplayFields),
+        }
+      : { kind: 'toMany', name: r.name, target: r.target, inverse: r.inverse },
+  );
   return {
     type: definition.name,
     collection: `customObjects/${definition.name}`,

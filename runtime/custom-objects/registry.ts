@@ -49,8 +49,10 @@ export class CustomObjectRegistry {
     return built;
   }
 
-  private build(definitions: readonly Definition[], signature: string): OrgCustomObjects {
+  private build(given: readonly Definition[], signature: string): OrgCustomObjects {
+    let definitions = given;
     const displayFields = new Map(definitions.map((d) => [d.name, d.displayField]));
+    definitions = withoutDanglingInverses(definitions);
     const descriptors = new Map(this.standardDescriptors);
     for (const definition of definitions) descriptors.set(definition.name, customObjectDescriptor(definition, displayFields));
     const engine = createResourceEngine({ ...this.engineOptions, descriptors });
@@ -73,6 +75,20 @@ export class CustomObjectRegistry {
 }
 
 /**
+ * Drops to-many relationships whose inverse to-one was since removed from the target, so a
+ * later change to one object never leaves another unservable.
+ */
+function withoutDanglingInverses(definitions: readonly Definition[]): Definition[] {
+  const byName = new Map(definitions.map((d) => [d.name, d]));
+  return definitions.map((d) => ({
+    ...d,
+    relationships: d.relationships.filter(
+      (r) => 'slot' in r || byName.get(r.target)?.relationships.some((back) => back.name === r.inverse && 'slot' in back && back.target === d.name),
+    ),
+  }));
+}
+
+/**
  * Custom-object relationships pointing at `type`, as references to clear when a record of
  * `type` is deleted (custom records carry no foreign keys: their targets vary).
  */
@@ -81,7 +97,7 @@ export async function customObjectReferences(tx: Transaction, orgId: number, typ
     select id, relationships from custom_object_definitions where org_id = ${orgId}`;
   return rows.flatMap((row) =>
     row.relationships
-      .filter((r) => r.target === type)
+      .flatMap((r) => (r.target === type && 'slot' in r ? [r] : []))
       .map((r) => ({ table: CUSTOM_OBJECT_TABLE, column: r.slot, touchesUpdatedAt: true, partition: { column: 'definition_id', value: Number(row.id) } })),
   );
 }

@@ -21,7 +21,12 @@ export function customObjectSchema(definition: Definition): Record<string, unkno
   for (const name of ['createdAt', 'updatedAt']) {
     definitions[name] = { type: 'string', format: 'date-time', readOnly: true, filterable: true, sortable: true };
   }
-  for (const r of definition.relationships) definitions[r.name] = { data: true, links: true, $ref: `#/definitions/${r.target}` };
+  for (const r of definition.relationships) {
+    definitions[r.name] =
+      'slot' in r
+        ? { data: true, links: true, $ref: `#/definitions/${r.target}` }
+        : { data: false, links: true, readOnly: true, type: 'array', items: { $ref: `#/definitions/${r.target}` }, 'x-inverse': r.inverse };
+  }
   return {
     $schema: 'http://json-schema.org/draft-07/hyper-schema#',
     title: definition.name,

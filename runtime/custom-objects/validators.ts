@@ -24,7 +24,7 @@ function bodySchema(definition: Definition, operation: 'create' | 'update') {
   return writeBodySchema({
     operation,
     attributes: definition.fields.map((f) => ({ name: f.name, schema: fieldSchema(f), required: f.required })),
-    relationships: definition.relationships.map((r) => ({ name: r.name, target: r.target, required: false })),
+    relationships: definition.relationships.flatMap((r) => ('slot' in r ? [{ name: r.name, target: r.target, required: false }] : [])),
   });
 }
 

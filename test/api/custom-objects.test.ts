@@ -228,6 +228,39 @@ describe('evolving a definition', () => {
   });
 });
 
+describe('to-many relationships', () => {
+  it('are the other side of a to-one: links.related lists them, filter[rel][id] finds by them, writes are refused', async () => {
+    const bad = await api.request('PATCH', `/api/v2/customObjectDefinitions/${roomDefinitionId}`, {
+      body: { data: { type: 'customObjectDefinition', id: roomDefinitionId, attributes: { relationships: [{ name: 'bookings', target: 'booking', cardinality: 'toMany', inverse: 'nope' }] } } },
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors[0].source.pointer).toBe('/data/attributes/relationships/0/inverse');
+    const good = await api.request('PATCH', `/api/v2/customObjectDefinitions/${roomDefinitionId}`, {
+      body: {
+        data: {
+          type: 'customObjectDefinition',
+          id: roomDefinitionId,
+          attributes: { relationships: [{ name: 'home', target: 'room' }, { name: 'bookings', target: 'booking', cardinality: 'toMany', inverse: 'room' }] },
+        },
+      },
+    });
+    expect(good.status, JSON.stringify(good.body)).toBe(200);
+    const booked = await createBooking({ title: 'In the green room' }, { room: { data: { type: 'room', id: roomId } } });
+    const theRoom = await api.request('GET', `/api/v2/customObjects/room/${roomId}`);
+    const related: string = theRoom.body.data.relationships.bookings.links.related;
+    expect(related).toBe(`${api.baseUrl}/api/v2/customObjects/booking?filter%5Broom%5D%5Bid%5D=${roomId}`);
+    const listed = await api.request('GET', related.replace(api.baseUrl, '') + '&page[size]=1000');
+    expect(listed.body.data.map((b: { id: number }) => b.id)).toContain(booked.body.data.id);
+    const rooms = await api.request('GET', `/api/v2/customObjects/room?filter[bookings][id]=${booked.body.data.id}`);
+    expect(rooms.body.data.map((r: { id: number }) => r.id)).toEqual([roomId]);
+    const write = await api.request('PATCH', `/api/v2/customObjects/room/${roomId}`, {
+      body: { data: { type: 'room', id: roomId, relationships: { bookings: { data: [{ type: 'booking', id: booked.body.data.id }] } } } },
+    });
+    expect(write.status).toBe(422);
+    expect(write.body.errors[0].source.pointer).toBe('/data/relationships/bookings');
+  });
+});
+
 describe('schema endpoint', () => {
   it('includes the caller custom objects with a token, omits them without', async () => {
     const anonymous = await api.request('GET', '/api/v2/schema', { token: null });
