@@ -5,21 +5,60 @@
  * the Cadence process, and which targets are met. It reports and always exits 0 once it has
  * run; only a failure to run at all exits non-zero.
  *
- * BENCH_PROSPECTS_PER_ORG and BENCH_SECONDS shrink a run for trying the benchmark itself out.
+ * Besides prospects, it measures custom objects (1,000,000 `booking` records, each list request
+ * compared with the same request on prospects) and webhook deliveries (one `cadence worker` to
+ * an HTTPS receiver in this process). BENCH_ONLY=prospects,custom,webhooks runs only some parts.
+ *
+ * BENCH_PROSPECTS_PER_ORG, BENCH_CUSTOM_RECORDS_PER_ORG, BENCH_SECONDS, BENCH_WEBHOOK_EVENTS and
+ * BENCH_WEBHOOK_WRITES shrink a run for trying the benchmark itself out.
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import type { CreatedOrg } from '../runtime/admin/index.js';
 import { connectDatabase } from '../runtime/db/client.js';
 import type { CeilingConfig, Variant } from './ceiling-server.js';
+import { buildCustomPairs, runCustomPairs } from './custom-scenarios.js';
+import { BOOKING_NAME, seedBookings, type SeededBookings } from './custom-seed.js';
 import { openBenchDatabase, type BenchDatabase } from './database.js';
 import { measure, stopLoad, type LoadResult, type Target } from './load.js';
+import { benchParts } from './parts.js';
 import { killChildren, sampleRss, startChildServer, type ChildServer } from './processes.js';
-import { resultsTable, targetsLines, variantsTable, type ScenarioResult, type VariantRow } from './report.js';
+import {
+  customTable,
+  customTargetLines,
+  resultsTable,
+  rssLine,
+  targetsLines,
+  variantsTable,
+  webhooksTable,
+  type ScenarioResult,
+  type VariantRow,
+} from './report.js';
 import { buildScenarios, type Scenario } from './scenarios.js';
 import { seedDatabase } from './seed.js';
+import { runWebhookBench } from './webhooks.js';
 
 const SEED = { orgs: 10, accountsPerOrg: 1_000, prospectsPerOrg: Number(process.env.BENCH_PROSPECTS_PER_ORG || 100_000) };
 const LOAD = { connections: 50, seconds: Number(process.env.BENCH_SECONDS || 10), warmUpSeconds: 2 };
+const CUSTOM_RECORDS_PER_ORG = Number(process.env.BENCH_CUSTOM_RECORDS_PER_ORG || 100_000);
+/** Rounds of each custom-object comparison; each round measures both sides once. */
+const CUSTOM_ROUNDS = Number(process.env.BENCH_CUSTOM_ROUNDS || 2);
+const WEBHOOKS = {
+  events: Number(process.env.BENCH_WEBHOOK_EVENTS || 2000),
+  enqueueConcurrency: 16,
+  writes: Number(process.env.BENCH_WEBHOOK_WRITES || 1000),
+  writeRate: process.env.BENCH_WEBHOOK_WRITE_RATE ? Number(process.env.BENCH_WEBHOOK_WRITE_RATE) : undefined,
+  compareEvents: Number(process.env.BENCH_WEBHOOK_COMPARE_EVENTS ?? 1000),
+};
+/** Which parts run: BENCH_ONLY=prospects,custom,webhooks (any of them); all when unset. */
+const PARTS = (() => {
+  try {
+    return benchParts(process.env.BENCH_ONLY);
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+})();
 /** The scenarios whose database work is broken down with the ceiling's variants. */
 const BREAKDOWN = ['GET one prospect', 'list, page of 50'];
 const BREAKDOWN_VARIANTS: { variant: Variant; label: string }[] = [
@@ -88,27 +127,10 @@ async function breakdown(scenarios: Scenario[], results: ScenarioResult[], ceili
   return rows;
 }
 
-async function run(state: RunState): Promise<void> {
-  const started = performance.now();
-  state.database = await openBenchDatabase(process.env);
-  const database = state.database;
-  print(`database: ${database.description}`);
-
-  const seedStarted = performance.now();
-  const seeded = await seedDatabase(database.url, SEED);
-  print(`seeded ${SEED.orgs} orgs, ${SEED.orgs * SEED.accountsPerOrg} accounts, ${SEED.orgs * SEED.prospectsPerOrg} prospects (with VACUUM ANALYZE) in ${seconds(seedStarted)} s`);
-  const org = seeded.orgs[Math.floor(seeded.orgs.length / 2)]!;
-
-  const cadenceServer = await startChildServer('cadence serve', {
-    args: ['bin/cadence.js', 'serve'],
-    env: serverEnv(database.url, { CADENCE_IN_PROCESS_WORKER: 'false', LOG_LEVEL: 'warn' }),
-    cwd: REPO_ROOT,
-  });
-  state.servers.push(cadenceServer);
-  const rss = sampleRss(cadenceServer.pid);
-
+/** The prospects scenarios against the ceiling, and where the time goes: prints as it goes. */
+async function prospectsPart(state: RunState, database: BenchDatabase, org: CreatedOrg, cadence: Target): Promise<() => void> {
   const sql = connectDatabase(database.url, { max: 1 });
-  const scenarios = await buildScenarios(sql, org.orgId, { url: cadenceServer.url, token: org.token }).finally(() => sql.end({ timeout: 5 }));
+  const scenarios = await buildScenarios(sql, org.orgId, { url: cadence.baseUrl, token: org.token }).finally(() => sql.end({ timeout: 5 }));
   const ceilingConfig: CeilingConfig = {
     orgId: org.orgId,
     lists: scenarios.filter((s) => s.list).flatMap((s) => s.paths.map((p) => (p.includes('?') ? p.slice(p.indexOf('?') + 1) : ''))),
@@ -120,23 +142,106 @@ async function run(state: RunState): Promise<void> {
     ipc: true,
   });
   state.servers.push(ceilingServer);
-
-  const cadence: Target = { baseUrl: cadenceServer.url, pid: cadenceServer.pid, paths: [], headers: { authorization: `Bearer ${org.token}` } };
   const ceiling: Target = { baseUrl: ceilingServer.url, pid: ceilingServer.pid, paths: [], headers: {} };
-  print(`\nload: ${LOAD.connections} connections, ${LOAD.warmUpSeconds} s warm-up + ${LOAD.seconds} s per scenario and server, org ${org.orgId} (${SEED.prospectsPerOrg} prospects); ${machineLoad()}`);
+  print(`\nprospects: ${LOAD.connections} connections, ${LOAD.warmUpSeconds} s warm-up + ${LOAD.seconds} s per scenario and server, org ${org.orgId} (${SEED.prospectsPerOrg} prospects); ${machineLoad()}`);
   const results: ScenarioResult[] = [];
   for (const scenario of scenarios) results.push(await runScenario(scenario, cadence, ceiling));
 
   print('\nwhere the time goes: the ceiling with Cadence\'s per-request database work added back');
   const variants = await breakdown(scenarios, results, ceiling, org.token);
+  await ceilingServer.stop();
+  return () => {
+    print(`\n## Prospects (${SEED.orgs * SEED.prospectsPerOrg} prospects, ${LOAD.connections} connections, ${LOAD.seconds} s each)\n`);
+    print(resultsTable(results));
+    print('');
+    print(variantsTable(BREAKDOWN, variants));
+    print('\ntargets:');
+    for (const line of targetsLines(results)) print(line);
+  };
+}
+
+/** Bookings (a custom object) against the same requests on prospects, on cadence serve. */
+async function customPart(database: BenchDatabase, org: CreatedOrg, bookings: SeededBookings, cadence: Target): Promise<() => void> {
+  const sql = connectDatabase(database.url, { max: 1 });
+  const pairs = await buildCustomPairs(sql, org.orgId, bookings.definitionIds.get(org.orgId)!, bookings.slots).finally(() => sql.end({ timeout: 5 }));
+  print(`\ncustom objects: ${LOAD.connections} connections, ${LOAD.warmUpSeconds} s warm-up + ${LOAD.seconds} s per request and round, ${CUSTOM_ROUNDS} rounds alternating which goes first, org ${org.orgId}; ${machineLoad()}`);
+  const results = await runCustomPairs(pairs, cadence, LOAD, CUSTOM_ROUNDS, print);
+  return () => {
+    print(`\n## Custom objects (${bookings.records} booking records, slots ${Object.entries(bookings.slots).map(([f, s]) => `${f}=${s}`).join(' ')}; cadence serve, mean of ${CUSTOM_ROUNDS} rounds)\n`);
+    print(customTable(results));
+    print('\ntargets:');
+    for (const line of customTargetLines(results)) print(line);
+  };
+}
+
+/** Deliveries per second of one worker, and event-to-delivery latency under writes. */
+async function webhooksPart(database: BenchDatabase, org: CreatedOrg, cadence: Target): Promise<() => void> {
+  print(`\nwebhooks: org ${org.orgId}; ${machineLoad()}`);
+  const sql = connectDatabase(database.url, { max: 1 });
+  try {
+    const result = await runWebhookBench({
+      apiUrl: cadence.baseUrl,
+      token: org.token,
+      orgId: org.orgId,
+      events: WEBHOOKS.events,
+      enqueueConcurrency: WEBHOOKS.enqueueConcurrency,
+      writes: WEBHOOKS.writes,
+      writeRate: WEBHOOKS.writeRate,
+      compareEvents: WEBHOOKS.compareEvents,
+      workerEnv: (extra) => serverEnv(database.url, extra),
+      cwd: REPO_ROOT,
+      sql,
+      print,
+    });
+    return () => {
+      print('\n## Webhook deliveries (HTTPS receiver on 127.0.0.1 in the benchmark process)\n');
+      print(webhooksTable(result));
+    };
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
+
+async function run(state: RunState): Promise<void> {
+  const started = performance.now();
+  print(`parts: ${[...PARTS].join(', ')}; ${machineLoad()}`);
+  state.database = await openBenchDatabase(process.env);
+  const database = state.database;
+  print(`database: ${database.description}`);
+
+  // Custom objects point at prospects and are compared with them: they need the prospects too.
+  const seedSize = PARTS.has('prospects') || PARTS.has('custom') ? SEED : { ...SEED, prospectsPerOrg: 0 };
+  const seedStarted = performance.now();
+  const seeded = await seedDatabase(database.url, seedSize);
+  print(`seeded ${seedSize.orgs} orgs, ${seedSize.orgs * seedSize.accountsPerOrg} accounts, ${seedSize.orgs * seedSize.prospectsPerOrg} prospects (with VACUUM ANALYZE) in ${seconds(seedStarted)} s`);
+  let bookings: SeededBookings | undefined;
+  if (PARTS.has('custom')) {
+    const customStarted = performance.now();
+    bookings = await seedBookings(database.url, seeded.orgs, CUSTOM_RECORDS_PER_ORG);
+    print(`seeded ${bookings.records} ${BOOKING_NAME} records (${CUSTOM_RECORDS_PER_ORG} per org, indexes rebuilt, VACUUM ANALYZE) in ${seconds(customStarted)} s`);
+  }
+  const org = seeded.orgs[Math.floor(seeded.orgs.length / 2)]!;
+
+  const cadenceServer = await startChildServer('cadence serve', {
+    args: ['bin/cadence.js', 'serve'],
+    env: serverEnv(database.url, { CADENCE_IN_PROCESS_WORKER: 'false', LOG_LEVEL: 'warn' }),
+    cwd: REPO_ROOT,
+  });
+  state.servers.push(cadenceServer);
+  const rss = sampleRss(cadenceServer.pid);
+  const cadence: Target = { baseUrl: cadenceServer.url, pid: cadenceServer.pid, paths: [], headers: { authorization: `Bearer ${org.token}` } };
+
+  // Each part prints its progress as it runs, and its tables at the end, all together.
+  const reports: (() => void)[] = [];
+  if (PARTS.has('prospects')) reports.push(await prospectsPart(state, database, org, cadence));
+  if (PARTS.has('custom')) reports.push(await customPart(database, org, bookings!, cadence));
+  // Writes last: the webhook part adds accounts and events to the org the others read.
+  if (PARTS.has('webhooks')) reports.push(await webhooksPart(database, org, cadence));
   rss.stop();
 
-  print(`\n## Results (${SEED.orgs * SEED.prospectsPerOrg} prospects, ${LOAD.connections} connections, ${LOAD.seconds} s each)\n`);
-  print(resultsTable(results));
-  print(`\nmax RSS of cadence serve: ${rss.maxMb().toFixed(0)} MB (sampled every 500 ms)\n`);
-  print(variantsTable(BREAKDOWN, variants));
-  print('\ntargets:');
-  for (const line of targetsLines(results, rss.maxMb())) print(line);
+  for (const report of reports) report();
+  print(`\nmax RSS of cadence serve over the run: ${rss.maxMb().toFixed(0)} MB (sampled every 500 ms)`);
+  print(rssLine(rss.maxMb()));
   print(`\nwhole run: ${seconds(started)} s; at the end, ${machineLoad()}`);
 }
 

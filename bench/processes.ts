@@ -55,15 +55,20 @@ export interface ChildOptions {
   readonly ipc?: boolean;
 }
 
-/**
- * Spawns `node <args>` (no wrapper process, so the pid is the server's own) with PORT set,
- * and waits until the port accepts connections.
- */
-export async function startChildServer(name: string, { args, env, cwd, ipc = false }: ChildOptions): Promise<ChildServer> {
-  const port = await freePort();
+/** A child process that is not a server: started at once, stopped like the servers. */
+export interface ChildProcessHandle {
+  readonly name: string;
+  readonly pid: number;
+  /** Whether it has exited (on its own or stopped). */
+  exited(): boolean;
+  stop(): Promise<void>;
+}
+
+/** Spawns `node <args>` (no wrapper process, so the pid is the program's own). */
+export function startChildProcess(name: string, { args, env, cwd, ipc = false }: ChildOptions): ChildProcessHandle {
   const child = spawn(process.execPath, args, {
     cwd,
-    env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+    env,
     stdio: ['ignore', 'inherit', 'inherit', ...(ipc ? ['ipc' as const] : [])],
   });
   running.add(child);
@@ -73,19 +78,10 @@ export async function startChildServer(name: string, { args, env, cwd, ipc = fal
     exited = true;
     running.delete(child);
   });
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  while (!(await accepts(port))) {
-    if (exited) throw new Error(`${name} exited before it listened on port ${port}`);
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`${name} did not listen on port ${port} within ${START_TIMEOUT_MS / 1000} s`);
-    }
-    await sleep(200);
-  }
   return {
     name,
-    url: `http://127.0.0.1:${port}`,
     pid: child.pid!,
+    exited: () => exited,
     async stop() {
       if (exited) return;
       child.kill('SIGTERM');
@@ -94,6 +90,25 @@ export async function startChildServer(name: string, { args, env, cwd, ipc = fal
       await exit;
     },
   };
+}
+
+/**
+ * Spawns `node <args>` with PORT set (and HOST=127.0.0.1), and waits until the port accepts
+ * connections.
+ */
+export async function startChildServer(name: string, options: ChildOptions): Promise<ChildServer> {
+  const port = await freePort();
+  const child = startChildProcess(name, { ...options, env: { ...options.env, PORT: String(port), HOST: '127.0.0.1' } });
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (!(await accepts(port))) {
+    if (child.exited()) throw new Error(`${name} exited before it listened on port ${port}`);
+    if (Date.now() > deadline) {
+      await child.stop();
+      throw new Error(`${name} did not listen on port ${port} within ${START_TIMEOUT_MS / 1000} s`);
+    }
+    await sleep(200);
+  }
+  return { name, url: `http://127.0.0.1:${port}`, pid: child.pid, stop: () => child.stop() };
 }
 
 /** Samples a process's resident set size (VmRSS) every `intervalMs` and keeps the largest. */

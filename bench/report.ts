@@ -1,7 +1,9 @@
 // The printed results: a markdown table per measurement and the targets, each met or not.
 // The benchmark reports; it does not fail on a missed target.
+import type { CustomPairResult } from './custom-scenarios.js';
 import type { LoadResult } from './load.js';
 import type { Scenario } from './scenarios.js';
+import type { ConfigurationResult, LatencyResult, WebhookResult } from './webhooks.js';
 
 export interface ScenarioResult {
   readonly scenario: Scenario;
@@ -55,7 +57,7 @@ function verdict(met: boolean, detail: string): string {
   return `${met ? 'met' : 'NOT MET'} (${detail})`;
 }
 
-export function targetsLines(results: readonly ScenarioResult[], maxRssMb: number): string[] {
+export function targetsLines(results: readonly ScenarioResult[]): string[] {
   const lists = results.filter((r) => r.scenario.list);
   const slowLists = lists.filter((r) => ratioOf(r) < 0.6);
   const firstPage = results.find((r) => r.scenario.name.startsWith('list, page of 50'))!;
@@ -70,6 +72,80 @@ export function targetsLines(results: readonly ScenarioResult[], maxRssMb: numbe
     )}`,
     `- deep cursor page within 20% of first page: ${verdict(deepRatio >= 0.8, `${number(deepRatio, 2)}x the first page's req/s`)}`,
     `- p99 <= 10x p50: ${verdict(spread.length === 0, spread.length ? `above: ${spread.map((r) => r.scenario.name).join('; ')}` : `worst ${number(worstSpread, 1)}x`)}`,
-    `- RSS < 300 MB: ${verdict(maxRssMb < 300, `max ${number(maxRssMb)} MB`)}`,
   ];
+}
+
+export function rssLine(maxRssMb: number): string {
+  return `- RSS < 300 MB: ${verdict(maxRssMb < 300, `max ${number(maxRssMb)} MB`)}`;
+}
+
+// ---- custom objects ----
+
+/** Custom objects must reach this share of the same request on a standard resource. */
+export const CUSTOM_TARGET = 0.7;
+
+const mean = (values: readonly number[]) => values.reduce((a, b) => a + b, 0) / Math.max(values.length, 1);
+const meanOf = (results: readonly LoadResult[], f: (r: LoadResult) => number) => mean(results.map(f));
+const customRatio = (r: CustomPairResult) => meanOf(r.custom, (x) => x.requestsPerSecond) / meanOf(r.standard, (x) => x.requestsPerSecond);
+const percent = (share: number) => `${number(share * 100, 1)}%`;
+
+export function customTable(results: readonly CustomPairResult[]): string {
+  const side = (list: readonly LoadResult[]) =>
+    list.length
+      ? [
+          number(meanOf(list, (r) => r.requestsPerSecond)),
+          number(meanOf(list, (r) => r.p50Ms)),
+          number(meanOf(list, (r) => r.p99Ms)),
+          number(meanOf(list, (r) => r.cpuMsPerRequest), 2),
+          number(list.reduce((n, r) => n + r.failures, 0)),
+        ]
+      : ['-', '-', '-', '-', '-'];
+  return table(
+    ['scenario', 'booking request', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'non-2xx+errors', 'prospects request', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'non-2xx+errors', 'ratio', 'per round'],
+    results.map((r) => [
+      r.pair.name,
+      `${r.pair.custom.label} (${percent(r.pair.custom.share)} of org; ${r.customBody || 'failed'})`,
+      ...side(r.custom),
+      `${r.pair.standard.label} (${percent(r.pair.standard.share)} of org; ${r.standardBody || 'failed'})`,
+      ...side(r.standard),
+      r.error ? 'n/a' : `${number(customRatio(r), 2)}x`,
+      r.custom.map((c, i) => `${number(c.requestsPerSecond / r.standard[i]!.requestsPerSecond, 2)}x`).join(', '),
+    ]),
+  );
+}
+
+export function customTargetLines(results: readonly CustomPairResult[]): string[] {
+  return results.map((r) => {
+    const name = `${r.pair.name}: booking >= ${CUSTOM_TARGET}x prospects`;
+    if (r.error) return `- ${name}: NOT MET (not measured: ${r.error})`;
+    const ratio = customRatio(r);
+    return `- ${name}: ${verdict(ratio >= CUSTOM_TARGET, `${number(ratio, 2)}x`)}`;
+  });
+}
+
+// ---- webhooks ----
+
+export function webhooksTable(result: WebhookResult): string {
+  const configurations = result.configurations;
+  const row = (label: string, cell: (c: ConfigurationResult) => string): string[] => [label, ...configurations.map(cell)];
+  const ms = (value: number) => `${number(value, 1)} ms`;
+  const latency = (f: (l: LatencyResult) => string) => (c: ConfigurationResult) => (c.latency ? f(c.latency) : '-');
+  const rows: string[][] = [
+    row('(c) backlog: account creations through the API before the worker starts', (c) => `${number(c.throughput.events)} (${number(c.throughput.enqueuePerSecond)} writes/s)`),
+    row('(c) delivered', (c) => `${number(c.throughput.delivered)}${c.throughput.duplicates ? `, ${c.throughput.duplicates} twice` : ''}${c.workerExited ? ' (the worker exited!)' : ''}`),
+    row('(c) **deliveries/s**, first to last delivery', (c) => number(c.throughput.steadyPerSecond, 1)),
+    row('(c) deliveries/s, from spawning the worker', (c) => number(c.throughput.fromSpawnPerSecond, 1)),
+    row('(c) worker spawned to first delivery', (c) => `${number(c.throughput.startToFirstSeconds, 1)} s`),
+    row('(c) worker CPU per delivery', (c) => ms(c.throughput.workerCpuMsPerDelivery)),
+    row('(d) account creations, worker running', latency((l) => `${number(l.writes)} at ${number(l.writesPerSecond)}/s`)),
+    row('(d) API write response p50 / p99', latency((l) => `${ms(l.writeP50Ms)} / ${ms(l.writeP99Ms)}`)),
+    row('(d) delivered', latency((l) => `${number(l.delivered)}${l.missing ? ` (${l.missing} missing)` : ''}${l.duplicates ? `, ${l.duplicates} twice` : ''}`)),
+    row('(d) **write response to delivery, p50**', latency((l) => ms(l.p50Ms))),
+    row('(d) **write response to delivery, p99**', latency((l) => ms(l.p99Ms))),
+    row('(d) min / max', latency((l) => `${ms(l.minMs)} / ${ms(l.maxMs)}`)),
+    row('(d) worker CPU per delivery', latency((l) => ms(l.workerCpuMsPerDelivery))),
+  ];
+  const header = ['one `cadence worker`, WORKER_CONCURRENCY=' + result.concurrency, ...configurations.map((c) => `receiver trusted via ${c.label}`)];
+  const footer = `attempts recorded: ${number(result.attempts.total)} (${number(result.attempts.acknowledged)} with a 2xx); the receiver got ${number(result.received)} requests on ${number(result.connections)} TLS connections${result.malformed ? `, ${result.malformed} unreadable` : ''}`;
+  return `${table(header, rows)}\n\n${footer}`;
 }

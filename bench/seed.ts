@@ -37,12 +37,12 @@ const COMPANY_WORDS = ['Acme', 'Apex', 'Blue', 'Bright', 'Cedar', 'Delta', 'Glob
 const COMPANY_KINDS = ['Analytics', 'Bank', 'Biotech', 'Foods', 'Health', 'Labs', 'Logistics', 'Media', 'Robotics', 'Software', 'Systems', 'Telecom'];
 
 /** A SQL array literal of string constants; the lists above are ours, quoting is all they need. */
-function textArray(values: readonly string[]): string {
+export function textArray(values: readonly string[]): string {
   return `array[${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(', ')}]::text[]`;
 }
 
 /** A random element of a SQL array expression, drawn per row. */
-function pick(array: string): string {
+export function pick(array: string): string {
   return `(${array})[1 + floor(random() * cardinality(${array}))::int]`;
 }
 
@@ -123,7 +123,7 @@ async function insertAccounts(tx: Transaction, orgIds: number[], perOrg: number)
  * building an index once is several times faster than keeping it up to date row by row. The
  * definitions are PostgreSQL's own, so the indexes come back exactly as they were.
  */
-async function withIndexesRebuilt(tx: Transaction, table: string, load: () => Promise<unknown>): Promise<void> {
+export async function withIndexesRebuilt(tx: Transaction, table: string, load: () => Promise<unknown>): Promise<void> {
   const indexes = await tx<{ name: string; definition: string }[]>`
     select c.relname as name, pg_get_indexdef(x.indexrelid) as definition
       from pg_index x join pg_class c on c.oid = x.indexrelid

@@ -8,7 +8,7 @@ import { connectDatabase } from '../db/client.js';
 import { standardBehaviours } from '../resources/index.js';
 import { orgScopedTransaction } from '../tenancy/index.js';
 import { deliverWebhookTask } from '../webhooks/deliver-task.js';
-import { parseAllowedHosts, systemResolver, type DeliveryOptions } from '../webhooks/delivery/index.js';
+import { parseAllowedHosts, systemResolver, trustedContext, type DeliveryOptions } from '../webhooks/delivery/index.js';
 
 /**
  * Background work runs on graphile-worker: jobs live in PostgreSQL, are enqueued in the same
@@ -61,7 +61,7 @@ export function deliveryOptions(config: Pick<Config, 'webhookAllowedHosts' | 'we
   return {
     resolver: systemResolver,
     allowedHosts: parseAllowedHosts(config.webhookAllowedHosts),
-    ...(config.webhookCaFile && { ca: readFileSync(config.webhookCaFile) }),
+    ...(config.webhookCaFile && { secureContext: trustedContext(readFileSync(config.webhookCaFile)) }),
   };
 }
 

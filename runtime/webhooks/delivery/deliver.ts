@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import type { SecureContext } from 'node:tls';
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import { resolveDeliveryTarget, type HostResolver } from './resolve.js';
 import { RESPONSE_TIMEOUT_MS, sendWebhook, type SendOptions, type SendResult, type WebhookRequest } from './send.js';
@@ -17,6 +18,8 @@ export interface DeliveryOptions {
   readonly allowedHosts: ReadonlySet<string>;
   /** PEM certificates trusted in addition to the bundled root certificates. */
   readonly ca?: string | Buffer;
+  /** `ca` built once into a TLS context (trustedContext); preferred when both are set. */
+  readonly secureContext?: SecureContext;
   /** Defaults to real time; tests wrap it to watch the spacing. */
   readonly sleep?: (ms: number) => Promise<void>;
   /** Defaults to sendWebhook; tests wrap it to keep connections off the outside world. */
@@ -78,7 +81,10 @@ export async function deliverWithRetries(
     if (target.kind === 'private') return { kind: 'private', addresses: target.addresses, attempts };
     if (target.kind === 'unresolvable') return { kind: 'unresolvable', error: target.error, attempts };
     const request = { url: delivery.url, address: target.address, family: target.family, body: delivery.body, headers };
-    const result = await send(request, { timeoutMs: RESPONSE_TIMEOUT_MS, ca: options.ca });
+    const result = await send(request, {
+      timeoutMs: RESPONSE_TIMEOUT_MS,
+      ...(options.secureContext ? { secureContext: options.secureContext } : { ca: options.ca }),
+    });
     attempts.push({ number, ...result });
     if (result.kind === 'response') return { kind: 'acknowledged', status: result.status, attempts };
   }

@@ -9,7 +9,7 @@ export {
   type HostResolver,
   type ResolveOptions,
 } from './resolve.js';
-export { RESPONSE_TIMEOUT_MS, sendWebhook, type SendOptions, type SendResult, type WebhookRequest } from './send.js';
+export { RESPONSE_TIMEOUT_MS, sendWebhook, trustedContext, type SendOptions, type SendResult, type WebhookRequest } from './send.js';
 export {
   DELIVERY_ATTEMPTS,
   RETRY_DELAY_MS,
