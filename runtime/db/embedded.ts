@@ -82,8 +82,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     await server.start();
   } catch (error) {
     // start() rejects, with no reason, only once postgres has exited; the log says why.
-    // The package still holds the dead child, and its stop() (run by its signal handlers)
-    // would wait for an exit that already happened, holding up Ctrl-C for 10 s.
+    // The package still holds the dead child, and its stop() would wait for an exit that
+    // already happened; forgetting the child lets a later stop() return at once.
     (server as unknown as { process?: unknown }).process = undefined;
     throw new Error(`embedded PostgreSQL did not start on port ${port}:\n${recentLines.join('\n')}`, {
       cause: error,
