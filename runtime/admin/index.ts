@@ -5,7 +5,7 @@ import { insertRecord } from '../engine/records.js';
 import { createCatalog, SERVICE_ACTOR } from '../engine/index.js';
 import { CUSTOM_OBJECT_SCOPE } from '../custom-objects/descriptor.js';
 import { standardBehaviours } from '../resources/index.js';
-import { API_ROLE, type Transaction } from '../tenancy/index.js';
+import { enterOrg, leaveOrg, type Transaction } from '../tenancy/index.js';
 
 /**
  * Operator actions the CLI (and tests) perform: creating orgs, users and tokens. Users are
@@ -27,22 +27,14 @@ export function knownScopes(): string[] {
   return allScopes([...[...descriptors.values()].map((d) => d.scope), CUSTOM_OBJECT_SCOPE]);
 }
 
-async function asOrg(tx: Transaction, orgId: number): Promise<void> {
-  await tx`select set_config('role', ${API_ROLE}, true), set_config('cadence.org_id', ${String(orgId)}, true)`;
-}
-
-async function asOwner(tx: Transaction): Promise<void> {
-  await tx`select set_config('role', 'none', true), set_config('cadence.org_id', '', true)`;
-}
-
 async function insertUser(tx: Transaction, orgId: number, email: string): Promise<number> {
-  await asOrg(tx, orgId);
+  await enterOrg(tx, orgId);
   const email_ = userDescriptor.attributes.find((a) => a.name === 'email')!;
   const row = await insertRecord(
     { tx, orgId, descriptor: userDescriptor, statements: userStatements, behaviours: standardBehaviours, catalog, now: new Date(), actor: SERVICE_ACTOR },
     { attributes: new Map([[email_, email]]), relationships: new Map() },
   );
-  await asOwner(tx);
+  await leaveOrg(tx);
   return row.id;
 }
 
@@ -101,9 +93,9 @@ export async function createToken(
 ): Promise<{ token: string; expiresAt: string }> {
   return sql.begin(async (tx) => {
     await requireOrg(tx, options.orgId);
-    await asOrg(tx, options.orgId);
+    await enterOrg(tx, options.orgId);
     const [user] = await tx`select 1 from users where org_id = ${options.orgId} and id = ${options.userId}`;
-    await asOwner(tx);
+    await leaveOrg(tx);
     if (!user) throw new AdminError(`user ${options.userId} does not exist in org ${options.orgId}`);
     return insertToken(tx, { ...options, ttlSeconds: options.ttlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS });
   }) as Promise<{ token: string; expiresAt: string }>;

@@ -5,7 +5,7 @@ import { countsByDefault, parseListRequest, parseSingleRequest, type Fieldsets, 
 import { orgScopedTransaction } from '../tenancy/index.js';
 import type { ApiEnv, EngineDependencies } from './context.js';
 import { apiErrorOfWrite } from './database-errors.js';
-import type { Actor } from './behaviour.js';
+import type { Actor, Viewer } from './behaviour.js';
 import type { ResourceModule } from './descriptor.js';
 import { loadIncluded } from './include.js';
 import { cursorFor, runList, type ListResult } from './list.js';
@@ -27,6 +27,11 @@ export interface ResourceHandlers {
 function actorOf(c: Context<ApiEnv>): Actor {
   const auth = c.get('auth');
   return { userId: auth.userId, appId: auth.appId ?? null, appName: auth.appName ?? null };
+}
+
+function viewerOf(c: Context<ApiEnv>): Viewer {
+  const auth = c.get('auth');
+  return { admin: auth.admin, userId: auth.userId, appId: auth.appId ?? null };
 }
 
 function urlBase(c: Context<ApiEnv>, configured: string | undefined): UrlBase {
@@ -81,12 +86,19 @@ export function bindHandlers(module: ResourceModule, deps: EngineDependencies): 
   const behaviour = deps.behaviours.get(descriptor.type);
   const tables = (type: string) => deps.descriptorOf(type)!;
 
+  const ownPresent = behaviour?.present;
+  // Most resources have no presentation hook: their rows render as they are, with no per-row work.
   const render = (c: Context<ApiEnv>, row: Row, fields?: Fieldsets) =>
-    renderResource(descriptor, presentFor(c)(descriptor.type, row), urlBase(c, deps.publicBaseUrl), deps.collections, fields?.get(descriptor.type));
-  /** Each resource's own presentation for this caller (redaction), applied to included ones too. */
+    renderResource(
+      descriptor,
+      ownPresent ? ownPresent(row, viewerOf(c)) : row,
+      urlBase(c, deps.publicBaseUrl),
+      deps.collections,
+      fields?.get(descriptor.type),
+    );
+  /** Each resource's own presentation for this caller (redaction), for included resources. */
   const presentFor = (c: Context<ApiEnv>) => {
-    const auth = c.get('auth');
-    const viewer = { admin: auth.admin, userId: auth.userId, appId: auth.appId ?? null };
+    const viewer = viewerOf(c);
     return (type: string, row: Row) => deps.behaviours.get(type)?.present?.(row, viewer) ?? row;
   };
   const recordContext = (c: Context<ApiEnv>, tx: RecordContext['tx']): RecordContext => ({

@@ -4,7 +4,7 @@ import type { ActionHandler, Actor, Behaviours } from './behaviour.js';
 import type { AttributeDescriptor, ResourceDescriptor, ToOneDescriptor } from './descriptor.js';
 import { recordEvent } from './events.js';
 import type { Row } from './render.js';
-import { parameterCast, partitionPredicate, quoteIdent, relationshipAlias, selectList } from './sql-text.js';
+import { parameterCast, partitionPredicate, quoteIdent, relationshipAlias, selectList, toOnes } from './sql-text.js';
 import type { ResourceStatements } from './statements.js';
 
 /**
@@ -60,13 +60,18 @@ function serialise(value: unknown): unknown {
   return value === undefined ? null : value;
 }
 
+/** A row's to-one relationship ids by relationship name: how behaviours see relationships. */
+function relationshipIdsOf(descriptor: ResourceDescriptor, row: Row | null): Record<string, number | null> {
+  const ids: Record<string, number | null> = {};
+  for (const rel of toOnes(descriptor)) ids[rel.name] = row ? ((row[relationshipAlias(rel)] as number | null | undefined) ?? null) : null;
+  return ids;
+}
+
 /** Adds the values the resource's behaviour derives from the record as it will be. */
 function withDerived(context: RecordContext, changes: Changes, previous: Row | null): Changes {
   const derive = context.behaviours.get(context.descriptor.type)?.derive;
   if (!derive) return changes;
-  const toOnes = context.descriptor.relationships.filter((r): r is ToOneDescriptor => r.kind === 'toOne');
-  const next: Record<string, unknown> = { ...previous };
-  for (const rel of toOnes) next[rel.name] = previous ? (previous[relationshipAlias(rel)] ?? null) : null;
+  const next: Record<string, unknown> = { ...previous, ...relationshipIdsOf(context.descriptor, previous) };
   for (const [a, value] of changes.attributes) next[a.name] = value;
   for (const [rel, id] of changes.relationships) next[rel.name] = id;
   const derived = derive(next, previous, { orgId: context.orgId, now: context.now, actor: context.actor });
@@ -74,7 +79,7 @@ function withDerived(context: RecordContext, changes: Changes, previous: Row | n
   const attributes = new Map(changes.attributes);
   for (const a of context.descriptor.attributes) if (Object.hasOwn(derived, a.name)) attributes.set(a, derived[a.name]);
   const relationships = new Map(changes.relationships);
-  for (const rel of toOnes) if (Object.hasOwn(derived, rel.name)) relationships.set(rel, derived[rel.name] as number | null);
+  for (const rel of toOnes(context.descriptor)) if (Object.hasOwn(derived, rel.name)) relationships.set(rel, derived[rel.name] as number | null);
   return { ...changes, attributes, relationships };
 }
 
@@ -172,9 +177,7 @@ export async function insertRecord(context: RecordContext, given: Changes): Prom
   if (afterCreate) {
     await afterCreate({
       row: row!,
-      relationshipIds: Object.fromEntries(
-        descriptor.relationships.flatMap((r) => (r.kind === 'toOne' ? [[r.name, (row![relationshipAlias(r)] as number | null) ?? null]] : [])),
-      ),
+      relationshipIds: relationshipIdsOf(descriptor, row!),
       relationshipMeta: given.relationshipMeta ?? new Map(),
       now: context.now,
       runAction: (type, id, action) => runActionOn(context, type, id, action),
