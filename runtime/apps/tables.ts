@@ -23,6 +23,10 @@ export const apps = cadenceSystem.table(
     oauthScopes: text('oauth_scopes').array().notNull(),
     /** What the app's server-to-server access tokens hold. */
     s2sScopes: text('s2s_scopes').array().notNull(),
+    /** Where install, uninstall and org deletion are announced (runtime/apps/lifecycle.ts); null: not announced. */
+    lifecycleWebhookUrl: text('lifecycle_webhook_url'),
+    /** HMAC key of lifecycle deliveries; kept in clear like webhook secrets, since it signs. */
+    lifecycleWebhookSecret: text('lifecycle_webhook_secret'),
     createdAt: timestampColumn('created_at').notNull().defaultNow(),
   },
   (t) => [uniqueIndex('apps_client_id_idx').on(t.clientId)],

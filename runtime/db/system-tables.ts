@@ -33,6 +33,8 @@ export const accessTokens = cadenceSystem.table(
     // No foreign key to cadence_system.apps: runtime/apps/tables.ts builds on this file, and a
     // reference back would make the two modules import each other. Apps are never deleted.
     appGuid: text('app_guid'),
+    /** The OAuth grant (runtime/oauth/tables.ts) an OAuth token was issued under; revoking it deletes the token. */
+    grantId: text('grant_id'),
     scopes: text('scopes').array().notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3, mode: 'string' }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3, mode: 'string' }).notNull().defaultNow(),
@@ -41,6 +43,7 @@ export const accessTokens = cadenceSystem.table(
     foreignKey({ name: 'access_tokens_user_fk', columns: [t.orgId, t.userId], foreignColumns: [users.orgId, users.id] }).onDelete('cascade'),
     index('access_tokens_org_user_idx').on(t.orgId, t.userId),
     index('access_tokens_expires_at_idx').on(t.expiresAt),
+    index('access_tokens_grant_idx').on(t.grantId),
   ],
 );
 
