@@ -23,6 +23,7 @@ import {
   payloadTooLarge,
   resourceNotFound,
 } from './jsonapi/index.js';
+import { oauthRoutes } from './oauth/index.js';
 import { standardBehaviours } from './resources/index.js';
 
 export interface AppDependencies {
@@ -109,6 +110,9 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
   // tokens (JWTs), not access tokens, so they sit outside /api/v2 and its bearer auth.
   app.use('/api/app/*', jsonApiMediaType());
   app.route('/api/app', appInstallRoutes({ sql: deps.sql, publicBaseUrl: deps.config.publicBaseUrl, clock: deps.clock ?? (() => new Date()) }));
+
+  // OAuth (SPEC.md, Authentication): the consent page and token endpoint, outside /api/v2.
+  app.route('/', oauthRoutes({ sql: deps.sql, clock: deps.clock ?? (() => new Date()) }));
 
   const api = new Hono<ApiEnv>();
   api.use('*', bearerAuthentication(deps.sql));

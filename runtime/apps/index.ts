@@ -5,6 +5,7 @@
 export { createApp, type AppRegistration, type RegisteredApp } from './register.js';
 export { addKey, revokeKey, parseRsaPublicKey } from './keys.js';
 export { installApp, uninstallApp, SETUP_TOKEN_TTL_MS, type IssuedInstall } from './installs.js';
+export { LIFECYCLE_TASK, type LifecycleEvent, type LifecycleEventType } from './lifecycle.js';
 export { lockOrg, unlockOrg, deleteOrg, type OrgStatus } from './org-status.js';
 export { verifyAppToken, checkAppTokenClaims, CLOCK_SKEW_SECONDS, MAX_APP_TOKEN_LIFETIME_SECONDS } from './app-token.js';
 export { S2S_ACCESS_TOKEN_TTL_MS } from './access-token-action.js';

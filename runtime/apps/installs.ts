@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type postgres from 'postgres';
 import { AdminError } from '../admin/index.js';
 import { hashToken } from '../auth/index.js';
+import { enqueueLifecycleEvent } from './lifecycle.js';
 import { requireApp } from './register.js';
 
 /** SPEC.md: the setup token must be used within 15 minutes of being issued. */
@@ -17,7 +18,8 @@ export interface IssuedInstall {
 /**
  * Installs an app in an org (what an org admin's consent does) and issues the setup token the
  * app redeems for its install id. Installing again while installed keeps the install id and
- * replaces the setup token; `now` is injectable for tests.
+ * replaces the setup token; `now` is injectable for tests. A new install, and only that, is
+ * announced to the app's lifecycle webhook.
  */
 export async function installApp(sql: postgres.Sql, options: { appId: string; orgId: number; now?: Date }): Promise<IssuedInstall> {
   const now = options.now ?? new Date();
@@ -27,19 +29,25 @@ export async function installApp(sql: postgres.Sql, options: { appId: string; or
     await requireApp(tx, options.appId);
     const [org] = await tx`select 1 from cadence_system.orgs where id = ${options.orgId} and deleted_at is null`;
     if (!org) throw new AdminError(`org ${options.orgId} does not exist`);
+    const newId = randomUUID();
     const [row] = await tx<{ id: string }[]>`
       insert into cadence_system.app_installs (id, app_guid, org_id, setup_token_hash, setup_token_expires_at, installed_at)
-      values (${randomUUID()}, ${options.appId}, ${options.orgId}, ${hashToken(installSetupToken)}, ${expiresAt}, ${now})
+      values (${newId}, ${options.appId}, ${options.orgId}, ${hashToken(installSetupToken)}, ${expiresAt}, ${now})
       on conflict (app_guid, org_id) where uninstalled_at is null
       do update set setup_token_hash = excluded.setup_token_hash, setup_token_expires_at = excluded.setup_token_expires_at
       returning id`;
-    return { installId: row!.id, installSetupToken, expiresAt: expiresAt.toISOString() };
+    const installId = row!.id;
+    if (installId === newId) {
+      await enqueueLifecycleEvent(tx, { type: 'app.installed', appId: options.appId, installId, orgId: options.orgId, occurredAt: now });
+    }
+    return { installId, installSetupToken, expiresAt: expiresAt.toISOString() };
   }) as Promise<IssuedInstall>;
 }
 
 /**
- * Uninstalls an app from an org and deletes the app's access tokens there: uninstalling takes
- * effect at once, not when the last token expires.
+ * Uninstalls an app from an org, deletes the app's access tokens there and revokes users' OAuth
+ * grants to it there: uninstalling takes
+ * effect at once, not when the last token expires. The app's lifecycle webhook is told.
  */
 export async function uninstallApp(
   sql: postgres.Sql,
@@ -56,6 +64,10 @@ export async function uninstallApp(
       throw new AdminError(`app ${options.appId} is not installed in org ${options.orgId}`);
     }
     await tx`delete from cadence_system.access_tokens where org_id = ${options.orgId} and app_guid = ${options.appId}`;
+    // Users' OAuth consents to the app in this org end with it too: their refresh tokens stop working.
+    await tx`update cadence_system.oauth_grants set revoked_at = ${now}
+              where org_id = ${options.orgId} and app_guid = ${options.appId} and revoked_at is null`;
+    await enqueueLifecycleEvent(tx, { type: 'app.uninstalled', appId: options.appId, installId: row.id, orgId: options.orgId, occurredAt: now });
     return { installId: row.id, uninstalledAt: now.toISOString() };
   }) as Promise<{ installId: string; uninstalledAt: string }>;
 }

@@ -1,10 +1,12 @@
 import type postgres from 'postgres';
 import { AdminError } from '../admin/index.js';
+import { enqueueOrgDeleted } from './lifecycle.js';
 
 /**
  * Locking and deleting orgs. Either makes every access token of the org fail (see
  * lookupToken) and apps' access-token requests fail; a locked org can be unlocked, a deleted
- * one stays deleted (its rows are kept).
+ * one stays deleted (its rows are kept). Deletion is announced to the lifecycle webhooks of
+ * the apps installed in the org; locking is not (SPEC.md).
  */
 
 export interface OrgStatus {
@@ -38,9 +40,17 @@ export async function unlockOrg(sql: postgres.Sql, orgId: number): Promise<OrgSt
   return statusOf(row, orgId);
 }
 
+/** Deleting a deleted org again changes nothing and announces nothing. */
 export async function deleteOrg(sql: postgres.Sql, orgId: number): Promise<OrgStatus> {
-  const [row] = await sql<OrgRow[]>`
-    update cadence_system.orgs set deleted_at = coalesce(deleted_at, now()) where id = ${orgId}
-    returning id, locked_at, deleted_at`;
-  return statusOf(row, orgId);
+  return sql.begin(async (tx) => {
+    const [deleted] = await tx<OrgRow[]>`
+      update cadence_system.orgs set deleted_at = now() where id = ${orgId} and deleted_at is null
+      returning id, locked_at, deleted_at`;
+    if (deleted) {
+      await enqueueOrgDeleted(tx, orgId, deleted.deleted_at!);
+      return statusOf(deleted, orgId);
+    }
+    const [row] = await tx<OrgRow[]>`select id, locked_at, deleted_at from cadence_system.orgs where id = ${orgId}`;
+    return statusOf(row, orgId);
+  }) as Promise<OrgStatus>;
 }

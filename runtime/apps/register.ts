@@ -11,6 +11,8 @@ export interface AppRegistration {
   readonly oauthScopes: readonly string[];
   /** What the app's server-to-server tokens hold: names from SPEC.md's S2S scope table. */
   readonly s2sScopes: readonly string[];
+  /** Where install, uninstall and org deletion are announced (lifecycle.ts); https only. */
+  readonly lifecycleWebhookUrl?: string;
 }
 
 export interface RegisteredApp {
@@ -19,6 +21,8 @@ export interface RegisteredApp {
   clientId: string;
   /** Shown once; only its SHA-256 is stored. */
   clientSecret: string;
+  /** Present when a lifecycle webhook URL was given: the key its deliveries are signed with, shown once. */
+  lifecycleWebhookSecret?: string;
 }
 
 /** https anywhere, http only on the loopback host (developers' machines), nothing else. */
@@ -34,10 +38,29 @@ function isAcceptableRedirectUri(text: string): boolean {
   return url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
 }
 
+/**
+ * Lifecycle deliveries go through the resource webhooks' delivery (SPEC.md: HTTPS URLs), so
+ * https only, loopback included: a developer's receiver on localhost needs a certificate the
+ * worker trusts (WEBHOOK_CA_FILE) and its host in WEBHOOK_ALLOWED_HOSTS.
+ */
+function isAcceptableLifecycleUrl(text: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return false;
+  }
+  return url.protocol === 'https:' && url.hash === '' && !text.includes('#');
+}
+
 function checkRegistration(registration: AppRegistration): void {
   if (registration.name.trim() === '') throw new AdminError('the app name must not be empty');
   const badUris = registration.redirectUris.filter((u) => !isAcceptableRedirectUri(u));
   if (badUris.length) throw new AdminError(`redirect URIs must be absolute https URLs (http only on localhost) without a fragment: ${badUris.join(', ')}`);
+  const lifecycleUrl = registration.lifecycleWebhookUrl;
+  if (lifecycleUrl !== undefined && !isAcceptableLifecycleUrl(lifecycleUrl)) {
+    throw new AdminError(`the lifecycle webhook URL must be an absolute https URL without a fragment: ${lifecycleUrl}`);
+  }
   const known = new Set(knownScopes());
   const unknownOauth = registration.oauthScopes.filter((s) => !known.has(s));
   if (unknownOauth.length) throw new AdminError(`unknown scopes: ${unknownOauth.join(', ')}`);
@@ -51,17 +74,21 @@ export async function createApp(sql: postgres.Sql, registration: AppRegistration
   const appId = randomUUID();
   const clientId = randomBytes(16).toString('base64url');
   const clientSecret = `cas_${randomBytes(32).toString('base64url')}`;
+  const lifecycleUrl = registration.lifecycleWebhookUrl;
+  const lifecycleWebhookSecret = lifecycleUrl === undefined ? undefined : `caw_${randomBytes(32).toString('base64url')}`;
   const unique = (list: readonly string[]) => [...new Set(list)];
   // In a transaction although it is one statement: postgres.js builds a client's very first
   // statement before it has learnt the array types, and would send these arrays as plain text
   // (the CLI's first statement is this one). `begin` goes first instead.
   await sql.begin(
     (tx) => tx`
-      insert into cadence_system.apps (guid, name, client_id, client_secret_hash, redirect_uris, oauth_scopes, s2s_scopes)
+      insert into cadence_system.apps (guid, name, client_id, client_secret_hash, redirect_uris, oauth_scopes, s2s_scopes,
+                                       lifecycle_webhook_url, lifecycle_webhook_secret)
       values (${appId}, ${registration.name}, ${clientId}, ${hashToken(clientSecret)}, ${tx.array(unique(registration.redirectUris))},
-              ${tx.array(unique(registration.oauthScopes))}, ${tx.array(unique(registration.s2sScopes))})`,
+              ${tx.array(unique(registration.oauthScopes))}, ${tx.array(unique(registration.s2sScopes))},
+              ${lifecycleUrl ?? null}, ${lifecycleWebhookSecret ?? null})`,
   );
-  return { appId, clientId, clientSecret };
+  return { appId, clientId, clientSecret, ...(lifecycleWebhookSecret !== undefined && { lifecycleWebhookSecret }) };
 }
 
 /** Operator commands name apps by GUID; a typo gets a clear error, not a foreign-key failure. */

@@ -12,6 +12,7 @@ import { pino } from 'pino';
 import { AdminError, createOrg, createToken, createUser } from '../admin/index.js';
 import { addKey, createApp, deleteOrg, installApp, lockOrg, revokeKey, uninstallApp, unlockOrg } from '../apps/index.js';
 import { readConfig, type Config } from '../config.js';
+import { CredentialProblem, inviteUser, setPassword } from '../oauth/index.js';
 import { connectDatabase } from '../db/client.js';
 import { resolveDatabase } from '../db/database-url.js';
 import { runMigrations } from '../db/migrate.js';
@@ -26,10 +27,13 @@ const USAGE = `usage:
   cadence migrate                   apply database migrations
   cadence org create --name NAME [--admin-email EMAIL]
   cadence user create --org ID --email EMAIL [--admin]
+  cadence user set-password --org ID --user ID [--login EMAIL]   reads the password from standard input
+  cadence user invite --org ID --user ID       prints a link (7 days) where the user sets a password
   cadence token create --org ID --user ID --scopes a.read,b.write [--ttl SECONDS]
   cadence custom-object define --org ID --file DEFINITION.json
   cadence org lock|unlock|delete --org ID
   cadence app create --name NAME [--redirect-uri URI]... [--scopes a.read,b.write] [--s2s-scopes prospects.all,accounts.read]
+                    [--lifecycle-url HTTPS-URL]   prints lifecycleWebhookSecret, the key its deliveries are signed with
   cadence app key add --app GUID --public-key-file FILE.pem
   cadence app key revoke --app GUID --key ID
   cadence app install --app GUID --org ID      prints the install id and a setup token (15 minutes)
@@ -53,6 +57,12 @@ function requiredString(name: string, text: string | undefined): string {
 function positiveInteger(name: string, text: string | undefined): number {
   if (text === undefined || !/^[1-9][0-9]*$/.test(text)) throw new UsageError(`--${name} must be a positive integer`);
   return Number(text);
+}
+
+async function readStandardInput(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Runs `work` against the configured database, migrated, and releases it afterwards. */
@@ -117,7 +127,9 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<vo
       key: { type: 'string' },
       'redirect-uri': { type: 'string', multiple: true },
       's2s-scopes': { type: 'string' },
+      'lifecycle-url': { type: 'string' },
       'public-key-file': { type: 'string' },
+      login: { type: 'string' },
     },
   });
   const config = readConfig(env);
@@ -140,6 +152,24 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<vo
       if (!values.email) throw new UsageError('--email is required');
       const email = values.email;
       return withDatabase(config, async (sql) => print(await createUser(sql, { orgId, email, admin: values.admin ?? false })));
+    }
+    case 'user set-password': {
+      const orgId = positiveInteger('org', values.org);
+      const userId = positiveInteger('user', values.user);
+      const login = values.login;
+      // From standard input, never an argument: arguments show up in process lists and shell history.
+      const password = (await readStandardInput()).replace(/\r?\n$/, '');
+      if (password === '') throw new UsageError('the password is read from standard input, which was empty');
+      return withDatabase(config, async (sql) => print(await setPassword(sql, { orgId, userId, password, ...(login && { login }) })));
+    }
+    case 'user invite': {
+      const orgId = positiveInteger('org', values.org);
+      const userId = positiveInteger('user', values.user);
+      const base = config.publicBaseUrl ?? `http://${config.host}:${config.port}`;
+      return withDatabase(config, async (sql) => {
+        const invitation = await inviteUser(sql, { orgId, userId });
+        print({ invitationUrl: new URL(`/account/invitations/${invitation.token}`, base).toString(), login: invitation.login, expiresAt: invitation.expiresAt });
+      });
     }
     case 'token create': {
       const orgId = positiveInteger('org', values.org);
@@ -184,6 +214,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<vo
         redirectUris: values['redirect-uri'] ?? [],
         oauthScopes: scopeList(values.scopes),
         s2sScopes: scopeList(values['s2s-scopes']),
+        ...(values['lifecycle-url'] !== undefined && { lifecycleWebhookUrl: values['lifecycle-url'] }),
       };
       return withDatabase(config, async (sql) => print(await createApp(sql, registration)));
     }
@@ -224,7 +255,7 @@ process.on('SIGTERM', exitOnSignal);
 try {
   await runCli(process.argv.slice(2), process.env);
 } catch (error) {
-  if (error instanceof UsageError || error instanceof AdminError) {
+  if (error instanceof UsageError || error instanceof AdminError || error instanceof CredentialProblem) {
     process.stderr.write(`cadence: ${error.message}\n${error instanceof UsageError ? `${USAGE}\n` : ''}`);
     process.exitCode = 2;
   } else {

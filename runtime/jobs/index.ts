@@ -3,6 +3,7 @@ import { Logger as WorkerLogger, run, type Runner, type TaskList } from 'graphil
 import type { Logger } from 'pino';
 import type postgres from 'postgres';
 import { descriptors } from '../../generated/routes/index.js';
+import { deliverLifecycleTask, LIFECYCLE_TASK } from '../apps/lifecycle.js';
 import type { Config } from '../config.js';
 import { connectDatabase } from '../db/client.js';
 import { standardBehaviours } from '../resources/index.js';
@@ -29,9 +30,19 @@ export interface WorkerDependencies {
 /** Every task a Cadence worker runs. */
 export function createTaskList(deps: WorkerDependencies): TaskList {
   return {
-    // Expired tokens are kept 30 days (to explain a 401 "expired"), then removed.
+    // Expired tokens are kept 30 days (to explain a 401 "expired"), then removed; so are OAuth
+    // codes, refresh tokens and invitations. A grant goes when its last refresh token has.
     purge_expired_tokens: async () => {
       await deps.sql`delete from cadence_system.access_tokens where expires_at < now() - interval '30 days'`;
+      await deps.sql`delete from cadence_system.oauth_codes where expires_at < now() - interval '30 days'`;
+      await deps.sql`delete from cadence_system.oauth_refresh_tokens where expires_at < now() - interval '30 days'`;
+      await deps.sql`delete from cadence_system.user_invitations where expires_at < now() - interval '30 days'`;
+      await deps.sql`
+        delete from cadence_system.oauth_grants g
+         where g.created_at < now() - interval '1 day'
+           and not exists (select 1 from cadence_system.oauth_refresh_tokens r where r.grant_id = g.id)
+           and not exists (select 1 from cadence_system.oauth_codes c where c.grant_id = g.id)
+           and not exists (select 1 from cadence_system.access_tokens t where t.grant_id = g.id)`;
     },
     // Per org, because row-level security shows a transaction one org's rows only.
     purge_webhook_attempts: async () => {
@@ -50,6 +61,7 @@ export function createTaskList(deps: WorkerDependencies): TaskList {
       clock: deps.clock ?? (() => new Date()),
       log: deps.log,
     }),
+    [LIFECYCLE_TASK]: deliverLifecycleTask({ sql: deps.sql, delivery: deps.delivery, log: deps.log }),
   };
 }
 

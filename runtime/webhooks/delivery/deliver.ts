@@ -10,7 +10,10 @@ export interface WebhookDelivery {
   readonly body: string;
   /** Unset or empty: the delivery is not signed. */
   readonly secret?: string | null;
-  readonly cleanupToken: string;
+  /** Resource webhooks carry their cleanup token; app lifecycle deliveries have none. */
+  readonly cleanupToken?: string;
+  /** Defaults to JSON:API's media type, what resource webhooks send. */
+  readonly contentType?: string;
 }
 
 export interface DeliveryOptions {
@@ -50,10 +53,8 @@ export function signBody(secret: string, body: string): string {
 }
 
 export function deliveryHeaders(delivery: WebhookDelivery): Record<string, string> {
-  const headers: Record<string, string> = {
-    'Content-Type': 'application/vnd.api+json',
-    'service-webhook-cleanup-token': delivery.cleanupToken,
-  };
+  const headers: Record<string, string> = { 'Content-Type': delivery.contentType ?? 'application/vnd.api+json' };
+  if (delivery.cleanupToken !== undefined) headers['service-webhook-cleanup-token'] = delivery.cleanupToken;
   if (delivery.secret) headers['Service-Webhook-Signature'] = signBody(delivery.secret, delivery.body);
   return headers;
 }
