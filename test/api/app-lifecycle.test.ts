@@ -1,10 +1,10 @@
-import { execFile } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminError } from '../../runtime/admin/index.js';
 import { createApp, deleteOrg, installApp, lockOrg, uninstallApp, unlockOrg } from '../../runtime/apps/index.js';
 import { startWorker, type StartedWorker } from '../../runtime/jobs/index.js';
+import { runCadence } from '../helpers/cli.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { until } from '../helpers/wait.js';
 import { makeCertificate } from '../runtime/webhooks/certificates.js';
@@ -228,16 +228,7 @@ describe('deliveries', () => {
 });
 
 describe('cadence app create --lifecycle-url', () => {
-  function cadence(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    return new Promise((resolve) => {
-      execFile(
-        process.execPath,
-        ['bin/cadence.js', ...args],
-        { env: { ...process.env, DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'warn' } },
-        (failure, stdout, stderr) => resolve({ code: failure ? Number(failure.code ?? 1) : 0, stdout, stderr }),
-      );
-    });
-  }
+  const cadence = (...args: string[]) => runCadence(api.databaseUrl, args);
 
   it('prints the lifecycle secret, which signs the deliveries of installs made with the CLI', async () => {
     const url = `https://${HOST}:${first.port}/cli`;

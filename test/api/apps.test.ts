@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { createHmac, generateKeyPairSync, randomUUID, sign, type KeyObject } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -6,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addKey, createApp, deleteOrg, installApp, lockOrg, revokeKey, uninstallApp, unlockOrg } from '../../runtime/apps/index.js';
 import { lookupToken } from '../../runtime/auth/index.js';
+import { runCadence } from '../helpers/cli.js';
 import { startTestApi, type ApiResponse, type TestApi } from '../helpers/api.js';
 
 /**
@@ -391,16 +391,7 @@ describe('cadence app and org commands', () => {
     await rm(folder, { recursive: true, force: true });
   });
 
-  function cadence(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    return new Promise((resolve) => {
-      execFile(
-        process.execPath,
-        ['bin/cadence.js', ...args],
-        { env: { ...process.env, DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'warn' } },
-        (failure, stdout, stderr) => resolve({ code: failure ? Number(failure.code ?? 1) : 0, stdout, stderr }),
-      );
-    });
-  }
+  const cadence = (...args: string[]) => runCadence(api.databaseUrl, args);
 
   async function cadenceJson(...args: string[]): Promise<any> {
     const result = await cadence(...args);

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createUser, type CreatedOrg } from '../../runtime/admin/index.js';
@@ -6,6 +5,7 @@ import { createApp, installApp, lockOrg, uninstallApp, unlockOrg } from '../../r
 import { hashToken } from '../../runtime/auth/index.js';
 import { createTaskList } from '../../runtime/jobs/index.js';
 import { inviteUser, MAX_FAILED_SIGN_INS, setPassword, SIGN_IN_LOCK_MS } from '../../runtime/oauth/index.js';
+import { runCadence } from '../helpers/cli.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { authorizationUrl, newPkce, redeemCode, refresh, tokenRequest, type OAuthTestClient, type Pkce } from '../helpers/oauth-client.js';
 
@@ -105,6 +105,16 @@ async function tokensFor(extra: Record<string, string> = {}): Promise<{ access_t
   return reply.body;
 }
 
+/** `url` with some query parameters set, and those given as '' removed. */
+function changed(url: string, change: Record<string, string>): string {
+  const result = new URL(url);
+  for (const [name, value] of Object.entries(change)) {
+    if (value === '') result.searchParams.delete(name);
+    else result.searchParams.set(name, value);
+  }
+  return result.toString();
+}
+
 describe('the consent page', () => {
   it('names the app and every scope asked for, escaped, and cannot be framed or cached', async () => {
     const page = await openConsent(authorizationUrl(api.baseUrl, client, newPkce(), { scope: 'prospects.read accounts.read', state: 'x"y' }));
@@ -129,12 +139,7 @@ describe('the consent page', () => {
     ['a registered redirect_uri with another query', { redirect_uri: 'https://sync.test/oauth/callback?tenant=2' }, 'has not registered'],
     ['no redirect_uri', { redirect_uri: '' }, 'sent no redirect_uri'],
   ])('shows an error page and never redirects for %s', async (_, change, text) => {
-    const url = new URL(authorizationUrl(api.baseUrl, client, newPkce(), { state: 'abc' }));
-    for (const [name, value] of Object.entries(change)) {
-      if (value === '') url.searchParams.delete(name);
-      else url.searchParams.set(name, value);
-    }
-    const page = await openConsent(url.toString());
+    const page = await openConsent(changed(authorizationUrl(api.baseUrl, client, newPkce(), { state: 'abc' }), change));
     expect(page.status).toBe(400);
     expect(page.headers.get('location')).toBeNull();
     expect(page.html).toContain(text);
@@ -147,12 +152,7 @@ describe('the consent page', () => {
     ['response_type=token', { response_type: 'token' }, 'unsupported_response_type'],
     ['a scope the app did not register', { scope: 'prospects.read accounts.write' }, 'invalid_scope'],
   ])('redirects back with an RFC 6749 error and the state for %s', async (_, change, error) => {
-    const url = new URL(authorizationUrl(api.baseUrl, client, newPkce(), { state: 'keep me' }));
-    for (const [name, value] of Object.entries(change)) {
-      if (value === '') url.searchParams.delete(name);
-      else url.searchParams.set(name, value);
-    }
-    const response = await fetch(url, { redirect: 'manual' });
+    const response = await fetch(changed(authorizationUrl(api.baseUrl, client, newPkce(), { state: 'keep me' }), change), { redirect: 'manual' });
     const parameters = redirectParameters(response);
     expect(parameters.get('error')).toBe(error);
     expect(parameters.get('error_description')).toBeTruthy();
@@ -437,19 +437,7 @@ describe('invitations', () => {
 });
 
 describe('cadence user set-password and user invite', () => {
-  function cadence(args: string[], input = ''): Promise<{ code: number; stdout: string; stderr: string }> {
-    return new Promise((resolve) => {
-      const child = spawn(process.execPath, ['bin/cadence.js', ...args], {
-        env: { ...process.env, DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'warn', PUBLIC_BASE_URL: 'https://cadence.example' },
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk) => (stdout += chunk));
-      child.stderr.on('data', (chunk) => (stderr += chunk));
-      child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-      child.stdin.end(input);
-    });
-  }
+  const cadence = (args: string[], input = '') => runCadence(api.databaseUrl, args, { input, env: { PUBLIC_BASE_URL: 'https://cadence.example' } });
 
   it('sets a password read from standard input, and prints an invitation link', async () => {
     const { userId } = await createUser(api.sql, { orgId: org.orgId, email: 'cli@oauth.test', admin: false });
