@@ -7,7 +7,7 @@
  * The x-bench-variant header adds back, one at a time, the per-request database work Cadence
  * does, to show where the time goes: `tx` (BEGIN/COMMIT), `rls` (plus the set_config of the
  * role and org), `auth` (plus the token lookup: the engine's database work in full) and
- * `pipelined` (the same statements sent in one round trip: a candidate fix).
+ * `pipelined` (the same statements sent in one round trip: the least a transaction can cost).
  *
  * Started by bench/main.ts with DATABASE_URL, PORT and BENCH_CEILING (JSON: CeilingConfig).
  */
@@ -15,7 +15,7 @@ import { serve } from '@hono/node-server';
 import { Hono, type Context } from 'hono';
 import type postgres from 'postgres';
 import { descriptors } from '../generated/routes/index.js';
-import { bearerAuthentication, type AuthContext } from '../runtime/auth/index.js';
+import { bearerAuthentication, type AuthEnv } from '../runtime/auth/index.js';
 import { connectDatabase } from '../runtime/db/client.js';
 import { loadCursorSecret } from '../runtime/db/settings.js';
 import { cursorFor, runList } from '../runtime/engine/list.js';
@@ -131,7 +131,7 @@ function withVariant<T>(variant: Variant, work: (db: Database) => Promise<T>): P
 }
 
 /**
- * The candidate fix: BEGIN and the set_config in one simple-protocol message, the statement and
+ * The least a one-statement transaction can cost: BEGIN and the set_config in one simple-protocol message, the statement and
  * COMMIT right behind it on the same connection, all sent before the first answer comes back.
  * Only for a request of one statement.
  */
@@ -187,7 +187,7 @@ function listBody(plan: ListPlan, rows: Row[], more: boolean, included: unknown[
   };
 }
 
-const app = new Hono<{ Variables: { auth: AuthContext } }>();
+const app = new Hono<AuthEnv>();
 const authenticate = bearerAuthentication(sql);
 app.use('/api/v2/*', (c, next) => (variantOf(c) === 'auth' || variantOf(c) === 'pipelined' ? authenticate(c, next) : next()));
 

@@ -65,7 +65,7 @@ const BREAKDOWN_VARIANTS: { variant: Variant; label: string }[] = [
   { variant: 'tx', label: 'ceiling + BEGIN/COMMIT' },
   { variant: 'rls', label: 'ceiling + BEGIN, set_config, COMMIT' },
   { variant: 'auth', label: 'ceiling + token lookup, BEGIN, set_config, COMMIT (all of the DB work)' },
-  { variant: 'pipelined', label: 'same, BEGIN+set_config+query+COMMIT pipelined (candidate fix)' },
+  { variant: 'pipelined', label: 'same, BEGIN+set_config+query+COMMIT in one round trip (a one-statement read cannot do better)' },
 ];
 /** The whole run is stopped after this long, whatever it is doing. */
 const WATCHDOG_MS = 30 * 60_000;

@@ -6,7 +6,7 @@ import type postgres from 'postgres';
 import { descriptors, mountResourceRoutes } from '../generated/routes/index.js';
 import servedSchema from '../generated/schema.json' with { type: 'json' };
 import { appInstallRoutes } from './apps/index.js';
-import { bearerAuthentication, bearerToken, lookupToken } from './auth/index.js';
+import { bearerAuthentication, bearerToken, lookupToken, TokenCache } from './auth/index.js';
 import { mountDefinitionRoutes } from './custom-objects/definitions-api.js';
 import { CustomObjectRegistry, customObjectReferences } from './custom-objects/registry.js';
 import { withCustomObjects } from './custom-objects/served-schema.js';
@@ -115,7 +115,7 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
   app.route('/', oauthRoutes({ sql: deps.sql, clock: deps.clock ?? (() => new Date()) }));
 
   const api = new Hono<ApiEnv>();
-  api.use('*', bearerAuthentication(deps.sql));
+  api.use('*', bearerAuthentication(deps.sql, { cache: new TokenCache() }));
   mountResourceRoutes(api, engine);
   mountDefinitionRoutes(api, { sql: deps.sql, standardTypes: new Set(descriptors.keys()), publicBaseUrl: deps.config.publicBaseUrl });
   api.get('/customObjects/:name', customObjects.handler('list'));

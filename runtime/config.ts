@@ -5,6 +5,8 @@ export interface Config {
   /** Unset: an embedded PostgreSQL with its data in dataDir. */
   readonly databaseUrl: string | undefined;
   readonly dataDir: string;
+  /** DATABASE_POOL_SIZE: connections `serve` keeps to PostgreSQL at most. */
+  readonly databasePoolSize: number;
   /** Base of every URL in responses, e.g. https://api.example.com; unset: each request's origin. */
   readonly publicBaseUrl: string | undefined;
   readonly maxBodyBytes: number;
@@ -26,12 +28,19 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number
   return value;
 }
 
+function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = integer(env, name, fallback);
+  if (value === 0) throw new Error(`${name} must be at least 1`);
+  return value;
+}
+
 export function readConfig(env: NodeJS.ProcessEnv): Config {
   return {
     port: integer(env, 'PORT', 3000),
     host: env.HOST || '127.0.0.1',
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.CADENCE_DATA_DIR || '.data',
+    databasePoolSize: positiveInteger(env, 'DATABASE_POOL_SIZE', 10),
     publicBaseUrl: env.PUBLIC_BASE_URL || undefined,
     // Bulk upsert requests may be up to 2 MB (SPEC.md's limits); nothing else needs more.
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 2 * 1024 * 1024),

@@ -31,7 +31,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     log.debug({ component: 'postgres' }, line),
   );
   await runMigrations(database.url, MIGRATIONS_DIR);
-  const sql = connectDatabase(database.url);
+  const sql = connectDatabase(database.url, { max: config.databasePoolSize });
   const worker: StartedWorker | undefined = config.inProcessWorker
     ? await startWorker({ databaseUrl: database.url, concurrency: config.workerConcurrency, log, delivery: deliveryOptions(config) })
     : undefined;

@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono';
 import type postgres from 'postgres';
-import { requireScope } from '../auth/index.js';
+import { confirmedAuth, requireScope } from '../auth/index.js';
 import type { ApiEnv } from '../engine/index.js';
 import { conflict, forbidden, jsonApi, parseRequestBody, resourceNotFound, badRequest } from '../jsonapi/index.js';
 import { createDefinition, deleteDefinition, listDefinitions, updateDefinition, type StoredDefinition } from './definitions.js';
@@ -28,9 +28,12 @@ function render(c: Context<ApiEnv>, publicBaseUrl: string | undefined, d: Stored
   };
 }
 
-/** Definitions change what every user of the org sees: admins only. */
-function requireAdmin(c: Context<ApiEnv>, access: 'read' | 'write' | 'delete'): number {
-  const auth = c.get('auth');
+/**
+ * Definitions change what every user of the org sees: admins only. The admin flag is acted on
+ * before any transaction, so a token from the cache is confirmed first.
+ */
+async function requireAdmin(c: Context<ApiEnv>, access: 'read' | 'write' | 'delete'): Promise<number> {
+  const auth = await confirmedAuth(c);
   if (!auth.admin) throw forbidden('adminOnly', 'Only an administrator of the organisation can manage custom object definitions');
   requireScope(auth.scopes, CUSTOM_OBJECT_SCOPE, access);
   return auth.orgId;
@@ -57,32 +60,32 @@ export function mountDefinitionRoutes(api: Hono<ApiEnv>, options: { sql: postgre
   const notFound = (n: number) => resourceNotFound(`No custom object definition with id ${n} exists`);
 
   api.get(`/${PATH}`, async (c) => {
-    const orgId = requireAdmin(c, 'read');
+    const orgId = await requireAdmin(c, 'read');
     const definitions = await listDefinitions(sql, orgId);
     return jsonApi(c, 200, { data: definitions.map((d) => render(c, publicBaseUrl, d)), links: { first: `${publicBaseUrl ?? new URL(c.req.url).origin}/api/v2/${PATH}` } });
   });
   api.get(`/${PATH}/:id{[0-9]+}`, async (c) => {
-    const orgId = requireAdmin(c, 'read');
+    const orgId = await requireAdmin(c, 'read');
     const found = (await listDefinitions(sql, orgId)).find((d) => d.id === id(c));
     if (!found) throw notFound(id(c));
     return jsonApi(c, 200, { data: render(c, publicBaseUrl, found) });
   });
   api.post(`/${PATH}`, async (c) => {
-    const orgId = requireAdmin(c, 'write');
+    const orgId = await requireAdmin(c, 'write');
     const attributes = attributesOf(parseRequestBody(await c.req.text()), false);
     const created = await createDefinition(sql, orgId, attributes, standardTypes);
     const resource = render(c, publicBaseUrl, created);
     return jsonApi(c, 201, { data: resource }, { Location: resource.links.self });
   });
   api.patch(`/${PATH}/:id{[0-9]+}`, async (c) => {
-    const orgId = requireAdmin(c, 'write');
+    const orgId = await requireAdmin(c, 'write');
     const attributes = attributesOf(parseRequestBody(await c.req.text()), true, id(c));
     const updated = await updateDefinition(sql, orgId, id(c), attributes, standardTypes);
     if (!updated) throw notFound(id(c));
     return jsonApi(c, 200, { data: render(c, publicBaseUrl, updated) });
   });
   api.delete(`/${PATH}/:id{[0-9]+}`, async (c) => {
-    const orgId = requireAdmin(c, 'delete');
+    const orgId = await requireAdmin(c, 'delete');
     if (!(await deleteDefinition(sql, orgId, id(c)))) throw notFound(id(c));
     return c.body(null, 204);
   });

@@ -1,6 +1,6 @@
 import type postgres from 'postgres';
 import type { Logger } from 'pino';
-import type { AuthContext } from '../auth/index.js';
+import type { AuthContext, TokenRecheck } from '../auth/index.js';
 import type { Behaviours } from './behaviour.js';
 import type { DynamicReferences, Reference, ResourceCatalog } from './records.js';
 import type { CollectionPaths } from './render.js';
@@ -12,6 +12,8 @@ export interface ApiEnv {
     requestId: string;
     log: Logger;
     auth: AuthContext;
+    /** Set when `auth` came from the token cache; see runtime/auth/recheck.ts. */
+    tokenRecheck: TokenRecheck | undefined;
   };
 }
 

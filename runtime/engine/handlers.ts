@@ -1,8 +1,8 @@
 import type { Context, Handler } from 'hono';
-import { requireScope } from '../auth/index.js';
+import { requireScope, retryingWhenTokenStale } from '../auth/index.js';
 import { jsonApi, parseRequestBody, resourceNotFound } from '../jsonapi/index.js';
 import { countsByDefault, parseListRequest, parseSingleRequest, type Fieldsets, type ListRequest } from '../query/index.js';
-import { orgScopedTransaction } from '../tenancy/index.js';
+import { orgScopedTransaction, type OrgTransactionOptions } from '../tenancy/index.js';
 import type { ApiEnv, EngineDependencies } from './context.js';
 import { apiErrorOfWrite } from './database-errors.js';
 import type { Actor, Viewer } from './behaviour.js';
@@ -124,7 +124,7 @@ export function bindHandlers(module: ResourceModule, deps: EngineDependencies): 
   /** Sparse fieldsets apply to write responses too; include does not (SPEC.md rule 1). */
   const writeFields = (c: Context<ApiEnv>) => parseSingleRequest(descriptor, queryParams(c.req.url), deps, false).fields;
 
-  return {
+  const handlers: ResourceHandlers = {
     async list(c) {
       const auth = c.get('auth');
       requireScope(auth.scopes, descriptor.scope, 'read');
@@ -135,13 +135,18 @@ export function bindHandlers(module: ResourceModule, deps: EngineDependencies): 
         descriptorOf: deps.descriptorOf,
       });
       const urls = urlBase(c, deps.publicBaseUrl);
-      const { result, included } = await orgScopedTransaction(deps.sql, auth.orgId, async (tx) => {
-        const result = await runList(tx, descriptor, statements, request, auth.orgId, tables);
-        const included = request.include.length
-          ? await loadIncluded(tx, auth.orgId, request.include, { type: descriptor.type, rows: result.rows }, { urls, collections: deps.collections, fields: request.fields, present: presentFor(c) })
-          : undefined;
-        return { result, included };
-      });
+      const { result, included } = await orgScopedTransaction(
+        deps.sql,
+        auth.orgId,
+        async (tx) => {
+          const result = await runList(tx, descriptor, statements, request, auth.orgId, tables);
+          const included = request.include.length
+            ? await loadIncluded(tx, auth.orgId, request.include, { type: descriptor.type, rows: result.rows }, { urls, collections: deps.collections, fields: request.fields, present: presentFor(c) })
+            : undefined;
+          return { result, included };
+        },
+        reading(c),
+      );
       const document = {
         data: result.rows.map((row) => render(c, row, request.fields)),
         ...(included && { included }),
@@ -157,12 +162,17 @@ export function bindHandlers(module: ResourceModule, deps: EngineDependencies): 
       const { include, fields } = parseSingleRequest(descriptor, queryParams(c.req.url), deps, true);
       const id = pathId(c);
       const urls = urlBase(c, deps.publicBaseUrl);
-      const found = await orgScopedTransaction(deps.sql, auth.orgId, async (tx) => {
-        const row = await findRecord(recordContext(c, tx), id);
-        if (!row || include.length === 0) return { row, included: undefined };
-        const included = await loadIncluded(tx, auth.orgId, include, { type: descriptor.type, rows: [row] }, { urls, collections: deps.collections, fields, present: presentFor(c) });
-        return { row, included };
-      });
+      const found = await orgScopedTransaction(
+        deps.sql,
+        auth.orgId,
+        async (tx) => {
+          const row = await findRecord(recordContext(c, tx), id);
+          if (!row || include.length === 0) return { row, included: undefined };
+          const included = await loadIncluded(tx, auth.orgId, include, { type: descriptor.type, rows: [row] }, { urls, collections: deps.collections, fields, present: presentFor(c) });
+          return { row, included };
+        },
+        reading(c),
+      );
       if (!found.row) throw notFound(id);
       return jsonApi(c, 200, { data: render(c, found.row, fields), ...(found.included && { included: found.included }) });
     },
@@ -212,4 +222,12 @@ export function bindHandlers(module: ResourceModule, deps: EngineDependencies): 
       return jsonApi(c, 200, { data: render(c, row) });
     },
   };
+  // Reads may be served from the token cache (writes never are): a cached token found stale by
+  // their transaction gets a fresh lookup and a second run.
+  return { ...handlers, list: retryingWhenTokenStale(handlers.list), get: retryingWhenTokenStale(handlers.get) };
+}
+
+/** A read's transaction: read-only, and rechecking the token if it came from the cache. */
+function reading(c: Context<ApiEnv>): OrgTransactionOptions {
+  return { readOnly: true, recheck: c.get('tokenRecheck') };
 }
