@@ -25,17 +25,21 @@ export interface RegisteredApp {
   lifecycleWebhookSecret?: string;
 }
 
+/** The URL `text` names when it is absolute and has no fragment (not even an empty one). */
+function absoluteUrlWithoutFragment(text: string): URL | undefined {
+  if (text.includes('#')) return undefined;
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /** https anywhere, http only on the loopback host (developers' machines), nothing else. */
 function isAcceptableRedirectUri(text: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return false;
-  }
-  if (url.hash !== '') return false;
-  if (url.protocol === 'https:') return true;
-  return url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  const url = absoluteUrlWithoutFragment(text);
+  if (url?.protocol === 'https:') return true;
+  return url?.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
 }
 
 /**
@@ -44,13 +48,7 @@ function isAcceptableRedirectUri(text: string): boolean {
  * worker trusts (WEBHOOK_CA_FILE) and its host in WEBHOOK_ALLOWED_HOSTS.
  */
 function isAcceptableLifecycleUrl(text: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return false;
-  }
-  return url.protocol === 'https:' && url.hash === '' && !text.includes('#');
+  return absoluteUrlWithoutFragment(text)?.protocol === 'https:';
 }
 
 function checkRegistration(registration: AppRegistration): void {

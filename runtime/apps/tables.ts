@@ -5,10 +5,8 @@
  * the app and its install are found before any org is known.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, index, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { cadenceSystem, orgs } from '../db/system-tables.js';
-
-const timestampColumn = (name: string) => timestamp(name, { withTimezone: true, precision: 3, mode: 'string' });
+import { bigint, index, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { cadenceSystem, orgs, timestampColumn } from '../db/system-tables.js';
 
 /** Secrets are stored only as SHA-256 hashes, like access tokens. */
 export const apps = cadenceSystem.table(

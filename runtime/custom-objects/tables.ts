@@ -11,8 +11,8 @@
  * of orgs and objects. A definition maps its field names to slots; the engine sees slots as
  * ordinary columns through the descriptor.
  */
-import { bigint, boolean, doublePrecision, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
-import { orgs } from '../db/system-tables.js';
+import { bigint, boolean, doublePrecision, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { orgs, timestampColumn } from '../db/system-tables.js';
 
 export const SLOT_COUNTS = { string: 10, number: 5, timestamp: 5, boolean: 3, reference: 5 } as const;
 export type SlotKind = keyof typeof SLOT_COUNTS;
@@ -21,8 +21,6 @@ const PREFIX: Record<SlotKind, string> = { string: 's', number: 'n', timestamp: 
 export function slotNames(kind: SlotKind): string[] {
   return Array.from({ length: SLOT_COUNTS[kind] }, (_, i) => `${PREFIX[kind]}${String(i + 1).padStart(2, '0')}`);
 }
-
-const timestampColumn = (name: string) => timestamp(name, { withTimezone: true, precision: 3, mode: 'string' });
 
 export const customObjectDefinitions = pgTable(
   'custom_object_definitions',

@@ -9,12 +9,15 @@ import { users } from '../../generated/db/user.js';
 
 export const cadenceSystem = pgSchema('cadence_system');
 
+/** Every hand-written table's timestamps: with time zone, milliseconds, read as ISO strings. */
+export const timestampColumn = (name: string) => timestamp(name, { withTimezone: true, precision: 3, mode: 'string' });
+
 export const orgs = cadenceSystem.table('orgs', {
   id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
   name: text('name').notNull(),
-  lockedAt: timestamp('locked_at', { withTimezone: true, precision: 3, mode: 'string' }),
-  deletedAt: timestamp('deleted_at', { withTimezone: true, precision: 3, mode: 'string' }),
-  createdAt: timestamp('created_at', { withTimezone: true, precision: 3, mode: 'string' }).notNull().defaultNow(),
+  lockedAt: timestampColumn('locked_at'),
+  deletedAt: timestampColumn('deleted_at'),
+  createdAt: timestampColumn('created_at').notNull().defaultNow(),
 });
 
 /**
@@ -36,8 +39,8 @@ export const accessTokens = cadenceSystem.table(
     /** The OAuth grant (runtime/oauth/tables.ts) an OAuth token was issued under; revoking it deletes the token. */
     grantId: text('grant_id'),
     scopes: text('scopes').array().notNull(),
-    expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3, mode: 'string' }).notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, precision: 3, mode: 'string' }).notNull().defaultNow(),
+    expiresAt: timestampColumn('expires_at').notNull(),
+    createdAt: timestampColumn('created_at').notNull().defaultNow(),
   },
   (t) => [
     foreignKey({ name: 'access_tokens_user_fk', columns: [t.orgId, t.userId], foreignColumns: [users.orgId, users.id] }).onDelete('cascade'),

@@ -5,12 +5,10 @@
  * known. Codes, refresh tokens and invitation tokens are stored only as SHA-256 hashes.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, foreignKey, index, integer, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, foreignKey, index, integer, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from '../../generated/db/user.js';
 import { apps } from '../apps/tables.js';
-import { cadenceSystem, orgs } from '../db/system-tables.js';
-
-const timestampColumn = (name: string) => timestamp(name, { withTimezone: true, precision: 3, mode: 'string' });
+import { cadenceSystem, orgs, timestampColumn } from '../db/system-tables.js';
 
 /**
  * A user's password. `login` is the e-mail address the user signs in with, fixed when the

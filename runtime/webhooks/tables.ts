@@ -3,9 +3,9 @@
  * fail. A tenant table like the resources (org_id first in every key, row-level security); a
  * daily job removes rows older than the retention period.
  */
-import { bigint, foreignKey, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, foreignKey, index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { webhooks } from '../../generated/db/webhook.js';
-import { orgs } from '../db/system-tables.js';
+import { orgs, timestampColumn } from '../db/system-tables.js';
 
 export const webhookAttempts = pgTable(
   'webhook_attempts',
@@ -22,7 +22,7 @@ export const webhookAttempts = pgTable(
     /** Why no status was received: network error, private address, unresolvable host. */
     error: text('error'),
     latencyMs: integer('latency_ms').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, precision: 3, mode: 'string' }).notNull().defaultNow(),
+    createdAt: timestampColumn('created_at').notNull().defaultNow(),
   },
   (t) => [
     primaryKey({ name: 'webhook_attempts_pkey', columns: [t.orgId, t.id] }),
