@@ -57,6 +57,10 @@ export function clientRedirect(redirectUri: string, parameters: Record<string, s
 }
 
 export async function parseAuthorizationRequest(sql: postgres.Sql, parameters: Parameters): Promise<ParsedAuthorizationRequest> {
+  // PostgreSQL text cannot hold NUL; such a link is malformed, not a reason for a 500.
+  if ([...parameters.values()].some((values) => values.some((v) => v.includes('\0')))) {
+    return { kind: 'page-error', detail: 'The link that brought you here is malformed (it contains a NUL character).' };
+  }
   const repeated = PARAMETERS.filter((name) => (parameters.get(name)?.length ?? 0) > 1);
   const one = (name: string) => parameters.get(name)?.[0];
   const clientId = one('client_id');

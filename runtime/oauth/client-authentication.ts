@@ -34,6 +34,7 @@ export async function authenticateClient(
     clientSecret = form.get('client_secret');
   }
   if (!clientId || !clientSecret) throw new OAuthError('invalid_client', 'Client authentication is required (client_id and client_secret)');
+  if (clientId.includes('\0')) throw new OAuthError('invalid_client', 'The client id or secret is not correct');
   const client = await findClient(sql, clientId);
   const presented = Buffer.from(hashToken(clientSecret));
   // Compared in constant time even for an unknown client, so timing tells nothing.

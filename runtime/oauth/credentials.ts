@@ -68,6 +68,8 @@ const WRONG_CREDENTIALS = 'The e-mail address or the password is not correct';
  * failures in a row lock the login for a while, which bounds password guessing.
  */
 export async function signIn(sql: Connection, login: string, password: string, now: Date): Promise<SignIn> {
+  // No stored login holds NUL (PostgreSQL text cannot), so such a login matches no one.
+  if (login.includes('\0')) return { refused: WRONG_CREDENTIALS };
   const [row] = await sql<CredentialRow[]>`
     select c.org_id, c.user_id, c.password_hash, c.failed_attempts, c.locked_until,
            (o.locked_at is null and o.deleted_at is null) as org_usable

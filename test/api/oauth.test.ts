@@ -325,6 +325,38 @@ describe('the token endpoint', () => {
   });
 });
 
+describe('malformed input never gets a 500', () => {
+  it.each(['client_id', 'redirect_uri', 'state', 'scope', 'code_challenge'])('a NUL in %s of the authorization link', async (name) => {
+    const url = new URL(authorizationUrl(api.baseUrl, client, newPkce(), { state: 's', scope: 'prospects.read' }));
+    url.searchParams.set(name, `${url.searchParams.get(name)}\0`);
+    const page = await openConsent(url.toString());
+    expect(page.status).toBe(400);
+    expect(page.html).toContain('malformed');
+  });
+
+  it('a NUL in the login, the client id or the code', async () => {
+    const response = await decide(authorizationUrl(api.baseUrl, client, newPkce()), 'allow', { login: `${login}\0`, password: PASSWORD });
+    expect(response.status).toBe(401);
+    const nulClient = await tokenRequest(api.baseUrl, { clientId: 'a\0b', clientSecret: 'x' }, { grant_type: 'refresh_token', refresh_token: 'x' }, { auth: 'post' });
+    expect(nulClient.status).toBe(401);
+    const nulCode = await tokenRequest(api.baseUrl, client, { grant_type: 'authorization_code', code: 'a\0b', redirect_uri: client.redirectUri, code_verifier: newPkce().verifier });
+    expect(nulCode.body.error).toBe('invalid_grant');
+    const invitation = await fetch(new URL('/account/invitations/inv%00x', api.baseUrl));
+    expect(invitation.status).toBe(404);
+  });
+
+  it('a body that is not a form, and an oversized one', async () => {
+    const json = await fetch(new URL('/oauth/authorize', api.baseUrl), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' });
+    expect(json.status).toBe(400);
+    const huge = await fetch(new URL('/oauth/token', api.baseUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `grant_type=refresh_token&refresh_token=${'x'.repeat(100_000)}`,
+    });
+    expect(huge.status).toBe(413);
+  });
+});
+
 describe('refresh tokens', () => {
   it('rotate on every use; the old one no longer works', async () => {
     const first = await tokensFor();
