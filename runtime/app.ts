@@ -57,6 +57,7 @@ function renderError(error: Error, c: Context<ApiEnv>): Response {
 export function createApp(deps: AppDependencies): Hono<ApiEnv> {
   const app = new Hono<ApiEnv>();
   const referencesTo = referencesIndex(descriptors.values());
+  const clock = deps.clock ?? (() => new Date());
   const engineOptions = {
     sql: deps.sql,
     behaviours: standardBehaviours,
@@ -109,10 +110,10 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
   // Server-to-server install endpoints (SPEC.md, Authentication): apps authenticate with app
   // tokens (JWTs), not access tokens, so they sit outside /api/v2 and its bearer auth.
   app.use('/api/app/*', jsonApiMediaType());
-  app.route('/api/app', appInstallRoutes({ sql: deps.sql, publicBaseUrl: deps.config.publicBaseUrl, clock: deps.clock ?? (() => new Date()) }));
+  app.route('/api/app', appInstallRoutes({ sql: deps.sql, publicBaseUrl: deps.config.publicBaseUrl, clock }));
 
   // OAuth (SPEC.md, Authentication): the consent page and token endpoint, outside /api/v2.
-  app.route('/', oauthRoutes({ sql: deps.sql, clock: deps.clock ?? (() => new Date()) }));
+  app.route('/', oauthRoutes({ sql: deps.sql, clock }));
 
   const api = new Hono<ApiEnv>();
   api.use('*', bearerAuthentication(deps.sql, { cache: new TokenCache() }));

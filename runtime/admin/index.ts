@@ -73,7 +73,8 @@ export async function createOrg(sql: postgres.Sql, options: { name: string; admi
   }) as Promise<CreatedOrg>;
 }
 
-async function requireOrg(tx: Transaction, orgId: number): Promise<void> {
+/** Operator commands name orgs by id; a deleted or unknown one gets a clear error. */
+export async function requireOrg(tx: Transaction, orgId: number): Promise<void> {
   const [org] = await tx`select 1 from cadence_system.orgs where id = ${orgId} and deleted_at is null`;
   if (!org) throw new AdminError(`org ${orgId} does not exist`);
 }

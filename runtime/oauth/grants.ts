@@ -105,10 +105,11 @@ export async function redeemAuthorizationCode(
   if (!request.codeVerifier) throw new OAuthError('invalid_request', 'code_verifier is required (PKCE)');
   if (!CODE_VERIFIER.test(request.codeVerifier)) throw new OAuthError('invalid_request', 'code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~');
   if (!request.redirectUri) throw new OAuthError('invalid_request', 'redirect_uri is required, the same as in the authorization request');
+  const codeHash = hashToken(request.code);
   const outcome = await sql.begin(async (tx): Promise<TokenResponse | OAuthError> => {
     const [code] = await tx<{ grant_id: string; redirect_uri: string; code_challenge: string; expires_at: Date; used_at: Date | null }[]>`
       select grant_id, redirect_uri, code_challenge, expires_at, used_at from cadence_system.oauth_codes
-       where code_hash = ${hashToken(request.code)} for update`;
+       where code_hash = ${codeHash} for update`;
     if (!code) return new OAuthError('invalid_grant', 'The authorization code is not valid');
     const grant = await loadGrant(tx, code.grant_id);
     if (grant.app_guid !== request.appId) return new OAuthError('invalid_grant', 'The authorization code was issued to another client');
@@ -119,7 +120,7 @@ export async function redeemAuthorizationCode(
     if (code.expires_at <= request.now) return new OAuthError('invalid_grant', 'The authorization code has expired');
     if (code.redirect_uri !== request.redirectUri) return new OAuthError('invalid_grant', 'redirect_uri differs from the one in the authorization request');
     if (!verifierMatches(request.codeVerifier!, code.code_challenge)) return new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge (PKCE)');
-    await tx`update cadence_system.oauth_codes set used_at = ${request.now} where code_hash = ${hashToken(request.code)}`;
+    await tx`update cadence_system.oauth_codes set used_at = ${request.now} where code_hash = ${codeHash}`;
     return issueTokens(tx, grant, grant.scopes, request.now);
   });
   if (outcome instanceof OAuthError) throw outcome;
@@ -131,10 +132,11 @@ export async function refreshAccessToken(
   sql: postgres.Sql,
   request: { appId: string; refreshToken: string; scope: string | undefined; now: Date },
 ): Promise<TokenResponse> {
+  const tokenHash = hashToken(request.refreshToken);
   const outcome = await sql.begin(async (tx): Promise<TokenResponse | OAuthError> => {
     const [token] = await tx<{ grant_id: string; expires_at: Date; used_at: Date | null }[]>`
       select grant_id, expires_at, used_at from cadence_system.oauth_refresh_tokens
-       where token_hash = ${hashToken(request.refreshToken)} for update`;
+       where token_hash = ${tokenHash} for update`;
     if (!token) return new OAuthError('invalid_grant', 'The refresh token is not valid');
     const grant = await loadGrant(tx, token.grant_id);
     if (grant.app_guid !== request.appId) return new OAuthError('invalid_grant', 'The refresh token was issued to another client');
@@ -148,7 +150,7 @@ export async function refreshAccessToken(
     const scopes = requested && requested.length > 0 ? [...new Set(requested)] : grant.scopes;
     const wider = scopes.filter((s) => !grant.scopes.includes(s));
     if (wider.length) return new OAuthError('invalid_scope', `Not granted by the user: ${wider.join(' ')}`);
-    await tx`update cadence_system.oauth_refresh_tokens set used_at = ${request.now} where token_hash = ${hashToken(request.refreshToken)}`;
+    await tx`update cadence_system.oauth_refresh_tokens set used_at = ${request.now} where token_hash = ${tokenHash}`;
     return issueTokens(tx, grant, scopes, request.now);
   });
   if (outcome instanceof OAuthError) throw outcome;

@@ -1,4 +1,5 @@
 import type postgres from 'postgres';
+import { requireOrg } from '../admin/index.js';
 import { CredentialProblem, storeCredentials, userEmail } from './credentials.js';
 
 /** The operator's way to set a user's password (`cadence user set-password`). */
@@ -7,8 +8,7 @@ export async function setPassword(
   options: { orgId: number; userId: number; password: string; login?: string },
 ): Promise<{ orgId: number; userId: number; login: string }> {
   return sql.begin(async (tx) => {
-    const [org] = await tx`select 1 from cadence_system.orgs where id = ${options.orgId} and deleted_at is null`;
-    if (!org) throw new CredentialProblem(`org ${options.orgId} does not exist`);
+    await requireOrg(tx, options.orgId);
     const email = await userEmail(tx, options.orgId, options.userId);
     if (email === undefined) throw new CredentialProblem(`user ${options.userId} does not exist in org ${options.orgId}`);
     const login = options.login ?? email;
