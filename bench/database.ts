@@ -7,8 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectDatabase } from '../runtime/db/client.js';
 import { startEmbeddedPostgres } from '../runtime/db/embedded.js';
-import { runMigrations } from '../runtime/db/migrate.js';
-import { MIGRATIONS_DIR } from '../runtime/server.js';
+import { MIGRATIONS_DIR, runMigrations } from '../runtime/db/migrate.js';
 
 export interface BenchDatabase {
   readonly url: string;

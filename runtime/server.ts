@@ -1,21 +1,17 @@
 import { serve, type ServerType } from '@hono/node-server';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { connectDatabase } from './db/client.js';
 import { resolveDatabase } from './db/database-url.js';
-import { runMigrations } from './db/migrate.js';
+import { MIGRATIONS_DIR, runMigrations } from './db/migrate.js';
 import { loadCursorSecret } from './db/settings.js';
 import { deliveryOptions, startWorker, type StartedWorker } from './jobs/index.js';
 
 /** How long in-flight requests may finish on shutdown before their connections are closed. */
 const CLOSE_GRACE_MS = 5000;
-
-export const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'migrations');
 
 export interface RunningServer {
   readonly url: string;

@@ -15,10 +15,10 @@ import { readConfig, type Config } from '../config.js';
 import { CredentialProblem, inviteUser, setPassword } from '../oauth/index.js';
 import { connectDatabase } from '../db/client.js';
 import { resolveDatabase } from '../db/database-url.js';
-import { runMigrations } from '../db/migrate.js';
+import { MIGRATIONS_DIR, runMigrations } from '../db/migrate.js';
 import { deliveryOptions, startWorker } from '../jobs/index.js';
 import { createLogger } from '../logger.js';
-import { MIGRATIONS_DIR, startServer } from '../server.js';
+import { startServer } from '../server.js';
 import type postgres from 'postgres';
 
 const USAGE = `usage:

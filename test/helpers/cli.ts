@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { until } from './wait.js';
 
 export interface CliResult {
   code: number;
@@ -22,4 +23,43 @@ export function runCadence(databaseUrl: string, args: readonly string[], options
     child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
     child.stdin.end(options.input ?? '');
   });
+}
+
+export interface RunningCadence {
+  /** Everything printed so far on standard output (JSON log lines for serve and worker). */
+  stdout(): string;
+  /** Resolves with the first standard-output line that matches. */
+  waitForLine(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  /** SIGTERM, then the result once the process has exited. */
+  stop(): Promise<CliResult>;
+  /** SIGKILL, for cleaning up after a failed test; safe to call more than once. */
+  kill(): void;
+}
+
+/** Starts a long-running `cadence` command (serve, worker) against a test database. */
+export function startCadence(databaseUrl: string, args: readonly string[], env: Record<string, string> = {}): RunningCadence {
+  const child = spawn(process.execPath, ['bin/cadence.js', ...args], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise<number>((resolve) => child.once('close', (code, signal) => resolve(code ?? (signal ? 128 : 1))));
+  return {
+    stdout: () => stdout,
+    waitForLine: (pattern, timeoutMs = 60_000) =>
+      until(`a line matching ${pattern} from cadence ${args.join(' ')} (stderr: ${stderr})`, () => {
+        if (child.exitCode !== null) throw new Error(`cadence ${args.join(' ')} exited with ${child.exitCode}: ${stderr}`);
+        return stdout.split('\n').find((line) => pattern.test(line));
+      }, timeoutMs),
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return { code: await exited, stdout, stderr };
+    },
+    kill() {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    },
+  };
 }
