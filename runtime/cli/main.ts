@@ -22,6 +22,7 @@ import { startServer } from '../server.js';
 import type postgres from 'postgres';
 
 const USAGE = `usage:
+  cadence help, --help, -h          this text (--help also after any command)
   cadence serve                     run the API (and an in-process worker)
   cadence worker                    run background workers only
   cadence migrate                   apply database migrations
@@ -109,29 +110,49 @@ async function workerCommand(config: Config): Promise<void> {
   await database.stop();
 }
 
+/** Reads the command line; a malformed one is a usage error, not a crash with a stack trace. */
+function parseCommandLine(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        help: { type: 'boolean', short: 'h' },
+        name: { type: 'string' },
+        'admin-email': { type: 'string' },
+        org: { type: 'string' },
+        user: { type: 'string' },
+        email: { type: 'string' },
+        admin: { type: 'boolean' },
+        scopes: { type: 'string' },
+        ttl: { type: 'string' },
+        file: { type: 'string' },
+        app: { type: 'string' },
+        key: { type: 'string' },
+        'redirect-uri': { type: 'string', multiple: true },
+        's2s-scopes': { type: 'string' },
+        'lifecycle-url': { type: 'string' },
+        'public-key-file': { type: 'string' },
+        login: { type: 'string' },
+      },
+    });
+  } catch (error) {
+    if (!String((error as NodeJS.ErrnoException).code).startsWith('ERR_PARSE_ARGS_')) throw error;
+    // Node's first sentence says what is wrong ("Unknown option '--colour'"); the rest is advice
+    // about '--' that the usage text makes unnecessary.
+    const [what = ''] = (error as Error).message.split('. ');
+    throw new UsageError(what.charAt(0).toLowerCase() + what.slice(1));
+  }
+}
+
 export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      name: { type: 'string' },
-      'admin-email': { type: 'string' },
-      org: { type: 'string' },
-      user: { type: 'string' },
-      email: { type: 'string' },
-      admin: { type: 'boolean' },
-      scopes: { type: 'string' },
-      ttl: { type: 'string' },
-      file: { type: 'string' },
-      app: { type: 'string' },
-      key: { type: 'string' },
-      'redirect-uri': { type: 'string', multiple: true },
-      's2s-scopes': { type: 'string' },
-      'lifecycle-url': { type: 'string' },
-      'public-key-file': { type: 'string' },
-      login: { type: 'string' },
-    },
-  });
+  const { values, positionals } = parseCommandLine(argv);
+  // Asked for, help goes to standard output and is no failure; before the configuration is read,
+  // so that it works whatever the environment holds.
+  if (values.help || positionals.length === 0 || positionals[0] === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
   const config = readConfig(env);
   const command = positionals.join(' ');
   switch (command) {
@@ -242,7 +263,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<vo
       return withDatabase(config, async (sql) => print(await change(sql, { appId, orgId })));
     }
     default:
-      throw new UsageError(command ? `unknown command: ${command}` : 'a command is required');
+      throw new UsageError(`unknown command: ${command}`);
   }
 }
 
