@@ -11,7 +11,9 @@ import { mountDefinitionRoutes } from './custom-objects/definitions-api.js';
 import { CustomObjectRegistry, customObjectReferences } from './custom-objects/registry.js';
 import { withCustomObjects } from './custom-objects/served-schema.js';
 import type { Config } from './config.js';
+import { MIGRATIONS_DIR } from './db/migrate.js';
 import { createResourceEngine, referencesIndex, type ApiEnv } from './engine/index.js';
+import { healthRoutes } from './health/index.js';
 import { webhookCleanup } from './webhooks/cleanup.js';
 import {
   ApiError,
@@ -32,6 +34,8 @@ export interface AppDependencies {
   readonly log: Logger;
   readonly cursorSecret: string;
   readonly clock?: () => Date;
+  /** The migrations /readyz expects applied; MIGRATIONS_DIR when unset. */
+  readonly migrationsFolder?: string;
 }
 
 /** The methods each collection and member path supports, for 405 answers with Allow. */
@@ -69,6 +73,9 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
   const engine = createResourceEngine({ ...engineOptions, descriptors });
   // Custom objects: the same engine, with descriptors built from each org's definitions.
   const customObjects = new CustomObjectRegistry(deps.sql, descriptors, engineOptions);
+
+  // Mounted ahead of the request log: balancers ask every few seconds, and each answer is alike.
+  app.route('/', healthRoutes({ sql: deps.sql, migrationsFolder: deps.migrationsFolder ?? MIGRATIONS_DIR, log: deps.log }));
 
   app.use('*', async function requestContext(c, next) {
     const incoming = c.req.header('x-request-id');

@@ -104,3 +104,7 @@ export function actionFailed(id: string, detail: string): ApiError {
 export function internalError(requestId: string): ApiError {
   return single(500, 'internalServerError', 'Internal Server Error', `Something went wrong; quote request id ${requestId}`);
 }
+
+export function serviceUnavailable(id: string, detail: string): ApiError {
+  return single(503, id, 'Service Unavailable', detail);
+}

@@ -1,0 +1,63 @@
+// /healthz and /readyz, for load balancers and orchestrators: no token, and nothing about any org.
+import { Hono } from 'hono';
+import type { Logger } from 'pino';
+import type postgres from 'postgres';
+import { expectedMigrations, migrationStatus, type ExpectedMigrations } from '../db/migration-status.js';
+import type { ApiEnv } from '../engine/index.js';
+import { jsonApi, serviceUnavailable } from '../jsonapi/index.js';
+
+/** Load balancers give up on a check after a few seconds; a prompt 503 beats a hung request. */
+const READY_TIMEOUT_MS = 2000;
+
+export interface HealthOptions {
+  readonly sql: postgres.Sql;
+  /** The migrations this process expects applied (MIGRATIONS_DIR). */
+  readonly migrationsFolder: string;
+  readonly log: Logger;
+}
+
+/**
+ * /healthz: the process is up and answering HTTP. /readyz: it can serve, meaning the database
+ * answers and has every migration this code expects, Cadence's and graphile-worker's.
+ */
+export function healthRoutes(options: HealthOptions): Hono<ApiEnv> {
+  const expected = expectedMigrations(options.migrationsFolder);
+  const routes = new Hono<ApiEnv>();
+  routes.use('*', async function noStore(c, next) {
+    // An answer about this moment: no cache between the balancer and Cadence may keep it.
+    c.header('Cache-Control', 'no-store');
+    await next();
+  });
+  routes.get('/healthz', (c) => jsonApi(c, 200, { meta: { status: 'up' } }));
+  routes.get('/readyz', async (c) => {
+    await checkReady(options, expected);
+    return jsonApi(c, 200, { meta: { status: 'ready' } });
+  });
+  return routes;
+}
+
+/** Throws a 503 saying why the process cannot serve yet. */
+async function checkReady(options: HealthOptions, expected: ExpectedMigrations): Promise<void> {
+  let status;
+  try {
+    status = await withinTime(migrationStatus(options.sql, expected), READY_TIMEOUT_MS);
+  } catch (error) {
+    // The driver's message may name hosts and users: the log gets it, the answer does not.
+    options.log.warn({ err: error }, 'readiness check: the database did not answer');
+    throw serviceUnavailable('notReady', 'the database did not answer');
+  }
+  const missing = [...status.pendingCadence, ...(status.workerCurrent ? [] : ["graphile-worker's"])];
+  if (missing.length > 0) throw serviceUnavailable('notReady', `migrations not applied: ${missing.join(', ')}; run cadence migrate`);
+}
+
+async function withinTime<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
