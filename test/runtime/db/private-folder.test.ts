@@ -1,6 +1,7 @@
 // The README's two commands in a clone only root can enter (root's home is 0700; here a folder
 // made like `mktemp -d`). As root the embedded PostgreSQL runs as user `postgres`, which cannot
 // pass through that folder to node_modules or .data: it must still start.
+// The clone is of the committed HEAD: uncommitted changes are not in it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { lstat, mkdtemp, readlink, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
