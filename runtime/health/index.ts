@@ -4,10 +4,13 @@ import type { Logger } from 'pino';
 import type postgres from 'postgres';
 import { expectedMigrations, migrationStatus, type ExpectedMigrations } from '../db/migration-status.js';
 import type { ApiEnv } from '../engine/index.js';
-import { jsonApi, serviceUnavailable } from '../jsonapi/index.js';
+import { ApiError, jsonApi, serviceUnavailable } from '../jsonapi/index.js';
 
 /** Load balancers give up on a check after a few seconds; a prompt 503 beats a hung request. */
 const READY_TIMEOUT_MS = 2000;
+
+/** An answer about this moment: no cache between the balancer and Cadence may keep it. */
+const NO_STORE = { 'Cache-Control': 'no-store' };
 
 export interface HealthOptions {
   readonly sql: postgres.Sql;
@@ -23,17 +26,18 @@ export interface HealthOptions {
 export function healthRoutes(options: HealthOptions): Hono<ApiEnv> {
   const expected = expectedMigrations(options.migrationsFolder);
   const routes = new Hono<ApiEnv>();
-  routes.use('*', async function noStore(c, next) {
-    // An answer about this moment: no cache between the balancer and Cadence may keep it.
-    c.header('Cache-Control', 'no-store');
-    await next();
-  });
-  routes.get('/healthz', (c) => jsonApi(c, 200, { meta: { status: 'up' } }));
+  // Headers per answer, not a middleware: the routes are mounted at / and a middleware would
+  // reach every other route too.
+  routes.get('/healthz', (c) => jsonApi(c, 200, { meta: { status: 'up' } }, NO_STORE));
   routes.get('/readyz', async (c) => {
     await checkReady(options, expected);
-    return jsonApi(c, 200, { meta: { status: 'ready' } });
+    return jsonApi(c, 200, { meta: { status: 'ready' } }, NO_STORE);
   });
   return routes;
+}
+
+function notReady(detail: string): ApiError {
+  return new ApiError(503, serviceUnavailable('notReady', detail).errors, NO_STORE);
 }
 
 /** Throws a 503 saying why the process cannot serve yet. */
@@ -44,10 +48,10 @@ async function checkReady(options: HealthOptions, expected: ExpectedMigrations):
   } catch (error) {
     // The driver's message may name hosts and users: the log gets it, the answer does not.
     options.log.warn({ err: error }, 'readiness check: the database did not answer');
-    throw serviceUnavailable('notReady', 'the database did not answer');
+    throw notReady('the database did not answer');
   }
   const missing = [...status.pendingCadence, ...(status.workerCurrent ? [] : ["graphile-worker's"])];
-  if (missing.length > 0) throw serviceUnavailable('notReady', `migrations not applied: ${missing.join(', ')}; run cadence migrate`);
+  if (missing.length > 0) throw notReady(`migrations not applied: ${missing.join(', ')}; run cadence migrate`);
 }
 
 async function withinTime<T>(work: Promise<T>, ms: number): Promise<T> {

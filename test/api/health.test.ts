@@ -22,6 +22,8 @@ it('GET /healthz answers 200 without a token', async () => {
   expect(response.status).toBe(200);
   expect(response.body).toEqual({ meta: { status: 'up' } });
   expect(response.headers.get('cache-control')).toBe('no-store');
+  // Only the health answers: other routes keep their own caching.
+  expect((await api.request('GET', '/api/v2/prospects')).headers.get('cache-control')).toBeNull();
 });
 
 it('GET /readyz answers 200 without a token when the database is migrated', async () => {
@@ -46,6 +48,7 @@ it('GET /readyz answers 503 naming a Cadence migration the database lacks', asyn
         },
       ],
     });
+    expect(response.headers.get('cache-control')).toBe('no-store');
   } finally {
     await api.sql`insert into drizzle.__drizzle_migrations ${api.sql(newest!)}`;
   }
