@@ -19,9 +19,12 @@ export interface ClusterProcessOptions {
 
 export interface RunningPostgres {
   readonly pid: number;
-  /** Asks for a fast shutdown (SIGINT) and waits for the server to exit. */
+  /** Shuts the server down (smart, then fast) and waits for it to exit. */
   stop(): Promise<void>;
 }
+
+/** How long a smart shutdown may wait for sessions to end before it turns into a fast one. */
+const SMART_SHUTDOWN_MS = 5000;
 
 // Lines are matched in English ("ready to accept connections"), whatever the environment says.
 const ENV = { ...process.env, LC_MESSAGES: 'C' };
@@ -79,8 +82,14 @@ export function startPostgres(options: ClusterProcessOptions & { port: number; f
       resolve({
         pid: child.pid!,
         async stop() {
-          if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+          if (child.exitCode !== null || child.signalCode !== null) return;
+          // Smart shutdown (SIGTERM) lets sessions end on their own: connections still closing
+          // (graphile-worker ends its pool without waiting for them) close normally instead of
+          // being terminated, which crashed their pool. A session that lingers gets a fast one.
+          child.kill('SIGTERM');
+          const fast = setTimeout(() => child.kill('SIGINT'), SMART_SHUTDOWN_MS);
           await exited;
+          clearTimeout(fast);
         },
       });
     });
