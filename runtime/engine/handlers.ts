@@ -1,6 +1,6 @@
 import type { Context, Handler } from 'hono';
 import { requireScope, retryingWhenTokenStale } from '../auth/index.js';
-import { jsonApi, parseRequestBody, resourceNotFound } from '../jsonapi/index.js';
+import { jsonApi, parseId, parseRequestBody, resourceNotFound } from '../jsonapi/index.js';
 import { countsByDefault, parseListRequest, parseSingleRequest, type Fieldsets, type ListRequest } from '../query/index.js';
 import { orgScopedTransaction, type OrgTransactionOptions } from '../tenancy/index.js';
 import type { ApiEnv, EngineDependencies } from './context.js';
@@ -112,8 +112,14 @@ export function bindHandlers(module: ResourceModule, deps: EngineDependencies): 
     actor: actorOf(c),
     ...(deps.dynamicReferences && { dynamicReferences: deps.dynamicReferences }),
   });
-  const pathId = (c: Context<ApiEnv>) => Number(c.req.param('id'));
-  const notFound = (id: number) => resourceNotFound(`No ${descriptor.type} with id ${id} exists`);
+  const notFound = (id: number | string) => resourceNotFound(`No ${descriptor.type} with id ${id} exists`);
+  /** The record id in the path; one that can name no record (say, past 2^53) is simply not found. */
+  const pathId = (c: Context<ApiEnv>): number => {
+    const text = c.req.param('id') ?? '';
+    const id = parseId(text);
+    if (id === undefined) throw notFound(text);
+    return id;
+  };
   const write = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
       return await work();

@@ -195,6 +195,13 @@ describe('install and access token', () => {
     expect((await accessToken(app, randomUUID())).status).toBe(404);
   });
 
+  // Each was a 500: PostgreSQL text cannot hold NUL, and the id went to it as it came.
+  it.each(['x%00y', `${randomUUID()}%00`, 'not-a-guid', randomUUID().toUpperCase()])('an install id %s is not found', async (installId) => {
+    const app = await registeredApp();
+    expect((await accessToken(app, installId)).body).toEqual(error(404, 'resourceNotFound', 'Resource Not Found', 'This app has no install with this id'));
+    expect((await setup(app, installId)).body).toEqual(error(404, 'resourceNotFound', 'Resource Not Found', 'No install of this app has this setup token'));
+  });
+
   it('an access token expires after one hour', async () => {
     const app = await registeredApp();
     const { installId } = await installApp(api.sql, { appId: app.appId, orgId: api.org.orgId });
@@ -304,6 +311,9 @@ describe('forged and unacceptable app tokens: 401', () => {
     ['without iat', () => appToken(app.appId, app.key, { iat: undefined }), 'the iat claim (issued at, epoch seconds) is required'],
     ['without exp', () => appToken(app.appId, app.key, { exp: '3600' }), 'the exp claim (expires at, epoch seconds) is required'],
     ['of an unknown iss', () => appToken(randomUUID(), app.key), 'no app has the GUID in iss'],
+    // PostgreSQL text cannot hold NUL: this iss was a 500 when it was looked up as it came.
+    ['with a NUL in iss', () => appToken(`${app.appId}\u0000`, app.key), 'no app has the GUID in iss'],
+    ['of an iss that is no GUID', () => appToken('dialer', app.key), 'no app has the GUID in iss'],
     ['without iss', () => appToken('', app.key), 'the iss claim must name the app GUID'],
     ['not a JWT', () => 'cad_an-access-token', 'it is not a JWT in compact serialization'],
     [

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 
@@ -37,6 +38,36 @@ describe('authentication', () => {
     expect(response.body.errors[0].detail).toBe('The access token has expired');
     // The org's main token was expired too by the statement above; give it back its life.
     await api.sql`update cadence_system.access_tokens set expires_at = now() + interval '1 day'`;
+  });
+
+  /** The raw answer to a request written byte by byte: fetch refuses to send a NUL in a header. */
+  function rawRequest(head: string): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(Number(new URL(api.baseUrl).port), '127.0.0.1');
+      let answer = '';
+      socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
+      socket.on('end', () => resolve(answer));
+      socket.on('error', reject);
+      socket.end(`${head}Connection: close\r\n\r\n`);
+    });
+  }
+
+  // Node's HTTP parser refuses a NUL in any header before a handler runs: no token or request
+  // id holding one ever reaches the database.
+  it.each([
+    ['the bearer token', (token: string) => `Authorization: Bearer ${token}\u0000\r\n`],
+    ['X-Request-Id', (token: string) => `Authorization: Bearer ${token}\r\nX-Request-Id: a\u0000b\r\n`],
+  ])('a NUL in %s is a 400 of the HTTP parser', async (_name, headers) => {
+    const answer = await rawRequest(`GET /api/v2/prospects HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers(api.org.token)}`);
+    expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
+  });
+
+  it('a request id that is not a plain token is replaced, not echoed', async () => {
+    for (const incoming of ['a b', 'ä', 'x'.repeat(65), '%00']) {
+      const response = await api.request('GET', '/api/v2/prospects', { headers: { 'x-request-id': incoming } });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    }
   });
 
   it('the schema needs no token', async () => {
