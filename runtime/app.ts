@@ -8,7 +8,7 @@ import servedSchema from '../generated/schema.json' with { type: 'json' };
 import { appInstallRoutes } from './apps/index.js';
 import { bearerAuthentication, bearerToken, lookupToken, TokenCache } from './auth/index.js';
 import { mountDefinitionRoutes } from './custom-objects/definitions-api.js';
-import { CustomObjectRegistry, customObjectReferences } from './custom-objects/registry.js';
+import { CustomObjectRegistry, customObjectRecordPresence, customObjectReferences } from './custom-objects/registry.js';
 import { withCustomObjects } from './custom-objects/served-schema.js';
 import type { Config } from './config.js';
 import { createResourceEngine, referencesIndex, type ApiEnv } from './engine/index.js';
@@ -64,6 +64,7 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
     publicBaseUrl: deps.config.publicBaseUrl,
     cursorSecret: deps.cursorSecret,
     dynamicReferences: customObjectReferences,
+    dynamicRecords: customObjectRecordPresence,
     ...(deps.clock && { clock: deps.clock }),
   };
   const engine = createResourceEngine({ ...engineOptions, descriptors });

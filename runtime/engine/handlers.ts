@@ -111,6 +111,7 @@ export function bindHandlers(module: ResourceModule, deps: EngineDependencies): 
     now: deps.clock(),
     actor: actorOf(c),
     ...(deps.dynamicReferences && { dynamicReferences: deps.dynamicReferences }),
+    ...(deps.dynamicRecords && { dynamicRecords: deps.dynamicRecords }),
   });
   const notFound = (id: number | string) => resourceNotFound(`No ${descriptor.type} with id ${id} exists`);
   /** The record id in the path; one that can name no record (say, past 2^53) is simply not found. */

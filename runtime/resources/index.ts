@@ -1,5 +1,6 @@
 import type { Behaviours } from '../engine/index.js';
 import { callBehaviour } from './call.js';
+import { favoriteBehaviour } from './favorite.js';
 import { prospectBehaviour } from './prospect.js';
 import { sequenceBehaviour } from './sequence.js';
 import { sequenceStateBehaviour } from './sequence-state.js';
@@ -9,6 +10,7 @@ import { webhookBehaviour } from './webhook.js';
 /** Behaviour of the standard resources that do more than store what clients send. */
 export const standardBehaviours: Behaviours = new Map([
   ['call', callBehaviour],
+  ['favorite', favoriteBehaviour],
   ['prospect', prospectBehaviour],
   ['sequence', sequenceBehaviour],
   ['sequenceState', sequenceStateBehaviour],

@@ -1,8 +1,17 @@
 import type { AttributeDescriptor, ResourceDescriptor } from '../../runtime/engine/descriptor.js';
 import schemaDocument from '../../generated/schema.json' with { type: 'json' };
 
+/**
+ * Attributes whose values must name a record the database holds, which no schema says: a
+ * favorite's target is user 1, the admin of startTestApi's org (the first user of a fresh test
+ * database), so samples are valid in that org.
+ */
+const RECORD_REFERENCES: Readonly<Record<string, unknown>> = { 'favorite.targetType': 'user', 'favorite.targetId': 1 };
+
 /** A value the schema accepts for an attribute, varied by `variant` so updates can change it. */
 export function sampleValue(resourceType: string, a: AttributeDescriptor, variant: number): unknown {
+  const reference = `${resourceType}.${a.name}`;
+  if (Object.hasOwn(RECORD_REFERENCES, reference)) return RECORD_REFERENCES[reference];
   const definition = (schemaDocument.definitions as Record<string, any>)[resourceType].definitions[a.name];
   if (definition.enum) return definition.enum[variant % definition.enum.length];
   const item = (type: string, format: string | undefined): unknown => {
