@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { descriptors } from '../../generated/routes/index.js';
-import type { ResourceDescriptor, ToOneDescriptor } from '../../runtime/engine/descriptor.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
-import { sampleAttributes, sampleValue, writableAttributes } from '../helpers/samples.js';
+import { createSampleRecord, sampleValue, writableAttributes } from '../helpers/samples.js';
 
 /**
  * One table-driven pass over every resource in schema/: create, read, list, update and delete
@@ -19,21 +18,8 @@ afterAll(async () => {
 
 const all = [...descriptors.values()];
 
-function requiredToOnes(d: ResourceDescriptor): ToOneDescriptor[] {
-  return d.relationships.filter((r): r is ToOneDescriptor => r.kind === 'toOne' && r.required && r.writableOnCreate);
-}
-
 /** Creates a record of `type` (and whatever it requires first) and returns its id. */
-async function createRecord(type: string, variant = 0): Promise<number> {
-  const d = descriptors.get(type)!;
-  const relationships: Record<string, unknown> = {};
-  for (const rel of requiredToOnes(d)) relationships[rel.name] = { data: { type: rel.target, id: await createRecord(rel.target) } };
-  const response = await api.request('POST', `/api/v2/${d.collection}`, {
-    body: { data: { type, attributes: sampleAttributes(d, variant), relationships } },
-  });
-  expect(response.status, JSON.stringify(response.body)).toBe(201);
-  return response.body.data.id;
-}
+const createRecord = (type: string, variant = 0) => createSampleRecord(api, type, variant);
 
 describe.each(all.map((d) => [d.type, d] as const))('%s', (type, d) => {
   it.runIf(d.operations.create)('creates, reads and lists a record', async () => {
