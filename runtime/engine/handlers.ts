@@ -11,6 +11,7 @@ import { loadIncluded } from './include.js';
 import { cursorFor, runList, type ListResult } from './list.js';
 import { actionParams, queryParams, rejectUnknownParams } from './query-params.js';
 import { applyAction, deleteRecord, findRecord, insertRecord, updateRecord, type RecordContext } from './records.js';
+import { requireScopesOfRelated } from './related-scopes.js';
 import { renderResource, type Row, type UrlBase } from './render.js';
 import { buildStatements } from './statements.js';
 import { readWriteBody } from './write-input.js';
@@ -134,6 +135,7 @@ export function bindHandlers(module: ResourceModule, deps: EngineDependencies): 
         countByDefault: countsByDefault(auth.appRegisteredAt ?? null, deps.clock()),
         descriptorOf: deps.descriptorOf,
       });
+      requireScopesOfRelated(auth.scopes, request.include, request.filters);
       const urls = urlBase(c, deps.publicBaseUrl);
       const { result, included } = await orgScopedTransaction(
         deps.sql,
@@ -160,6 +162,7 @@ export function bindHandlers(module: ResourceModule, deps: EngineDependencies): 
       const auth = c.get('auth');
       requireScope(auth.scopes, descriptor.scope, 'read');
       const { include, fields } = parseSingleRequest(descriptor, queryParams(c.req.url), deps, true);
+      requireScopesOfRelated(auth.scopes, include);
       const id = pathId(c);
       const urls = urlBase(c, deps.publicBaseUrl);
       const found = await orgScopedTransaction(
