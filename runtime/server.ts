@@ -1,4 +1,4 @@
-import { serve, type ServerType } from '@hono/node-server';
+import type { ServerType } from '@hono/node-server';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -10,6 +10,7 @@ import { connectDatabase } from './db/client.js';
 import { resolveDatabase } from './db/database-url.js';
 import { runMigrations } from './db/migrate.js';
 import { loadCursorSecret } from './db/settings.js';
+import { listen } from './http/listen.js';
 import { deliveryOptions, startWorker, type StartedWorker } from './jobs/index.js';
 
 /** How long in-flight requests may finish on shutdown before their connections are closed. */
@@ -36,9 +37,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     ? await startWorker({ databaseUrl: database.url, concurrency: config.workerConcurrency, log, delivery: deliveryOptions(config) })
     : undefined;
   const app = createApp({ sql, config, log, cursorSecret: await loadCursorSecret(sql) });
-  const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
-  });
+  const server: ServerType = await listen(app.fetch, { port: config.port, hostname: config.host });
   const address = server.address() as AddressInfo;
   const url = `http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`;
   log.info({ url, embeddedDatabase: database.embedded }, 'cadence is serving');
