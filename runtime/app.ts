@@ -4,7 +4,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { Logger } from 'pino';
 import type postgres from 'postgres';
 import { descriptors, mountResourceRoutes } from '../generated/routes/index.js';
-import servedSchema from '../generated/schema.json' with { type: 'json' };
+import generatedSchema from '../generated/schema.json' with { type: 'json' };
 import { appInstallRoutes } from './apps/index.js';
 import { bearerAuthentication, bearerToken, lookupToken, TokenCache } from './auth/index.js';
 import { mountDefinitionRoutes } from './custom-objects/definitions-api.js';
@@ -12,6 +12,7 @@ import { CustomObjectRegistry, customObjectReferences } from './custom-objects/r
 import { withCustomObjects } from './custom-objects/served-schema.js';
 import type { Config } from './config.js';
 import { createResourceEngine, referencesIndex, type ApiEnv } from './engine/index.js';
+import { withHandledActionsOnly } from './engine/served-actions.js';
 import { webhookCleanup } from './webhooks/cleanup.js';
 import {
   ApiError,
@@ -69,6 +70,7 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
   const engine = createResourceEngine({ ...engineOptions, descriptors });
   // Custom objects: the same engine, with descriptors built from each org's definitions.
   const customObjects = new CustomObjectRegistry(deps.sql, descriptors, engineOptions);
+  const servedSchema = withHandledActionsOnly(generatedSchema, standardBehaviours);
 
   app.use('*', async function requestContext(c, next) {
     const incoming = c.req.header('x-request-id');
