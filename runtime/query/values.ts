@@ -29,6 +29,9 @@ export function parseFilterValue(parameter: string, a: AttributeDescriptor, text
   const type = a.type === 'array' ? a.itemType! : a.type;
   const fail = (what: string) => invalidQueryParameter(parameter, `${JSON.stringify(text)} is not ${what}`);
   if (a.format === 'date-time') {
+    // A date alone means its midnight UTC, as clients of the real service expect of
+    // `filter[createdAt]=2020-01-01..inf`.
+    if (isRepresentableDate(text)) return { value: `${text}T00:00:00Z`, cast: '::timestamptz' };
     if (!parseTimestamp(text)) throw fail('an ISO 8601 timestamp that exists (years 0001–9999, seconds 0–59, offsets within ±15:59)');
     return { value: text, cast: '::timestamptz' };
   }

@@ -97,4 +97,14 @@ describe('after all of them', () => {
     const filtered = await api.request('GET', `/api/v2/tasks?filter[dueAt]=${encoded('2026-06-02T00:00:00Z')}`);
     expect(filtered.body.data.map((t: { id: string }) => Number(t.id))).toEqual([taskId]);
   });
+
+  it('a date alone in a filter on a timestamp means its midnight UTC', async () => {
+    const ids = async (query: string) => (await api.request('GET', `/api/v2/tasks?${query}`)).body.data.map((t: { id: string }) => Number(t.id));
+    expect(await ids('filter[dueAt]=2026-06-02')).toEqual([taskId]);
+    expect(await ids('filter[dueAt]=2026-06-01..2026-06-02')).toEqual([taskId]);
+    expect(await ids('filter[dueAt]=2026-06-02..inf')).toEqual([taskId]);
+    expect(await ids('newFilterSyntax=true&filter[dueAt][gte]=2026-06-03')).toEqual([]);
+    const refused = await api.request('GET', '/api/v2/tasks?filter[dueAt]=2026-02-30');
+    expect(refused.status).toBe(400);
+  });
 });
