@@ -126,6 +126,7 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
   api.get('/customObjects/:name/:id{[0-9]+}', customObjects.handler('get'));
   api.patch('/customObjects/:name/:id{[0-9]+}', customObjects.handler('update'));
   api.delete('/customObjects/:name/:id{[0-9]+}', customObjects.handler('destroy'));
+  api.get('/customObjects/:name/:id{[0-9]+}/:relationship{[A-Za-z][A-Za-z0-9]*}', customObjects.handler('related'));
   const allowed = allowedMethods();
   api.all('/:collection/:id{[0-9]+}', (c) => {
     const methods = allowed.get(c.req.param('collection'))?.member;
