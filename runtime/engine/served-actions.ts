@@ -1,4 +1,6 @@
+import { actionPath } from '../openapi/index.js';
 import type { Behaviours } from './behaviour.js';
+import type { ResourceDescriptor } from './descriptor.js';
 
 interface SchemaLink {
   readonly href: string;
@@ -24,4 +26,21 @@ export function withHandledActionsOnly<S extends ServedSchema>(schema: S, behavi
     definitions[type] = links ? { ...definition, links } : definition;
   }
   return { ...schema, definitions };
+}
+
+/**
+ * The OpenAPI document without the paths of actions that no behaviour handles, for the same
+ * reason: `descriptors` say which actions each resource's schema declares.
+ */
+export function withHandledActionPathsOnly<D extends { readonly paths: Readonly<Record<string, unknown>> }>(
+  document: D,
+  descriptors: Iterable<ResourceDescriptor>,
+  behaviours: Behaviours,
+): D {
+  const unhandled = new Set<string>();
+  for (const d of descriptors) {
+    const handled = behaviours.get(d.type)?.actions ?? {};
+    for (const action of d.actions) if (!Object.hasOwn(handled, action.name)) unhandled.add(actionPath(d.collection, action.name));
+  }
+  return { ...document, paths: Object.fromEntries(Object.entries(document.paths).filter(([path]) => !unhandled.has(path))) };
 }

@@ -58,13 +58,14 @@ afterAll(async () => {
 });
 
 describe('the generated code', () => {
-  test('only prospect and the served schema change', async () => {
+  test('only prospect and the served schemas change', async () => {
     const before = await generate(REPO_ROOT);
     expect([...files.keys()]).toEqual([...before.keys()]);
     const changed = [...files.keys()].filter((path) => files.get(path) !== before.get(path));
     expect(changed).toEqual([
       'generated/db/prospect.ts',
       'generated/descriptors/prospect.ts',
+      'generated/openapi.json',
       'generated/schema.json',
       'generated/types/prospect.ts',
       'generated/validators/prospect.ts',
@@ -90,6 +91,15 @@ describe('the generated code', () => {
       readOnly: false,
       required: false,
     });
+  });
+
+  test('the OpenAPI document shows nickname, filters on it and takes it in bodies', () => {
+    const document = JSON.parse(files.get('generated/openapi.json')!);
+    const value = { type: ['string', 'null'], maxLength: 64 };
+    expect(document.components.schemas.prospect.properties.attributes.properties.nickname).toEqual(value);
+    expect(document.components.schemas['prospect.create'].properties.data.properties.attributes.properties.nickname).toEqual(value);
+    expect(document.components.parameters['prospect.filter.nickname']).toMatchObject({ name: 'filter[nickname]', in: 'query' });
+    expect(document.components.parameters['prospect.sort'].schema.pattern).toContain('|nickname|');
   });
 
   test('the validator accepts a 64-character nickname and refuses a 65-character one', async () => {
