@@ -122,10 +122,10 @@ export function deliverWebhookTask(deps: DeliverWebhookDependencies): Task {
     const loaded = await orgScopedTransaction(deps.sql, job.orgId, (tx) => load(tx, job));
     if (!loaded || !loaded.active || loaded.delivered) return;
     if (loaded.disabled_until && loaded.disabled_until > now) return;
-    const event: StoredEvent = { resourceType: loaded.resource_type, resourceId: loaded.resource_id, action: loaded.action, payload: loaded.payload };
+    const event: StoredEvent = { id: job.eventId, resourceType: loaded.resource_type, resourceId: loaded.resource_id, action: loaded.action, payload: loaded.payload };
     const body = deliveryBody(event, loaded.payload_version ?? 1, now);
     const outcome = await deliverWithRetries(
-      { url: new URL(loaded.url), body, secret: loaded.secret, cleanupToken: loaded.cleanup_token },
+      { url: new URL(loaded.url), body, secret: loaded.secret, cleanupToken: loaded.cleanup_token, eventId: String(job.eventId) },
       deps.delivery,
     );
     deps.log.info({ webhookId: job.webhookId, eventId: job.eventId, outcome: outcome.kind, attempts: outcome.attempts.length }, 'webhook delivery');
