@@ -5,7 +5,7 @@ import { createCatalog, SERVICE_ACTOR, type Behaviours, type ResourceDescriptor 
 import { updateRecord, type RecordContext } from '../engine/records.js';
 import { orgScopedTransaction, type Transaction } from '../tenancy/index.js';
 import { deliverWithRetries, type DeliveryOptions, type DeliveryOutcome } from './delivery/index.js';
-import { deliveryBody, type StoredEvent } from './payload.js';
+import { deliveryBody, deliveryJobId, type StoredEvent } from './payload.js';
 
 /** SPEC.md's webhook activation: how long a failing host check disables a webhook. */
 export const DISABLE_FOR_PRIVATE_ADDRESS_MS = 60 * 60 * 1000;
@@ -123,7 +123,7 @@ export function deliverWebhookTask(deps: DeliverWebhookDependencies): Task {
     if (!loaded || !loaded.active || loaded.delivered) return;
     if (loaded.disabled_until && loaded.disabled_until > now) return;
     const event: StoredEvent = { id: job.eventId, resourceType: loaded.resource_type, resourceId: loaded.resource_id, action: loaded.action, payload: loaded.payload };
-    const body = deliveryBody(event, loaded.payload_version ?? 1, now);
+    const body = deliveryBody(event, loaded.payload_version ?? 1, now, deliveryJobId(job.eventId, job.webhookId));
     const outcome = await deliverWithRetries(
       { url: new URL(loaded.url), body, secret: loaded.secret, cleanupToken: loaded.cleanup_token, eventId: String(job.eventId) },
       deps.delivery,

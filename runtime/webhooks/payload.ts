@@ -16,8 +16,14 @@ export interface StoredEvent {
  * top-level `beforeUpdate` with the previous values of the changed attributes. `eventId` (not in
  * SPEC.md, which leaves receivers no way to spot a repeat) is the same on every retry and on a
  * re-run after a worker crash, while `deliveredAt` is not: receivers deduplicate by it.
+ * `jobId` names the delivery (this event to this webhook) just as stably; clients of the real
+ * service's webhooks deduplicate by it.
  */
-export function deliveryBody(event: StoredEvent, payloadVersion: number, deliveredAt: Date): string {
+export function deliveryJobId(eventId: number, webhookId: number): string {
+  return `${eventId}-${webhookId}`;
+}
+
+export function deliveryBody(event: StoredEvent, payloadVersion: number, deliveredAt: Date, jobId: string): string {
   const { data, beforeUpdate } = event.payload;
   const resource = {
     type: event.resourceType,
@@ -29,7 +35,7 @@ export function deliveryBody(event: StoredEvent, payloadVersion: number, deliver
     data: resource,
     ...(payloadVersion >= 2 &&
       beforeUpdate && { beforeUpdate: { type: event.resourceType, id: event.resourceId, attributes: beforeUpdate.attributes } }),
-    meta: { deliveredAt: deliveredAt.toISOString(), eventName: `${event.resourceType}.${event.action}`, eventId: event.id },
+    meta: { deliveredAt: deliveredAt.toISOString(), eventName: `${event.resourceType}.${event.action}`, eventId: event.id, jobId },
   };
   return JSON.stringify(document);
 }

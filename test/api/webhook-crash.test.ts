@@ -188,5 +188,7 @@ it('a delivery in flight when its worker is SIGKILLed is delivered by another wo
   const carried = requestsTo('/crash').map(carriedEventId);
   expect(carried.length).toBeGreaterThanOrEqual(2);
   expect(new Set(carried)).toEqual(new Set([eventId]));
+  const jobIds = requestsTo('/crash').map((request) => JSON.parse(request.body.toString()).meta.jobId);
+  expect(new Set(jobIds)).toEqual(new Set([`${eventId}-${webhookId}`]));
   expect(JSON.parse(again.body.toString()).meta.eventName).toBe('account.created');
 }, 180_000);

@@ -85,7 +85,7 @@ describe('signed deliveries', () => {
     const body = JSON.parse(request!.body.toString());
     expect(body.data).toMatchObject({ type: 'account', attributes: { name: 'Delivered Ltd' } });
     const [event] = await api.sql`select id from events where resource_type = 'account' and action = 'created'`;
-    expect(body.meta).toEqual({ deliveredAt: clock().toISOString(), eventName: 'account.created', eventId: event!.id });
+    expect(body.meta).toEqual({ deliveredAt: clock().toISOString(), eventName: 'account.created', eventId: event!.id, jobId: `${event!.id}-${hook.id}` });
     expect(request!.headers['service-webhook-event-id']).toBe(String(event!.id));
     expect(body.beforeUpdate).toBeUndefined();
     expect(request!.headers['content-type']).toBe('application/vnd.api+json');
