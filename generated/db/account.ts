@@ -9,6 +9,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { orgs } from '../../runtime/db/system-tables.js';
@@ -35,7 +36,7 @@ export const accounts = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3, mode: 'string' }).notNull().defaultNow(),
     ownerId: bigint('owner_id', { mode: 'number' }),
   },
-  (t) => [
+  (t): PgTableExtraConfigValue[] => [
     primaryKey({ name: 'accounts_pkey', columns: [t.orgId, t.id] }),
     foreignKey({ name: 'accounts_owner_fk', columns: [t.orgId, t.ownerId], foreignColumns: [users.orgId, users.id] }),
     index('accounts_buyer_intent_score_idx').on(t.orgId, t.buyerIntentScore, t.id),

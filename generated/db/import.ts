@@ -10,6 +10,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
 import { orgs } from '../../runtime/db/system-tables.js';
 
@@ -48,7 +49,7 @@ export const imports = pgTable(
     total: integer('total'),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3, mode: 'string' }).notNull().defaultNow(),
   },
-  (t) => [
+  (t): PgTableExtraConfigValue[] => [
     primaryKey({ name: 'imports_pkey', columns: [t.orgId, t.id] }),
     index('imports_created_at_idx').on(t.orgId, t.createdAt, t.id),
     index('imports_frequency_idx').on(t.orgId, t.frequency, t.id),

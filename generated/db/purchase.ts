@@ -9,6 +9,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
 import { orgs } from '../../runtime/db/system-tables.js';
 import { accounts } from './account.js';
@@ -31,7 +32,7 @@ export const purchases = pgTable(
     accountId: bigint('account_id', { mode: 'number' }),
     productId: bigint('product_id', { mode: 'number' }),
   },
-  (t) => [
+  (t): PgTableExtraConfigValue[] => [
     primaryKey({ name: 'purchases_pkey', columns: [t.orgId, t.id] }),
     foreignKey({
       name: 'purchases_account_fk',
