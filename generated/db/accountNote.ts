@@ -12,6 +12,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { orgs } from '../../runtime/db/system-tables.js';
 import { accounts } from './account.js';
+import { users } from './user.js';
 
 export const accountNotes = pgTable(
   'account_notes',
@@ -23,9 +24,11 @@ export const accountNotes = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3, mode: 'string' }).notNull().defaultNow(),
     message: text('message'),
     noteType: text('note_type'),
+    opportunityAssociationRule: text('opportunity_association_rule'),
     pinned: boolean('pinned'),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3, mode: 'string' }).notNull().defaultNow(),
     accountId: bigint('account_id', { mode: 'number' }),
+    creatorId: bigint('creator_id', { mode: 'number' }),
   },
   (t): PgTableExtraConfigValue[] => [
     primaryKey({ name: 'account_notes_pkey', columns: [t.orgId, t.id] }),
@@ -34,8 +37,14 @@ export const accountNotes = pgTable(
       columns: [t.orgId, t.accountId],
       foreignColumns: [accounts.orgId, accounts.id],
     }),
+    foreignKey({
+      name: 'account_notes_creator_fk',
+      columns: [t.orgId, t.creatorId],
+      foreignColumns: [users.orgId, users.id],
+    }),
     index('account_notes_account_id_idx').on(t.orgId, t.accountId, t.id),
     index('account_notes_created_at_idx').on(t.orgId, t.createdAt, t.id),
+    index('account_notes_creator_id_idx').on(t.orgId, t.creatorId, t.id),
     index('account_notes_updated_at_idx').on(t.orgId, t.updatedAt, t.id),
   ],
 );

@@ -32,6 +32,7 @@ export const batches = pgTable(
     externalStartPayload: jsonb('external_start_payload'),
     failures: integer('failures'),
     finishedAt: timestamp('finished_at', { withTimezone: true, precision: 3, mode: 'string' }),
+    payload: jsonb('payload'),
     pending: integer('pending'),
     startedAt: timestamp('started_at', { withTimezone: true, precision: 3, mode: 'string' }),
     state: text('state'),

@@ -11,6 +11,7 @@ import {
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
 import { orgs } from '../../runtime/db/system-tables.js';
+import { users } from './user.js';
 
 export const callDispositions = pgTable(
   'call_dispositions',
@@ -24,10 +25,17 @@ export const callDispositions = pgTable(
     order: integer('order'),
     outcome: text('outcome'),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3, mode: 'string' }).notNull().defaultNow(),
+    creatorId: bigint('creator_id', { mode: 'number' }),
   },
   (t): PgTableExtraConfigValue[] => [
     primaryKey({ name: 'call_dispositions_pkey', columns: [t.orgId, t.id] }),
+    foreignKey({
+      name: 'call_dispositions_creator_fk',
+      columns: [t.orgId, t.creatorId],
+      foreignColumns: [users.orgId, users.id],
+    }),
     index('call_dispositions_created_at_idx').on(t.orgId, t.createdAt, t.id),
+    index('call_dispositions_creator_id_idx').on(t.orgId, t.creatorId, t.id),
     index('call_dispositions_name_idx').on(t.orgId, t.name, t.id),
     index('call_dispositions_order_idx').on(t.orgId, t.order, t.id),
     index('call_dispositions_outcome_idx').on(t.orgId, t.outcome, t.id),

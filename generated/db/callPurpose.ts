@@ -11,6 +11,7 @@ import {
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
 import { orgs } from '../../runtime/db/system-tables.js';
+import { users } from './user.js';
 
 export const callPurposes = pgTable(
   'call_purposes',
@@ -23,10 +24,17 @@ export const callPurposes = pgTable(
     name: text('name'),
     order: integer('order'),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3, mode: 'string' }).notNull().defaultNow(),
+    creatorId: bigint('creator_id', { mode: 'number' }),
   },
   (t): PgTableExtraConfigValue[] => [
     primaryKey({ name: 'call_purposes_pkey', columns: [t.orgId, t.id] }),
+    foreignKey({
+      name: 'call_purposes_creator_fk',
+      columns: [t.orgId, t.creatorId],
+      foreignColumns: [users.orgId, users.id],
+    }),
     index('call_purposes_created_at_idx').on(t.orgId, t.createdAt, t.id),
+    index('call_purposes_creator_id_idx').on(t.orgId, t.creatorId, t.id),
     index('call_purposes_name_idx').on(t.orgId, t.name, t.id),
     index('call_purposes_order_idx').on(t.orgId, t.order, t.id),
     index('call_purposes_updated_at_idx').on(t.orgId, t.updatedAt, t.id),

@@ -3,6 +3,7 @@ import {
   bigint,
   foreignKey,
   index,
+  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -10,6 +11,7 @@ import {
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
 import { orgs } from '../../runtime/db/system-tables.js';
+import { users } from './user.js';
 
 export const complianceRequests = pgTable(
   'compliance_requests',
@@ -19,21 +21,33 @@ export const complianceRequests = pgTable(
       .references(() => orgs.id),
     id: bigint('id', { mode: 'number' }).generatedAlwaysAsIdentity(),
     batchComplianceRequest: text('batch_compliance_request'),
+    batchComplianceRequestUuid: text('batch_compliance_request_uuid'),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3, mode: 'string' }).notNull().defaultNow(),
     objectType: text('object_type').notNull(),
+    pii: jsonb('pii'),
     requestObjectEmail: text('request_object_email').notNull(),
+    requestObjectId: text('request_object_id'),
     requestType: text('request_type').notNull(),
     requesterEmail: text('requester_email').notNull(),
     state: text('state'),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3, mode: 'string' }).notNull().defaultNow(),
+    uuid: text('uuid'),
+    requesterId: bigint('requester_id', { mode: 'number' }),
   },
   (t): PgTableExtraConfigValue[] => [
     primaryKey({ name: 'compliance_requests_pkey', columns: [t.orgId, t.id] }),
+    foreignKey({
+      name: 'compliance_requests_requester_fk',
+      columns: [t.orgId, t.requesterId],
+      foreignColumns: [users.orgId, users.id],
+    }),
     index('compliance_requests_batch_compliance_request_idx').on(t.orgId, t.batchComplianceRequest, t.id),
     index('compliance_requests_created_at_idx').on(t.orgId, t.createdAt, t.id),
     index('compliance_requests_request_object_email_idx').on(t.orgId, t.requestObjectEmail, t.id),
     index('compliance_requests_requester_email_idx').on(t.orgId, t.requesterEmail, t.id),
+    index('compliance_requests_requester_id_idx').on(t.orgId, t.requesterId, t.id),
     index('compliance_requests_state_idx').on(t.orgId, t.state, t.id),
     index('compliance_requests_updated_at_idx').on(t.orgId, t.updatedAt, t.id),
+    index('compliance_requests_uuid_idx').on(t.orgId, t.uuid, t.id),
   ],
 );

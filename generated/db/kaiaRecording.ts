@@ -12,6 +12,8 @@ import {
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
 import { orgs } from '../../runtime/db/system-tables.js';
+import { accounts } from './account.js';
+import { opportunities } from './opportunity.js';
 import { users } from './user.js';
 
 export const kaiaRecordings = pgTable(
@@ -21,6 +23,7 @@ export const kaiaRecordings = pgTable(
       .notNull()
       .references(() => orgs.id),
     id: bigint('id', { mode: 'number' }).generatedAlwaysAsIdentity(),
+    botInMeetingSeconds: text('bot_in_meeting_seconds'),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3, mode: 'string' }).notNull().defaultNow(),
     endTime: timestamp('end_time', { withTimezone: true, precision: 3, mode: 'string' }),
     format: text('format'),
@@ -38,20 +41,35 @@ export const kaiaRecordings = pgTable(
     topics: jsonb('topics'),
     transcriptUrl: text('transcript_url'),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3, mode: 'string' }).notNull().defaultNow(),
+    accountId: bigint('account_id', { mode: 'number' }),
+    opportunityId: bigint('opportunity_id', { mode: 'number' }),
     ownerId: bigint('owner_id', { mode: 'number' }),
   },
   (t): PgTableExtraConfigValue[] => [
     primaryKey({ name: 'kaia_recordings_pkey', columns: [t.orgId, t.id] }),
     foreignKey({
+      name: 'kaia_recordings_account_fk',
+      columns: [t.orgId, t.accountId],
+      foreignColumns: [accounts.orgId, accounts.id],
+    }),
+    foreignKey({
+      name: 'kaia_recordings_opportunity_fk',
+      columns: [t.orgId, t.opportunityId],
+      foreignColumns: [opportunities.orgId, opportunities.id],
+    }),
+    foreignKey({
       name: 'kaia_recordings_owner_fk',
       columns: [t.orgId, t.ownerId],
       foreignColumns: [users.orgId, users.id],
     }),
+    index('kaia_recordings_account_id_idx').on(t.orgId, t.accountId, t.id),
+    index('kaia_recordings_bot_in_meeting_seconds_idx').on(t.orgId, t.botInMeetingSeconds),
     index('kaia_recordings_created_at_idx').on(t.orgId, t.createdAt, t.id),
     index('kaia_recordings_end_time_idx').on(t.orgId, t.endTime, t.id),
     index('kaia_recordings_format_idx').on(t.orgId, t.format),
     index('kaia_recordings_instance_id_idx').on(t.orgId, t.instanceId),
     index('kaia_recordings_media_duration_seconds_idx').on(t.orgId, t.mediaDurationSeconds),
+    index('kaia_recordings_opportunity_id_idx').on(t.orgId, t.opportunityId, t.id),
     index('kaia_recordings_owner_id_idx').on(t.orgId, t.ownerId, t.id),
     index('kaia_recordings_provider_idx').on(t.orgId, t.provider),
     index('kaia_recordings_source_id_idx').on(t.orgId, t.sourceId),

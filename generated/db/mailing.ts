@@ -13,9 +13,14 @@ import {
 } from 'drizzle-orm/pg-core';
 import { orgs } from '../../runtime/db/system-tables.js';
 import { mailboxes } from './mailbox.js';
+import { opportunities } from './opportunity.js';
 import { prospects } from './prospect.js';
 import { sequenceStates } from './sequenceState.js';
+import { sequenceSteps } from './sequenceStep.js';
+import { sequences } from './sequence.js';
+import { tasks } from './task.js';
 import { templates } from './template.js';
+import { users } from './user.js';
 
 export const mailings = pgTable(
   'mailings',
@@ -31,12 +36,33 @@ export const mailings = pgTable(
     clickedAt: timestamp('clicked_at', { withTimezone: true, precision: 3, mode: 'string' }),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3, mode: 'string' }).notNull().defaultNow(),
     deliveredAt: timestamp('delivered_at', { withTimezone: true, precision: 3, mode: 'string' }),
+    errorBacktrace: text('error_backtrace'),
     errorReason: text('error_reason'),
+    followUpTaskScheduledAt: timestamp('follow_up_task_scheduled_at', {
+      withTimezone: true,
+      precision: 3,
+      mode: 'string',
+    }),
+    followUpTaskType: text('follow_up_task_type'),
+    mailboxAddress: text('mailbox_address'),
     mailingType: text('mailing_type'),
+    markedAsSpamAt: timestamp('marked_as_spam_at', { withTimezone: true, precision: 3, mode: 'string' }),
     messageId: text('message_id'),
+    notifyThreadCondition: text('notify_thread_condition'),
+    notifyThreadScheduledAt: timestamp('notify_thread_scheduled_at', {
+      withTimezone: true,
+      precision: 3,
+      mode: 'string',
+    }),
+    notifyThreadStatus: text('notify_thread_status'),
     openCount: integer('open_count'),
     openedAt: timestamp('opened_at', { withTimezone: true, precision: 3, mode: 'string' }),
+    overrideSafetySettings: boolean('override_safety_settings'),
+    references: text('references').array(),
     repliedAt: timestamp('replied_at', { withTimezone: true, precision: 3, mode: 'string' }),
+    retryAt: timestamp('retry_at', { withTimezone: true, precision: 3, mode: 'string' }),
+    retryCount: integer('retry_count'),
+    retryInterval: integer('retry_interval'),
     scheduledAt: timestamp('scheduled_at', { withTimezone: true, precision: 3, mode: 'string' }),
     state: text('state'),
     stateChangedAt: timestamp('state_changed_at', { withTimezone: true, precision: 3, mode: 'string' }),
@@ -45,17 +71,33 @@ export const mailings = pgTable(
     trackOpens: boolean('track_opens'),
     unsubscribedAt: timestamp('unsubscribed_at', { withTimezone: true, precision: 3, mode: 'string' }),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3, mode: 'string' }).notNull().defaultNow(),
+    followUpSequenceId: bigint('follow_up_sequence_id', { mode: 'number' }),
     mailboxId: bigint('mailbox_id', { mode: 'number' }),
+    opportunityId: bigint('opportunity_id', { mode: 'number' }),
     prospectId: bigint('prospect_id', { mode: 'number' }),
+    sequenceId: bigint('sequence_id', { mode: 'number' }),
     sequenceStateId: bigint('sequence_state_id', { mode: 'number' }),
+    sequenceStepId: bigint('sequence_step_id', { mode: 'number' }),
+    taskId: bigint('task_id', { mode: 'number' }),
     templateId: bigint('template_id', { mode: 'number' }),
+    userId: bigint('user_id', { mode: 'number' }),
   },
   (t): PgTableExtraConfigValue[] => [
     primaryKey({ name: 'mailings_pkey', columns: [t.orgId, t.id] }),
     foreignKey({
+      name: 'mailings_follow_up_sequence_fk',
+      columns: [t.orgId, t.followUpSequenceId],
+      foreignColumns: [sequences.orgId, sequences.id],
+    }),
+    foreignKey({
       name: 'mailings_mailbox_fk',
       columns: [t.orgId, t.mailboxId],
       foreignColumns: [mailboxes.orgId, mailboxes.id],
+    }),
+    foreignKey({
+      name: 'mailings_opportunity_fk',
+      columns: [t.orgId, t.opportunityId],
+      foreignColumns: [opportunities.orgId, opportunities.id],
     }),
     foreignKey({
       name: 'mailings_prospect_fk',
@@ -63,31 +105,52 @@ export const mailings = pgTable(
       foreignColumns: [prospects.orgId, prospects.id],
     }),
     foreignKey({
+      name: 'mailings_sequence_fk',
+      columns: [t.orgId, t.sequenceId],
+      foreignColumns: [sequences.orgId, sequences.id],
+    }),
+    foreignKey({
       name: 'mailings_sequence_state_fk',
       columns: [t.orgId, t.sequenceStateId],
       foreignColumns: [sequenceStates.orgId, sequenceStates.id],
     }),
     foreignKey({
+      name: 'mailings_sequence_step_fk',
+      columns: [t.orgId, t.sequenceStepId],
+      foreignColumns: [sequenceSteps.orgId, sequenceSteps.id],
+    }),
+    foreignKey({ name: 'mailings_task_fk', columns: [t.orgId, t.taskId], foreignColumns: [tasks.orgId, tasks.id] }),
+    foreignKey({
       name: 'mailings_template_fk',
       columns: [t.orgId, t.templateId],
       foreignColumns: [templates.orgId, templates.id],
     }),
+    foreignKey({ name: 'mailings_user_fk', columns: [t.orgId, t.userId], foreignColumns: [users.orgId, users.id] }),
     index('mailings_bounced_at_idx').on(t.orgId, t.bouncedAt, t.id),
     index('mailings_clicked_at_idx').on(t.orgId, t.clickedAt, t.id),
     index('mailings_created_at_idx').on(t.orgId, t.createdAt, t.id),
     index('mailings_delivered_at_idx').on(t.orgId, t.deliveredAt, t.id),
+    index('mailings_follow_up_sequence_id_idx').on(t.orgId, t.followUpSequenceId, t.id),
     index('mailings_mailbox_id_idx').on(t.orgId, t.mailboxId, t.id),
     index('mailings_mailing_type_idx').on(t.orgId, t.mailingType, t.id),
     index('mailings_message_id_idx').on(t.orgId, t.messageId, t.id),
+    index('mailings_notify_thread_scheduled_at_idx').on(t.orgId, t.notifyThreadScheduledAt, t.id),
+    index('mailings_notify_thread_status_idx').on(t.orgId, t.notifyThreadStatus, t.id),
     index('mailings_opened_at_idx').on(t.orgId, t.openedAt, t.id),
+    index('mailings_opportunity_id_idx').on(t.orgId, t.opportunityId, t.id),
     index('mailings_prospect_id_idx').on(t.orgId, t.prospectId, t.id),
     index('mailings_replied_at_idx').on(t.orgId, t.repliedAt, t.id),
+    index('mailings_retry_at_idx').on(t.orgId, t.retryAt, t.id),
     index('mailings_scheduled_at_idx').on(t.orgId, t.scheduledAt, t.id),
+    index('mailings_sequence_id_idx').on(t.orgId, t.sequenceId, t.id),
     index('mailings_sequence_state_id_idx').on(t.orgId, t.sequenceStateId, t.id),
+    index('mailings_sequence_step_id_idx').on(t.orgId, t.sequenceStepId, t.id),
     index('mailings_state_changed_at_idx').on(t.orgId, t.stateChangedAt, t.id),
     index('mailings_state_idx').on(t.orgId, t.state, t.id),
+    index('mailings_task_id_idx').on(t.orgId, t.taskId, t.id),
     index('mailings_template_id_idx').on(t.orgId, t.templateId, t.id),
     index('mailings_unsubscribed_at_idx').on(t.orgId, t.unsubscribedAt, t.id),
     index('mailings_updated_at_idx').on(t.orgId, t.updatedAt, t.id),
+    index('mailings_user_id_idx').on(t.orgId, t.userId, t.id),
   ],
 );

@@ -12,6 +12,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { orgs } from '../../runtime/db/system-tables.js';
 import { prospects } from './prospect.js';
+import { users } from './user.js';
 
 export const prospectNotes = pgTable(
   'prospect_notes',
@@ -23,18 +24,26 @@ export const prospectNotes = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3, mode: 'string' }).notNull().defaultNow(),
     message: text('message'),
     noteType: text('note_type'),
+    opportunityAssociationRule: text('opportunity_association_rule'),
     pinned: boolean('pinned'),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3, mode: 'string' }).notNull().defaultNow(),
+    creatorId: bigint('creator_id', { mode: 'number' }),
     prospectId: bigint('prospect_id', { mode: 'number' }),
   },
   (t): PgTableExtraConfigValue[] => [
     primaryKey({ name: 'prospect_notes_pkey', columns: [t.orgId, t.id] }),
+    foreignKey({
+      name: 'prospect_notes_creator_fk',
+      columns: [t.orgId, t.creatorId],
+      foreignColumns: [users.orgId, users.id],
+    }),
     foreignKey({
       name: 'prospect_notes_prospect_fk',
       columns: [t.orgId, t.prospectId],
       foreignColumns: [prospects.orgId, prospects.id],
     }),
     index('prospect_notes_created_at_idx').on(t.orgId, t.createdAt, t.id),
+    index('prospect_notes_creator_id_idx').on(t.orgId, t.creatorId, t.id),
     index('prospect_notes_prospect_id_idx').on(t.orgId, t.prospectId, t.id),
     index('prospect_notes_updated_at_idx').on(t.orgId, t.updatedAt, t.id),
   ],

@@ -22,6 +22,7 @@ export const recipients = pgTable(
       .references(() => orgs.id),
     id: bigint('id', { mode: 'number' }).generatedAlwaysAsIdentity(),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3, mode: 'string' }).notNull().defaultNow(),
+    emailHash: text('email_hash'),
     primary: boolean('primary'),
     recipientType: text('recipient_type'),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3, mode: 'string' }).notNull().defaultNow(),

@@ -22,12 +22,15 @@ export const roles = pgTable(
     externalId: text('external_id'),
     name: text('name'),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3, mode: 'string' }).notNull().defaultNow(),
+    parentRoleId: bigint('parent_role_id', { mode: 'number' }),
   },
   (t): PgTableExtraConfigValue[] => [
     primaryKey({ name: 'roles_pkey', columns: [t.orgId, t.id] }),
+    foreignKey({ name: 'roles_parent_role_fk', columns: [t.orgId, t.parentRoleId], foreignColumns: [t.orgId, t.id] }),
     index('roles_created_at_idx').on(t.orgId, t.createdAt, t.id),
     index('roles_external_id_idx').on(t.orgId, t.externalId, t.id),
     index('roles_name_idx').on(t.orgId, t.name, t.id),
+    index('roles_parent_role_id_idx').on(t.orgId, t.parentRoleId, t.id),
     index('roles_updated_at_idx').on(t.orgId, t.updatedAt, t.id),
   ],
 );

@@ -3,6 +3,7 @@ import {
   bigint,
   foreignKey,
   index,
+  integer,
   pgTable,
   primaryKey,
   text,
@@ -10,10 +11,14 @@ import {
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
 import { orgs } from '../../runtime/db/system-tables.js';
+import { accounts } from './account.js';
+import { batchItems } from './batchItem.js';
 import { mailboxes } from './mailbox.js';
+import { opportunities } from './opportunity.js';
 import { prospects } from './prospect.js';
 import { sequenceSteps } from './sequenceStep.js';
 import { sequences } from './sequence.js';
+import { users } from './user.js';
 
 export const sequenceStates = pgTable(
   'sequence_states',
@@ -22,11 +27,31 @@ export const sequenceStates = pgTable(
       .notNull()
       .references(() => orgs.id),
     id: bigint('id', { mode: 'number' }).generatedAlwaysAsIdentity(),
+    activeAt: timestamp('active_at', { withTimezone: true, precision: 3, mode: 'string' }),
+    bounceCount: integer('bounce_count'),
+    callCompletedAt: timestamp('call_completed_at', { withTimezone: true, precision: 3, mode: 'string' }),
+    clickCount: integer('click_count'),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3, mode: 'string' }).notNull().defaultNow(),
+    deliverCount: integer('deliver_count'),
+    errorReason: text('error_reason'),
+    failureCount: integer('failure_count'),
+    negativeReplyCount: integer('negative_reply_count'),
+    neutralReplyCount: integer('neutral_reply_count'),
+    openCount: integer('open_count'),
+    optOutCount: integer('opt_out_count'),
+    pauseReason: text('pause_reason'),
+    positiveReplyCount: integer('positive_reply_count'),
+    repliedAt: timestamp('replied_at', { withTimezone: true, precision: 3, mode: 'string' }),
+    replyCount: integer('reply_count'),
+    scheduleCount: integer('schedule_count'),
     state: text('state').default('active'),
     stateChangedAt: timestamp('state_changed_at', { withTimezone: true, precision: 3, mode: 'string' }),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3, mode: 'string' }).notNull().defaultNow(),
+    accountId: bigint('account_id', { mode: 'number' }),
+    batchItemCreatorId: bigint('batch_item_creator_id', { mode: 'number' }),
+    creatorId: bigint('creator_id', { mode: 'number' }),
     mailboxId: bigint('mailbox_id', { mode: 'number' }),
+    opportunityId: bigint('opportunity_id', { mode: 'number' }),
     prospectId: bigint('prospect_id', { mode: 'number' }),
     sequenceId: bigint('sequence_id', { mode: 'number' }),
     sequenceStepId: bigint('sequence_step_id', { mode: 'number' }),
@@ -34,9 +59,29 @@ export const sequenceStates = pgTable(
   (t): PgTableExtraConfigValue[] => [
     primaryKey({ name: 'sequence_states_pkey', columns: [t.orgId, t.id] }),
     foreignKey({
+      name: 'sequence_states_account_fk',
+      columns: [t.orgId, t.accountId],
+      foreignColumns: [accounts.orgId, accounts.id],
+    }),
+    foreignKey({
+      name: 'sequence_states_batch_item_creator_fk',
+      columns: [t.orgId, t.batchItemCreatorId],
+      foreignColumns: [batchItems.orgId, batchItems.id],
+    }),
+    foreignKey({
+      name: 'sequence_states_creator_fk',
+      columns: [t.orgId, t.creatorId],
+      foreignColumns: [users.orgId, users.id],
+    }),
+    foreignKey({
       name: 'sequence_states_mailbox_fk',
       columns: [t.orgId, t.mailboxId],
       foreignColumns: [mailboxes.orgId, mailboxes.id],
+    }),
+    foreignKey({
+      name: 'sequence_states_opportunity_fk',
+      columns: [t.orgId, t.opportunityId],
+      foreignColumns: [opportunities.orgId, opportunities.id],
     }),
     foreignKey({
       name: 'sequence_states_prospect_fk',
@@ -53,9 +98,20 @@ export const sequenceStates = pgTable(
       columns: [t.orgId, t.sequenceStepId],
       foreignColumns: [sequenceSteps.orgId, sequenceSteps.id],
     }),
+    index('sequence_states_account_id_idx').on(t.orgId, t.accountId, t.id),
+    index('sequence_states_batch_item_creator_id_idx').on(t.orgId, t.batchItemCreatorId, t.id),
+    index('sequence_states_call_completed_at_idx').on(t.orgId, t.callCompletedAt, t.id),
+    index('sequence_states_click_count_idx').on(t.orgId, t.clickCount, t.id),
     index('sequence_states_created_at_idx').on(t.orgId, t.createdAt, t.id),
+    index('sequence_states_creator_id_idx').on(t.orgId, t.creatorId, t.id),
+    index('sequence_states_deliver_count_idx').on(t.orgId, t.deliverCount, t.id),
     index('sequence_states_mailbox_id_idx').on(t.orgId, t.mailboxId, t.id),
+    index('sequence_states_open_count_idx').on(t.orgId, t.openCount, t.id),
+    index('sequence_states_opportunity_id_idx').on(t.orgId, t.opportunityId, t.id),
+    index('sequence_states_pause_reason_idx').on(t.orgId, t.pauseReason, t.id),
     index('sequence_states_prospect_id_idx').on(t.orgId, t.prospectId, t.id),
+    index('sequence_states_replied_at_idx').on(t.orgId, t.repliedAt, t.id),
+    index('sequence_states_reply_count_idx').on(t.orgId, t.replyCount, t.id),
     index('sequence_states_sequence_id_idx').on(t.orgId, t.sequenceId, t.id),
     index('sequence_states_sequence_step_id_idx').on(t.orgId, t.sequenceStepId, t.id),
     index('sequence_states_state_changed_at_idx').on(t.orgId, t.stateChangedAt, t.id),

@@ -12,7 +12,10 @@ import {
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
 import { orgs } from '../../runtime/db/system-tables.js';
+import { callPurposes } from './callPurpose.js';
 import { sequences } from './sequence.js';
+import { taskPriorities } from './taskPriority.js';
+import { users } from './user.js';
 
 export const sequenceSteps = pgTable(
   'sequence_steps',
@@ -21,26 +24,68 @@ export const sequenceSteps = pgTable(
       .notNull()
       .references(() => orgs.id),
     id: bigint('id', { mode: 'number' }).generatedAlwaysAsIdentity(),
+    bounceCount: integer('bounce_count'),
+    clickCount: integer('click_count'),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3, mode: 'string' }).notNull().defaultNow(),
     date: date('date', { mode: 'string' }),
+    deliverCount: integer('deliver_count'),
+    displayName: text('display_name'),
+    failureCount: integer('failure_count'),
     interval: integer('interval'),
+    negativeReplyCount: integer('negative_reply_count'),
+    neutralReplyCount: integer('neutral_reply_count'),
+    openCount: integer('open_count'),
+    optOutCount: integer('opt_out_count'),
     order: integer('order'),
+    positiveReplyCount: integer('positive_reply_count'),
+    replyCount: integer('reply_count'),
+    scheduleCount: integer('schedule_count'),
     stepType: text('step_type').notNull(),
+    taskAutoskipDelay: integer('task_autoskip_delay'),
+    taskNote: text('task_note'),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3, mode: 'string' }).notNull().defaultNow(),
+    callPurposeId: bigint('call_purpose_id', { mode: 'number' }),
+    creatorId: bigint('creator_id', { mode: 'number' }),
     sequenceId: bigint('sequence_id', { mode: 'number' }),
+    taskPriorityId: bigint('task_priority_id', { mode: 'number' }),
+    updaterId: bigint('updater_id', { mode: 'number' }),
   },
   (t): PgTableExtraConfigValue[] => [
     primaryKey({ name: 'sequence_steps_pkey', columns: [t.orgId, t.id] }),
+    foreignKey({
+      name: 'sequence_steps_call_purpose_fk',
+      columns: [t.orgId, t.callPurposeId],
+      foreignColumns: [callPurposes.orgId, callPurposes.id],
+    }),
+    foreignKey({
+      name: 'sequence_steps_creator_fk',
+      columns: [t.orgId, t.creatorId],
+      foreignColumns: [users.orgId, users.id],
+    }),
     foreignKey({
       name: 'sequence_steps_sequence_fk',
       columns: [t.orgId, t.sequenceId],
       foreignColumns: [sequences.orgId, sequences.id],
     }),
+    foreignKey({
+      name: 'sequence_steps_task_priority_fk',
+      columns: [t.orgId, t.taskPriorityId],
+      foreignColumns: [taskPriorities.orgId, taskPriorities.id],
+    }),
+    foreignKey({
+      name: 'sequence_steps_updater_fk',
+      columns: [t.orgId, t.updaterId],
+      foreignColumns: [users.orgId, users.id],
+    }),
+    index('sequence_steps_call_purpose_id_idx').on(t.orgId, t.callPurposeId, t.id),
     index('sequence_steps_created_at_idx').on(t.orgId, t.createdAt, t.id),
+    index('sequence_steps_creator_id_idx').on(t.orgId, t.creatorId, t.id),
     index('sequence_steps_date_idx').on(t.orgId, t.date, t.id),
     index('sequence_steps_order_idx').on(t.orgId, t.order, t.id),
     index('sequence_steps_sequence_id_idx').on(t.orgId, t.sequenceId, t.id),
     index('sequence_steps_step_type_idx').on(t.orgId, t.stepType, t.id),
+    index('sequence_steps_task_priority_id_idx').on(t.orgId, t.taskPriorityId, t.id),
     index('sequence_steps_updated_at_idx').on(t.orgId, t.updatedAt, t.id),
+    index('sequence_steps_updater_id_idx').on(t.orgId, t.updaterId, t.id),
   ],
 );

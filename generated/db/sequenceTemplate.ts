@@ -4,6 +4,7 @@ import {
   boolean,
   foreignKey,
   index,
+  integer,
   pgTable,
   primaryKey,
   timestamp,
@@ -12,6 +13,7 @@ import {
 import { orgs } from '../../runtime/db/system-tables.js';
 import { sequenceSteps } from './sequenceStep.js';
 import { templates } from './template.js';
+import { users } from './user.js';
 
 export const sequenceTemplates = pgTable(
   'sequence_templates',
@@ -20,14 +22,34 @@ export const sequenceTemplates = pgTable(
       .notNull()
       .references(() => orgs.id),
     id: bigint('id', { mode: 'number' }).generatedAlwaysAsIdentity(),
+    bounceCount: integer('bounce_count'),
+    clickCount: integer('click_count'),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3, mode: 'string' }).notNull().defaultNow(),
+    deliverCount: integer('deliver_count'),
+    enabled: boolean('enabled'),
+    enabledAt: timestamp('enabled_at', { withTimezone: true, precision: 3, mode: 'string' }),
+    failureCount: integer('failure_count'),
     isReply: boolean('is_reply'),
+    negativeReplyCount: integer('negative_reply_count'),
+    neutralReplyCount: integer('neutral_reply_count'),
+    openCount: integer('open_count'),
+    optOutCount: integer('opt_out_count'),
+    positiveReplyCount: integer('positive_reply_count'),
+    replyCount: integer('reply_count'),
+    scheduleCount: integer('schedule_count'),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3, mode: 'string' }).notNull().defaultNow(),
+    creatorId: bigint('creator_id', { mode: 'number' }),
     sequenceStepId: bigint('sequence_step_id', { mode: 'number' }),
     templateId: bigint('template_id', { mode: 'number' }),
+    updaterId: bigint('updater_id', { mode: 'number' }),
   },
   (t): PgTableExtraConfigValue[] => [
     primaryKey({ name: 'sequence_templates_pkey', columns: [t.orgId, t.id] }),
+    foreignKey({
+      name: 'sequence_templates_creator_fk',
+      columns: [t.orgId, t.creatorId],
+      foreignColumns: [users.orgId, users.id],
+    }),
     foreignKey({
       name: 'sequence_templates_sequence_step_fk',
       columns: [t.orgId, t.sequenceStepId],
@@ -38,9 +60,16 @@ export const sequenceTemplates = pgTable(
       columns: [t.orgId, t.templateId],
       foreignColumns: [templates.orgId, templates.id],
     }),
+    foreignKey({
+      name: 'sequence_templates_updater_fk',
+      columns: [t.orgId, t.updaterId],
+      foreignColumns: [users.orgId, users.id],
+    }),
     index('sequence_templates_created_at_idx').on(t.orgId, t.createdAt, t.id),
+    index('sequence_templates_creator_id_idx').on(t.orgId, t.creatorId, t.id),
     index('sequence_templates_sequence_step_id_idx').on(t.orgId, t.sequenceStepId, t.id),
     index('sequence_templates_template_id_idx').on(t.orgId, t.templateId, t.id),
     index('sequence_templates_updated_at_idx').on(t.orgId, t.updatedAt, t.id),
+    index('sequence_templates_updater_id_idx').on(t.orgId, t.updaterId, t.id),
   ],
 );

@@ -11,6 +11,7 @@ import {
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
 import { orgs } from '../../runtime/db/system-tables.js';
+import { users } from './user.js';
 
 export const stages = pgTable(
   'stages',
@@ -24,12 +25,18 @@ export const stages = pgTable(
     name: text('name'),
     order: integer('order'),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3, mode: 'string' }).notNull().defaultNow(),
+    creatorId: bigint('creator_id', { mode: 'number' }),
+    updaterId: bigint('updater_id', { mode: 'number' }),
   },
   (t): PgTableExtraConfigValue[] => [
     primaryKey({ name: 'stages_pkey', columns: [t.orgId, t.id] }),
+    foreignKey({ name: 'stages_creator_fk', columns: [t.orgId, t.creatorId], foreignColumns: [users.orgId, users.id] }),
+    foreignKey({ name: 'stages_updater_fk', columns: [t.orgId, t.updaterId], foreignColumns: [users.orgId, users.id] }),
     index('stages_created_at_idx').on(t.orgId, t.createdAt, t.id),
+    index('stages_creator_id_idx').on(t.orgId, t.creatorId, t.id),
     index('stages_name_idx').on(t.orgId, t.name, t.id),
     index('stages_order_idx').on(t.orgId, t.order, t.id),
     index('stages_updated_at_idx').on(t.orgId, t.updatedAt, t.id),
+    index('stages_updater_id_idx').on(t.orgId, t.updaterId, t.id),
   ],
 );

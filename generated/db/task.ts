@@ -11,7 +11,18 @@ import {
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
 import { orgs } from '../../runtime/db/system-tables.js';
+import { accounts } from './account.js';
+import { calls } from './call.js';
+import { mailings } from './mailing.js';
+import { opportunities } from './opportunity.js';
 import { prospects } from './prospect.js';
+import { sequenceStates } from './sequenceState.js';
+import { sequenceSteps } from './sequenceStep.js';
+import { sequenceTemplates } from './sequenceTemplate.js';
+import { sequences } from './sequence.js';
+import { taskDispositions } from './taskDisposition.js';
+import { taskPriorities } from './taskPriority.js';
+import { taskPurposes } from './taskPurpose.js';
 import { templates } from './template.js';
 import { users } from './user.js';
 
@@ -23,19 +34,58 @@ export const tasks = pgTable(
       .references(() => orgs.id),
     id: bigint('id', { mode: 'number' }).generatedAlwaysAsIdentity(),
     action: text('action'),
+    autoskipAt: timestamp('autoskip_at', { withTimezone: true, precision: 3, mode: 'string' }),
+    compiledSequenceTemplateHtml: text('compiled_sequence_template_html'),
     completed: boolean('completed').default(false),
     completedAt: timestamp('completed_at', { withTimezone: true, precision: 3, mode: 'string' }),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3, mode: 'string' }).notNull().defaultNow(),
     dueAt: timestamp('due_at', { withTimezone: true, precision: 3, mode: 'string' }),
     note: text('note'),
+    opportunityAssociation: text('opportunity_association'),
+    scheduledAt: timestamp('scheduled_at', { withTimezone: true, precision: 3, mode: 'string' }),
     state: text('state').default('incomplete'),
+    stateChangedAt: timestamp('state_changed_at', { withTimezone: true, precision: 3, mode: 'string' }),
+    taskType: text('task_type'),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3, mode: 'string' }).notNull().defaultNow(),
+    accountId: bigint('account_id', { mode: 'number' }),
+    callId: bigint('call_id', { mode: 'number' }),
+    completerId: bigint('completer_id', { mode: 'number' }),
+    mailingId: bigint('mailing_id', { mode: 'number' }),
+    opportunityId: bigint('opportunity_id', { mode: 'number' }),
     ownerId: bigint('owner_id', { mode: 'number' }),
     prospectId: bigint('prospect_id', { mode: 'number' }),
+    sequenceId: bigint('sequence_id', { mode: 'number' }),
+    sequenceStateId: bigint('sequence_state_id', { mode: 'number' }),
+    sequenceStepId: bigint('sequence_step_id', { mode: 'number' }),
+    sequenceTemplateId: bigint('sequence_template_id', { mode: 'number' }),
+    taskDispositionId: bigint('task_disposition_id', { mode: 'number' }),
+    taskPriorityId: bigint('task_priority_id', { mode: 'number' }),
+    taskPurposeId: bigint('task_purpose_id', { mode: 'number' }),
     templateId: bigint('template_id', { mode: 'number' }),
   },
   (t): PgTableExtraConfigValue[] => [
     primaryKey({ name: 'tasks_pkey', columns: [t.orgId, t.id] }),
+    foreignKey({
+      name: 'tasks_account_fk',
+      columns: [t.orgId, t.accountId],
+      foreignColumns: [accounts.orgId, accounts.id],
+    }),
+    foreignKey({ name: 'tasks_call_fk', columns: [t.orgId, t.callId], foreignColumns: [calls.orgId, calls.id] }),
+    foreignKey({
+      name: 'tasks_completer_fk',
+      columns: [t.orgId, t.completerId],
+      foreignColumns: [users.orgId, users.id],
+    }),
+    foreignKey({
+      name: 'tasks_mailing_fk',
+      columns: [t.orgId, t.mailingId],
+      foreignColumns: [mailings.orgId, mailings.id],
+    }),
+    foreignKey({
+      name: 'tasks_opportunity_fk',
+      columns: [t.orgId, t.opportunityId],
+      foreignColumns: [opportunities.orgId, opportunities.id],
+    }),
     foreignKey({ name: 'tasks_owner_fk', columns: [t.orgId, t.ownerId], foreignColumns: [users.orgId, users.id] }),
     foreignKey({
       name: 'tasks_prospect_fk',
@@ -43,15 +93,66 @@ export const tasks = pgTable(
       foreignColumns: [prospects.orgId, prospects.id],
     }),
     foreignKey({
+      name: 'tasks_sequence_fk',
+      columns: [t.orgId, t.sequenceId],
+      foreignColumns: [sequences.orgId, sequences.id],
+    }),
+    foreignKey({
+      name: 'tasks_sequence_state_fk',
+      columns: [t.orgId, t.sequenceStateId],
+      foreignColumns: [sequenceStates.orgId, sequenceStates.id],
+    }),
+    foreignKey({
+      name: 'tasks_sequence_step_fk',
+      columns: [t.orgId, t.sequenceStepId],
+      foreignColumns: [sequenceSteps.orgId, sequenceSteps.id],
+    }),
+    foreignKey({
+      name: 'tasks_sequence_template_fk',
+      columns: [t.orgId, t.sequenceTemplateId],
+      foreignColumns: [sequenceTemplates.orgId, sequenceTemplates.id],
+    }),
+    foreignKey({
+      name: 'tasks_task_disposition_fk',
+      columns: [t.orgId, t.taskDispositionId],
+      foreignColumns: [taskDispositions.orgId, taskDispositions.id],
+    }),
+    foreignKey({
+      name: 'tasks_task_priority_fk',
+      columns: [t.orgId, t.taskPriorityId],
+      foreignColumns: [taskPriorities.orgId, taskPriorities.id],
+    }),
+    foreignKey({
+      name: 'tasks_task_purpose_fk',
+      columns: [t.orgId, t.taskPurposeId],
+      foreignColumns: [taskPurposes.orgId, taskPurposes.id],
+    }),
+    foreignKey({
       name: 'tasks_template_fk',
       columns: [t.orgId, t.templateId],
       foreignColumns: [templates.orgId, templates.id],
     }),
+    index('tasks_account_id_idx').on(t.orgId, t.accountId, t.id),
+    index('tasks_autoskip_at_idx').on(t.orgId, t.autoskipAt, t.id),
+    index('tasks_call_id_idx').on(t.orgId, t.callId, t.id),
+    index('tasks_completer_id_idx').on(t.orgId, t.completerId, t.id),
     index('tasks_created_at_idx').on(t.orgId, t.createdAt, t.id),
     index('tasks_due_at_idx').on(t.orgId, t.dueAt, t.id),
+    index('tasks_mailing_id_idx').on(t.orgId, t.mailingId, t.id),
+    index('tasks_opportunity_id_idx').on(t.orgId, t.opportunityId, t.id),
     index('tasks_owner_id_idx').on(t.orgId, t.ownerId, t.id),
     index('tasks_prospect_id_idx').on(t.orgId, t.prospectId, t.id),
+    index('tasks_scheduled_at_idx').on(t.orgId, t.scheduledAt, t.id),
+    index('tasks_sequence_id_idx').on(t.orgId, t.sequenceId, t.id),
+    index('tasks_sequence_state_id_idx').on(t.orgId, t.sequenceStateId, t.id),
+    index('tasks_sequence_step_id_idx').on(t.orgId, t.sequenceStepId, t.id),
+    index('tasks_sequence_template_id_idx').on(t.orgId, t.sequenceTemplateId, t.id),
+    index('tasks_state_changed_at_idx').on(t.orgId, t.stateChangedAt, t.id),
     index('tasks_state_idx').on(t.orgId, t.state, t.id),
+    index('tasks_task_disposition_id_idx').on(t.orgId, t.taskDispositionId, t.id),
+    index('tasks_task_priority_id_idx').on(t.orgId, t.taskPriorityId, t.id),
+    index('tasks_task_purpose_id_idx').on(t.orgId, t.taskPurposeId, t.id),
+    index('tasks_task_type_idx').on(t.orgId, t.taskType, t.id),
     index('tasks_template_id_idx').on(t.orgId, t.templateId, t.id),
     index('tasks_updated_at_idx').on(t.orgId, t.updatedAt, t.id),
   ],
