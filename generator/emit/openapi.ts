@@ -19,6 +19,7 @@ function attributeOf(a: AttributeModel): OpenApiAttribute {
       ...(a.description !== undefined && { description: a.description }),
     },
     readOnly: a.readOnly,
+    ...(a.writeOnly && { writeOnly: true }),
     required: a.required,
     filterable: a.filterable,
     sortable: a.sortable,

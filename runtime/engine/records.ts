@@ -101,14 +101,14 @@ export interface Snapshot {
 
 /**
  * The public view of a row for events, limited to `names` when given. Attributes the resource
- * marks sensitive (a webhook's secret) are never copied into events.
+ * marks sensitive (a webhook's secret) are never copied into events, write-only ones not at all.
  */
 function snapshot(context: RecordContext, row: Row, names?: ReadonlySet<string>): Snapshot {
   const { descriptor } = context;
   const sensitive = new Set(context.behaviours.get(descriptor.type)?.sensitiveAttributes ?? []);
   const result: Snapshot = { attributes: {}, relationships: {} };
   for (const a of descriptor.attributes) {
-    if (names && !names.has(a.name)) continue;
+    if (a.writeOnly || (names && !names.has(a.name))) continue;
     result.attributes[a.name] = sensitive.has(a.name) && row[a.name] != null ? '[REDACTED]' : (row[a.name] ?? null);
   }
   for (const rel of descriptor.relationships) {

@@ -106,7 +106,10 @@ function resourceObject(resource: OpenApiResource): JsonSchema {
       attributes: {
         type: 'object',
         description: `Every attribute, null ones too, unless fields[${resource.type}] names fewer.`,
-        properties: Object.fromEntries(resource.attributes.map((a) => [a.name, a.readOnly ? { ...a.schema, readOnly: true } : a.schema])),
+        // Write-only attributes (passwords) are taken on writes and never rendered.
+        properties: Object.fromEntries(
+          resource.attributes.filter((a) => !a.writeOnly).map((a) => [a.name, a.readOnly ? { ...a.schema, readOnly: true } : a.schema]),
+        ),
       },
       relationships: {
         type: 'object',

@@ -17,6 +17,8 @@ export interface OpenApiAttribute {
    */
   readonly schema: JsonSchema;
   readonly readOnly: boolean;
+  /** Taken on writes, never rendered (a password). */
+  readonly writeOnly?: boolean;
   /** Given on create and never null. */
   readonly required: boolean;
   readonly filterable: boolean;

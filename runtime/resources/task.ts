@@ -5,6 +5,11 @@ import { parseTimestamp } from '../engine/timestamps.js';
 const ONE_DAY_MS = 24 * 60 * 60 * 1000;
 
 export const taskBehaviour: ResourceBehaviour = {
+  /** stateChangedAt: when the task got its state (created, or moved by markComplete). */
+  derive(next, previous, { now }) {
+    if (previous && next.state === previous.state) return {};
+    return { stateChangedAt: now.toISOString() };
+  },
   actions: {
     /** Completes the task; `completionNote` replaces its note. Emits task.completed. */
     markComplete({ params, now }) {

@@ -207,11 +207,11 @@ describe('identity', () => {
 describe('validation', () => {
   it('422 validationError with a pointer for each bad attribute', async () => {
     const response = await api.request('POST', '/api/v2/prospects', {
-      body: prospect({ firstName: 5, emails: ['not-an-email'], nickname: 'x' }),
+      body: prospect({ firstName: 5, emails: ['not-an-email'], pronouns: 'x' }),
     });
     expect(response.status).toBe(422);
     const pointers = response.body.errors.map((e: { source: { pointer: string } }) => e.source.pointer).sort();
-    expect(pointers).toEqual(['/data/attributes/emails/0', '/data/attributes/firstName', '/data/attributes/nickname']);
+    expect(pointers).toEqual(['/data/attributes/emails/0', '/data/attributes/firstName', '/data/attributes/pronouns']);
     for (const error of response.body.errors) expect(error).toMatchObject({ id: 'validationError', title: 'Validation Error', status: '422' });
   });
 
