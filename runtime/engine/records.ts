@@ -112,14 +112,14 @@ export interface Snapshot {
 
 /**
  * The public view of a row for events, limited to `names` when given. Attributes the resource
- * marks sensitive (a webhook's secret) are never copied into events.
+ * marks sensitive (a webhook's secret) are never copied into events, write-only ones not at all.
  */
 function snapshot(context: RecordContext, row: Row, names?: ReadonlySet<string>): Snapshot {
   const { descriptor } = context;
   const sensitive = new Set(context.behaviours.get(descriptor.type)?.sensitiveAttributes ?? []);
   const result: Snapshot = { attributes: {}, relationships: {} };
   for (const a of descriptor.attributes) {
-    if (names && !names.has(a.name)) continue;
+    if (a.writeOnly || (names && !names.has(a.name))) continue;
     result.attributes[a.name] = sensitive.has(a.name) && row[a.name] != null ? '[REDACTED]' : (row[a.name] ?? null);
   }
   for (const rel of descriptor.relationships) {
@@ -218,7 +218,7 @@ export async function insertRecord(context: RecordContext, given: Changes): Prom
 
 /** Applies an action handler's changes to one record; undefined when the record is missing. */
 export async function applyAction(context: RecordContext, id: number, handler: ActionHandler, params: ReadonlyMap<string, string>): Promise<Row | undefined> {
-  const record = await findRecord(context, id, true);
+  const record = await findRecord(context, id, 'update');
   if (!record) return undefined;
   const result = handler({ record, params, now: context.now });
   const attributes = new Map<AttributeDescriptor, unknown>();
@@ -233,8 +233,10 @@ async function runActionOn(context: RecordContext, type: string, id: number, act
   await applyAction(other, id, handler, new Map());
 }
 
-export async function findRecord(context: RecordContext, id: number, forUpdate = false): Promise<Row | undefined> {
-  const text = forUpdate ? context.statements.getOneForUpdate : context.statements.getOne;
+/** Reads one record; `lock` takes the row lock that an update or a delete of it will need. */
+export async function findRecord(context: RecordContext, id: number, lock?: 'update' | 'delete'): Promise<Row | undefined> {
+  const { statements } = context;
+  const text = lock === 'update' ? statements.getOneForUpdate : lock === 'delete' ? statements.getOneForDelete : statements.getOne;
   const [row] = await context.tx.unsafe<Row[]>(text, [context.orgId, id], { prepare: true });
   return row;
 }
@@ -246,7 +248,7 @@ export async function findRecord(context: RecordContext, id: number, forUpdate =
  */
 export async function updateRecord(context: RecordContext, id: number, given: Changes, domainEvent?: string): Promise<Row | undefined> {
   const { tx, orgId, descriptor } = context;
-  const previous = await findRecord(context, id, true);
+  const previous = await findRecord(context, id, 'update');
   if (!previous) return undefined;
   await checkTargets(context, given);
   const changes = withDerived(context, given, previous);
@@ -281,7 +283,7 @@ export async function updateRecord(context: RecordContext, id: number, given: Ch
  */
 export async function deleteRecord(context: RecordContext, id: number, references: readonly Reference[]): Promise<Row | undefined> {
   const { tx, orgId, descriptor } = context;
-  const existing = await findRecord(context, id, true);
+  const existing = await findRecord(context, id, 'delete');
   if (!existing) return undefined;
   const dynamic = (await context.dynamicReferences?.(tx, orgId, descriptor.type)) ?? [];
   for (const ref of [...references, ...dynamic]) {

@@ -106,8 +106,14 @@ describe('install and access token', () => {
     expect(granted.status).toBe(200);
     const { accessToken: token } = granted.body.data.meta;
     expect(token).toMatch(/^cad_/);
-    expect(granted.body.data).toMatchObject({ type: 'accessToken', attributes: { expiresAt: expect.any(String) } });
-    const lifetime = Date.parse(granted.body.data.attributes.expiresAt) - Date.now();
+    // The install resource again, as the real service's S2S example reads the org from it.
+    expect(granted.body.data).toMatchObject({
+      type: 'install',
+      id: issued.installId,
+      relationships: { org: { data: { type: 'org', id: String(api.org.orgId) }, links: { api: `${api.baseUrl}/api/v2` } } },
+      meta: { expiresAt: expect.any(String) },
+    });
+    const lifetime = Date.parse(granted.body.data.meta.expiresAt) - Date.now();
     expect(lifetime).toBeGreaterThan(59 * 60 * 1000);
     expect(lifetime).toBeLessThanOrEqual(60 * 60 * 1000);
 

@@ -1,4 +1,4 @@
-import { serve, type ServerType } from '@hono/node-server';
+import type { ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
 import type postgres from 'postgres';
@@ -7,6 +7,7 @@ import { createOrg, createToken, createUser, type CreatedOrg } from '../../runti
 import { createApp } from '../../runtime/app.js';
 import { connectDatabase } from '../../runtime/db/client.js';
 import { loadCursorSecret } from '../../runtime/db/settings.js';
+import { listen } from '../../runtime/http/listen.js';
 import { createTestDatabase } from './database.js';
 import { assertJsonApiDocument } from './jsonapi.js';
 
@@ -65,9 +66,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     // TEST_LOG_LEVEL=error shows what the server logs, e.g. the cause of a 500.
     log: options.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
   });
-  const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
-  });
+  const server: ServerType = await listen(app.fetch, { port: 0, hostname: '127.0.0.1' });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const org = await createOrg(sql, { name: 'Test org' });
 
