@@ -48,6 +48,8 @@ function memberCases(): [string, PathCase][] {
     if (d.operations.get) cases.push([`GET ${d.collection}`, { method: 'GET', path }]);
     if (d.operations.update) cases.push([`PATCH ${d.collection}`, { method: 'PATCH', path, body: (id) => ({ data: { type: d.type, id } }) }]);
     if (d.operations.delete) cases.push([`DELETE ${d.collection}`, { method: 'DELETE', path }]);
+    const related = d.operations.get ? d.relationships[0] : undefined;
+    if (related) cases.push([`GET ${d.collection}/<id>/${related.name}`, { method: 'GET', path: (id) => `${path(id)}/${related.name}` }]);
     for (const action of d.actions) {
       const params = action.requiredParams.map((p) => `actionParams[${p}]=x`).join('&');
       cases.push([`${action.name} on ${d.collection}`, { method: 'POST', path: (id) => `${path(id)}/actions/${action.name}${params ? `?${params}` : ''}` }]);
@@ -59,6 +61,7 @@ function memberCases(): [string, PathCase][] {
     ['GET a custom object', { method: 'GET', path: custom }],
     ['PATCH a custom object', { method: 'PATCH', path: custom, body: (id) => ({ data: { type: 'room', id } }) }],
     ['DELETE a custom object', { method: 'DELETE', path: custom }],
+    ['GET a custom object\'s related prospect', { method: 'GET', path: (id) => `${custom(id)}/prospect` }],
     ['GET a custom object definition', { method: 'GET', path: definition }],
     ['PATCH a custom object definition', { method: 'PATCH', path: definition, body: (id) => ({ data: { type: 'customObjectDefinition', id } }) }],
     ['DELETE a custom object definition', { method: 'DELETE', path: definition }],
