@@ -40,6 +40,11 @@ import { runWebhookBench } from './webhooks.js';
 
 const SEED = { orgs: 10, accountsPerOrg: 1_000, prospectsPerOrg: Number(process.env.BENCH_PROSPECTS_PER_ORG || 100_000) };
 const LOAD = { connections: 50, seconds: Number(process.env.BENCH_SECONDS || 10), warmUpSeconds: 2 };
+/**
+ * Rounds of each prospects scenario; each round measures Cadence and the ceiling back to back,
+ * alternating which goes first, and the scenario's ratio is the median round's.
+ */
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS || 3));
 const CUSTOM_RECORDS_PER_ORG = Number(process.env.BENCH_CUSTOM_RECORDS_PER_ORG || 100_000);
 /** Rounds of each custom-object comparison; each round measures both sides once. */
 const CUSTOM_ROUNDS = Number(process.env.BENCH_CUSTOM_ROUNDS || 2);
@@ -105,11 +110,18 @@ function machineLoad(): string {
 
 async function runScenario(scenario: Scenario, cadence: Target, ceiling: Target): Promise<ScenarioResult> {
   const same = await sameBody(scenario.paths[0]!, cadence, ceiling);
-  const cadenceResult = await measure({ ...cadence, paths: scenario.paths }, LOAD);
-  const ceilingResult = await measure({ ...ceiling, paths: scenario.paths }, LOAD);
-  const result = { scenario, cadence: cadenceResult, ceiling: ceilingResult, sameBody: same };
-  print(`  ${scenario.name}: ${Math.round(cadenceResult.requestsPerSecond)} req/s, ceiling ${Math.round(ceilingResult.requestsPerSecond)} req/s${same ? '' : ' (bodies differ!)'}`);
-  return result;
+  const rounds: { cadence: LoadResult; ceiling: LoadResult; ratio: number }[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    // Alternating the order spreads a slow stretch of the machine over both sides.
+    const order = round % 2 === 0 ? [cadence, ceiling] : [ceiling, cadence];
+    const measured = new Map<Target, LoadResult>();
+    for (const target of order) measured.set(target, await measure({ ...target, paths: scenario.paths }, LOAD));
+    const pair = { cadence: measured.get(cadence)!, ceiling: measured.get(ceiling)! };
+    rounds.push({ ...pair, ratio: pair.cadence.requestsPerSecond / pair.ceiling.requestsPerSecond });
+    print(`  ${scenario.name}, round ${round + 1}: ${Math.round(pair.cadence.requestsPerSecond)} req/s, ceiling ${Math.round(pair.ceiling.requestsPerSecond)} req/s${same ? '' : ' (bodies differ!)'}`);
+  }
+  const median = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor(rounds.length / 2)]!;
+  return { scenario, cadence: median.cadence, ceiling: median.ceiling, ratios: rounds.map((r) => r.ratio), sameBody: same };
 }
 
 async function breakdown(scenarios: Scenario[], results: ScenarioResult[], ceiling: Target, token: string): Promise<VariantRow[]> {
@@ -143,7 +155,7 @@ async function prospectsPart(state: RunState, database: BenchDatabase, org: Crea
   });
   state.servers.push(ceilingServer);
   const ceiling: Target = { baseUrl: ceilingServer.url, pid: ceilingServer.pid, paths: [], headers: {} };
-  print(`\nprospects: ${LOAD.connections} connections, ${LOAD.warmUpSeconds} s warm-up + ${LOAD.seconds} s per scenario and server, org ${org.orgId} (${SEED.prospectsPerOrg} prospects); ${machineLoad()}`);
+  print(`\nprospects: ${LOAD.connections} connections, ${LOAD.warmUpSeconds} s warm-up + ${LOAD.seconds} s per scenario, server and round, ${ROUNDS} rounds, org ${org.orgId} (${SEED.prospectsPerOrg} prospects); ${machineLoad()}`);
   const results: ScenarioResult[] = [];
   for (const scenario of scenarios) results.push(await runScenario(scenario, cadence, ceiling));
 

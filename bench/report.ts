@@ -7,8 +7,11 @@ import type { ConfigurationResult, LatencyResult, WebhookResult } from './webhoo
 
 export interface ScenarioResult {
   readonly scenario: Scenario;
+  /** The round whose ratio is the median: the figures shown for the scenario. */
   readonly cadence: LoadResult;
   readonly ceiling: LoadResult;
+  /** Cadence's req/s over the ceiling's, one per round, each measured back to back. */
+  readonly ratios: readonly number[];
   /** Whether both servers sent the same body (links aside from their origin). */
   readonly sameBody: boolean;
 }
@@ -19,6 +22,7 @@ export interface VariantRow {
 }
 
 const number = (value: number, digits = 0) => value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+/** The median round's ratio: one noisy interval cannot decide a target. */
 const ratioOf = (r: ScenarioResult) => r.cadence.requestsPerSecond / r.ceiling.requestsPerSecond;
 
 function table(header: string[], rows: string[][]): string {
@@ -28,7 +32,7 @@ function table(header: string[], rows: string[][]): string {
 
 export function resultsTable(results: readonly ScenarioResult[]): string {
   return table(
-    ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx+errors', 'CPU ms/req', 'ceiling req/s', 'ceiling p50 ms', 'ceiling CPU ms/req', 'ratio', 'same body'],
+    ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx+errors', 'CPU ms/req', 'ceiling req/s', 'ceiling p50 ms', 'ceiling CPU ms/req', 'ratio (median)', 'each round', 'same body'],
     results.map((r) => [
       r.scenario.name,
       number(r.cadence.requestsPerSecond),
@@ -40,6 +44,7 @@ export function resultsTable(results: readonly ScenarioResult[]): string {
       number(r.ceiling.p50Ms),
       number(r.ceiling.cpuMsPerRequest, 2),
       `${number(ratioOf(r), 2)}x`,
+      r.ratios.map((ratio) => `${number(ratio, 2)}x`).join(', '),
       r.sameBody ? 'yes' : 'NO',
     ]),
   );

@@ -23,6 +23,8 @@ export interface AttributeModel {
   readonly filterable: boolean;
   readonly sortable: boolean;
   readonly readOnly: boolean;
+  /** Accepted on write and stored, never rendered: a password, a one-off instruction. */
+  readonly writeOnly: boolean;
   readonly required: boolean;
   readonly description?: string;
   /** Set when the attribute is the id of this to-one relationship: it has no column of its own. */

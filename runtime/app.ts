@@ -1,18 +1,21 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Logger } from 'pino';
 import type postgres from 'postgres';
 import { descriptors, mountResourceRoutes } from '../generated/routes/index.js';
-import servedSchema from '../generated/schema.json' with { type: 'json' };
+import generatedSchema from '../generated/schema.json' with { type: 'json' };
 import { appInstallRoutes } from './apps/index.js';
 import { bearerAuthentication, bearerToken, lookupToken, TokenCache } from './auth/index.js';
 import { mountDefinitionRoutes } from './custom-objects/definitions-api.js';
-import { CustomObjectRegistry, customObjectReferences } from './custom-objects/registry.js';
+import { CustomObjectRegistry, customObjectRecordPresence, customObjectReferences } from './custom-objects/registry.js';
+import { withCustomObjectsOpenApi } from './custom-objects/served-openapi.js';
 import { withCustomObjects } from './custom-objects/served-schema.js';
 import type { Config } from './config.js';
 import { MIGRATIONS_DIR } from './db/migrate.js';
 import { createResourceEngine, referencesIndex, type ApiEnv } from './engine/index.js';
+import { withHandledActionPathsOnly, withHandledActionsOnly } from './engine/served-actions.js';
 import { healthRoutes } from './health/index.js';
 import { webhookCleanup } from './webhooks/cleanup.js';
 import {
@@ -26,6 +29,7 @@ import {
   resourceNotFound,
 } from './jsonapi/index.js';
 import { oauthRoutes } from './oauth/index.js';
+import type { OpenApiDocument } from './openapi/index.js';
 import { standardBehaviours } from './resources/index.js';
 
 export interface AppDependencies {
@@ -36,6 +40,14 @@ export interface AppDependencies {
   readonly clock?: () => Date;
   /** The migrations /readyz expects applied; MIGRATIONS_DIR when unset. */
   readonly migrationsFolder?: string;
+}
+
+/**
+ * generated/openapi.json, read rather than imported: for a JSON import tsc infers a type of the
+ * whole document, which costs seconds of every type check and grows with the schema.
+ */
+function generatedOpenApi(): OpenApiDocument {
+  return JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8')) as OpenApiDocument;
 }
 
 /** The methods each collection and member path supports, for 405 answers with Allow. */
@@ -68,11 +80,16 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
     publicBaseUrl: deps.config.publicBaseUrl,
     cursorSecret: deps.cursorSecret,
     dynamicReferences: customObjectReferences,
+    dynamicRecords: customObjectRecordPresence,
     ...(deps.clock && { clock: deps.clock }),
   };
   const engine = createResourceEngine({ ...engineOptions, descriptors });
   // Custom objects: the same engine, with descriptors built from each org's definitions.
   const customObjects = new CustomObjectRegistry(deps.sql, descriptors, engineOptions);
+  const servedSchema = withHandledActionsOnly(generatedSchema, standardBehaviours);
+  const servedOpenApi = withHandledActionPathsOnly(generatedOpenApi(), descriptors.values(), standardBehaviours);
+  // The document without custom objects is the same for every caller: serialised once.
+  const servedOpenApiText = JSON.stringify(servedOpenApi);
 
   // Mounted ahead of the request log: balancers ask every few seconds, and each answer is alike.
   app.route('/', healthRoutes({ sql: deps.sql, migrationsFolder: deps.migrationsFolder ?? MIGRATIONS_DIR, log: deps.log }));
@@ -108,6 +125,15 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
     return jsonApi(c, 200, withCustomObjects(servedSchema, definitions));
   });
 
+  // The OpenAPI 3.1 document client generators start from; the same rule for tokens.
+  app.get('/api/v2/schema/openapi.json', async (c) => {
+    const token = bearerToken(c.req.header('authorization'));
+    const auth = token ? await lookupToken(deps.sql, token) : undefined;
+    const json = { 'Content-Type': 'application/json' };
+    if (!auth || 'refused' in auth) return c.body(servedOpenApiText, 200, json);
+    return c.body(JSON.stringify(withCustomObjectsOpenApi(servedOpenApi, await customObjects.forOrg(auth.orgId))), 200, json);
+  });
+
   // Authorized by a webhook's cleanup token, not an access token: mounted ahead of bearer auth.
   app.post(
     '/api/v2/webhooks/cleanup',
@@ -131,6 +157,7 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
   api.get('/customObjects/:name/:id{[0-9]+}', customObjects.handler('get'));
   api.patch('/customObjects/:name/:id{[0-9]+}', customObjects.handler('update'));
   api.delete('/customObjects/:name/:id{[0-9]+}', customObjects.handler('destroy'));
+  api.get('/customObjects/:name/:id{[0-9]+}/:relationship{[A-Za-z][A-Za-z0-9]*}', customObjects.handler('related'));
   const allowed = allowedMethods();
   api.all('/:collection/:id{[0-9]+}', (c) => {
     const methods = allowed.get(c.req.param('collection'))?.member;

@@ -14,6 +14,10 @@ export interface Config {
   /** Whether `serve` runs a graphile-worker runner in the same process. */
   readonly inProcessWorker: boolean;
   readonly workerConcurrency: number;
+  /** WORKER_HEARTBEAT_MS: how often a worker says it is alive and looks for dead workers' jobs. */
+  readonly workerHeartbeatMs: number;
+  /** WORKER_STALE_AFTER_MS: a worker silent this long is dead; its jobs run again elsewhere. */
+  readonly workerStaleAfterMs: number;
   /** WEBHOOK_ALLOWED_HOSTS: hosts or addresses exempt from the private-address rule. */
   readonly webhookAllowedHosts: string | undefined;
   /** WEBHOOK_CA_FILE: a PEM bundle trusted for deliveries besides the system CAs. */
@@ -35,6 +39,10 @@ function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number)
 }
 
 export function readConfig(env: NodeJS.ProcessEnv): Config {
+  const workerHeartbeatMs = positiveInteger(env, 'WORKER_HEARTBEAT_MS', 10_000);
+  const workerStaleAfterMs = positiveInteger(env, 'WORKER_STALE_AFTER_MS', 30_000);
+  // A live worker must never look dead between two of its heartbeats.
+  if (workerStaleAfterMs <= workerHeartbeatMs) throw new Error('WORKER_STALE_AFTER_MS must be longer than WORKER_HEARTBEAT_MS');
   return {
     port: integer(env, 'PORT', 3000),
     host: env.HOST || '127.0.0.1',
@@ -47,6 +55,8 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     logLevel: env.LOG_LEVEL || 'info',
     inProcessWorker: env.CADENCE_IN_PROCESS_WORKER !== 'false',
     workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 4),
+    workerHeartbeatMs,
+    workerStaleAfterMs,
     webhookAllowedHosts: env.WEBHOOK_ALLOWED_HOSTS || undefined,
     webhookCaFile: env.WEBHOOK_CA_FILE || undefined,
   };

@@ -1,4 +1,4 @@
-import { serve, type ServerType } from '@hono/node-server';
+import type { ServerType } from '@hono/node-server';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
@@ -8,7 +8,8 @@ import { connectDatabase } from './db/client.js';
 import { resolveDatabase } from './db/database-url.js';
 import { MIGRATIONS_DIR, runMigrations } from './db/migrate.js';
 import { loadCursorSecret } from './db/settings.js';
-import { deliveryOptions, startWorker, type StartedWorker } from './jobs/index.js';
+import { listen } from './http/listen.js';
+import { deliveryOptions, livenessOptions, startWorker, type StartedWorker } from './jobs/index.js';
 
 /** How long in-flight requests may finish on shutdown before their connections are closed. */
 const CLOSE_GRACE_MS = 5000;
@@ -29,12 +30,10 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   await runMigrations(database.url, MIGRATIONS_DIR);
   const sql = connectDatabase(database.url, { max: config.databasePoolSize });
   const worker: StartedWorker | undefined = config.inProcessWorker
-    ? await startWorker({ databaseUrl: database.url, concurrency: config.workerConcurrency, log, delivery: deliveryOptions(config) })
+    ? await startWorker({ databaseUrl: database.url, concurrency: config.workerConcurrency, log, delivery: deliveryOptions(config), liveness: livenessOptions(config) })
     : undefined;
   const app = createApp({ sql, config, log, cursorSecret: await loadCursorSecret(sql) });
-  const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
-  });
+  const server: ServerType = await listen(app.fetch, { port: config.port, hostname: config.host });
   const address = server.address() as AddressInfo;
   const url = `http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`;
   log.info({ url, embeddedDatabase: database.embedded }, 'cadence is serving');

@@ -10,6 +10,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
 import { orgs } from '../../runtime/db/system-tables.js';
 
@@ -31,6 +32,7 @@ export const batches = pgTable(
     externalStartPayload: jsonb('external_start_payload'),
     failures: integer('failures'),
     finishedAt: timestamp('finished_at', { withTimezone: true, precision: 3, mode: 'string' }),
+    payload: jsonb('payload'),
     pending: integer('pending'),
     startedAt: timestamp('started_at', { withTimezone: true, precision: 3, mode: 'string' }),
     state: text('state'),
@@ -38,7 +40,7 @@ export const batches = pgTable(
     total: integer('total'),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3, mode: 'string' }).notNull().defaultNow(),
   },
-  (t) => [
+  (t): PgTableExtraConfigValue[] => [
     primaryKey({ name: 'batches_pkey', columns: [t.orgId, t.id] }),
     index('batches_action_idx').on(t.orgId, t.action),
     index('batches_context_id_idx').on(t.orgId, t.contextId, t.id),

@@ -10,8 +10,10 @@ import {
   primaryKey,
   text,
   timestamp,
+  type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
 import { orgs } from '../../runtime/db/system-tables.js';
+import { users } from './user.js';
 
 export const imports = pgTable(
   'imports',
@@ -47,10 +49,17 @@ export const imports = pgTable(
     timeZone: text('time_zone'),
     total: integer('total'),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3, mode: 'string' }).notNull().defaultNow(),
+    creatorId: bigint('creator_id', { mode: 'number' }),
   },
-  (t) => [
+  (t): PgTableExtraConfigValue[] => [
     primaryKey({ name: 'imports_pkey', columns: [t.orgId, t.id] }),
+    foreignKey({
+      name: 'imports_creator_fk',
+      columns: [t.orgId, t.creatorId],
+      foreignColumns: [users.orgId, users.id],
+    }),
     index('imports_created_at_idx').on(t.orgId, t.createdAt, t.id),
+    index('imports_creator_id_idx').on(t.orgId, t.creatorId, t.id),
     index('imports_frequency_idx').on(t.orgId, t.frequency, t.id),
     index('imports_recurring_idx').on(t.orgId, t.recurring, t.id),
     index('imports_state_idx').on(t.orgId, t.state, t.id),

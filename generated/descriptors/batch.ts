@@ -123,6 +123,16 @@ export const descriptor: ResourceDescriptor = {
       search: false,
     },
     {
+      name: 'payload',
+      column: 'payload',
+      type: 'object',
+      filterable: false,
+      sortable: false,
+      readOnly: false,
+      required: false,
+      search: false,
+    },
+    {
       name: 'pending',
       column: 'pending',
       type: 'integer',

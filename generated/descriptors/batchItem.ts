@@ -41,6 +41,16 @@ export const descriptor: ResourceDescriptor = {
       search: false,
     },
     {
+      name: 'failed',
+      column: 'failed',
+      type: 'boolean',
+      filterable: true,
+      sortable: true,
+      readOnly: true,
+      required: false,
+      search: false,
+    },
+    {
       name: 'info',
       column: 'info',
       type: 'string',

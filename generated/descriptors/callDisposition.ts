@@ -62,7 +62,19 @@ export const descriptor: ResourceDescriptor = {
       search: false,
     },
   ],
-  relationships: [],
+  relationships: [
+    { kind: 'toMany', name: 'calls', target: 'call', inverse: 'callDisposition' },
+    {
+      kind: 'toOne',
+      name: 'creator',
+      target: 'user',
+      column: 'creator_id',
+      writableOnCreate: false,
+      writableOnUpdate: false,
+      required: false,
+      filterBy: [],
+    },
+  ],
   operations: { list: true, get: true, create: true, update: true, delete: true },
   actions: [],
 };

@@ -54,6 +54,16 @@ export const descriptor: ResourceDescriptor = {
   relationships: [
     {
       kind: 'toOne',
+      name: 'creator',
+      target: 'user',
+      column: 'creator_id',
+      writableOnCreate: false,
+      writableOnUpdate: false,
+      required: false,
+      filterBy: [],
+    },
+    {
+      kind: 'toOne',
       name: 'user',
       target: 'user',
       column: 'user_id',

@@ -286,7 +286,18 @@ export const descriptor: ResourceDescriptor = {
       search: false,
     },
   ],
-  relationships: [],
+  relationships: [
+    {
+      kind: 'toOne',
+      name: 'creator',
+      target: 'user',
+      column: 'creator_id',
+      writableOnCreate: false,
+      writableOnUpdate: false,
+      required: false,
+      filterBy: [],
+    },
+  ],
   operations: { list: true, get: true, create: false, update: false, delete: false },
   actions: [],
 };

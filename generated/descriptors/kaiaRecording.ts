@@ -9,6 +9,16 @@ export const descriptor: ResourceDescriptor = {
   webhookActions: ['created'],
   attributes: [
     {
+      name: 'botInMeetingSeconds',
+      column: 'bot_in_meeting_seconds',
+      type: 'string',
+      filterable: true,
+      sortable: false,
+      readOnly: true,
+      required: false,
+      search: false,
+    },
+    {
       name: 'createdAt',
       column: 'created_at',
       type: 'string',
@@ -188,6 +198,26 @@ export const descriptor: ResourceDescriptor = {
     },
   ],
   relationships: [
+    {
+      kind: 'toOne',
+      name: 'account',
+      target: 'account',
+      column: 'account_id',
+      writableOnCreate: false,
+      writableOnUpdate: false,
+      required: false,
+      filterBy: [],
+    },
+    {
+      kind: 'toOne',
+      name: 'opportunity',
+      target: 'opportunity',
+      column: 'opportunity_id',
+      writableOnCreate: false,
+      writableOnUpdate: false,
+      required: false,
+      filterBy: [],
+    },
     {
       kind: 'toOne',
       name: 'owner',

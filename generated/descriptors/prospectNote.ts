@@ -40,6 +40,17 @@ export const descriptor: ResourceDescriptor = {
       search: false,
     },
     {
+      name: 'opportunityAssociationRule',
+      column: 'opportunity_association_rule',
+      type: 'string',
+      filterable: false,
+      sortable: false,
+      readOnly: false,
+      writeOnly: true,
+      required: false,
+      search: false,
+    },
+    {
       name: 'pinned',
       column: 'pinned',
       type: 'boolean',
@@ -62,6 +73,16 @@ export const descriptor: ResourceDescriptor = {
     },
   ],
   relationships: [
+    {
+      kind: 'toOne',
+      name: 'creator',
+      target: 'user',
+      column: 'creator_id',
+      writableOnCreate: false,
+      writableOnUpdate: false,
+      required: false,
+      filterBy: [],
+    },
     {
       kind: 'toOne',
       name: 'prospect',

@@ -20,6 +20,16 @@ export const descriptor: ResourceDescriptor = {
       search: false,
     },
     {
+      name: 'emailHash',
+      column: 'email_hash',
+      type: 'string',
+      filterable: false,
+      sortable: false,
+      readOnly: false,
+      required: false,
+      search: false,
+    },
+    {
       name: 'primary',
       column: 'primary',
       type: 'boolean',

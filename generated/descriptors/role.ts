@@ -51,7 +51,18 @@ export const descriptor: ResourceDescriptor = {
       search: false,
     },
   ],
-  relationships: [],
+  relationships: [
+    {
+      kind: 'toOne',
+      name: 'parentRole',
+      target: 'role',
+      column: 'parent_role_id',
+      writableOnCreate: true,
+      writableOnUpdate: true,
+      required: false,
+      filterBy: [],
+    },
+  ],
   operations: { list: true, get: true, create: true, update: true, delete: true },
   actions: [],
 };

@@ -12,4 +12,5 @@ export function mountAccount(api: Hono<ApiEnv>, engine: ResourceEngine): void {
   api.get('/accounts/:id{[0-9]+}', resource.get);
   api.patch('/accounts/:id{[0-9]+}', resource.update);
   api.delete('/accounts/:id{[0-9]+}', resource.destroy);
+  api.get('/accounts/:id{[0-9]+}/:relationship{[A-Za-z][A-Za-z0-9]*}', resource.related);
 }

@@ -12,4 +12,5 @@ export function mountAccountNote(api: Hono<ApiEnv>, engine: ResourceEngine): voi
   api.get('/accountNotes/:id{[0-9]+}', resource.get);
   api.patch('/accountNotes/:id{[0-9]+}', resource.update);
   api.delete('/accountNotes/:id{[0-9]+}', resource.destroy);
+  api.get('/accountNotes/:id{[0-9]+}/:relationship{[A-Za-z][A-Za-z0-9]*}', resource.related);
 }

@@ -9,4 +9,5 @@ export function mountBatch(api: Hono<ApiEnv>, engine: ResourceEngine): void {
   api.get('/batches', resource.list);
   api.get('/batches/:id{[0-9]+}', resource.get);
   api.post('/batches/:id{[0-9]+}/actions/:action', resource.action);
+  api.get('/batches/:id{[0-9]+}/:relationship{[A-Za-z][A-Za-z0-9]*}', resource.related);
 }

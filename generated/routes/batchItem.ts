@@ -8,4 +8,5 @@ export function mountBatchItem(api: Hono<ApiEnv>, engine: ResourceEngine): void 
   const resource = engine.bind({ descriptor });
   api.get('/batchItems', resource.list);
   api.get('/batchItems/:id{[0-9]+}', resource.get);
+  api.get('/batchItems/:id{[0-9]+}/:relationship{[A-Za-z][A-Za-z0-9]*}', resource.related);
 }

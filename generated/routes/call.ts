@@ -12,4 +12,5 @@ export function mountCall(api: Hono<ApiEnv>, engine: ResourceEngine): void {
   api.get('/calls/:id{[0-9]+}', resource.get);
   api.patch('/calls/:id{[0-9]+}', resource.update);
   api.delete('/calls/:id{[0-9]+}', resource.destroy);
+  api.get('/calls/:id{[0-9]+}/:relationship{[A-Za-z][A-Za-z0-9]*}', resource.related);
 }

@@ -12,4 +12,5 @@ export function mountCallDisposition(api: Hono<ApiEnv>, engine: ResourceEngine):
   api.get('/callDispositions/:id{[0-9]+}', resource.get);
   api.patch('/callDispositions/:id{[0-9]+}', resource.update);
   api.delete('/callDispositions/:id{[0-9]+}', resource.destroy);
+  api.get('/callDispositions/:id{[0-9]+}/:relationship{[A-Za-z][A-Za-z0-9]*}', resource.related);
 }

@@ -12,4 +12,5 @@ export function mountCallPurpose(api: Hono<ApiEnv>, engine: ResourceEngine): voi
   api.get('/callPurposes/:id{[0-9]+}', resource.get);
   api.patch('/callPurposes/:id{[0-9]+}', resource.update);
   api.delete('/callPurposes/:id{[0-9]+}', resource.destroy);
+  api.get('/callPurposes/:id{[0-9]+}/:relationship{[A-Za-z][A-Za-z0-9]*}', resource.related);
 }

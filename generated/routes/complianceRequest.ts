@@ -10,4 +10,5 @@ export function mountComplianceRequest(api: Hono<ApiEnv>, engine: ResourceEngine
   api.get('/complianceRequests', resource.list);
   api.post('/complianceRequests', resource.create);
   api.get('/complianceRequests/:id{[0-9]+}', resource.get);
+  api.get('/complianceRequests/:id{[0-9]+}/:relationship{[A-Za-z][A-Za-z0-9]*}', resource.related);
 }

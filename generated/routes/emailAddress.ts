@@ -12,4 +12,5 @@ export function mountEmailAddress(api: Hono<ApiEnv>, engine: ResourceEngine): vo
   api.get('/emailAddresses/:id{[0-9]+}', resource.get);
   api.patch('/emailAddresses/:id{[0-9]+}', resource.update);
   api.delete('/emailAddresses/:id{[0-9]+}', resource.destroy);
+  api.get('/emailAddresses/:id{[0-9]+}/:relationship{[A-Za-z][A-Za-z0-9]*}', resource.related);
 }

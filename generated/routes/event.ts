@@ -8,4 +8,5 @@ export function mountEvent(api: Hono<ApiEnv>, engine: ResourceEngine): void {
   const resource = engine.bind({ descriptor });
   api.get('/events', resource.list);
   api.get('/events/:id{[0-9]+}', resource.get);
+  api.get('/events/:id{[0-9]+}/:relationship{[A-Za-z][A-Za-z0-9]*}', resource.related);
 }

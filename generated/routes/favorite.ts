@@ -11,4 +11,5 @@ export function mountFavorite(api: Hono<ApiEnv>, engine: ResourceEngine): void {
   api.post('/favorites', resource.create);
   api.get('/favorites/:id{[0-9]+}', resource.get);
   api.delete('/favorites/:id{[0-9]+}', resource.destroy);
+  api.get('/favorites/:id{[0-9]+}/:relationship{[A-Za-z][A-Za-z0-9]*}', resource.related);
 }

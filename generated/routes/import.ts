@@ -8,4 +8,5 @@ export function mountImport(api: Hono<ApiEnv>, engine: ResourceEngine): void {
   const resource = engine.bind({ descriptor });
   api.get('/imports', resource.list);
   api.get('/imports/:id{[0-9]+}', resource.get);
+  api.get('/imports/:id{[0-9]+}/:relationship{[A-Za-z][A-Za-z0-9]*}', resource.related);
 }

@@ -4,23 +4,34 @@ import type { ApiEnv, ResourceEngine } from '../../runtime/engine/index.js';
 import type { ResourceDescriptor } from '../../runtime/engine/descriptor.js';
 import { descriptor as accountDescriptor } from '../descriptors/account.js';
 import { descriptor as accountNoteDescriptor } from '../descriptors/accountNote.js';
+import { descriptor as auditLogDescriptor } from '../descriptors/auditLog.js';
 import { descriptor as batchDescriptor } from '../descriptors/batch.js';
 import { descriptor as batchItemDescriptor } from '../descriptors/batchItem.js';
 import { descriptor as callDescriptor } from '../descriptors/call.js';
 import { descriptor as callDispositionDescriptor } from '../descriptors/callDisposition.js';
 import { descriptor as callPurposeDescriptor } from '../descriptors/callPurpose.js';
 import { descriptor as complianceRequestDescriptor } from '../descriptors/complianceRequest.js';
+import { descriptor as contentCategoryDescriptor } from '../descriptors/contentCategory.js';
+import { descriptor as contentCategoryMembershipDescriptor } from '../descriptors/contentCategoryMembership.js';
+import { descriptor as contentCategoryOwnershipDescriptor } from '../descriptors/contentCategoryOwnership.js';
+import { descriptor as dutyDescriptor } from '../descriptors/duty.js';
 import { descriptor as emailAddressDescriptor } from '../descriptors/emailAddress.js';
 import { descriptor as eventDescriptor } from '../descriptors/event.js';
 import { descriptor as favoriteDescriptor } from '../descriptors/favorite.js';
 import { descriptor as importDescriptor } from '../descriptors/import.js';
 import { descriptor as kaiaRecordingDescriptor } from '../descriptors/kaiaRecording.js';
 import { descriptor as kaiaVoiceImportDescriptor } from '../descriptors/kaiaVoiceImport.js';
+import { descriptor as mailAliasDescriptor } from '../descriptors/mailAlias.js';
 import { descriptor as mailboxDescriptor } from '../descriptors/mailbox.js';
 import { descriptor as mailingDescriptor } from '../descriptors/mailing.js';
 import { descriptor as opportunityDescriptor } from '../descriptors/opportunity.js';
 import { descriptor as opportunityProspectRoleDescriptor } from '../descriptors/opportunityProspectRole.js';
+import { descriptor as opportunityStageDescriptor } from '../descriptors/opportunityStage.js';
+import { descriptor as orgSettingDescriptor } from '../descriptors/orgSetting.js';
+import { descriptor as personaDescriptor } from '../descriptors/persona.js';
+import { descriptor as phoneNumberDescriptor } from '../descriptors/phoneNumber.js';
 import { descriptor as productDescriptor } from '../descriptors/product.js';
+import { descriptor as profileDescriptor } from '../descriptors/profile.js';
 import { descriptor as prospectDescriptor } from '../descriptors/prospect.js';
 import { descriptor as prospectNoteDescriptor } from '../descriptors/prospectNote.js';
 import { descriptor as purchaseDescriptor } from '../descriptors/purchase.js';
@@ -34,28 +45,43 @@ import { descriptor as sequenceTemplateDescriptor } from '../descriptors/sequenc
 import { descriptor as snippetDescriptor } from '../descriptors/snippet.js';
 import { descriptor as stageDescriptor } from '../descriptors/stage.js';
 import { descriptor as taskDescriptor } from '../descriptors/task.js';
+import { descriptor as taskDispositionDescriptor } from '../descriptors/taskDisposition.js';
+import { descriptor as taskPriorityDescriptor } from '../descriptors/taskPriority.js';
+import { descriptor as taskPurposeDescriptor } from '../descriptors/taskPurpose.js';
+import { descriptor as teamDescriptor } from '../descriptors/team.js';
 import { descriptor as templateDescriptor } from '../descriptors/template.js';
 import { descriptor as userDescriptor } from '../descriptors/user.js';
 import { descriptor as webhookDescriptor } from '../descriptors/webhook.js';
 import { mountAccount } from './account.js';
 import { mountAccountNote } from './accountNote.js';
+import { mountAuditLog } from './auditLog.js';
 import { mountBatch } from './batch.js';
 import { mountBatchItem } from './batchItem.js';
 import { mountCall } from './call.js';
 import { mountCallDisposition } from './callDisposition.js';
 import { mountCallPurpose } from './callPurpose.js';
 import { mountComplianceRequest } from './complianceRequest.js';
+import { mountContentCategory } from './contentCategory.js';
+import { mountContentCategoryMembership } from './contentCategoryMembership.js';
+import { mountContentCategoryOwnership } from './contentCategoryOwnership.js';
+import { mountDuty } from './duty.js';
 import { mountEmailAddress } from './emailAddress.js';
 import { mountEvent } from './event.js';
 import { mountFavorite } from './favorite.js';
 import { mountImport } from './import.js';
 import { mountKaiaRecording } from './kaiaRecording.js';
 import { mountKaiaVoiceImport } from './kaiaVoiceImport.js';
+import { mountMailAlias } from './mailAlias.js';
 import { mountMailbox } from './mailbox.js';
 import { mountMailing } from './mailing.js';
 import { mountOpportunity } from './opportunity.js';
 import { mountOpportunityProspectRole } from './opportunityProspectRole.js';
+import { mountOpportunityStage } from './opportunityStage.js';
+import { mountOrgSetting } from './orgSetting.js';
+import { mountPersona } from './persona.js';
+import { mountPhoneNumber } from './phoneNumber.js';
 import { mountProduct } from './product.js';
+import { mountProfile } from './profile.js';
 import { mountProspect } from './prospect.js';
 import { mountProspectNote } from './prospectNote.js';
 import { mountPurchase } from './purchase.js';
@@ -69,6 +95,10 @@ import { mountSequenceTemplate } from './sequenceTemplate.js';
 import { mountSnippet } from './snippet.js';
 import { mountStage } from './stage.js';
 import { mountTask } from './task.js';
+import { mountTaskDisposition } from './taskDisposition.js';
+import { mountTaskPriority } from './taskPriority.js';
+import { mountTaskPurpose } from './taskPurpose.js';
+import { mountTeam } from './team.js';
 import { mountTemplate } from './template.js';
 import { mountUser } from './user.js';
 import { mountWebhook } from './webhook.js';
@@ -77,23 +107,34 @@ import { mountWebhook } from './webhook.js';
 export const descriptors: ReadonlyMap<string, ResourceDescriptor> = new Map([
   ['account', accountDescriptor],
   ['accountNote', accountNoteDescriptor],
+  ['auditLog', auditLogDescriptor],
   ['batch', batchDescriptor],
   ['batchItem', batchItemDescriptor],
   ['call', callDescriptor],
   ['callDisposition', callDispositionDescriptor],
   ['callPurpose', callPurposeDescriptor],
   ['complianceRequest', complianceRequestDescriptor],
+  ['contentCategory', contentCategoryDescriptor],
+  ['contentCategoryMembership', contentCategoryMembershipDescriptor],
+  ['contentCategoryOwnership', contentCategoryOwnershipDescriptor],
+  ['duty', dutyDescriptor],
   ['emailAddress', emailAddressDescriptor],
   ['event', eventDescriptor],
   ['favorite', favoriteDescriptor],
   ['import', importDescriptor],
   ['kaiaRecording', kaiaRecordingDescriptor],
   ['kaiaVoiceImport', kaiaVoiceImportDescriptor],
+  ['mailAlias', mailAliasDescriptor],
   ['mailbox', mailboxDescriptor],
   ['mailing', mailingDescriptor],
   ['opportunity', opportunityDescriptor],
   ['opportunityProspectRole', opportunityProspectRoleDescriptor],
+  ['opportunityStage', opportunityStageDescriptor],
+  ['orgSetting', orgSettingDescriptor],
+  ['persona', personaDescriptor],
+  ['phoneNumber', phoneNumberDescriptor],
   ['product', productDescriptor],
+  ['profile', profileDescriptor],
   ['prospect', prospectDescriptor],
   ['prospectNote', prospectNoteDescriptor],
   ['purchase', purchaseDescriptor],
@@ -107,6 +148,10 @@ export const descriptors: ReadonlyMap<string, ResourceDescriptor> = new Map([
   ['snippet', snippetDescriptor],
   ['stage', stageDescriptor],
   ['task', taskDescriptor],
+  ['taskDisposition', taskDispositionDescriptor],
+  ['taskPriority', taskPriorityDescriptor],
+  ['taskPurpose', taskPurposeDescriptor],
+  ['team', teamDescriptor],
   ['template', templateDescriptor],
   ['user', userDescriptor],
   ['webhook', webhookDescriptor],
@@ -116,23 +161,34 @@ export const descriptors: ReadonlyMap<string, ResourceDescriptor> = new Map([
 export function mountResourceRoutes(api: Hono<ApiEnv>, engine: ResourceEngine): void {
   mountAccount(api, engine);
   mountAccountNote(api, engine);
+  mountAuditLog(api, engine);
   mountBatch(api, engine);
   mountBatchItem(api, engine);
   mountCall(api, engine);
   mountCallDisposition(api, engine);
   mountCallPurpose(api, engine);
   mountComplianceRequest(api, engine);
+  mountContentCategory(api, engine);
+  mountContentCategoryMembership(api, engine);
+  mountContentCategoryOwnership(api, engine);
+  mountDuty(api, engine);
   mountEmailAddress(api, engine);
   mountEvent(api, engine);
   mountFavorite(api, engine);
   mountImport(api, engine);
   mountKaiaRecording(api, engine);
   mountKaiaVoiceImport(api, engine);
+  mountMailAlias(api, engine);
   mountMailbox(api, engine);
   mountMailing(api, engine);
   mountOpportunity(api, engine);
   mountOpportunityProspectRole(api, engine);
+  mountOpportunityStage(api, engine);
+  mountOrgSetting(api, engine);
+  mountPersona(api, engine);
+  mountPhoneNumber(api, engine);
   mountProduct(api, engine);
+  mountProfile(api, engine);
   mountProspect(api, engine);
   mountProspectNote(api, engine);
   mountPurchase(api, engine);
@@ -146,6 +202,10 @@ export function mountResourceRoutes(api: Hono<ApiEnv>, engine: ResourceEngine): 
   mountSnippet(api, engine);
   mountStage(api, engine);
   mountTask(api, engine);
+  mountTaskDisposition(api, engine);
+  mountTaskPriority(api, engine);
+  mountTaskPurpose(api, engine);
+  mountTeam(api, engine);
   mountTemplate(api, engine);
   mountUser(api, engine);
   mountWebhook(api, engine);

@@ -8,4 +8,5 @@ export function mountKaiaRecording(api: Hono<ApiEnv>, engine: ResourceEngine): v
   const resource = engine.bind({ descriptor });
   api.get('/kaiaRecordings', resource.list);
   api.get('/kaiaRecordings/:id{[0-9]+}', resource.get);
+  api.get('/kaiaRecordings/:id{[0-9]+}/:relationship{[A-Za-z][A-Za-z0-9]*}', resource.related);
 }

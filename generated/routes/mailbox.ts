@@ -12,4 +12,5 @@ export function mountMailbox(api: Hono<ApiEnv>, engine: ResourceEngine): void {
   api.get('/mailboxes/:id{[0-9]+}', resource.get);
   api.patch('/mailboxes/:id{[0-9]+}', resource.update);
   api.delete('/mailboxes/:id{[0-9]+}', resource.destroy);
+  api.get('/mailboxes/:id{[0-9]+}/:relationship{[A-Za-z][A-Za-z0-9]*}', resource.related);
 }

@@ -12,4 +12,5 @@ export function mountMailing(api: Hono<ApiEnv>, engine: ResourceEngine): void {
   api.get('/mailings/:id{[0-9]+}', resource.get);
   api.patch('/mailings/:id{[0-9]+}', resource.update);
   api.delete('/mailings/:id{[0-9]+}', resource.destroy);
+  api.get('/mailings/:id{[0-9]+}/:relationship{[A-Za-z][A-Za-z0-9]*}', resource.related);
 }

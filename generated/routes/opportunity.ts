@@ -12,4 +12,5 @@ export function mountOpportunity(api: Hono<ApiEnv>, engine: ResourceEngine): voi
   api.get('/opportunities/:id{[0-9]+}', resource.get);
   api.patch('/opportunities/:id{[0-9]+}', resource.update);
   api.delete('/opportunities/:id{[0-9]+}', resource.destroy);
+  api.get('/opportunities/:id{[0-9]+}/:relationship{[A-Za-z][A-Za-z0-9]*}', resource.related);
 }

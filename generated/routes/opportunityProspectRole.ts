@@ -12,4 +12,5 @@ export function mountOpportunityProspectRole(api: Hono<ApiEnv>, engine: Resource
   api.get('/opportunityProspectRoles/:id{[0-9]+}', resource.get);
   api.patch('/opportunityProspectRoles/:id{[0-9]+}', resource.update);
   api.delete('/opportunityProspectRoles/:id{[0-9]+}', resource.destroy);
+  api.get('/opportunityProspectRoles/:id{[0-9]+}/:relationship{[A-Za-z][A-Za-z0-9]*}', resource.related);
 }

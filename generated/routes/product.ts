@@ -12,4 +12,5 @@ export function mountProduct(api: Hono<ApiEnv>, engine: ResourceEngine): void {
   api.get('/products/:id{[0-9]+}', resource.get);
   api.patch('/products/:id{[0-9]+}', resource.update);
   api.delete('/products/:id{[0-9]+}', resource.destroy);
+  api.get('/products/:id{[0-9]+}/:relationship{[A-Za-z][A-Za-z0-9]*}', resource.related);
 }

@@ -12,4 +12,5 @@ export function mountProspect(api: Hono<ApiEnv>, engine: ResourceEngine): void {
   api.get('/prospects/:id{[0-9]+}', resource.get);
   api.patch('/prospects/:id{[0-9]+}', resource.update);
   api.delete('/prospects/:id{[0-9]+}', resource.destroy);
+  api.get('/prospects/:id{[0-9]+}/:relationship{[A-Za-z][A-Za-z0-9]*}', resource.related);
 }

@@ -12,4 +12,5 @@ export function mountProspectNote(api: Hono<ApiEnv>, engine: ResourceEngine): vo
   api.get('/prospectNotes/:id{[0-9]+}', resource.get);
   api.patch('/prospectNotes/:id{[0-9]+}', resource.update);
   api.delete('/prospectNotes/:id{[0-9]+}', resource.destroy);
+  api.get('/prospectNotes/:id{[0-9]+}/:relationship{[A-Za-z][A-Za-z0-9]*}', resource.related);
 }

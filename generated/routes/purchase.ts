@@ -12,4 +12,5 @@ export function mountPurchase(api: Hono<ApiEnv>, engine: ResourceEngine): void {
   api.get('/purchases/:id{[0-9]+}', resource.get);
   api.patch('/purchases/:id{[0-9]+}', resource.update);
   api.delete('/purchases/:id{[0-9]+}', resource.destroy);
+  api.get('/purchases/:id{[0-9]+}/:relationship{[A-Za-z][A-Za-z0-9]*}', resource.related);
 }

@@ -12,4 +12,5 @@ export function mountRecipient(api: Hono<ApiEnv>, engine: ResourceEngine): void 
   api.get('/recipients/:id{[0-9]+}', resource.get);
   api.patch('/recipients/:id{[0-9]+}', resource.update);
   api.delete('/recipients/:id{[0-9]+}', resource.destroy);
+  api.get('/recipients/:id{[0-9]+}/:relationship{[A-Za-z][A-Za-z0-9]*}', resource.related);
 }

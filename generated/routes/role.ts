@@ -12,4 +12,5 @@ export function mountRole(api: Hono<ApiEnv>, engine: ResourceEngine): void {
   api.get('/roles/:id{[0-9]+}', resource.get);
   api.patch('/roles/:id{[0-9]+}', resource.update);
   api.delete('/roles/:id{[0-9]+}', resource.destroy);
+  api.get('/roles/:id{[0-9]+}/:relationship{[A-Za-z][A-Za-z0-9]*}', resource.related);
 }

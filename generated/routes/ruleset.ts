@@ -12,4 +12,5 @@ export function mountRuleset(api: Hono<ApiEnv>, engine: ResourceEngine): void {
   api.get('/rulesets/:id{[0-9]+}', resource.get);
   api.patch('/rulesets/:id{[0-9]+}', resource.update);
   api.delete('/rulesets/:id{[0-9]+}', resource.destroy);
+  api.get('/rulesets/:id{[0-9]+}/:relationship{[A-Za-z][A-Za-z0-9]*}', resource.related);
 }

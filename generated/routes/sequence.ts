@@ -13,4 +13,5 @@ export function mountSequence(api: Hono<ApiEnv>, engine: ResourceEngine): void {
   api.patch('/sequences/:id{[0-9]+}', resource.update);
   api.delete('/sequences/:id{[0-9]+}', resource.destroy);
   api.post('/sequences/:id{[0-9]+}/actions/:action', resource.action);
+  api.get('/sequences/:id{[0-9]+}/:relationship{[A-Za-z][A-Za-z0-9]*}', resource.related);
 }

@@ -12,4 +12,5 @@ export function mountSequenceState(api: Hono<ApiEnv>, engine: ResourceEngine): v
   api.get('/sequenceStates/:id{[0-9]+}', resource.get);
   api.delete('/sequenceStates/:id{[0-9]+}', resource.destroy);
   api.post('/sequenceStates/:id{[0-9]+}/actions/:action', resource.action);
+  api.get('/sequenceStates/:id{[0-9]+}/:relationship{[A-Za-z][A-Za-z0-9]*}', resource.related);
 }

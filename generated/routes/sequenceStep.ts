@@ -12,4 +12,5 @@ export function mountSequenceStep(api: Hono<ApiEnv>, engine: ResourceEngine): vo
   api.get('/sequenceSteps/:id{[0-9]+}', resource.get);
   api.patch('/sequenceSteps/:id{[0-9]+}', resource.update);
   api.delete('/sequenceSteps/:id{[0-9]+}', resource.destroy);
+  api.get('/sequenceSteps/:id{[0-9]+}/:relationship{[A-Za-z][A-Za-z0-9]*}', resource.related);
 }

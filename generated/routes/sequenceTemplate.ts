@@ -12,4 +12,5 @@ export function mountSequenceTemplate(api: Hono<ApiEnv>, engine: ResourceEngine)
   api.get('/sequenceTemplates/:id{[0-9]+}', resource.get);
   api.patch('/sequenceTemplates/:id{[0-9]+}', resource.update);
   api.delete('/sequenceTemplates/:id{[0-9]+}', resource.destroy);
+  api.get('/sequenceTemplates/:id{[0-9]+}/:relationship{[A-Za-z][A-Za-z0-9]*}', resource.related);
 }

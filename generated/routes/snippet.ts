@@ -12,4 +12,5 @@ export function mountSnippet(api: Hono<ApiEnv>, engine: ResourceEngine): void {
   api.get('/snippets/:id{[0-9]+}', resource.get);
   api.patch('/snippets/:id{[0-9]+}', resource.update);
   api.delete('/snippets/:id{[0-9]+}', resource.destroy);
+  api.get('/snippets/:id{[0-9]+}/:relationship{[A-Za-z][A-Za-z0-9]*}', resource.related);
 }

@@ -12,4 +12,5 @@ export function mountStage(api: Hono<ApiEnv>, engine: ResourceEngine): void {
   api.get('/stages/:id{[0-9]+}', resource.get);
   api.patch('/stages/:id{[0-9]+}', resource.update);
   api.delete('/stages/:id{[0-9]+}', resource.destroy);
+  api.get('/stages/:id{[0-9]+}/:relationship{[A-Za-z][A-Za-z0-9]*}', resource.related);
 }

@@ -13,4 +13,5 @@ export function mountTask(api: Hono<ApiEnv>, engine: ResourceEngine): void {
   api.patch('/tasks/:id{[0-9]+}', resource.update);
   api.delete('/tasks/:id{[0-9]+}', resource.destroy);
   api.post('/tasks/:id{[0-9]+}/actions/:action', resource.action);
+  api.get('/tasks/:id{[0-9]+}/:relationship{[A-Za-z][A-Za-z0-9]*}', resource.related);
 }

@@ -12,4 +12,5 @@ export function mountTemplate(api: Hono<ApiEnv>, engine: ResourceEngine): void {
   api.get('/templates/:id{[0-9]+}', resource.get);
   api.patch('/templates/:id{[0-9]+}', resource.update);
   api.delete('/templates/:id{[0-9]+}', resource.destroy);
+  api.get('/templates/:id{[0-9]+}/:relationship{[A-Za-z][A-Za-z0-9]*}', resource.related);
 }

@@ -11,4 +11,5 @@ export function mountUser(api: Hono<ApiEnv>, engine: ResourceEngine): void {
   api.post('/users', resource.create);
   api.get('/users/:id{[0-9]+}', resource.get);
   api.patch('/users/:id{[0-9]+}', resource.update);
+  api.get('/users/:id{[0-9]+}/:relationship{[A-Za-z][A-Za-z0-9]*}', resource.related);
 }

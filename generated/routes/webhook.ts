@@ -12,4 +12,5 @@ export function mountWebhook(api: Hono<ApiEnv>, engine: ResourceEngine): void {
   api.get('/webhooks/:id{[0-9]+}', resource.get);
   api.patch('/webhooks/:id{[0-9]+}', resource.update);
   api.delete('/webhooks/:id{[0-9]+}', resource.destroy);
+  api.get('/webhooks/:id{[0-9]+}/:relationship{[A-Za-z][A-Za-z0-9]*}', resource.related);
 }

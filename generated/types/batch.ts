@@ -35,6 +35,7 @@ export interface BatchAttributes {
    */
   failures: number | null;
   finishedAt: string | null;
+  payload: {} | null;
   /**
    * Number of items not yet processed.
    */

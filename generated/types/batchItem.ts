@@ -9,6 +9,7 @@ export interface BatchItemAttributes {
    * The JSON of the submitted record, including its meta, as a string.
    */
   data: string | null;
+  failed: boolean | null;
   /**
    * Why the item failed, when it did.
    */

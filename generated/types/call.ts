@@ -7,14 +7,32 @@ export interface CallAttributes {
   associatedId: number | null;
   completedAt: string | null;
   createdAt: string | null;
+  dialedAt: string | null;
   /**
    * From the user's point of view.
    */
   direction: 'inbound' | 'outbound' | null;
+  externalVendor: string | null;
+  from: string | null;
   note: string | null;
   /**
    * Values from SPEC.md; the reference documents "Answered"/"Not Answered" instead.
    */
   outcome: 'completed' | 'no_answer' | null;
+  recordingUrl: string | null;
+  returnedAt: string | null;
+  sequenceAction: string | null;
+  shouldRecordCall: boolean | null;
+  state: string | null;
+  stateChangedAt: string | null;
+  /**
+   * @maxItems 1000
+   */
+  tags: string[] | null;
+  to: string | null;
+  uid: string | null;
   updatedAt: string | null;
+  userCallType: string | null;
+  vendorCallId: string | null;
+  voicemailRecordingUrl: string | null;
 }

@@ -4,15 +4,18 @@ export interface ComplianceRequestAttributes {
    * UUID shared by the requests created together; the create response returns it as batch_compliance_request_id.
    */
   batchComplianceRequest: string | null;
+  batchComplianceRequestUuid: string | null;
   createdAt: string | null;
   /**
    * object_type in SPEC.md; only Prospect.
    */
   objectType: 'Prospect';
+  pii: {} | null;
   /**
    * E-mail of the prospect whose data is deleted (request_object_email in SPEC.md).
    */
   requestObjectEmail: string;
+  requestObjectId: string | null;
   /**
    * request_type in SPEC.md; only Delete.
    */
@@ -22,8 +25,13 @@ export interface ComplianceRequestAttributes {
    */
   requesterEmail: string;
   /**
+   * The requester relationship's id as an attribute; read-only here, because it is the requester relationship's column (write the relationship).
+   */
+  requesterId: number | null;
+  /**
    * done is the only permanent state.
    */
   state: 'pending' | 'running' | 'done' | null;
   updatedAt: string | null;
+  uuid: string | null;
 }

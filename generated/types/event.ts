@@ -4,7 +4,10 @@ export interface EventAttributes {
    * The action, for example created, updated or destroyed.
    */
   action: string | null;
+  body: string | null;
   createdAt: string | null;
+  eventAt: string | null;
+  externalUrl: string | null;
   /**
    * What happened, in resource_action form, for example prospect_updated.
    */
@@ -13,6 +16,11 @@ export interface EventAttributes {
    * The data recorded with the event.
    */
   payload: {} | null;
+  requestCity: string | null;
+  requestDevice: string | null;
+  requestHost: string | null;
+  requestProxied: boolean | null;
+  requestRegion: string | null;
   /**
    * Id of the record the event is about.
    */

@@ -10,15 +10,31 @@ export interface MailingAttributes {
   clickedAt: string | null;
   createdAt: string | null;
   deliveredAt: string | null;
+  errorBacktrace: string | null;
   errorReason: string | null;
+  followUpTaskScheduledAt: string | null;
+  followUpTaskType: string | null;
+  mailboxAddress: string | null;
   /**
    * For example sequence, single or campaign.
    */
   mailingType: string | null;
+  markedAsSpamAt: string | null;
   messageId: string | null;
+  notifyThreadCondition: string | null;
+  notifyThreadScheduledAt: string | null;
+  notifyThreadStatus: string | null;
   openCount: number | null;
   openedAt: string | null;
+  overrideSafetySettings: boolean | null;
+  /**
+   * @maxItems 1000
+   */
+  references: string[] | null;
   repliedAt: string | null;
+  retryAt: string | null;
+  retryCount: number | null;
+  retryInterval: number | null;
   scheduledAt: string | null;
   /**
    * Values as documented by the reference; clients set drafted or scheduled, the service moves it on.

@@ -22,9 +22,20 @@ const schema11 = {
           properties: {
             answeredAt: { type: ['string', 'null'], format: 'date-time' },
             completedAt: { type: ['string', 'null'], format: 'date-time' },
+            dialedAt: { type: ['string', 'null'], format: 'date-time' },
             direction: { type: ['string', 'null'], maxLength: 255, enum: ['inbound', 'outbound', null] },
+            externalVendor: { type: ['string', 'null'] },
+            from: { type: ['string', 'null'] },
             note: { type: ['string', 'null'], maxLength: 32000 },
             outcome: { type: ['string', 'null'], maxLength: 255, enum: ['completed', 'no_answer', null] },
+            recordingUrl: { type: ['string', 'null'] },
+            returnedAt: { type: ['string', 'null'], format: 'date-time' },
+            sequenceAction: { type: ['string', 'null'] },
+            shouldRecordCall: { type: ['boolean', 'null'] },
+            tags: { type: ['array', 'null'], items: { type: 'string' }, maxItems: 1000 },
+            to: { type: ['string', 'null'] },
+            userCallType: { type: ['string', 'null'] },
+            vendorCallId: { type: ['string', 'null'] },
           },
         },
         relationships: {
@@ -88,6 +99,62 @@ const schema11 = {
                 meta: { type: 'object' },
               },
             },
+            opportunity: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'opportunity' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            phoneNumber: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'phoneNumber' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
             prospect: {
               type: 'object',
               required: ['data'],
@@ -102,6 +169,90 @@ const schema11 = {
                       additionalProperties: false,
                       properties: {
                         type: { const: 'prospect' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            sequence: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'sequence' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            sequenceState: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'sequenceState' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            sequenceStep: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'sequenceStep' },
                         id: {
                           anyOf: [
                             { type: 'integer', minimum: 1, maximum: 9007199254740991 },
@@ -180,8 +331,9 @@ const schema11 = {
     },
   },
 };
+const func2 = Object.prototype.hasOwnProperty;
+const func3 = require('ajv/dist/runtime/ucs2length').default;
 const formats0 = require('ajv-formats/dist/formats').fullFormats['date-time'];
-const func2 = require('ajv/dist/runtime/ucs2length').default;
 const pattern0 = new RegExp('^[1-9][0-9]{0,14}$', 'u');
 function validate10(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   /*# sourceURL="create" */ let vErrors = null;
@@ -265,13 +417,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           let data2 = data0.attributes;
           if (data2 && typeof data2 == 'object' && !Array.isArray(data2)) {
             for (const key1 in data2) {
-              if (!(
-                key1 === 'answeredAt' ||
-                key1 === 'completedAt' ||
-                key1 === 'direction' ||
-                key1 === 'note' ||
-                key1 === 'outcome'
-              )) {
+              if (!func2.call(schema11.properties.data.properties.attributes.properties, key1)) {
                 const err4 = {
                   instancePath: instancePath + '/data/attributes',
                   schemaPath: '#/properties/data/properties/attributes/additionalProperties',
@@ -357,14 +503,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data2.direction !== undefined) {
-              let data5 = data2.direction;
+            if (data2.dialedAt !== undefined) {
+              let data5 = data2.dialedAt;
               if (typeof data5 !== 'string' && data5 !== null) {
                 const err9 = {
-                  instancePath: instancePath + '/data/attributes/direction',
-                  schemaPath: '#/properties/data/properties/attributes/properties/direction/type',
+                  instancePath: instancePath + '/data/attributes/dialedAt',
+                  schemaPath: '#/properties/data/properties/attributes/properties/dialedAt/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.direction.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.dialedAt.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -374,48 +520,48 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (!(data5 === 'inbound' || data5 === 'outbound' || data5 === null)) {
-                const err10 = {
-                  instancePath: instancePath + '/data/attributes/direction',
-                  schemaPath: '#/properties/data/properties/attributes/properties/direction/enum',
-                  keyword: 'enum',
-                  params: { allowedValues: schema11.properties.data.properties.attributes.properties.direction.enum },
-                  message: 'must be equal to one of the allowed values',
-                };
-                if (vErrors === null) {
-                  vErrors = [err10];
-                } else {
-                  vErrors.push(err10);
-                }
-                errors++;
-              }
               if (typeof data5 === 'string') {
-                if (func2(data5) > 255) {
-                  const err11 = {
-                    instancePath: instancePath + '/data/attributes/direction',
-                    schemaPath: '#/properties/data/properties/attributes/properties/direction/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
+                if (!formats0.validate(data5)) {
+                  const err10 = {
+                    instancePath: instancePath + '/data/attributes/dialedAt',
+                    schemaPath: '#/properties/data/properties/attributes/properties/dialedAt/format',
+                    keyword: 'format',
+                    params: { format: 'date-time' },
+                    message: 'must match format "' + 'date-time' + '"',
                   };
                   if (vErrors === null) {
-                    vErrors = [err11];
+                    vErrors = [err10];
                   } else {
-                    vErrors.push(err11);
+                    vErrors.push(err10);
                   }
                   errors++;
                 }
               }
             }
-            if (data2.note !== undefined) {
-              let data6 = data2.note;
+            if (data2.direction !== undefined) {
+              let data6 = data2.direction;
               if (typeof data6 !== 'string' && data6 !== null) {
-                const err12 = {
-                  instancePath: instancePath + '/data/attributes/note',
-                  schemaPath: '#/properties/data/properties/attributes/properties/note/type',
+                const err11 = {
+                  instancePath: instancePath + '/data/attributes/direction',
+                  schemaPath: '#/properties/data/properties/attributes/properties/direction/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.note.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.direction.type },
                   message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err11];
+                } else {
+                  vErrors.push(err11);
+                }
+                errors++;
+              }
+              if (!(data6 === 'inbound' || data6 === 'outbound' || data6 === null)) {
+                const err12 = {
+                  instancePath: instancePath + '/data/attributes/direction',
+                  schemaPath: '#/properties/data/properties/attributes/properties/direction/enum',
+                  keyword: 'enum',
+                  params: { allowedValues: schema11.properties.data.properties.attributes.properties.direction.enum },
+                  message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
                   vErrors = [err12];
@@ -425,13 +571,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
               if (typeof data6 === 'string') {
-                if (func2(data6) > 32000) {
+                if (func3(data6) > 255) {
                   const err13 = {
-                    instancePath: instancePath + '/data/attributes/note',
-                    schemaPath: '#/properties/data/properties/attributes/properties/note/maxLength',
+                    instancePath: instancePath + '/data/attributes/direction',
+                    schemaPath: '#/properties/data/properties/attributes/properties/direction/maxLength',
                     keyword: 'maxLength',
-                    params: { limit: 32000 },
-                    message: 'must NOT have more than 32000 characters',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
                     vErrors = [err13];
@@ -442,14 +588,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data2.outcome !== undefined) {
-              let data7 = data2.outcome;
+            if (data2.externalVendor !== undefined) {
+              let data7 = data2.externalVendor;
               if (typeof data7 !== 'string' && data7 !== null) {
                 const err14 = {
-                  instancePath: instancePath + '/data/attributes/outcome',
-                  schemaPath: '#/properties/data/properties/attributes/properties/outcome/type',
+                  instancePath: instancePath + '/data/attributes/externalVendor',
+                  schemaPath: '#/properties/data/properties/attributes/properties/externalVendor/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.outcome.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.externalVendor.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -459,13 +605,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (!(data7 === 'completed' || data7 === 'no_answer' || data7 === null)) {
+            }
+            if (data2.from !== undefined) {
+              let data8 = data2.from;
+              if (typeof data8 !== 'string' && data8 !== null) {
                 const err15 = {
-                  instancePath: instancePath + '/data/attributes/outcome',
-                  schemaPath: '#/properties/data/properties/attributes/properties/outcome/enum',
-                  keyword: 'enum',
-                  params: { allowedValues: schema11.properties.data.properties.attributes.properties.outcome.enum },
-                  message: 'must be equal to one of the allowed values',
+                  instancePath: instancePath + '/data/attributes/from',
+                  schemaPath: '#/properties/data/properties/attributes/properties/from/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.from.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err15];
@@ -474,57 +623,51 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data7 === 'string') {
-                if (func2(data7) > 255) {
-                  const err16 = {
-                    instancePath: instancePath + '/data/attributes/outcome',
-                    schemaPath: '#/properties/data/properties/attributes/properties/outcome/maxLength',
+            }
+            if (data2.note !== undefined) {
+              let data9 = data2.note;
+              if (typeof data9 !== 'string' && data9 !== null) {
+                const err16 = {
+                  instancePath: instancePath + '/data/attributes/note',
+                  schemaPath: '#/properties/data/properties/attributes/properties/note/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.note.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err16];
+                } else {
+                  vErrors.push(err16);
+                }
+                errors++;
+              }
+              if (typeof data9 === 'string') {
+                if (func3(data9) > 32000) {
+                  const err17 = {
+                    instancePath: instancePath + '/data/attributes/note',
+                    schemaPath: '#/properties/data/properties/attributes/properties/note/maxLength',
                     keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
+                    params: { limit: 32000 },
+                    message: 'must NOT have more than 32000 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err16];
+                    vErrors = [err17];
                   } else {
-                    vErrors.push(err16);
+                    vErrors.push(err17);
                   }
                   errors++;
                 }
               }
             }
-          } else {
-            const err17 = {
-              instancePath: instancePath + '/data/attributes',
-              schemaPath: '#/properties/data/properties/attributes/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err17];
-            } else {
-              vErrors.push(err17);
-            }
-            errors++;
-          }
-        }
-        if (data0.relationships !== undefined) {
-          let data8 = data0.relationships;
-          if (data8 && typeof data8 == 'object' && !Array.isArray(data8)) {
-            for (const key2 in data8) {
-              if (!(
-                key2 === 'callDisposition' ||
-                key2 === 'callPurpose' ||
-                key2 === 'prospect' ||
-                key2 === 'task' ||
-                key2 === 'user'
-              )) {
+            if (data2.outcome !== undefined) {
+              let data10 = data2.outcome;
+              if (typeof data10 !== 'string' && data10 !== null) {
                 const err18 = {
-                  instancePath: instancePath + '/data/relationships',
-                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key2 },
-                  message: 'must NOT have additional properties',
+                  instancePath: instancePath + '/data/attributes/outcome',
+                  schemaPath: '#/properties/data/properties/attributes/properties/outcome/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.outcome.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err18];
@@ -533,12 +676,276 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+              if (!(data10 === 'completed' || data10 === 'no_answer' || data10 === null)) {
+                const err19 = {
+                  instancePath: instancePath + '/data/attributes/outcome',
+                  schemaPath: '#/properties/data/properties/attributes/properties/outcome/enum',
+                  keyword: 'enum',
+                  params: { allowedValues: schema11.properties.data.properties.attributes.properties.outcome.enum },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err19];
+                } else {
+                  vErrors.push(err19);
+                }
+                errors++;
+              }
+              if (typeof data10 === 'string') {
+                if (func3(data10) > 255) {
+                  const err20 = {
+                    instancePath: instancePath + '/data/attributes/outcome',
+                    schemaPath: '#/properties/data/properties/attributes/properties/outcome/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err20];
+                  } else {
+                    vErrors.push(err20);
+                  }
+                  errors++;
+                }
+              }
             }
-            if (data8.callDisposition !== undefined) {
-              let data9 = data8.callDisposition;
-              if (data9 && typeof data9 == 'object' && !Array.isArray(data9)) {
-                if (data9.data === undefined) {
-                  const err19 = {
+            if (data2.recordingUrl !== undefined) {
+              let data11 = data2.recordingUrl;
+              if (typeof data11 !== 'string' && data11 !== null) {
+                const err21 = {
+                  instancePath: instancePath + '/data/attributes/recordingUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/recordingUrl/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.recordingUrl.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err21];
+                } else {
+                  vErrors.push(err21);
+                }
+                errors++;
+              }
+            }
+            if (data2.returnedAt !== undefined) {
+              let data12 = data2.returnedAt;
+              if (typeof data12 !== 'string' && data12 !== null) {
+                const err22 = {
+                  instancePath: instancePath + '/data/attributes/returnedAt',
+                  schemaPath: '#/properties/data/properties/attributes/properties/returnedAt/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.returnedAt.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err22];
+                } else {
+                  vErrors.push(err22);
+                }
+                errors++;
+              }
+              if (typeof data12 === 'string') {
+                if (!formats0.validate(data12)) {
+                  const err23 = {
+                    instancePath: instancePath + '/data/attributes/returnedAt',
+                    schemaPath: '#/properties/data/properties/attributes/properties/returnedAt/format',
+                    keyword: 'format',
+                    params: { format: 'date-time' },
+                    message: 'must match format "' + 'date-time' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err23];
+                  } else {
+                    vErrors.push(err23);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.sequenceAction !== undefined) {
+              let data13 = data2.sequenceAction;
+              if (typeof data13 !== 'string' && data13 !== null) {
+                const err24 = {
+                  instancePath: instancePath + '/data/attributes/sequenceAction',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sequenceAction/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.sequenceAction.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err24];
+                } else {
+                  vErrors.push(err24);
+                }
+                errors++;
+              }
+            }
+            if (data2.shouldRecordCall !== undefined) {
+              let data14 = data2.shouldRecordCall;
+              if (typeof data14 !== 'boolean' && data14 !== null) {
+                const err25 = {
+                  instancePath: instancePath + '/data/attributes/shouldRecordCall',
+                  schemaPath: '#/properties/data/properties/attributes/properties/shouldRecordCall/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.shouldRecordCall.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err25];
+                } else {
+                  vErrors.push(err25);
+                }
+                errors++;
+              }
+            }
+            if (data2.tags !== undefined) {
+              let data15 = data2.tags;
+              if (!Array.isArray(data15) && data15 !== null) {
+                const err26 = {
+                  instancePath: instancePath + '/data/attributes/tags',
+                  schemaPath: '#/properties/data/properties/attributes/properties/tags/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.tags.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err26];
+                } else {
+                  vErrors.push(err26);
+                }
+                errors++;
+              }
+              if (Array.isArray(data15)) {
+                if (data15.length > 1000) {
+                  const err27 = {
+                    instancePath: instancePath + '/data/attributes/tags',
+                    schemaPath: '#/properties/data/properties/attributes/properties/tags/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err27];
+                  } else {
+                    vErrors.push(err27);
+                  }
+                  errors++;
+                }
+                const len0 = data15.length;
+                for (let i0 = 0; i0 < len0; i0++) {
+                  if (typeof data15[i0] !== 'string') {
+                    const err28 = {
+                      instancePath: instancePath + '/data/attributes/tags/' + i0,
+                      schemaPath: '#/properties/data/properties/attributes/properties/tags/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err28];
+                    } else {
+                      vErrors.push(err28);
+                    }
+                    errors++;
+                  }
+                }
+              }
+            }
+            if (data2.to !== undefined) {
+              let data17 = data2.to;
+              if (typeof data17 !== 'string' && data17 !== null) {
+                const err29 = {
+                  instancePath: instancePath + '/data/attributes/to',
+                  schemaPath: '#/properties/data/properties/attributes/properties/to/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.to.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err29];
+                } else {
+                  vErrors.push(err29);
+                }
+                errors++;
+              }
+            }
+            if (data2.userCallType !== undefined) {
+              let data18 = data2.userCallType;
+              if (typeof data18 !== 'string' && data18 !== null) {
+                const err30 = {
+                  instancePath: instancePath + '/data/attributes/userCallType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/userCallType/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.userCallType.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err30];
+                } else {
+                  vErrors.push(err30);
+                }
+                errors++;
+              }
+            }
+            if (data2.vendorCallId !== undefined) {
+              let data19 = data2.vendorCallId;
+              if (typeof data19 !== 'string' && data19 !== null) {
+                const err31 = {
+                  instancePath: instancePath + '/data/attributes/vendorCallId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/vendorCallId/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.vendorCallId.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err31];
+                } else {
+                  vErrors.push(err31);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err32 = {
+              instancePath: instancePath + '/data/attributes',
+              schemaPath: '#/properties/data/properties/attributes/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err32];
+            } else {
+              vErrors.push(err32);
+            }
+            errors++;
+          }
+        }
+        if (data0.relationships !== undefined) {
+          let data20 = data0.relationships;
+          if (data20 && typeof data20 == 'object' && !Array.isArray(data20)) {
+            for (const key2 in data20) {
+              if (!func2.call(schema11.properties.data.properties.relationships.properties, key2)) {
+                const err33 = {
+                  instancePath: instancePath + '/data/relationships',
+                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key2 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err33];
+                } else {
+                  vErrors.push(err33);
+                }
+                errors++;
+              }
+            }
+            if (data20.callDisposition !== undefined) {
+              let data21 = data20.callDisposition;
+              if (data21 && typeof data21 == 'object' && !Array.isArray(data21)) {
+                if (data21.data === undefined) {
+                  const err34 = {
                     instancePath: instancePath + '/data/relationships/callDisposition',
                     schemaPath: '#/properties/data/properties/relationships/properties/callDisposition/required',
                     keyword: 'required',
@@ -546,319 +953,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err19];
+                    vErrors = [err34];
                   } else {
-                    vErrors.push(err19);
+                    vErrors.push(err34);
                   }
                   errors++;
                 }
-                for (const key3 in data9) {
+                for (const key3 in data21) {
                   if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err20 = {
+                    const err35 = {
                       instancePath: instancePath + '/data/relationships/callDisposition',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/callDisposition/additionalProperties',
                       keyword: 'additionalProperties',
                       params: { additionalProperty: key3 },
                       message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err20];
-                    } else {
-                      vErrors.push(err20);
-                    }
-                    errors++;
-                  }
-                }
-                if (data9.data !== undefined) {
-                  let data10 = data9.data;
-                  const _errs26 = errors;
-                  let valid5 = false;
-                  const _errs27 = errors;
-                  if (data10 !== null) {
-                    const err21 = {
-                      instancePath: instancePath + '/data/relationships/callDisposition/data',
-                      schemaPath:
-                        '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/0/type',
-                      keyword: 'type',
-                      params: { type: 'null' },
-                      message: 'must be null',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err21];
-                    } else {
-                      vErrors.push(err21);
-                    }
-                    errors++;
-                  }
-                  var _valid0 = _errs27 === errors;
-                  valid5 = valid5 || _valid0;
-                  if (!valid5) {
-                    const _errs29 = errors;
-                    if (data10 && typeof data10 == 'object' && !Array.isArray(data10)) {
-                      if (data10.type === undefined) {
-                        const err22 = {
-                          instancePath: instancePath + '/data/relationships/callDisposition/data',
-                          schemaPath:
-                            '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/required',
-                          keyword: 'required',
-                          params: { missingProperty: 'type' },
-                          message: "must have required property '" + 'type' + "'",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err22];
-                        } else {
-                          vErrors.push(err22);
-                        }
-                        errors++;
-                      }
-                      if (data10.id === undefined) {
-                        const err23 = {
-                          instancePath: instancePath + '/data/relationships/callDisposition/data',
-                          schemaPath:
-                            '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/required',
-                          keyword: 'required',
-                          params: { missingProperty: 'id' },
-                          message: "must have required property '" + 'id' + "'",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err23];
-                        } else {
-                          vErrors.push(err23);
-                        }
-                        errors++;
-                      }
-                      for (const key4 in data10) {
-                        if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err24 = {
-                            instancePath: instancePath + '/data/relationships/callDisposition/data',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/additionalProperties',
-                            keyword: 'additionalProperties',
-                            params: { additionalProperty: key4 },
-                            message: 'must NOT have additional properties',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err24];
-                          } else {
-                            vErrors.push(err24);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data10.type !== undefined) {
-                        if ('callDisposition' !== data10.type) {
-                          const err25 = {
-                            instancePath: instancePath + '/data/relationships/callDisposition/data/type',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/type/const',
-                            keyword: 'const',
-                            params: { allowedValue: 'callDisposition' },
-                            message: 'must be equal to constant',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err25];
-                          } else {
-                            vErrors.push(err25);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data10.id !== undefined) {
-                        let data12 = data10.id;
-                        const _errs34 = errors;
-                        let valid7 = false;
-                        const _errs35 = errors;
-                        if (!(typeof data12 == 'number' && !(data12 % 1) && !isNaN(data12) && isFinite(data12))) {
-                          const err26 = {
-                            instancePath: instancePath + '/data/relationships/callDisposition/data/id',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/id/anyOf/0/type',
-                            keyword: 'type',
-                            params: { type: 'integer' },
-                            message: 'must be integer',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err26];
-                          } else {
-                            vErrors.push(err26);
-                          }
-                          errors++;
-                        }
-                        if (typeof data12 == 'number' && isFinite(data12)) {
-                          if (data12 > 9007199254740991 || isNaN(data12)) {
-                            const err27 = {
-                              instancePath: instancePath + '/data/relationships/callDisposition/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
-                              keyword: 'maximum',
-                              params: { comparison: '<=', limit: 9007199254740991 },
-                              message: 'must be <= 9007199254740991',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err27];
-                            } else {
-                              vErrors.push(err27);
-                            }
-                            errors++;
-                          }
-                          if (data12 < 1 || isNaN(data12)) {
-                            const err28 = {
-                              instancePath: instancePath + '/data/relationships/callDisposition/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
-                              keyword: 'minimum',
-                              params: { comparison: '>=', limit: 1 },
-                              message: 'must be >= 1',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err28];
-                            } else {
-                              vErrors.push(err28);
-                            }
-                            errors++;
-                          }
-                        }
-                        var _valid1 = _errs35 === errors;
-                        valid7 = valid7 || _valid1;
-                        if (!valid7) {
-                          const _errs37 = errors;
-                          if (typeof data12 === 'string') {
-                            if (!pattern0.test(data12)) {
-                              const err29 = {
-                                instancePath: instancePath + '/data/relationships/callDisposition/data/id',
-                                schemaPath:
-                                  '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
-                                keyword: 'pattern',
-                                params: { pattern: '^[1-9][0-9]{0,14}$' },
-                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
-                              };
-                              if (vErrors === null) {
-                                vErrors = [err29];
-                              } else {
-                                vErrors.push(err29);
-                              }
-                              errors++;
-                            }
-                          } else {
-                            const err30 = {
-                              instancePath: instancePath + '/data/relationships/callDisposition/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/id/anyOf/1/type',
-                              keyword: 'type',
-                              params: { type: 'string' },
-                              message: 'must be string',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err30];
-                            } else {
-                              vErrors.push(err30);
-                            }
-                            errors++;
-                          }
-                          var _valid1 = _errs37 === errors;
-                          valid7 = valid7 || _valid1;
-                        }
-                        if (!valid7) {
-                          const err31 = {
-                            instancePath: instancePath + '/data/relationships/callDisposition/data/id',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/id/anyOf',
-                            keyword: 'anyOf',
-                            params: {},
-                            message: 'must match a schema in anyOf',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err31];
-                          } else {
-                            vErrors.push(err31);
-                          }
-                          errors++;
-                        } else {
-                          errors = _errs34;
-                          if (vErrors !== null) {
-                            if (_errs34) {
-                              vErrors.length = _errs34;
-                            } else {
-                              vErrors = null;
-                            }
-                          }
-                        }
-                      }
-                      if (data10.meta !== undefined) {
-                        let data13 = data10.meta;
-                        if (!(data13 && typeof data13 == 'object' && !Array.isArray(data13))) {
-                          const err32 = {
-                            instancePath: instancePath + '/data/relationships/callDisposition/data/meta',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/meta/type',
-                            keyword: 'type',
-                            params: { type: 'object' },
-                            message: 'must be object',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err32];
-                          } else {
-                            vErrors.push(err32);
-                          }
-                          errors++;
-                        }
-                      }
-                    } else {
-                      const err33 = {
-                        instancePath: instancePath + '/data/relationships/callDisposition/data',
-                        schemaPath:
-                          '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/type',
-                        keyword: 'type',
-                        params: { type: 'object' },
-                        message: 'must be object',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err33];
-                      } else {
-                        vErrors.push(err33);
-                      }
-                      errors++;
-                    }
-                    var _valid0 = _errs29 === errors;
-                    valid5 = valid5 || _valid0;
-                  }
-                  if (!valid5) {
-                    const err34 = {
-                      instancePath: instancePath + '/data/relationships/callDisposition/data',
-                      schemaPath:
-                        '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf',
-                      keyword: 'anyOf',
-                      params: {},
-                      message: 'must match a schema in anyOf',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err34];
-                    } else {
-                      vErrors.push(err34);
-                    }
-                    errors++;
-                  } else {
-                    errors = _errs26;
-                    if (vErrors !== null) {
-                      if (_errs26) {
-                        vErrors.length = _errs26;
-                      } else {
-                        vErrors = null;
-                      }
-                    }
-                  }
-                }
-                if (data9.meta !== undefined) {
-                  let data14 = data9.meta;
-                  if (!(data14 && typeof data14 == 'object' && !Array.isArray(data14))) {
-                    const err35 = {
-                      instancePath: instancePath + '/data/relationships/callDisposition/meta',
-                      schemaPath:
-                        '#/properties/data/properties/relationships/properties/callDisposition/properties/meta/type',
-                      keyword: 'type',
-                      params: { type: 'object' },
-                      message: 'must be object',
                     };
                     if (vErrors === null) {
                       vErrors = [err35];
@@ -868,182 +977,184 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-              } else {
-                const err36 = {
-                  instancePath: instancePath + '/data/relationships/callDisposition',
-                  schemaPath: '#/properties/data/properties/relationships/properties/callDisposition/type',
-                  keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
-                };
-                if (vErrors === null) {
-                  vErrors = [err36];
-                } else {
-                  vErrors.push(err36);
-                }
-                errors++;
-              }
-            }
-            if (data8.callPurpose !== undefined) {
-              let data15 = data8.callPurpose;
-              if (data15 && typeof data15 == 'object' && !Array.isArray(data15)) {
-                if (data15.data === undefined) {
-                  const err37 = {
-                    instancePath: instancePath + '/data/relationships/callPurpose',
-                    schemaPath: '#/properties/data/properties/relationships/properties/callPurpose/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'data' },
-                    message: "must have required property '" + 'data' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err37];
-                  } else {
-                    vErrors.push(err37);
-                  }
-                  errors++;
-                }
-                for (const key5 in data15) {
-                  if (!(key5 === 'data' || key5 === 'meta')) {
-                    const err38 = {
-                      instancePath: instancePath + '/data/relationships/callPurpose',
+                if (data21.data !== undefined) {
+                  let data22 = data21.data;
+                  const _errs50 = errors;
+                  let valid7 = false;
+                  const _errs51 = errors;
+                  if (data22 !== null) {
+                    const err36 = {
+                      instancePath: instancePath + '/data/relationships/callDisposition/data',
                       schemaPath:
-                        '#/properties/data/properties/relationships/properties/callPurpose/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key5 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err38];
-                    } else {
-                      vErrors.push(err38);
-                    }
-                    errors++;
-                  }
-                }
-                if (data15.data !== undefined) {
-                  let data16 = data15.data;
-                  const _errs47 = errors;
-                  let valid9 = false;
-                  const _errs48 = errors;
-                  if (data16 !== null) {
-                    const err39 = {
-                      instancePath: instancePath + '/data/relationships/callPurpose/data',
-                      schemaPath:
-                        '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/0/type',
+                        '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/0/type',
                       keyword: 'type',
                       params: { type: 'null' },
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err39];
+                      vErrors = [err36];
                     } else {
-                      vErrors.push(err39);
+                      vErrors.push(err36);
                     }
                     errors++;
                   }
-                  var _valid2 = _errs48 === errors;
-                  valid9 = valid9 || _valid2;
-                  if (!valid9) {
-                    const _errs50 = errors;
-                    if (data16 && typeof data16 == 'object' && !Array.isArray(data16)) {
-                      if (data16.type === undefined) {
-                        const err40 = {
-                          instancePath: instancePath + '/data/relationships/callPurpose/data',
+                  var _valid0 = _errs51 === errors;
+                  valid7 = valid7 || _valid0;
+                  if (!valid7) {
+                    const _errs53 = errors;
+                    if (data22 && typeof data22 == 'object' && !Array.isArray(data22)) {
+                      if (data22.type === undefined) {
+                        const err37 = {
+                          instancePath: instancePath + '/data/relationships/callDisposition/data',
                           schemaPath:
-                            '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/required',
+                            '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/required',
                           keyword: 'required',
                           params: { missingProperty: 'type' },
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err40];
+                          vErrors = [err37];
                         } else {
-                          vErrors.push(err40);
+                          vErrors.push(err37);
                         }
                         errors++;
                       }
-                      if (data16.id === undefined) {
-                        const err41 = {
-                          instancePath: instancePath + '/data/relationships/callPurpose/data',
+                      if (data22.id === undefined) {
+                        const err38 = {
+                          instancePath: instancePath + '/data/relationships/callDisposition/data',
                           schemaPath:
-                            '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/required',
+                            '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/required',
                           keyword: 'required',
                           params: { missingProperty: 'id' },
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err41];
+                          vErrors = [err38];
                         } else {
-                          vErrors.push(err41);
+                          vErrors.push(err38);
                         }
                         errors++;
                       }
-                      for (const key6 in data16) {
-                        if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
-                          const err42 = {
-                            instancePath: instancePath + '/data/relationships/callPurpose/data',
+                      for (const key4 in data22) {
+                        if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
+                          const err39 = {
+                            instancePath: instancePath + '/data/relationships/callDisposition/data',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/additionalProperties',
+                              '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/additionalProperties',
                             keyword: 'additionalProperties',
-                            params: { additionalProperty: key6 },
+                            params: { additionalProperty: key4 },
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err42];
+                            vErrors = [err39];
                           } else {
-                            vErrors.push(err42);
+                            vErrors.push(err39);
                           }
                           errors++;
                         }
                       }
-                      if (data16.type !== undefined) {
-                        if ('callPurpose' !== data16.type) {
-                          const err43 = {
-                            instancePath: instancePath + '/data/relationships/callPurpose/data/type',
+                      if (data22.type !== undefined) {
+                        if ('callDisposition' !== data22.type) {
+                          const err40 = {
+                            instancePath: instancePath + '/data/relationships/callDisposition/data/type',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/type/const',
+                              '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/type/const',
                             keyword: 'const',
-                            params: { allowedValue: 'callPurpose' },
+                            params: { allowedValue: 'callDisposition' },
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err43];
+                            vErrors = [err40];
                           } else {
-                            vErrors.push(err43);
+                            vErrors.push(err40);
                           }
                           errors++;
                         }
                       }
-                      if (data16.id !== undefined) {
-                        let data18 = data16.id;
-                        const _errs55 = errors;
-                        let valid11 = false;
-                        const _errs56 = errors;
-                        if (!(typeof data18 == 'number' && !(data18 % 1) && !isNaN(data18) && isFinite(data18))) {
-                          const err44 = {
-                            instancePath: instancePath + '/data/relationships/callPurpose/data/id',
+                      if (data22.id !== undefined) {
+                        let data24 = data22.id;
+                        const _errs58 = errors;
+                        let valid9 = false;
+                        const _errs59 = errors;
+                        if (!(typeof data24 == 'number' && !(data24 % 1) && !isNaN(data24) && isFinite(data24))) {
+                          const err41 = {
+                            instancePath: instancePath + '/data/relationships/callDisposition/data/id',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                              '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/id/anyOf/0/type',
                             keyword: 'type',
                             params: { type: 'integer' },
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err44];
+                            vErrors = [err41];
                           } else {
-                            vErrors.push(err44);
+                            vErrors.push(err41);
                           }
                           errors++;
                         }
-                        if (typeof data18 == 'number' && isFinite(data18)) {
-                          if (data18 > 9007199254740991 || isNaN(data18)) {
-                            const err45 = {
-                              instancePath: instancePath + '/data/relationships/callPurpose/data/id',
+                        if (typeof data24 == 'number' && isFinite(data24)) {
+                          if (data24 > 9007199254740991 || isNaN(data24)) {
+                            const err42 = {
+                              instancePath: instancePath + '/data/relationships/callDisposition/data/id',
                               schemaPath:
-                                '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                                '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
                               keyword: 'maximum',
                               params: { comparison: '<=', limit: 9007199254740991 },
                               message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err42];
+                            } else {
+                              vErrors.push(err42);
+                            }
+                            errors++;
+                          }
+                          if (data24 < 1 || isNaN(data24)) {
+                            const err43 = {
+                              instancePath: instancePath + '/data/relationships/callDisposition/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err43];
+                            } else {
+                              vErrors.push(err43);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid1 = _errs59 === errors;
+                        valid9 = valid9 || _valid1;
+                        if (!valid9) {
+                          const _errs61 = errors;
+                          if (typeof data24 === 'string') {
+                            if (!pattern0.test(data24)) {
+                              const err44 = {
+                                instancePath: instancePath + '/data/relationships/callDisposition/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err44];
+                              } else {
+                                vErrors.push(err44);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err45 = {
+                              instancePath: instancePath + '/data/relationships/callDisposition/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
                             };
                             if (vErrors === null) {
                               vErrors = [err45];
@@ -1052,432 +1163,29 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             }
                             errors++;
                           }
-                          if (data18 < 1 || isNaN(data18)) {
-                            const err46 = {
-                              instancePath: instancePath + '/data/relationships/callPurpose/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
-                              keyword: 'minimum',
-                              params: { comparison: '>=', limit: 1 },
-                              message: 'must be >= 1',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err46];
-                            } else {
-                              vErrors.push(err46);
-                            }
-                            errors++;
-                          }
+                          var _valid1 = _errs61 === errors;
+                          valid9 = valid9 || _valid1;
                         }
-                        var _valid3 = _errs56 === errors;
-                        valid11 = valid11 || _valid3;
-                        if (!valid11) {
-                          const _errs58 = errors;
-                          if (typeof data18 === 'string') {
-                            if (!pattern0.test(data18)) {
-                              const err47 = {
-                                instancePath: instancePath + '/data/relationships/callPurpose/data/id',
-                                schemaPath:
-                                  '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
-                                keyword: 'pattern',
-                                params: { pattern: '^[1-9][0-9]{0,14}$' },
-                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
-                              };
-                              if (vErrors === null) {
-                                vErrors = [err47];
-                              } else {
-                                vErrors.push(err47);
-                              }
-                              errors++;
-                            }
-                          } else {
-                            const err48 = {
-                              instancePath: instancePath + '/data/relationships/callPurpose/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf/1/type',
-                              keyword: 'type',
-                              params: { type: 'string' },
-                              message: 'must be string',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err48];
-                            } else {
-                              vErrors.push(err48);
-                            }
-                            errors++;
-                          }
-                          var _valid3 = _errs58 === errors;
-                          valid11 = valid11 || _valid3;
-                        }
-                        if (!valid11) {
-                          const err49 = {
-                            instancePath: instancePath + '/data/relationships/callPurpose/data/id',
+                        if (!valid9) {
+                          const err46 = {
+                            instancePath: instancePath + '/data/relationships/callDisposition/data/id',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf',
+                              '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/id/anyOf',
                             keyword: 'anyOf',
                             params: {},
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err49];
+                            vErrors = [err46];
                           } else {
-                            vErrors.push(err49);
+                            vErrors.push(err46);
                           }
                           errors++;
                         } else {
-                          errors = _errs55;
+                          errors = _errs58;
                           if (vErrors !== null) {
-                            if (_errs55) {
-                              vErrors.length = _errs55;
-                            } else {
-                              vErrors = null;
-                            }
-                          }
-                        }
-                      }
-                      if (data16.meta !== undefined) {
-                        let data19 = data16.meta;
-                        if (!(data19 && typeof data19 == 'object' && !Array.isArray(data19))) {
-                          const err50 = {
-                            instancePath: instancePath + '/data/relationships/callPurpose/data/meta',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/meta/type',
-                            keyword: 'type',
-                            params: { type: 'object' },
-                            message: 'must be object',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err50];
-                          } else {
-                            vErrors.push(err50);
-                          }
-                          errors++;
-                        }
-                      }
-                    } else {
-                      const err51 = {
-                        instancePath: instancePath + '/data/relationships/callPurpose/data',
-                        schemaPath:
-                          '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/type',
-                        keyword: 'type',
-                        params: { type: 'object' },
-                        message: 'must be object',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err51];
-                      } else {
-                        vErrors.push(err51);
-                      }
-                      errors++;
-                    }
-                    var _valid2 = _errs50 === errors;
-                    valid9 = valid9 || _valid2;
-                  }
-                  if (!valid9) {
-                    const err52 = {
-                      instancePath: instancePath + '/data/relationships/callPurpose/data',
-                      schemaPath:
-                        '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf',
-                      keyword: 'anyOf',
-                      params: {},
-                      message: 'must match a schema in anyOf',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err52];
-                    } else {
-                      vErrors.push(err52);
-                    }
-                    errors++;
-                  } else {
-                    errors = _errs47;
-                    if (vErrors !== null) {
-                      if (_errs47) {
-                        vErrors.length = _errs47;
-                      } else {
-                        vErrors = null;
-                      }
-                    }
-                  }
-                }
-                if (data15.meta !== undefined) {
-                  let data20 = data15.meta;
-                  if (!(data20 && typeof data20 == 'object' && !Array.isArray(data20))) {
-                    const err53 = {
-                      instancePath: instancePath + '/data/relationships/callPurpose/meta',
-                      schemaPath:
-                        '#/properties/data/properties/relationships/properties/callPurpose/properties/meta/type',
-                      keyword: 'type',
-                      params: { type: 'object' },
-                      message: 'must be object',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err53];
-                    } else {
-                      vErrors.push(err53);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err54 = {
-                  instancePath: instancePath + '/data/relationships/callPurpose',
-                  schemaPath: '#/properties/data/properties/relationships/properties/callPurpose/type',
-                  keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
-                };
-                if (vErrors === null) {
-                  vErrors = [err54];
-                } else {
-                  vErrors.push(err54);
-                }
-                errors++;
-              }
-            }
-            if (data8.prospect !== undefined) {
-              let data21 = data8.prospect;
-              if (data21 && typeof data21 == 'object' && !Array.isArray(data21)) {
-                if (data21.data === undefined) {
-                  const err55 = {
-                    instancePath: instancePath + '/data/relationships/prospect',
-                    schemaPath: '#/properties/data/properties/relationships/properties/prospect/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'data' },
-                    message: "must have required property '" + 'data' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err55];
-                  } else {
-                    vErrors.push(err55);
-                  }
-                  errors++;
-                }
-                for (const key7 in data21) {
-                  if (!(key7 === 'data' || key7 === 'meta')) {
-                    const err56 = {
-                      instancePath: instancePath + '/data/relationships/prospect',
-                      schemaPath: '#/properties/data/properties/relationships/properties/prospect/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key7 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err56];
-                    } else {
-                      vErrors.push(err56);
-                    }
-                    errors++;
-                  }
-                }
-                if (data21.data !== undefined) {
-                  let data22 = data21.data;
-                  const _errs68 = errors;
-                  let valid13 = false;
-                  const _errs69 = errors;
-                  if (data22 !== null) {
-                    const err57 = {
-                      instancePath: instancePath + '/data/relationships/prospect/data',
-                      schemaPath:
-                        '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/0/type',
-                      keyword: 'type',
-                      params: { type: 'null' },
-                      message: 'must be null',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err57];
-                    } else {
-                      vErrors.push(err57);
-                    }
-                    errors++;
-                  }
-                  var _valid4 = _errs69 === errors;
-                  valid13 = valid13 || _valid4;
-                  if (!valid13) {
-                    const _errs71 = errors;
-                    if (data22 && typeof data22 == 'object' && !Array.isArray(data22)) {
-                      if (data22.type === undefined) {
-                        const err58 = {
-                          instancePath: instancePath + '/data/relationships/prospect/data',
-                          schemaPath:
-                            '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/required',
-                          keyword: 'required',
-                          params: { missingProperty: 'type' },
-                          message: "must have required property '" + 'type' + "'",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err58];
-                        } else {
-                          vErrors.push(err58);
-                        }
-                        errors++;
-                      }
-                      if (data22.id === undefined) {
-                        const err59 = {
-                          instancePath: instancePath + '/data/relationships/prospect/data',
-                          schemaPath:
-                            '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/required',
-                          keyword: 'required',
-                          params: { missingProperty: 'id' },
-                          message: "must have required property '" + 'id' + "'",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err59];
-                        } else {
-                          vErrors.push(err59);
-                        }
-                        errors++;
-                      }
-                      for (const key8 in data22) {
-                        if (!(key8 === 'type' || key8 === 'id' || key8 === 'meta')) {
-                          const err60 = {
-                            instancePath: instancePath + '/data/relationships/prospect/data',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/additionalProperties',
-                            keyword: 'additionalProperties',
-                            params: { additionalProperty: key8 },
-                            message: 'must NOT have additional properties',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err60];
-                          } else {
-                            vErrors.push(err60);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data22.type !== undefined) {
-                        if ('prospect' !== data22.type) {
-                          const err61 = {
-                            instancePath: instancePath + '/data/relationships/prospect/data/type',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/type/const',
-                            keyword: 'const',
-                            params: { allowedValue: 'prospect' },
-                            message: 'must be equal to constant',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err61];
-                          } else {
-                            vErrors.push(err61);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data22.id !== undefined) {
-                        let data24 = data22.id;
-                        const _errs76 = errors;
-                        let valid15 = false;
-                        const _errs77 = errors;
-                        if (!(typeof data24 == 'number' && !(data24 % 1) && !isNaN(data24) && isFinite(data24))) {
-                          const err62 = {
-                            instancePath: instancePath + '/data/relationships/prospect/data/id',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/type',
-                            keyword: 'type',
-                            params: { type: 'integer' },
-                            message: 'must be integer',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err62];
-                          } else {
-                            vErrors.push(err62);
-                          }
-                          errors++;
-                        }
-                        if (typeof data24 == 'number' && isFinite(data24)) {
-                          if (data24 > 9007199254740991 || isNaN(data24)) {
-                            const err63 = {
-                              instancePath: instancePath + '/data/relationships/prospect/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
-                              keyword: 'maximum',
-                              params: { comparison: '<=', limit: 9007199254740991 },
-                              message: 'must be <= 9007199254740991',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err63];
-                            } else {
-                              vErrors.push(err63);
-                            }
-                            errors++;
-                          }
-                          if (data24 < 1 || isNaN(data24)) {
-                            const err64 = {
-                              instancePath: instancePath + '/data/relationships/prospect/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
-                              keyword: 'minimum',
-                              params: { comparison: '>=', limit: 1 },
-                              message: 'must be >= 1',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err64];
-                            } else {
-                              vErrors.push(err64);
-                            }
-                            errors++;
-                          }
-                        }
-                        var _valid5 = _errs77 === errors;
-                        valid15 = valid15 || _valid5;
-                        if (!valid15) {
-                          const _errs79 = errors;
-                          if (typeof data24 === 'string') {
-                            if (!pattern0.test(data24)) {
-                              const err65 = {
-                                instancePath: instancePath + '/data/relationships/prospect/data/id',
-                                schemaPath:
-                                  '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
-                                keyword: 'pattern',
-                                params: { pattern: '^[1-9][0-9]{0,14}$' },
-                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
-                              };
-                              if (vErrors === null) {
-                                vErrors = [err65];
-                              } else {
-                                vErrors.push(err65);
-                              }
-                              errors++;
-                            }
-                          } else {
-                            const err66 = {
-                              instancePath: instancePath + '/data/relationships/prospect/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/1/type',
-                              keyword: 'type',
-                              params: { type: 'string' },
-                              message: 'must be string',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err66];
-                            } else {
-                              vErrors.push(err66);
-                            }
-                            errors++;
-                          }
-                          var _valid5 = _errs79 === errors;
-                          valid15 = valid15 || _valid5;
-                        }
-                        if (!valid15) {
-                          const err67 = {
-                            instancePath: instancePath + '/data/relationships/prospect/data/id',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf',
-                            keyword: 'anyOf',
-                            params: {},
-                            message: 'must match a schema in anyOf',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err67];
-                          } else {
-                            vErrors.push(err67);
-                          }
-                          errors++;
-                        } else {
-                          errors = _errs76;
-                          if (vErrors !== null) {
-                            if (_errs76) {
-                              vErrors.length = _errs76;
+                            if (_errs58) {
+                              vErrors.length = _errs58;
                             } else {
                               vErrors = null;
                             }
@@ -1487,61 +1195,61 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data22.meta !== undefined) {
                         let data25 = data22.meta;
                         if (!(data25 && typeof data25 == 'object' && !Array.isArray(data25))) {
-                          const err68 = {
-                            instancePath: instancePath + '/data/relationships/prospect/data/meta',
+                          const err47 = {
+                            instancePath: instancePath + '/data/relationships/callDisposition/data/meta',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/meta/type',
+                              '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/meta/type',
                             keyword: 'type',
                             params: { type: 'object' },
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err68];
+                            vErrors = [err47];
                           } else {
-                            vErrors.push(err68);
+                            vErrors.push(err47);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err69 = {
-                        instancePath: instancePath + '/data/relationships/prospect/data',
+                      const err48 = {
+                        instancePath: instancePath + '/data/relationships/callDisposition/data',
                         schemaPath:
-                          '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/type',
+                          '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/type',
                         keyword: 'type',
                         params: { type: 'object' },
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err69];
+                        vErrors = [err48];
                       } else {
-                        vErrors.push(err69);
+                        vErrors.push(err48);
                       }
                       errors++;
                     }
-                    var _valid4 = _errs71 === errors;
-                    valid13 = valid13 || _valid4;
+                    var _valid0 = _errs53 === errors;
+                    valid7 = valid7 || _valid0;
                   }
-                  if (!valid13) {
-                    const err70 = {
-                      instancePath: instancePath + '/data/relationships/prospect/data',
+                  if (!valid7) {
+                    const err49 = {
+                      instancePath: instancePath + '/data/relationships/callDisposition/data',
                       schemaPath:
-                        '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf',
+                        '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf',
                       keyword: 'anyOf',
                       params: {},
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err70];
+                      vErrors = [err49];
                     } else {
-                      vErrors.push(err70);
+                      vErrors.push(err49);
                     }
                     errors++;
                   } else {
-                    errors = _errs68;
+                    errors = _errs50;
                     if (vErrors !== null) {
-                      if (_errs68) {
-                        vErrors.length = _errs68;
+                      if (_errs50) {
+                        vErrors.length = _errs50;
                       } else {
                         vErrors = null;
                       }
@@ -1551,281 +1259,283 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data21.meta !== undefined) {
                   let data26 = data21.meta;
                   if (!(data26 && typeof data26 == 'object' && !Array.isArray(data26))) {
-                    const err71 = {
-                      instancePath: instancePath + '/data/relationships/prospect/meta',
-                      schemaPath: '#/properties/data/properties/relationships/properties/prospect/properties/meta/type',
+                    const err50 = {
+                      instancePath: instancePath + '/data/relationships/callDisposition/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/callDisposition/properties/meta/type',
                       keyword: 'type',
                       params: { type: 'object' },
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err71];
+                      vErrors = [err50];
                     } else {
-                      vErrors.push(err71);
+                      vErrors.push(err50);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err72 = {
-                  instancePath: instancePath + '/data/relationships/prospect',
-                  schemaPath: '#/properties/data/properties/relationships/properties/prospect/type',
+                const err51 = {
+                  instancePath: instancePath + '/data/relationships/callDisposition',
+                  schemaPath: '#/properties/data/properties/relationships/properties/callDisposition/type',
                   keyword: 'type',
                   params: { type: 'object' },
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err72];
+                  vErrors = [err51];
                 } else {
-                  vErrors.push(err72);
+                  vErrors.push(err51);
                 }
                 errors++;
               }
             }
-            if (data8.task !== undefined) {
-              let data27 = data8.task;
+            if (data20.callPurpose !== undefined) {
+              let data27 = data20.callPurpose;
               if (data27 && typeof data27 == 'object' && !Array.isArray(data27)) {
                 if (data27.data === undefined) {
-                  const err73 = {
-                    instancePath: instancePath + '/data/relationships/task',
-                    schemaPath: '#/properties/data/properties/relationships/properties/task/required',
+                  const err52 = {
+                    instancePath: instancePath + '/data/relationships/callPurpose',
+                    schemaPath: '#/properties/data/properties/relationships/properties/callPurpose/required',
                     keyword: 'required',
                     params: { missingProperty: 'data' },
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err73];
+                    vErrors = [err52];
                   } else {
-                    vErrors.push(err73);
+                    vErrors.push(err52);
                   }
                   errors++;
                 }
-                for (const key9 in data27) {
-                  if (!(key9 === 'data' || key9 === 'meta')) {
-                    const err74 = {
-                      instancePath: instancePath + '/data/relationships/task',
-                      schemaPath: '#/properties/data/properties/relationships/properties/task/additionalProperties',
+                for (const key5 in data27) {
+                  if (!(key5 === 'data' || key5 === 'meta')) {
+                    const err53 = {
+                      instancePath: instancePath + '/data/relationships/callPurpose',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/callPurpose/additionalProperties',
                       keyword: 'additionalProperties',
-                      params: { additionalProperty: key9 },
+                      params: { additionalProperty: key5 },
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err74];
+                      vErrors = [err53];
                     } else {
-                      vErrors.push(err74);
+                      vErrors.push(err53);
                     }
                     errors++;
                   }
                 }
                 if (data27.data !== undefined) {
                   let data28 = data27.data;
-                  const _errs89 = errors;
-                  let valid17 = false;
-                  const _errs90 = errors;
+                  const _errs71 = errors;
+                  let valid11 = false;
+                  const _errs72 = errors;
                   if (data28 !== null) {
-                    const err75 = {
-                      instancePath: instancePath + '/data/relationships/task/data',
+                    const err54 = {
+                      instancePath: instancePath + '/data/relationships/callPurpose/data',
                       schemaPath:
-                        '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/0/type',
+                        '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/0/type',
                       keyword: 'type',
                       params: { type: 'null' },
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err75];
+                      vErrors = [err54];
                     } else {
-                      vErrors.push(err75);
+                      vErrors.push(err54);
                     }
                     errors++;
                   }
-                  var _valid6 = _errs90 === errors;
-                  valid17 = valid17 || _valid6;
-                  if (!valid17) {
-                    const _errs92 = errors;
+                  var _valid2 = _errs72 === errors;
+                  valid11 = valid11 || _valid2;
+                  if (!valid11) {
+                    const _errs74 = errors;
                     if (data28 && typeof data28 == 'object' && !Array.isArray(data28)) {
                       if (data28.type === undefined) {
-                        const err76 = {
-                          instancePath: instancePath + '/data/relationships/task/data',
+                        const err55 = {
+                          instancePath: instancePath + '/data/relationships/callPurpose/data',
                           schemaPath:
-                            '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/required',
+                            '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/required',
                           keyword: 'required',
                           params: { missingProperty: 'type' },
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err76];
+                          vErrors = [err55];
                         } else {
-                          vErrors.push(err76);
+                          vErrors.push(err55);
                         }
                         errors++;
                       }
                       if (data28.id === undefined) {
-                        const err77 = {
-                          instancePath: instancePath + '/data/relationships/task/data',
+                        const err56 = {
+                          instancePath: instancePath + '/data/relationships/callPurpose/data',
                           schemaPath:
-                            '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/required',
+                            '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/required',
                           keyword: 'required',
                           params: { missingProperty: 'id' },
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err77];
+                          vErrors = [err56];
                         } else {
-                          vErrors.push(err77);
+                          vErrors.push(err56);
                         }
                         errors++;
                       }
-                      for (const key10 in data28) {
-                        if (!(key10 === 'type' || key10 === 'id' || key10 === 'meta')) {
-                          const err78 = {
-                            instancePath: instancePath + '/data/relationships/task/data',
+                      for (const key6 in data28) {
+                        if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
+                          const err57 = {
+                            instancePath: instancePath + '/data/relationships/callPurpose/data',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/additionalProperties',
+                              '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/additionalProperties',
                             keyword: 'additionalProperties',
-                            params: { additionalProperty: key10 },
+                            params: { additionalProperty: key6 },
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err78];
+                            vErrors = [err57];
                           } else {
-                            vErrors.push(err78);
+                            vErrors.push(err57);
                           }
                           errors++;
                         }
                       }
                       if (data28.type !== undefined) {
-                        if ('task' !== data28.type) {
-                          const err79 = {
-                            instancePath: instancePath + '/data/relationships/task/data/type',
+                        if ('callPurpose' !== data28.type) {
+                          const err58 = {
+                            instancePath: instancePath + '/data/relationships/callPurpose/data/type',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/type/const',
+                              '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/type/const',
                             keyword: 'const',
-                            params: { allowedValue: 'task' },
+                            params: { allowedValue: 'callPurpose' },
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err79];
+                            vErrors = [err58];
                           } else {
-                            vErrors.push(err79);
+                            vErrors.push(err58);
                           }
                           errors++;
                         }
                       }
                       if (data28.id !== undefined) {
                         let data30 = data28.id;
-                        const _errs97 = errors;
-                        let valid19 = false;
-                        const _errs98 = errors;
+                        const _errs79 = errors;
+                        let valid13 = false;
+                        const _errs80 = errors;
                         if (!(typeof data30 == 'number' && !(data30 % 1) && !isNaN(data30) && isFinite(data30))) {
-                          const err80 = {
-                            instancePath: instancePath + '/data/relationships/task/data/id',
+                          const err59 = {
+                            instancePath: instancePath + '/data/relationships/callPurpose/data/id',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                              '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf/0/type',
                             keyword: 'type',
                             params: { type: 'integer' },
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err80];
+                            vErrors = [err59];
                           } else {
-                            vErrors.push(err80);
+                            vErrors.push(err59);
                           }
                           errors++;
                         }
                         if (typeof data30 == 'number' && isFinite(data30)) {
                           if (data30 > 9007199254740991 || isNaN(data30)) {
-                            const err81 = {
-                              instancePath: instancePath + '/data/relationships/task/data/id',
+                            const err60 = {
+                              instancePath: instancePath + '/data/relationships/callPurpose/data/id',
                               schemaPath:
-                                '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                                '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
                               keyword: 'maximum',
                               params: { comparison: '<=', limit: 9007199254740991 },
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err81];
+                              vErrors = [err60];
                             } else {
-                              vErrors.push(err81);
+                              vErrors.push(err60);
                             }
                             errors++;
                           }
                           if (data30 < 1 || isNaN(data30)) {
-                            const err82 = {
-                              instancePath: instancePath + '/data/relationships/task/data/id',
+                            const err61 = {
+                              instancePath: instancePath + '/data/relationships/callPurpose/data/id',
                               schemaPath:
-                                '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                                '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
                               keyword: 'minimum',
                               params: { comparison: '>=', limit: 1 },
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err82];
+                              vErrors = [err61];
                             } else {
-                              vErrors.push(err82);
+                              vErrors.push(err61);
                             }
                             errors++;
                           }
                         }
-                        var _valid7 = _errs98 === errors;
-                        valid19 = valid19 || _valid7;
-                        if (!valid19) {
-                          const _errs100 = errors;
+                        var _valid3 = _errs80 === errors;
+                        valid13 = valid13 || _valid3;
+                        if (!valid13) {
+                          const _errs82 = errors;
                           if (typeof data30 === 'string') {
                             if (!pattern0.test(data30)) {
-                              const err83 = {
-                                instancePath: instancePath + '/data/relationships/task/data/id',
+                              const err62 = {
+                                instancePath: instancePath + '/data/relationships/callPurpose/data/id',
                                 schemaPath:
-                                  '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                  '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
                                 keyword: 'pattern',
                                 params: { pattern: '^[1-9][0-9]{0,14}$' },
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err83];
+                                vErrors = [err62];
                               } else {
-                                vErrors.push(err83);
+                                vErrors.push(err62);
                               }
                               errors++;
                             }
                           } else {
-                            const err84 = {
-                              instancePath: instancePath + '/data/relationships/task/data/id',
+                            const err63 = {
+                              instancePath: instancePath + '/data/relationships/callPurpose/data/id',
                               schemaPath:
-                                '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                                '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf/1/type',
                               keyword: 'type',
                               params: { type: 'string' },
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err84];
+                              vErrors = [err63];
                             } else {
-                              vErrors.push(err84);
+                              vErrors.push(err63);
                             }
                             errors++;
                           }
-                          var _valid7 = _errs100 === errors;
-                          valid19 = valid19 || _valid7;
+                          var _valid3 = _errs82 === errors;
+                          valid13 = valid13 || _valid3;
                         }
-                        if (!valid19) {
-                          const err85 = {
-                            instancePath: instancePath + '/data/relationships/task/data/id',
+                        if (!valid13) {
+                          const err64 = {
+                            instancePath: instancePath + '/data/relationships/callPurpose/data/id',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf',
+                              '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf',
                             keyword: 'anyOf',
                             params: {},
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err85];
+                            vErrors = [err64];
                           } else {
-                            vErrors.push(err85);
+                            vErrors.push(err64);
                           }
                           errors++;
                         } else {
-                          errors = _errs97;
+                          errors = _errs79;
                           if (vErrors !== null) {
-                            if (_errs97) {
-                              vErrors.length = _errs97;
+                            if (_errs79) {
+                              vErrors.length = _errs79;
                             } else {
                               vErrors = null;
                             }
@@ -1835,60 +1545,61 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data28.meta !== undefined) {
                         let data31 = data28.meta;
                         if (!(data31 && typeof data31 == 'object' && !Array.isArray(data31))) {
-                          const err86 = {
-                            instancePath: instancePath + '/data/relationships/task/data/meta',
+                          const err65 = {
+                            instancePath: instancePath + '/data/relationships/callPurpose/data/meta',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/meta/type',
+                              '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/meta/type',
                             keyword: 'type',
                             params: { type: 'object' },
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err86];
+                            vErrors = [err65];
                           } else {
-                            vErrors.push(err86);
+                            vErrors.push(err65);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err87 = {
-                        instancePath: instancePath + '/data/relationships/task/data',
+                      const err66 = {
+                        instancePath: instancePath + '/data/relationships/callPurpose/data',
                         schemaPath:
-                          '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/type',
+                          '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/type',
                         keyword: 'type',
                         params: { type: 'object' },
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err87];
+                        vErrors = [err66];
                       } else {
-                        vErrors.push(err87);
+                        vErrors.push(err66);
                       }
                       errors++;
                     }
-                    var _valid6 = _errs92 === errors;
-                    valid17 = valid17 || _valid6;
+                    var _valid2 = _errs74 === errors;
+                    valid11 = valid11 || _valid2;
                   }
-                  if (!valid17) {
-                    const err88 = {
-                      instancePath: instancePath + '/data/relationships/task/data',
-                      schemaPath: '#/properties/data/properties/relationships/properties/task/properties/data/anyOf',
+                  if (!valid11) {
+                    const err67 = {
+                      instancePath: instancePath + '/data/relationships/callPurpose/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf',
                       keyword: 'anyOf',
                       params: {},
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err88];
+                      vErrors = [err67];
                     } else {
-                      vErrors.push(err88);
+                      vErrors.push(err67);
                     }
                     errors++;
                   } else {
-                    errors = _errs89;
+                    errors = _errs71;
                     if (vErrors !== null) {
-                      if (_errs89) {
-                        vErrors.length = _errs89;
+                      if (_errs71) {
+                        vErrors.length = _errs71;
                       } else {
                         vErrors = null;
                       }
@@ -1898,281 +1609,283 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data27.meta !== undefined) {
                   let data32 = data27.meta;
                   if (!(data32 && typeof data32 == 'object' && !Array.isArray(data32))) {
-                    const err89 = {
-                      instancePath: instancePath + '/data/relationships/task/meta',
-                      schemaPath: '#/properties/data/properties/relationships/properties/task/properties/meta/type',
+                    const err68 = {
+                      instancePath: instancePath + '/data/relationships/callPurpose/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/callPurpose/properties/meta/type',
                       keyword: 'type',
                       params: { type: 'object' },
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err89];
+                      vErrors = [err68];
                     } else {
-                      vErrors.push(err89);
+                      vErrors.push(err68);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err90 = {
-                  instancePath: instancePath + '/data/relationships/task',
-                  schemaPath: '#/properties/data/properties/relationships/properties/task/type',
+                const err69 = {
+                  instancePath: instancePath + '/data/relationships/callPurpose',
+                  schemaPath: '#/properties/data/properties/relationships/properties/callPurpose/type',
                   keyword: 'type',
                   params: { type: 'object' },
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err90];
+                  vErrors = [err69];
                 } else {
-                  vErrors.push(err90);
+                  vErrors.push(err69);
                 }
                 errors++;
               }
             }
-            if (data8.user !== undefined) {
-              let data33 = data8.user;
+            if (data20.opportunity !== undefined) {
+              let data33 = data20.opportunity;
               if (data33 && typeof data33 == 'object' && !Array.isArray(data33)) {
                 if (data33.data === undefined) {
-                  const err91 = {
-                    instancePath: instancePath + '/data/relationships/user',
-                    schemaPath: '#/properties/data/properties/relationships/properties/user/required',
+                  const err70 = {
+                    instancePath: instancePath + '/data/relationships/opportunity',
+                    schemaPath: '#/properties/data/properties/relationships/properties/opportunity/required',
                     keyword: 'required',
                     params: { missingProperty: 'data' },
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err91];
+                    vErrors = [err70];
                   } else {
-                    vErrors.push(err91);
+                    vErrors.push(err70);
                   }
                   errors++;
                 }
-                for (const key11 in data33) {
-                  if (!(key11 === 'data' || key11 === 'meta')) {
-                    const err92 = {
-                      instancePath: instancePath + '/data/relationships/user',
-                      schemaPath: '#/properties/data/properties/relationships/properties/user/additionalProperties',
+                for (const key7 in data33) {
+                  if (!(key7 === 'data' || key7 === 'meta')) {
+                    const err71 = {
+                      instancePath: instancePath + '/data/relationships/opportunity',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/opportunity/additionalProperties',
                       keyword: 'additionalProperties',
-                      params: { additionalProperty: key11 },
+                      params: { additionalProperty: key7 },
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err92];
+                      vErrors = [err71];
                     } else {
-                      vErrors.push(err92);
+                      vErrors.push(err71);
                     }
                     errors++;
                   }
                 }
                 if (data33.data !== undefined) {
                   let data34 = data33.data;
-                  const _errs110 = errors;
-                  let valid21 = false;
-                  const _errs111 = errors;
+                  const _errs92 = errors;
+                  let valid15 = false;
+                  const _errs93 = errors;
                   if (data34 !== null) {
-                    const err93 = {
-                      instancePath: instancePath + '/data/relationships/user/data',
+                    const err72 = {
+                      instancePath: instancePath + '/data/relationships/opportunity/data',
                       schemaPath:
-                        '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/0/type',
+                        '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/0/type',
                       keyword: 'type',
                       params: { type: 'null' },
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err93];
+                      vErrors = [err72];
                     } else {
-                      vErrors.push(err93);
+                      vErrors.push(err72);
                     }
                     errors++;
                   }
-                  var _valid8 = _errs111 === errors;
-                  valid21 = valid21 || _valid8;
-                  if (!valid21) {
-                    const _errs113 = errors;
+                  var _valid4 = _errs93 === errors;
+                  valid15 = valid15 || _valid4;
+                  if (!valid15) {
+                    const _errs95 = errors;
                     if (data34 && typeof data34 == 'object' && !Array.isArray(data34)) {
                       if (data34.type === undefined) {
-                        const err94 = {
-                          instancePath: instancePath + '/data/relationships/user/data',
+                        const err73 = {
+                          instancePath: instancePath + '/data/relationships/opportunity/data',
                           schemaPath:
-                            '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/required',
+                            '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/required',
                           keyword: 'required',
                           params: { missingProperty: 'type' },
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err94];
+                          vErrors = [err73];
                         } else {
-                          vErrors.push(err94);
+                          vErrors.push(err73);
                         }
                         errors++;
                       }
                       if (data34.id === undefined) {
-                        const err95 = {
-                          instancePath: instancePath + '/data/relationships/user/data',
+                        const err74 = {
+                          instancePath: instancePath + '/data/relationships/opportunity/data',
                           schemaPath:
-                            '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/required',
+                            '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/required',
                           keyword: 'required',
                           params: { missingProperty: 'id' },
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err95];
+                          vErrors = [err74];
                         } else {
-                          vErrors.push(err95);
+                          vErrors.push(err74);
                         }
                         errors++;
                       }
-                      for (const key12 in data34) {
-                        if (!(key12 === 'type' || key12 === 'id' || key12 === 'meta')) {
-                          const err96 = {
-                            instancePath: instancePath + '/data/relationships/user/data',
+                      for (const key8 in data34) {
+                        if (!(key8 === 'type' || key8 === 'id' || key8 === 'meta')) {
+                          const err75 = {
+                            instancePath: instancePath + '/data/relationships/opportunity/data',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/additionalProperties',
+                              '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/additionalProperties',
                             keyword: 'additionalProperties',
-                            params: { additionalProperty: key12 },
+                            params: { additionalProperty: key8 },
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err96];
+                            vErrors = [err75];
                           } else {
-                            vErrors.push(err96);
+                            vErrors.push(err75);
                           }
                           errors++;
                         }
                       }
                       if (data34.type !== undefined) {
-                        if ('user' !== data34.type) {
-                          const err97 = {
-                            instancePath: instancePath + '/data/relationships/user/data/type',
+                        if ('opportunity' !== data34.type) {
+                          const err76 = {
+                            instancePath: instancePath + '/data/relationships/opportunity/data/type',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/type/const',
+                              '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/properties/type/const',
                             keyword: 'const',
-                            params: { allowedValue: 'user' },
+                            params: { allowedValue: 'opportunity' },
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err97];
+                            vErrors = [err76];
                           } else {
-                            vErrors.push(err97);
+                            vErrors.push(err76);
                           }
                           errors++;
                         }
                       }
                       if (data34.id !== undefined) {
                         let data36 = data34.id;
-                        const _errs118 = errors;
-                        let valid23 = false;
-                        const _errs119 = errors;
+                        const _errs100 = errors;
+                        let valid17 = false;
+                        const _errs101 = errors;
                         if (!(typeof data36 == 'number' && !(data36 % 1) && !isNaN(data36) && isFinite(data36))) {
-                          const err98 = {
-                            instancePath: instancePath + '/data/relationships/user/data/id',
+                          const err77 = {
+                            instancePath: instancePath + '/data/relationships/opportunity/data/id',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                              '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/properties/id/anyOf/0/type',
                             keyword: 'type',
                             params: { type: 'integer' },
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err98];
+                            vErrors = [err77];
                           } else {
-                            vErrors.push(err98);
+                            vErrors.push(err77);
                           }
                           errors++;
                         }
                         if (typeof data36 == 'number' && isFinite(data36)) {
                           if (data36 > 9007199254740991 || isNaN(data36)) {
-                            const err99 = {
-                              instancePath: instancePath + '/data/relationships/user/data/id',
+                            const err78 = {
+                              instancePath: instancePath + '/data/relationships/opportunity/data/id',
                               schemaPath:
-                                '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                                '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
                               keyword: 'maximum',
                               params: { comparison: '<=', limit: 9007199254740991 },
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err99];
+                              vErrors = [err78];
                             } else {
-                              vErrors.push(err99);
+                              vErrors.push(err78);
                             }
                             errors++;
                           }
                           if (data36 < 1 || isNaN(data36)) {
-                            const err100 = {
-                              instancePath: instancePath + '/data/relationships/user/data/id',
+                            const err79 = {
+                              instancePath: instancePath + '/data/relationships/opportunity/data/id',
                               schemaPath:
-                                '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                                '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
                               keyword: 'minimum',
                               params: { comparison: '>=', limit: 1 },
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err100];
+                              vErrors = [err79];
                             } else {
-                              vErrors.push(err100);
+                              vErrors.push(err79);
                             }
                             errors++;
                           }
                         }
-                        var _valid9 = _errs119 === errors;
-                        valid23 = valid23 || _valid9;
-                        if (!valid23) {
-                          const _errs121 = errors;
+                        var _valid5 = _errs101 === errors;
+                        valid17 = valid17 || _valid5;
+                        if (!valid17) {
+                          const _errs103 = errors;
                           if (typeof data36 === 'string') {
                             if (!pattern0.test(data36)) {
-                              const err101 = {
-                                instancePath: instancePath + '/data/relationships/user/data/id',
+                              const err80 = {
+                                instancePath: instancePath + '/data/relationships/opportunity/data/id',
                                 schemaPath:
-                                  '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                  '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
                                 keyword: 'pattern',
                                 params: { pattern: '^[1-9][0-9]{0,14}$' },
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err101];
+                                vErrors = [err80];
                               } else {
-                                vErrors.push(err101);
+                                vErrors.push(err80);
                               }
                               errors++;
                             }
                           } else {
-                            const err102 = {
-                              instancePath: instancePath + '/data/relationships/user/data/id',
+                            const err81 = {
+                              instancePath: instancePath + '/data/relationships/opportunity/data/id',
                               schemaPath:
-                                '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                                '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/properties/id/anyOf/1/type',
                               keyword: 'type',
                               params: { type: 'string' },
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err102];
+                              vErrors = [err81];
                             } else {
-                              vErrors.push(err102);
+                              vErrors.push(err81);
                             }
                             errors++;
                           }
-                          var _valid9 = _errs121 === errors;
-                          valid23 = valid23 || _valid9;
+                          var _valid5 = _errs103 === errors;
+                          valid17 = valid17 || _valid5;
                         }
-                        if (!valid23) {
-                          const err103 = {
-                            instancePath: instancePath + '/data/relationships/user/data/id',
+                        if (!valid17) {
+                          const err82 = {
+                            instancePath: instancePath + '/data/relationships/opportunity/data/id',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf',
+                              '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/properties/id/anyOf',
                             keyword: 'anyOf',
                             params: {},
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err103];
+                            vErrors = [err82];
                           } else {
-                            vErrors.push(err103);
+                            vErrors.push(err82);
                           }
                           errors++;
                         } else {
-                          errors = _errs118;
+                          errors = _errs100;
                           if (vErrors !== null) {
-                            if (_errs118) {
-                              vErrors.length = _errs118;
+                            if (_errs100) {
+                              vErrors.length = _errs100;
                             } else {
                               vErrors = null;
                             }
@@ -2182,60 +1895,61 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data34.meta !== undefined) {
                         let data37 = data34.meta;
                         if (!(data37 && typeof data37 == 'object' && !Array.isArray(data37))) {
-                          const err104 = {
-                            instancePath: instancePath + '/data/relationships/user/data/meta',
+                          const err83 = {
+                            instancePath: instancePath + '/data/relationships/opportunity/data/meta',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/meta/type',
+                              '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/properties/meta/type',
                             keyword: 'type',
                             params: { type: 'object' },
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err104];
+                            vErrors = [err83];
                           } else {
-                            vErrors.push(err104);
+                            vErrors.push(err83);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err105 = {
-                        instancePath: instancePath + '/data/relationships/user/data',
+                      const err84 = {
+                        instancePath: instancePath + '/data/relationships/opportunity/data',
                         schemaPath:
-                          '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/type',
+                          '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/type',
                         keyword: 'type',
                         params: { type: 'object' },
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err105];
+                        vErrors = [err84];
                       } else {
-                        vErrors.push(err105);
+                        vErrors.push(err84);
                       }
                       errors++;
                     }
-                    var _valid8 = _errs113 === errors;
-                    valid21 = valid21 || _valid8;
+                    var _valid4 = _errs95 === errors;
+                    valid15 = valid15 || _valid4;
                   }
-                  if (!valid21) {
-                    const err106 = {
-                      instancePath: instancePath + '/data/relationships/user/data',
-                      schemaPath: '#/properties/data/properties/relationships/properties/user/properties/data/anyOf',
+                  if (!valid15) {
+                    const err85 = {
+                      instancePath: instancePath + '/data/relationships/opportunity/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf',
                       keyword: 'anyOf',
                       params: {},
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err106];
+                      vErrors = [err85];
                     } else {
-                      vErrors.push(err106);
+                      vErrors.push(err85);
                     }
                     errors++;
                   } else {
-                    errors = _errs110;
+                    errors = _errs92;
                     if (vErrors !== null) {
-                      if (_errs110) {
-                        vErrors.length = _errs110;
+                      if (_errs92) {
+                        vErrors.length = _errs92;
                       } else {
                         vErrors = null;
                       }
@@ -2245,12 +1959,414 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data33.meta !== undefined) {
                   let data38 = data33.meta;
                   if (!(data38 && typeof data38 == 'object' && !Array.isArray(data38))) {
-                    const err107 = {
-                      instancePath: instancePath + '/data/relationships/user/meta',
-                      schemaPath: '#/properties/data/properties/relationships/properties/user/properties/meta/type',
+                    const err86 = {
+                      instancePath: instancePath + '/data/relationships/opportunity/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/opportunity/properties/meta/type',
                       keyword: 'type',
                       params: { type: 'object' },
                       message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err86];
+                    } else {
+                      vErrors.push(err86);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err87 = {
+                  instancePath: instancePath + '/data/relationships/opportunity',
+                  schemaPath: '#/properties/data/properties/relationships/properties/opportunity/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err87];
+                } else {
+                  vErrors.push(err87);
+                }
+                errors++;
+              }
+            }
+            if (data20.phoneNumber !== undefined) {
+              let data39 = data20.phoneNumber;
+              if (data39 && typeof data39 == 'object' && !Array.isArray(data39)) {
+                if (data39.data === undefined) {
+                  const err88 = {
+                    instancePath: instancePath + '/data/relationships/phoneNumber',
+                    schemaPath: '#/properties/data/properties/relationships/properties/phoneNumber/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err88];
+                  } else {
+                    vErrors.push(err88);
+                  }
+                  errors++;
+                }
+                for (const key9 in data39) {
+                  if (!(key9 === 'data' || key9 === 'meta')) {
+                    const err89 = {
+                      instancePath: instancePath + '/data/relationships/phoneNumber',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/phoneNumber/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key9 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err89];
+                    } else {
+                      vErrors.push(err89);
+                    }
+                    errors++;
+                  }
+                }
+                if (data39.data !== undefined) {
+                  let data40 = data39.data;
+                  const _errs113 = errors;
+                  let valid19 = false;
+                  const _errs114 = errors;
+                  if (data40 !== null) {
+                    const err90 = {
+                      instancePath: instancePath + '/data/relationships/phoneNumber/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err90];
+                    } else {
+                      vErrors.push(err90);
+                    }
+                    errors++;
+                  }
+                  var _valid6 = _errs114 === errors;
+                  valid19 = valid19 || _valid6;
+                  if (!valid19) {
+                    const _errs116 = errors;
+                    if (data40 && typeof data40 == 'object' && !Array.isArray(data40)) {
+                      if (data40.type === undefined) {
+                        const err91 = {
+                          instancePath: instancePath + '/data/relationships/phoneNumber/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err91];
+                        } else {
+                          vErrors.push(err91);
+                        }
+                        errors++;
+                      }
+                      if (data40.id === undefined) {
+                        const err92 = {
+                          instancePath: instancePath + '/data/relationships/phoneNumber/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err92];
+                        } else {
+                          vErrors.push(err92);
+                        }
+                        errors++;
+                      }
+                      for (const key10 in data40) {
+                        if (!(key10 === 'type' || key10 === 'id' || key10 === 'meta')) {
+                          const err93 = {
+                            instancePath: instancePath + '/data/relationships/phoneNumber/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key10 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err93];
+                          } else {
+                            vErrors.push(err93);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data40.type !== undefined) {
+                        if ('phoneNumber' !== data40.type) {
+                          const err94 = {
+                            instancePath: instancePath + '/data/relationships/phoneNumber/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'phoneNumber' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err94];
+                          } else {
+                            vErrors.push(err94);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data40.id !== undefined) {
+                        let data42 = data40.id;
+                        const _errs121 = errors;
+                        let valid21 = false;
+                        const _errs122 = errors;
+                        if (!(typeof data42 == 'number' && !(data42 % 1) && !isNaN(data42) && isFinite(data42))) {
+                          const err95 = {
+                            instancePath: instancePath + '/data/relationships/phoneNumber/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err95];
+                          } else {
+                            vErrors.push(err95);
+                          }
+                          errors++;
+                        }
+                        if (typeof data42 == 'number' && isFinite(data42)) {
+                          if (data42 > 9007199254740991 || isNaN(data42)) {
+                            const err96 = {
+                              instancePath: instancePath + '/data/relationships/phoneNumber/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err96];
+                            } else {
+                              vErrors.push(err96);
+                            }
+                            errors++;
+                          }
+                          if (data42 < 1 || isNaN(data42)) {
+                            const err97 = {
+                              instancePath: instancePath + '/data/relationships/phoneNumber/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err97];
+                            } else {
+                              vErrors.push(err97);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid7 = _errs122 === errors;
+                        valid21 = valid21 || _valid7;
+                        if (!valid21) {
+                          const _errs124 = errors;
+                          if (typeof data42 === 'string') {
+                            if (!pattern0.test(data42)) {
+                              const err98 = {
+                                instancePath: instancePath + '/data/relationships/phoneNumber/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err98];
+                              } else {
+                                vErrors.push(err98);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err99 = {
+                              instancePath: instancePath + '/data/relationships/phoneNumber/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err99];
+                            } else {
+                              vErrors.push(err99);
+                            }
+                            errors++;
+                          }
+                          var _valid7 = _errs124 === errors;
+                          valid21 = valid21 || _valid7;
+                        }
+                        if (!valid21) {
+                          const err100 = {
+                            instancePath: instancePath + '/data/relationships/phoneNumber/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err100];
+                          } else {
+                            vErrors.push(err100);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs121;
+                          if (vErrors !== null) {
+                            if (_errs121) {
+                              vErrors.length = _errs121;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data40.meta !== undefined) {
+                        let data43 = data40.meta;
+                        if (!(data43 && typeof data43 == 'object' && !Array.isArray(data43))) {
+                          const err101 = {
+                            instancePath: instancePath + '/data/relationships/phoneNumber/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err101];
+                          } else {
+                            vErrors.push(err101);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err102 = {
+                        instancePath: instancePath + '/data/relationships/phoneNumber/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err102];
+                      } else {
+                        vErrors.push(err102);
+                      }
+                      errors++;
+                    }
+                    var _valid6 = _errs116 === errors;
+                    valid19 = valid19 || _valid6;
+                  }
+                  if (!valid19) {
+                    const err103 = {
+                      instancePath: instancePath + '/data/relationships/phoneNumber/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err103];
+                    } else {
+                      vErrors.push(err103);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs113;
+                    if (vErrors !== null) {
+                      if (_errs113) {
+                        vErrors.length = _errs113;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data39.meta !== undefined) {
+                  let data44 = data39.meta;
+                  if (!(data44 && typeof data44 == 'object' && !Array.isArray(data44))) {
+                    const err104 = {
+                      instancePath: instancePath + '/data/relationships/phoneNumber/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/phoneNumber/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err104];
+                    } else {
+                      vErrors.push(err104);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err105 = {
+                  instancePath: instancePath + '/data/relationships/phoneNumber',
+                  schemaPath: '#/properties/data/properties/relationships/properties/phoneNumber/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err105];
+                } else {
+                  vErrors.push(err105);
+                }
+                errors++;
+              }
+            }
+            if (data20.prospect !== undefined) {
+              let data45 = data20.prospect;
+              if (data45 && typeof data45 == 'object' && !Array.isArray(data45)) {
+                if (data45.data === undefined) {
+                  const err106 = {
+                    instancePath: instancePath + '/data/relationships/prospect',
+                    schemaPath: '#/properties/data/properties/relationships/properties/prospect/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err106];
+                  } else {
+                    vErrors.push(err106);
+                  }
+                  errors++;
+                }
+                for (const key11 in data45) {
+                  if (!(key11 === 'data' || key11 === 'meta')) {
+                    const err107 = {
+                      instancePath: instancePath + '/data/relationships/prospect',
+                      schemaPath: '#/properties/data/properties/relationships/properties/prospect/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key11 },
+                      message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
                       vErrors = [err107];
@@ -2260,8 +2376,2047 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
+                if (data45.data !== undefined) {
+                  let data46 = data45.data;
+                  const _errs134 = errors;
+                  let valid23 = false;
+                  const _errs135 = errors;
+                  if (data46 !== null) {
+                    const err108 = {
+                      instancePath: instancePath + '/data/relationships/prospect/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err108];
+                    } else {
+                      vErrors.push(err108);
+                    }
+                    errors++;
+                  }
+                  var _valid8 = _errs135 === errors;
+                  valid23 = valid23 || _valid8;
+                  if (!valid23) {
+                    const _errs137 = errors;
+                    if (data46 && typeof data46 == 'object' && !Array.isArray(data46)) {
+                      if (data46.type === undefined) {
+                        const err109 = {
+                          instancePath: instancePath + '/data/relationships/prospect/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err109];
+                        } else {
+                          vErrors.push(err109);
+                        }
+                        errors++;
+                      }
+                      if (data46.id === undefined) {
+                        const err110 = {
+                          instancePath: instancePath + '/data/relationships/prospect/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err110];
+                        } else {
+                          vErrors.push(err110);
+                        }
+                        errors++;
+                      }
+                      for (const key12 in data46) {
+                        if (!(key12 === 'type' || key12 === 'id' || key12 === 'meta')) {
+                          const err111 = {
+                            instancePath: instancePath + '/data/relationships/prospect/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key12 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err111];
+                          } else {
+                            vErrors.push(err111);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data46.type !== undefined) {
+                        if ('prospect' !== data46.type) {
+                          const err112 = {
+                            instancePath: instancePath + '/data/relationships/prospect/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'prospect' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err112];
+                          } else {
+                            vErrors.push(err112);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data46.id !== undefined) {
+                        let data48 = data46.id;
+                        const _errs142 = errors;
+                        let valid25 = false;
+                        const _errs143 = errors;
+                        if (!(typeof data48 == 'number' && !(data48 % 1) && !isNaN(data48) && isFinite(data48))) {
+                          const err113 = {
+                            instancePath: instancePath + '/data/relationships/prospect/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err113];
+                          } else {
+                            vErrors.push(err113);
+                          }
+                          errors++;
+                        }
+                        if (typeof data48 == 'number' && isFinite(data48)) {
+                          if (data48 > 9007199254740991 || isNaN(data48)) {
+                            const err114 = {
+                              instancePath: instancePath + '/data/relationships/prospect/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err114];
+                            } else {
+                              vErrors.push(err114);
+                            }
+                            errors++;
+                          }
+                          if (data48 < 1 || isNaN(data48)) {
+                            const err115 = {
+                              instancePath: instancePath + '/data/relationships/prospect/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err115];
+                            } else {
+                              vErrors.push(err115);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid9 = _errs143 === errors;
+                        valid25 = valid25 || _valid9;
+                        if (!valid25) {
+                          const _errs145 = errors;
+                          if (typeof data48 === 'string') {
+                            if (!pattern0.test(data48)) {
+                              const err116 = {
+                                instancePath: instancePath + '/data/relationships/prospect/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err116];
+                              } else {
+                                vErrors.push(err116);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err117 = {
+                              instancePath: instancePath + '/data/relationships/prospect/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err117];
+                            } else {
+                              vErrors.push(err117);
+                            }
+                            errors++;
+                          }
+                          var _valid9 = _errs145 === errors;
+                          valid25 = valid25 || _valid9;
+                        }
+                        if (!valid25) {
+                          const err118 = {
+                            instancePath: instancePath + '/data/relationships/prospect/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err118];
+                          } else {
+                            vErrors.push(err118);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs142;
+                          if (vErrors !== null) {
+                            if (_errs142) {
+                              vErrors.length = _errs142;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data46.meta !== undefined) {
+                        let data49 = data46.meta;
+                        if (!(data49 && typeof data49 == 'object' && !Array.isArray(data49))) {
+                          const err119 = {
+                            instancePath: instancePath + '/data/relationships/prospect/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err119];
+                          } else {
+                            vErrors.push(err119);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err120 = {
+                        instancePath: instancePath + '/data/relationships/prospect/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err120];
+                      } else {
+                        vErrors.push(err120);
+                      }
+                      errors++;
+                    }
+                    var _valid8 = _errs137 === errors;
+                    valid23 = valid23 || _valid8;
+                  }
+                  if (!valid23) {
+                    const err121 = {
+                      instancePath: instancePath + '/data/relationships/prospect/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err121];
+                    } else {
+                      vErrors.push(err121);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs134;
+                    if (vErrors !== null) {
+                      if (_errs134) {
+                        vErrors.length = _errs134;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data45.meta !== undefined) {
+                  let data50 = data45.meta;
+                  if (!(data50 && typeof data50 == 'object' && !Array.isArray(data50))) {
+                    const err122 = {
+                      instancePath: instancePath + '/data/relationships/prospect/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/prospect/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err122];
+                    } else {
+                      vErrors.push(err122);
+                    }
+                    errors++;
+                  }
+                }
               } else {
-                const err108 = {
+                const err123 = {
+                  instancePath: instancePath + '/data/relationships/prospect',
+                  schemaPath: '#/properties/data/properties/relationships/properties/prospect/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err123];
+                } else {
+                  vErrors.push(err123);
+                }
+                errors++;
+              }
+            }
+            if (data20.sequence !== undefined) {
+              let data51 = data20.sequence;
+              if (data51 && typeof data51 == 'object' && !Array.isArray(data51)) {
+                if (data51.data === undefined) {
+                  const err124 = {
+                    instancePath: instancePath + '/data/relationships/sequence',
+                    schemaPath: '#/properties/data/properties/relationships/properties/sequence/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err124];
+                  } else {
+                    vErrors.push(err124);
+                  }
+                  errors++;
+                }
+                for (const key13 in data51) {
+                  if (!(key13 === 'data' || key13 === 'meta')) {
+                    const err125 = {
+                      instancePath: instancePath + '/data/relationships/sequence',
+                      schemaPath: '#/properties/data/properties/relationships/properties/sequence/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key13 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err125];
+                    } else {
+                      vErrors.push(err125);
+                    }
+                    errors++;
+                  }
+                }
+                if (data51.data !== undefined) {
+                  let data52 = data51.data;
+                  const _errs155 = errors;
+                  let valid27 = false;
+                  const _errs156 = errors;
+                  if (data52 !== null) {
+                    const err126 = {
+                      instancePath: instancePath + '/data/relationships/sequence/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err126];
+                    } else {
+                      vErrors.push(err126);
+                    }
+                    errors++;
+                  }
+                  var _valid10 = _errs156 === errors;
+                  valid27 = valid27 || _valid10;
+                  if (!valid27) {
+                    const _errs158 = errors;
+                    if (data52 && typeof data52 == 'object' && !Array.isArray(data52)) {
+                      if (data52.type === undefined) {
+                        const err127 = {
+                          instancePath: instancePath + '/data/relationships/sequence/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err127];
+                        } else {
+                          vErrors.push(err127);
+                        }
+                        errors++;
+                      }
+                      if (data52.id === undefined) {
+                        const err128 = {
+                          instancePath: instancePath + '/data/relationships/sequence/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err128];
+                        } else {
+                          vErrors.push(err128);
+                        }
+                        errors++;
+                      }
+                      for (const key14 in data52) {
+                        if (!(key14 === 'type' || key14 === 'id' || key14 === 'meta')) {
+                          const err129 = {
+                            instancePath: instancePath + '/data/relationships/sequence/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key14 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err129];
+                          } else {
+                            vErrors.push(err129);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data52.type !== undefined) {
+                        if ('sequence' !== data52.type) {
+                          const err130 = {
+                            instancePath: instancePath + '/data/relationships/sequence/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'sequence' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err130];
+                          } else {
+                            vErrors.push(err130);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data52.id !== undefined) {
+                        let data54 = data52.id;
+                        const _errs163 = errors;
+                        let valid29 = false;
+                        const _errs164 = errors;
+                        if (!(typeof data54 == 'number' && !(data54 % 1) && !isNaN(data54) && isFinite(data54))) {
+                          const err131 = {
+                            instancePath: instancePath + '/data/relationships/sequence/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err131];
+                          } else {
+                            vErrors.push(err131);
+                          }
+                          errors++;
+                        }
+                        if (typeof data54 == 'number' && isFinite(data54)) {
+                          if (data54 > 9007199254740991 || isNaN(data54)) {
+                            const err132 = {
+                              instancePath: instancePath + '/data/relationships/sequence/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err132];
+                            } else {
+                              vErrors.push(err132);
+                            }
+                            errors++;
+                          }
+                          if (data54 < 1 || isNaN(data54)) {
+                            const err133 = {
+                              instancePath: instancePath + '/data/relationships/sequence/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err133];
+                            } else {
+                              vErrors.push(err133);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid11 = _errs164 === errors;
+                        valid29 = valid29 || _valid11;
+                        if (!valid29) {
+                          const _errs166 = errors;
+                          if (typeof data54 === 'string') {
+                            if (!pattern0.test(data54)) {
+                              const err134 = {
+                                instancePath: instancePath + '/data/relationships/sequence/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err134];
+                              } else {
+                                vErrors.push(err134);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err135 = {
+                              instancePath: instancePath + '/data/relationships/sequence/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err135];
+                            } else {
+                              vErrors.push(err135);
+                            }
+                            errors++;
+                          }
+                          var _valid11 = _errs166 === errors;
+                          valid29 = valid29 || _valid11;
+                        }
+                        if (!valid29) {
+                          const err136 = {
+                            instancePath: instancePath + '/data/relationships/sequence/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err136];
+                          } else {
+                            vErrors.push(err136);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs163;
+                          if (vErrors !== null) {
+                            if (_errs163) {
+                              vErrors.length = _errs163;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data52.meta !== undefined) {
+                        let data55 = data52.meta;
+                        if (!(data55 && typeof data55 == 'object' && !Array.isArray(data55))) {
+                          const err137 = {
+                            instancePath: instancePath + '/data/relationships/sequence/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err137];
+                          } else {
+                            vErrors.push(err137);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err138 = {
+                        instancePath: instancePath + '/data/relationships/sequence/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err138];
+                      } else {
+                        vErrors.push(err138);
+                      }
+                      errors++;
+                    }
+                    var _valid10 = _errs158 === errors;
+                    valid27 = valid27 || _valid10;
+                  }
+                  if (!valid27) {
+                    const err139 = {
+                      instancePath: instancePath + '/data/relationships/sequence/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err139];
+                    } else {
+                      vErrors.push(err139);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs155;
+                    if (vErrors !== null) {
+                      if (_errs155) {
+                        vErrors.length = _errs155;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data51.meta !== undefined) {
+                  let data56 = data51.meta;
+                  if (!(data56 && typeof data56 == 'object' && !Array.isArray(data56))) {
+                    const err140 = {
+                      instancePath: instancePath + '/data/relationships/sequence/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/sequence/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err140];
+                    } else {
+                      vErrors.push(err140);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err141 = {
+                  instancePath: instancePath + '/data/relationships/sequence',
+                  schemaPath: '#/properties/data/properties/relationships/properties/sequence/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err141];
+                } else {
+                  vErrors.push(err141);
+                }
+                errors++;
+              }
+            }
+            if (data20.sequenceState !== undefined) {
+              let data57 = data20.sequenceState;
+              if (data57 && typeof data57 == 'object' && !Array.isArray(data57)) {
+                if (data57.data === undefined) {
+                  const err142 = {
+                    instancePath: instancePath + '/data/relationships/sequenceState',
+                    schemaPath: '#/properties/data/properties/relationships/properties/sequenceState/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err142];
+                  } else {
+                    vErrors.push(err142);
+                  }
+                  errors++;
+                }
+                for (const key15 in data57) {
+                  if (!(key15 === 'data' || key15 === 'meta')) {
+                    const err143 = {
+                      instancePath: instancePath + '/data/relationships/sequenceState',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/sequenceState/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key15 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err143];
+                    } else {
+                      vErrors.push(err143);
+                    }
+                    errors++;
+                  }
+                }
+                if (data57.data !== undefined) {
+                  let data58 = data57.data;
+                  const _errs176 = errors;
+                  let valid31 = false;
+                  const _errs177 = errors;
+                  if (data58 !== null) {
+                    const err144 = {
+                      instancePath: instancePath + '/data/relationships/sequenceState/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err144];
+                    } else {
+                      vErrors.push(err144);
+                    }
+                    errors++;
+                  }
+                  var _valid12 = _errs177 === errors;
+                  valid31 = valid31 || _valid12;
+                  if (!valid31) {
+                    const _errs179 = errors;
+                    if (data58 && typeof data58 == 'object' && !Array.isArray(data58)) {
+                      if (data58.type === undefined) {
+                        const err145 = {
+                          instancePath: instancePath + '/data/relationships/sequenceState/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err145];
+                        } else {
+                          vErrors.push(err145);
+                        }
+                        errors++;
+                      }
+                      if (data58.id === undefined) {
+                        const err146 = {
+                          instancePath: instancePath + '/data/relationships/sequenceState/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err146];
+                        } else {
+                          vErrors.push(err146);
+                        }
+                        errors++;
+                      }
+                      for (const key16 in data58) {
+                        if (!(key16 === 'type' || key16 === 'id' || key16 === 'meta')) {
+                          const err147 = {
+                            instancePath: instancePath + '/data/relationships/sequenceState/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key16 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err147];
+                          } else {
+                            vErrors.push(err147);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data58.type !== undefined) {
+                        if ('sequenceState' !== data58.type) {
+                          const err148 = {
+                            instancePath: instancePath + '/data/relationships/sequenceState/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'sequenceState' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err148];
+                          } else {
+                            vErrors.push(err148);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data58.id !== undefined) {
+                        let data60 = data58.id;
+                        const _errs184 = errors;
+                        let valid33 = false;
+                        const _errs185 = errors;
+                        if (!(typeof data60 == 'number' && !(data60 % 1) && !isNaN(data60) && isFinite(data60))) {
+                          const err149 = {
+                            instancePath: instancePath + '/data/relationships/sequenceState/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err149];
+                          } else {
+                            vErrors.push(err149);
+                          }
+                          errors++;
+                        }
+                        if (typeof data60 == 'number' && isFinite(data60)) {
+                          if (data60 > 9007199254740991 || isNaN(data60)) {
+                            const err150 = {
+                              instancePath: instancePath + '/data/relationships/sequenceState/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err150];
+                            } else {
+                              vErrors.push(err150);
+                            }
+                            errors++;
+                          }
+                          if (data60 < 1 || isNaN(data60)) {
+                            const err151 = {
+                              instancePath: instancePath + '/data/relationships/sequenceState/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err151];
+                            } else {
+                              vErrors.push(err151);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid13 = _errs185 === errors;
+                        valid33 = valid33 || _valid13;
+                        if (!valid33) {
+                          const _errs187 = errors;
+                          if (typeof data60 === 'string') {
+                            if (!pattern0.test(data60)) {
+                              const err152 = {
+                                instancePath: instancePath + '/data/relationships/sequenceState/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err152];
+                              } else {
+                                vErrors.push(err152);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err153 = {
+                              instancePath: instancePath + '/data/relationships/sequenceState/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err153];
+                            } else {
+                              vErrors.push(err153);
+                            }
+                            errors++;
+                          }
+                          var _valid13 = _errs187 === errors;
+                          valid33 = valid33 || _valid13;
+                        }
+                        if (!valid33) {
+                          const err154 = {
+                            instancePath: instancePath + '/data/relationships/sequenceState/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err154];
+                          } else {
+                            vErrors.push(err154);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs184;
+                          if (vErrors !== null) {
+                            if (_errs184) {
+                              vErrors.length = _errs184;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data58.meta !== undefined) {
+                        let data61 = data58.meta;
+                        if (!(data61 && typeof data61 == 'object' && !Array.isArray(data61))) {
+                          const err155 = {
+                            instancePath: instancePath + '/data/relationships/sequenceState/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err155];
+                          } else {
+                            vErrors.push(err155);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err156 = {
+                        instancePath: instancePath + '/data/relationships/sequenceState/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err156];
+                      } else {
+                        vErrors.push(err156);
+                      }
+                      errors++;
+                    }
+                    var _valid12 = _errs179 === errors;
+                    valid31 = valid31 || _valid12;
+                  }
+                  if (!valid31) {
+                    const err157 = {
+                      instancePath: instancePath + '/data/relationships/sequenceState/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err157];
+                    } else {
+                      vErrors.push(err157);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs176;
+                    if (vErrors !== null) {
+                      if (_errs176) {
+                        vErrors.length = _errs176;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data57.meta !== undefined) {
+                  let data62 = data57.meta;
+                  if (!(data62 && typeof data62 == 'object' && !Array.isArray(data62))) {
+                    const err158 = {
+                      instancePath: instancePath + '/data/relationships/sequenceState/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/sequenceState/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err158];
+                    } else {
+                      vErrors.push(err158);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err159 = {
+                  instancePath: instancePath + '/data/relationships/sequenceState',
+                  schemaPath: '#/properties/data/properties/relationships/properties/sequenceState/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err159];
+                } else {
+                  vErrors.push(err159);
+                }
+                errors++;
+              }
+            }
+            if (data20.sequenceStep !== undefined) {
+              let data63 = data20.sequenceStep;
+              if (data63 && typeof data63 == 'object' && !Array.isArray(data63)) {
+                if (data63.data === undefined) {
+                  const err160 = {
+                    instancePath: instancePath + '/data/relationships/sequenceStep',
+                    schemaPath: '#/properties/data/properties/relationships/properties/sequenceStep/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err160];
+                  } else {
+                    vErrors.push(err160);
+                  }
+                  errors++;
+                }
+                for (const key17 in data63) {
+                  if (!(key17 === 'data' || key17 === 'meta')) {
+                    const err161 = {
+                      instancePath: instancePath + '/data/relationships/sequenceStep',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/sequenceStep/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key17 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err161];
+                    } else {
+                      vErrors.push(err161);
+                    }
+                    errors++;
+                  }
+                }
+                if (data63.data !== undefined) {
+                  let data64 = data63.data;
+                  const _errs197 = errors;
+                  let valid35 = false;
+                  const _errs198 = errors;
+                  if (data64 !== null) {
+                    const err162 = {
+                      instancePath: instancePath + '/data/relationships/sequenceStep/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err162];
+                    } else {
+                      vErrors.push(err162);
+                    }
+                    errors++;
+                  }
+                  var _valid14 = _errs198 === errors;
+                  valid35 = valid35 || _valid14;
+                  if (!valid35) {
+                    const _errs200 = errors;
+                    if (data64 && typeof data64 == 'object' && !Array.isArray(data64)) {
+                      if (data64.type === undefined) {
+                        const err163 = {
+                          instancePath: instancePath + '/data/relationships/sequenceStep/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err163];
+                        } else {
+                          vErrors.push(err163);
+                        }
+                        errors++;
+                      }
+                      if (data64.id === undefined) {
+                        const err164 = {
+                          instancePath: instancePath + '/data/relationships/sequenceStep/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err164];
+                        } else {
+                          vErrors.push(err164);
+                        }
+                        errors++;
+                      }
+                      for (const key18 in data64) {
+                        if (!(key18 === 'type' || key18 === 'id' || key18 === 'meta')) {
+                          const err165 = {
+                            instancePath: instancePath + '/data/relationships/sequenceStep/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key18 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err165];
+                          } else {
+                            vErrors.push(err165);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data64.type !== undefined) {
+                        if ('sequenceStep' !== data64.type) {
+                          const err166 = {
+                            instancePath: instancePath + '/data/relationships/sequenceStep/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'sequenceStep' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err166];
+                          } else {
+                            vErrors.push(err166);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data64.id !== undefined) {
+                        let data66 = data64.id;
+                        const _errs205 = errors;
+                        let valid37 = false;
+                        const _errs206 = errors;
+                        if (!(typeof data66 == 'number' && !(data66 % 1) && !isNaN(data66) && isFinite(data66))) {
+                          const err167 = {
+                            instancePath: instancePath + '/data/relationships/sequenceStep/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err167];
+                          } else {
+                            vErrors.push(err167);
+                          }
+                          errors++;
+                        }
+                        if (typeof data66 == 'number' && isFinite(data66)) {
+                          if (data66 > 9007199254740991 || isNaN(data66)) {
+                            const err168 = {
+                              instancePath: instancePath + '/data/relationships/sequenceStep/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err168];
+                            } else {
+                              vErrors.push(err168);
+                            }
+                            errors++;
+                          }
+                          if (data66 < 1 || isNaN(data66)) {
+                            const err169 = {
+                              instancePath: instancePath + '/data/relationships/sequenceStep/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err169];
+                            } else {
+                              vErrors.push(err169);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid15 = _errs206 === errors;
+                        valid37 = valid37 || _valid15;
+                        if (!valid37) {
+                          const _errs208 = errors;
+                          if (typeof data66 === 'string') {
+                            if (!pattern0.test(data66)) {
+                              const err170 = {
+                                instancePath: instancePath + '/data/relationships/sequenceStep/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err170];
+                              } else {
+                                vErrors.push(err170);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err171 = {
+                              instancePath: instancePath + '/data/relationships/sequenceStep/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err171];
+                            } else {
+                              vErrors.push(err171);
+                            }
+                            errors++;
+                          }
+                          var _valid15 = _errs208 === errors;
+                          valid37 = valid37 || _valid15;
+                        }
+                        if (!valid37) {
+                          const err172 = {
+                            instancePath: instancePath + '/data/relationships/sequenceStep/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err172];
+                          } else {
+                            vErrors.push(err172);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs205;
+                          if (vErrors !== null) {
+                            if (_errs205) {
+                              vErrors.length = _errs205;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data64.meta !== undefined) {
+                        let data67 = data64.meta;
+                        if (!(data67 && typeof data67 == 'object' && !Array.isArray(data67))) {
+                          const err173 = {
+                            instancePath: instancePath + '/data/relationships/sequenceStep/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err173];
+                          } else {
+                            vErrors.push(err173);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err174 = {
+                        instancePath: instancePath + '/data/relationships/sequenceStep/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err174];
+                      } else {
+                        vErrors.push(err174);
+                      }
+                      errors++;
+                    }
+                    var _valid14 = _errs200 === errors;
+                    valid35 = valid35 || _valid14;
+                  }
+                  if (!valid35) {
+                    const err175 = {
+                      instancePath: instancePath + '/data/relationships/sequenceStep/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err175];
+                    } else {
+                      vErrors.push(err175);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs197;
+                    if (vErrors !== null) {
+                      if (_errs197) {
+                        vErrors.length = _errs197;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data63.meta !== undefined) {
+                  let data68 = data63.meta;
+                  if (!(data68 && typeof data68 == 'object' && !Array.isArray(data68))) {
+                    const err176 = {
+                      instancePath: instancePath + '/data/relationships/sequenceStep/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/sequenceStep/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err176];
+                    } else {
+                      vErrors.push(err176);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err177 = {
+                  instancePath: instancePath + '/data/relationships/sequenceStep',
+                  schemaPath: '#/properties/data/properties/relationships/properties/sequenceStep/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err177];
+                } else {
+                  vErrors.push(err177);
+                }
+                errors++;
+              }
+            }
+            if (data20.task !== undefined) {
+              let data69 = data20.task;
+              if (data69 && typeof data69 == 'object' && !Array.isArray(data69)) {
+                if (data69.data === undefined) {
+                  const err178 = {
+                    instancePath: instancePath + '/data/relationships/task',
+                    schemaPath: '#/properties/data/properties/relationships/properties/task/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err178];
+                  } else {
+                    vErrors.push(err178);
+                  }
+                  errors++;
+                }
+                for (const key19 in data69) {
+                  if (!(key19 === 'data' || key19 === 'meta')) {
+                    const err179 = {
+                      instancePath: instancePath + '/data/relationships/task',
+                      schemaPath: '#/properties/data/properties/relationships/properties/task/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key19 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err179];
+                    } else {
+                      vErrors.push(err179);
+                    }
+                    errors++;
+                  }
+                }
+                if (data69.data !== undefined) {
+                  let data70 = data69.data;
+                  const _errs218 = errors;
+                  let valid39 = false;
+                  const _errs219 = errors;
+                  if (data70 !== null) {
+                    const err180 = {
+                      instancePath: instancePath + '/data/relationships/task/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err180];
+                    } else {
+                      vErrors.push(err180);
+                    }
+                    errors++;
+                  }
+                  var _valid16 = _errs219 === errors;
+                  valid39 = valid39 || _valid16;
+                  if (!valid39) {
+                    const _errs221 = errors;
+                    if (data70 && typeof data70 == 'object' && !Array.isArray(data70)) {
+                      if (data70.type === undefined) {
+                        const err181 = {
+                          instancePath: instancePath + '/data/relationships/task/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err181];
+                        } else {
+                          vErrors.push(err181);
+                        }
+                        errors++;
+                      }
+                      if (data70.id === undefined) {
+                        const err182 = {
+                          instancePath: instancePath + '/data/relationships/task/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err182];
+                        } else {
+                          vErrors.push(err182);
+                        }
+                        errors++;
+                      }
+                      for (const key20 in data70) {
+                        if (!(key20 === 'type' || key20 === 'id' || key20 === 'meta')) {
+                          const err183 = {
+                            instancePath: instancePath + '/data/relationships/task/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key20 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err183];
+                          } else {
+                            vErrors.push(err183);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data70.type !== undefined) {
+                        if ('task' !== data70.type) {
+                          const err184 = {
+                            instancePath: instancePath + '/data/relationships/task/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'task' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err184];
+                          } else {
+                            vErrors.push(err184);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data70.id !== undefined) {
+                        let data72 = data70.id;
+                        const _errs226 = errors;
+                        let valid41 = false;
+                        const _errs227 = errors;
+                        if (!(typeof data72 == 'number' && !(data72 % 1) && !isNaN(data72) && isFinite(data72))) {
+                          const err185 = {
+                            instancePath: instancePath + '/data/relationships/task/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err185];
+                          } else {
+                            vErrors.push(err185);
+                          }
+                          errors++;
+                        }
+                        if (typeof data72 == 'number' && isFinite(data72)) {
+                          if (data72 > 9007199254740991 || isNaN(data72)) {
+                            const err186 = {
+                              instancePath: instancePath + '/data/relationships/task/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err186];
+                            } else {
+                              vErrors.push(err186);
+                            }
+                            errors++;
+                          }
+                          if (data72 < 1 || isNaN(data72)) {
+                            const err187 = {
+                              instancePath: instancePath + '/data/relationships/task/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err187];
+                            } else {
+                              vErrors.push(err187);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid17 = _errs227 === errors;
+                        valid41 = valid41 || _valid17;
+                        if (!valid41) {
+                          const _errs229 = errors;
+                          if (typeof data72 === 'string') {
+                            if (!pattern0.test(data72)) {
+                              const err188 = {
+                                instancePath: instancePath + '/data/relationships/task/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err188];
+                              } else {
+                                vErrors.push(err188);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err189 = {
+                              instancePath: instancePath + '/data/relationships/task/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err189];
+                            } else {
+                              vErrors.push(err189);
+                            }
+                            errors++;
+                          }
+                          var _valid17 = _errs229 === errors;
+                          valid41 = valid41 || _valid17;
+                        }
+                        if (!valid41) {
+                          const err190 = {
+                            instancePath: instancePath + '/data/relationships/task/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err190];
+                          } else {
+                            vErrors.push(err190);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs226;
+                          if (vErrors !== null) {
+                            if (_errs226) {
+                              vErrors.length = _errs226;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data70.meta !== undefined) {
+                        let data73 = data70.meta;
+                        if (!(data73 && typeof data73 == 'object' && !Array.isArray(data73))) {
+                          const err191 = {
+                            instancePath: instancePath + '/data/relationships/task/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err191];
+                          } else {
+                            vErrors.push(err191);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err192 = {
+                        instancePath: instancePath + '/data/relationships/task/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err192];
+                      } else {
+                        vErrors.push(err192);
+                      }
+                      errors++;
+                    }
+                    var _valid16 = _errs221 === errors;
+                    valid39 = valid39 || _valid16;
+                  }
+                  if (!valid39) {
+                    const err193 = {
+                      instancePath: instancePath + '/data/relationships/task/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/task/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err193];
+                    } else {
+                      vErrors.push(err193);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs218;
+                    if (vErrors !== null) {
+                      if (_errs218) {
+                        vErrors.length = _errs218;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data69.meta !== undefined) {
+                  let data74 = data69.meta;
+                  if (!(data74 && typeof data74 == 'object' && !Array.isArray(data74))) {
+                    const err194 = {
+                      instancePath: instancePath + '/data/relationships/task/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/task/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err194];
+                    } else {
+                      vErrors.push(err194);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err195 = {
+                  instancePath: instancePath + '/data/relationships/task',
+                  schemaPath: '#/properties/data/properties/relationships/properties/task/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err195];
+                } else {
+                  vErrors.push(err195);
+                }
+                errors++;
+              }
+            }
+            if (data20.user !== undefined) {
+              let data75 = data20.user;
+              if (data75 && typeof data75 == 'object' && !Array.isArray(data75)) {
+                if (data75.data === undefined) {
+                  const err196 = {
+                    instancePath: instancePath + '/data/relationships/user',
+                    schemaPath: '#/properties/data/properties/relationships/properties/user/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err196];
+                  } else {
+                    vErrors.push(err196);
+                  }
+                  errors++;
+                }
+                for (const key21 in data75) {
+                  if (!(key21 === 'data' || key21 === 'meta')) {
+                    const err197 = {
+                      instancePath: instancePath + '/data/relationships/user',
+                      schemaPath: '#/properties/data/properties/relationships/properties/user/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key21 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err197];
+                    } else {
+                      vErrors.push(err197);
+                    }
+                    errors++;
+                  }
+                }
+                if (data75.data !== undefined) {
+                  let data76 = data75.data;
+                  const _errs239 = errors;
+                  let valid43 = false;
+                  const _errs240 = errors;
+                  if (data76 !== null) {
+                    const err198 = {
+                      instancePath: instancePath + '/data/relationships/user/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err198];
+                    } else {
+                      vErrors.push(err198);
+                    }
+                    errors++;
+                  }
+                  var _valid18 = _errs240 === errors;
+                  valid43 = valid43 || _valid18;
+                  if (!valid43) {
+                    const _errs242 = errors;
+                    if (data76 && typeof data76 == 'object' && !Array.isArray(data76)) {
+                      if (data76.type === undefined) {
+                        const err199 = {
+                          instancePath: instancePath + '/data/relationships/user/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err199];
+                        } else {
+                          vErrors.push(err199);
+                        }
+                        errors++;
+                      }
+                      if (data76.id === undefined) {
+                        const err200 = {
+                          instancePath: instancePath + '/data/relationships/user/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err200];
+                        } else {
+                          vErrors.push(err200);
+                        }
+                        errors++;
+                      }
+                      for (const key22 in data76) {
+                        if (!(key22 === 'type' || key22 === 'id' || key22 === 'meta')) {
+                          const err201 = {
+                            instancePath: instancePath + '/data/relationships/user/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key22 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err201];
+                          } else {
+                            vErrors.push(err201);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data76.type !== undefined) {
+                        if ('user' !== data76.type) {
+                          const err202 = {
+                            instancePath: instancePath + '/data/relationships/user/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'user' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err202];
+                          } else {
+                            vErrors.push(err202);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data76.id !== undefined) {
+                        let data78 = data76.id;
+                        const _errs247 = errors;
+                        let valid45 = false;
+                        const _errs248 = errors;
+                        if (!(typeof data78 == 'number' && !(data78 % 1) && !isNaN(data78) && isFinite(data78))) {
+                          const err203 = {
+                            instancePath: instancePath + '/data/relationships/user/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err203];
+                          } else {
+                            vErrors.push(err203);
+                          }
+                          errors++;
+                        }
+                        if (typeof data78 == 'number' && isFinite(data78)) {
+                          if (data78 > 9007199254740991 || isNaN(data78)) {
+                            const err204 = {
+                              instancePath: instancePath + '/data/relationships/user/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err204];
+                            } else {
+                              vErrors.push(err204);
+                            }
+                            errors++;
+                          }
+                          if (data78 < 1 || isNaN(data78)) {
+                            const err205 = {
+                              instancePath: instancePath + '/data/relationships/user/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err205];
+                            } else {
+                              vErrors.push(err205);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid19 = _errs248 === errors;
+                        valid45 = valid45 || _valid19;
+                        if (!valid45) {
+                          const _errs250 = errors;
+                          if (typeof data78 === 'string') {
+                            if (!pattern0.test(data78)) {
+                              const err206 = {
+                                instancePath: instancePath + '/data/relationships/user/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err206];
+                              } else {
+                                vErrors.push(err206);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err207 = {
+                              instancePath: instancePath + '/data/relationships/user/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err207];
+                            } else {
+                              vErrors.push(err207);
+                            }
+                            errors++;
+                          }
+                          var _valid19 = _errs250 === errors;
+                          valid45 = valid45 || _valid19;
+                        }
+                        if (!valid45) {
+                          const err208 = {
+                            instancePath: instancePath + '/data/relationships/user/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err208];
+                          } else {
+                            vErrors.push(err208);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs247;
+                          if (vErrors !== null) {
+                            if (_errs247) {
+                              vErrors.length = _errs247;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data76.meta !== undefined) {
+                        let data79 = data76.meta;
+                        if (!(data79 && typeof data79 == 'object' && !Array.isArray(data79))) {
+                          const err209 = {
+                            instancePath: instancePath + '/data/relationships/user/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err209];
+                          } else {
+                            vErrors.push(err209);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err210 = {
+                        instancePath: instancePath + '/data/relationships/user/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err210];
+                      } else {
+                        vErrors.push(err210);
+                      }
+                      errors++;
+                    }
+                    var _valid18 = _errs242 === errors;
+                    valid43 = valid43 || _valid18;
+                  }
+                  if (!valid43) {
+                    const err211 = {
+                      instancePath: instancePath + '/data/relationships/user/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/user/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err211];
+                    } else {
+                      vErrors.push(err211);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs239;
+                    if (vErrors !== null) {
+                      if (_errs239) {
+                        vErrors.length = _errs239;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data75.meta !== undefined) {
+                  let data80 = data75.meta;
+                  if (!(data80 && typeof data80 == 'object' && !Array.isArray(data80))) {
+                    const err212 = {
+                      instancePath: instancePath + '/data/relationships/user/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/user/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err212];
+                    } else {
+                      vErrors.push(err212);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err213 = {
                   instancePath: instancePath + '/data/relationships/user',
                   schemaPath: '#/properties/data/properties/relationships/properties/user/type',
                   keyword: 'type',
@@ -2269,15 +4424,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err108];
+                  vErrors = [err213];
                 } else {
-                  vErrors.push(err108);
+                  vErrors.push(err213);
                 }
                 errors++;
               }
             }
           } else {
-            const err109 = {
+            const err214 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
               keyword: 'type',
@@ -2285,17 +4440,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err109];
+              vErrors = [err214];
             } else {
-              vErrors.push(err109);
+              vErrors.push(err214);
             }
             errors++;
           }
         }
         if (data0.meta !== undefined) {
-          let data39 = data0.meta;
-          if (!(data39 && typeof data39 == 'object' && !Array.isArray(data39))) {
-            const err110 = {
+          let data81 = data0.meta;
+          if (!(data81 && typeof data81 == 'object' && !Array.isArray(data81))) {
+            const err215 = {
               instancePath: instancePath + '/data/meta',
               schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
@@ -2303,17 +4458,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err110];
+              vErrors = [err215];
             } else {
-              vErrors.push(err110);
+              vErrors.push(err215);
             }
             errors++;
           }
         }
         if (data0.links !== undefined) {
-          let data40 = data0.links;
-          if (!(data40 && typeof data40 == 'object' && !Array.isArray(data40))) {
-            const err111 = {
+          let data82 = data0.links;
+          if (!(data82 && typeof data82 == 'object' && !Array.isArray(data82))) {
+            const err216 = {
               instancePath: instancePath + '/data/links',
               schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
@@ -2321,15 +4476,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err111];
+              vErrors = [err216];
             } else {
-              vErrors.push(err111);
+              vErrors.push(err216);
             }
             errors++;
           }
         }
       } else {
-        const err112 = {
+        const err217 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -2337,15 +4492,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err112];
+          vErrors = [err217];
         } else {
-          vErrors.push(err112);
+          vErrors.push(err217);
         }
         errors++;
       }
     }
   } else {
-    const err113 = {
+    const err218 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -2353,9 +4508,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err113];
+      vErrors = [err218];
     } else {
-      vErrors.push(err113);
+      vErrors.push(err218);
     }
     errors++;
   }
@@ -2387,9 +4542,20 @@ const schema12 = {
           properties: {
             answeredAt: { type: ['string', 'null'], format: 'date-time' },
             completedAt: { type: ['string', 'null'], format: 'date-time' },
+            dialedAt: { type: ['string', 'null'], format: 'date-time' },
             direction: { type: ['string', 'null'], maxLength: 255, enum: ['inbound', 'outbound', null] },
+            externalVendor: { type: ['string', 'null'] },
+            from: { type: ['string', 'null'] },
             note: { type: ['string', 'null'], maxLength: 32000 },
             outcome: { type: ['string', 'null'], maxLength: 255, enum: ['completed', 'no_answer', null] },
+            recordingUrl: { type: ['string', 'null'] },
+            returnedAt: { type: ['string', 'null'], format: 'date-time' },
+            sequenceAction: { type: ['string', 'null'] },
+            shouldRecordCall: { type: ['boolean', 'null'] },
+            tags: { type: ['array', 'null'], items: { type: 'string' }, maxItems: 1000 },
+            to: { type: ['string', 'null'] },
+            userCallType: { type: ['string', 'null'] },
+            vendorCallId: { type: ['string', 'null'] },
           },
         },
         relationships: {
@@ -2453,6 +4619,62 @@ const schema12 = {
                 meta: { type: 'object' },
               },
             },
+            opportunity: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'opportunity' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            phoneNumber: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'phoneNumber' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
             prospect: {
               type: 'object',
               required: ['data'],
@@ -2467,6 +4689,90 @@ const schema12 = {
                       additionalProperties: false,
                       properties: {
                         type: { const: 'prospect' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            sequence: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'sequence' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            sequenceState: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'sequenceState' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            sequenceStep: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'sequenceStep' },
                         id: {
                           anyOf: [
                             { type: 'integer', minimum: 1, maximum: 9007199254740991 },
@@ -2757,13 +5063,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           let data3 = data0.attributes;
           if (data3 && typeof data3 == 'object' && !Array.isArray(data3)) {
             for (const key1 in data3) {
-              if (!(
-                key1 === 'answeredAt' ||
-                key1 === 'completedAt' ||
-                key1 === 'direction' ||
-                key1 === 'note' ||
-                key1 === 'outcome'
-              )) {
+              if (!func2.call(schema12.properties.data.properties.attributes.properties, key1)) {
                 const err11 = {
                   instancePath: instancePath + '/data/attributes',
                   schemaPath: '#/properties/data/properties/attributes/additionalProperties',
@@ -2849,14 +5149,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data3.direction !== undefined) {
-              let data6 = data3.direction;
+            if (data3.dialedAt !== undefined) {
+              let data6 = data3.dialedAt;
               if (typeof data6 !== 'string' && data6 !== null) {
                 const err16 = {
-                  instancePath: instancePath + '/data/attributes/direction',
-                  schemaPath: '#/properties/data/properties/attributes/properties/direction/type',
+                  instancePath: instancePath + '/data/attributes/dialedAt',
+                  schemaPath: '#/properties/data/properties/attributes/properties/dialedAt/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.direction.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.dialedAt.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2866,48 +5166,48 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (!(data6 === 'inbound' || data6 === 'outbound' || data6 === null)) {
-                const err17 = {
-                  instancePath: instancePath + '/data/attributes/direction',
-                  schemaPath: '#/properties/data/properties/attributes/properties/direction/enum',
-                  keyword: 'enum',
-                  params: { allowedValues: schema12.properties.data.properties.attributes.properties.direction.enum },
-                  message: 'must be equal to one of the allowed values',
-                };
-                if (vErrors === null) {
-                  vErrors = [err17];
-                } else {
-                  vErrors.push(err17);
-                }
-                errors++;
-              }
               if (typeof data6 === 'string') {
-                if (func2(data6) > 255) {
-                  const err18 = {
-                    instancePath: instancePath + '/data/attributes/direction',
-                    schemaPath: '#/properties/data/properties/attributes/properties/direction/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
+                if (!formats0.validate(data6)) {
+                  const err17 = {
+                    instancePath: instancePath + '/data/attributes/dialedAt',
+                    schemaPath: '#/properties/data/properties/attributes/properties/dialedAt/format',
+                    keyword: 'format',
+                    params: { format: 'date-time' },
+                    message: 'must match format "' + 'date-time' + '"',
                   };
                   if (vErrors === null) {
-                    vErrors = [err18];
+                    vErrors = [err17];
                   } else {
-                    vErrors.push(err18);
+                    vErrors.push(err17);
                   }
                   errors++;
                 }
               }
             }
-            if (data3.note !== undefined) {
-              let data7 = data3.note;
+            if (data3.direction !== undefined) {
+              let data7 = data3.direction;
               if (typeof data7 !== 'string' && data7 !== null) {
-                const err19 = {
-                  instancePath: instancePath + '/data/attributes/note',
-                  schemaPath: '#/properties/data/properties/attributes/properties/note/type',
+                const err18 = {
+                  instancePath: instancePath + '/data/attributes/direction',
+                  schemaPath: '#/properties/data/properties/attributes/properties/direction/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.note.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.direction.type },
                   message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err18];
+                } else {
+                  vErrors.push(err18);
+                }
+                errors++;
+              }
+              if (!(data7 === 'inbound' || data7 === 'outbound' || data7 === null)) {
+                const err19 = {
+                  instancePath: instancePath + '/data/attributes/direction',
+                  schemaPath: '#/properties/data/properties/attributes/properties/direction/enum',
+                  keyword: 'enum',
+                  params: { allowedValues: schema12.properties.data.properties.attributes.properties.direction.enum },
+                  message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
                   vErrors = [err19];
@@ -2917,13 +5217,13 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
               if (typeof data7 === 'string') {
-                if (func2(data7) > 32000) {
+                if (func3(data7) > 255) {
                   const err20 = {
-                    instancePath: instancePath + '/data/attributes/note',
-                    schemaPath: '#/properties/data/properties/attributes/properties/note/maxLength',
+                    instancePath: instancePath + '/data/attributes/direction',
+                    schemaPath: '#/properties/data/properties/attributes/properties/direction/maxLength',
                     keyword: 'maxLength',
-                    params: { limit: 32000 },
-                    message: 'must NOT have more than 32000 characters',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
                     vErrors = [err20];
@@ -2934,14 +5234,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data3.outcome !== undefined) {
-              let data8 = data3.outcome;
+            if (data3.externalVendor !== undefined) {
+              let data8 = data3.externalVendor;
               if (typeof data8 !== 'string' && data8 !== null) {
                 const err21 = {
-                  instancePath: instancePath + '/data/attributes/outcome',
-                  schemaPath: '#/properties/data/properties/attributes/properties/outcome/type',
+                  instancePath: instancePath + '/data/attributes/externalVendor',
+                  schemaPath: '#/properties/data/properties/attributes/properties/externalVendor/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.outcome.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.externalVendor.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2951,13 +5251,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (!(data8 === 'completed' || data8 === 'no_answer' || data8 === null)) {
+            }
+            if (data3.from !== undefined) {
+              let data9 = data3.from;
+              if (typeof data9 !== 'string' && data9 !== null) {
                 const err22 = {
-                  instancePath: instancePath + '/data/attributes/outcome',
-                  schemaPath: '#/properties/data/properties/attributes/properties/outcome/enum',
-                  keyword: 'enum',
-                  params: { allowedValues: schema12.properties.data.properties.attributes.properties.outcome.enum },
-                  message: 'must be equal to one of the allowed values',
+                  instancePath: instancePath + '/data/attributes/from',
+                  schemaPath: '#/properties/data/properties/attributes/properties/from/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.from.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err22];
@@ -2966,57 +5269,51 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data8 === 'string') {
-                if (func2(data8) > 255) {
-                  const err23 = {
-                    instancePath: instancePath + '/data/attributes/outcome',
-                    schemaPath: '#/properties/data/properties/attributes/properties/outcome/maxLength',
+            }
+            if (data3.note !== undefined) {
+              let data10 = data3.note;
+              if (typeof data10 !== 'string' && data10 !== null) {
+                const err23 = {
+                  instancePath: instancePath + '/data/attributes/note',
+                  schemaPath: '#/properties/data/properties/attributes/properties/note/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.note.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err23];
+                } else {
+                  vErrors.push(err23);
+                }
+                errors++;
+              }
+              if (typeof data10 === 'string') {
+                if (func3(data10) > 32000) {
+                  const err24 = {
+                    instancePath: instancePath + '/data/attributes/note',
+                    schemaPath: '#/properties/data/properties/attributes/properties/note/maxLength',
                     keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
+                    params: { limit: 32000 },
+                    message: 'must NOT have more than 32000 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err23];
+                    vErrors = [err24];
                   } else {
-                    vErrors.push(err23);
+                    vErrors.push(err24);
                   }
                   errors++;
                 }
               }
             }
-          } else {
-            const err24 = {
-              instancePath: instancePath + '/data/attributes',
-              schemaPath: '#/properties/data/properties/attributes/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err24];
-            } else {
-              vErrors.push(err24);
-            }
-            errors++;
-          }
-        }
-        if (data0.relationships !== undefined) {
-          let data9 = data0.relationships;
-          if (data9 && typeof data9 == 'object' && !Array.isArray(data9)) {
-            for (const key2 in data9) {
-              if (!(
-                key2 === 'callDisposition' ||
-                key2 === 'callPurpose' ||
-                key2 === 'prospect' ||
-                key2 === 'task' ||
-                key2 === 'user'
-              )) {
+            if (data3.outcome !== undefined) {
+              let data11 = data3.outcome;
+              if (typeof data11 !== 'string' && data11 !== null) {
                 const err25 = {
-                  instancePath: instancePath + '/data/relationships',
-                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key2 },
-                  message: 'must NOT have additional properties',
+                  instancePath: instancePath + '/data/attributes/outcome',
+                  schemaPath: '#/properties/data/properties/attributes/properties/outcome/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.outcome.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err25];
@@ -3025,12 +5322,276 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+              if (!(data11 === 'completed' || data11 === 'no_answer' || data11 === null)) {
+                const err26 = {
+                  instancePath: instancePath + '/data/attributes/outcome',
+                  schemaPath: '#/properties/data/properties/attributes/properties/outcome/enum',
+                  keyword: 'enum',
+                  params: { allowedValues: schema12.properties.data.properties.attributes.properties.outcome.enum },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err26];
+                } else {
+                  vErrors.push(err26);
+                }
+                errors++;
+              }
+              if (typeof data11 === 'string') {
+                if (func3(data11) > 255) {
+                  const err27 = {
+                    instancePath: instancePath + '/data/attributes/outcome',
+                    schemaPath: '#/properties/data/properties/attributes/properties/outcome/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err27];
+                  } else {
+                    vErrors.push(err27);
+                  }
+                  errors++;
+                }
+              }
             }
-            if (data9.callDisposition !== undefined) {
-              let data10 = data9.callDisposition;
-              if (data10 && typeof data10 == 'object' && !Array.isArray(data10)) {
-                if (data10.data === undefined) {
-                  const err26 = {
+            if (data3.recordingUrl !== undefined) {
+              let data12 = data3.recordingUrl;
+              if (typeof data12 !== 'string' && data12 !== null) {
+                const err28 = {
+                  instancePath: instancePath + '/data/attributes/recordingUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/recordingUrl/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.recordingUrl.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err28];
+                } else {
+                  vErrors.push(err28);
+                }
+                errors++;
+              }
+            }
+            if (data3.returnedAt !== undefined) {
+              let data13 = data3.returnedAt;
+              if (typeof data13 !== 'string' && data13 !== null) {
+                const err29 = {
+                  instancePath: instancePath + '/data/attributes/returnedAt',
+                  schemaPath: '#/properties/data/properties/attributes/properties/returnedAt/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.returnedAt.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err29];
+                } else {
+                  vErrors.push(err29);
+                }
+                errors++;
+              }
+              if (typeof data13 === 'string') {
+                if (!formats0.validate(data13)) {
+                  const err30 = {
+                    instancePath: instancePath + '/data/attributes/returnedAt',
+                    schemaPath: '#/properties/data/properties/attributes/properties/returnedAt/format',
+                    keyword: 'format',
+                    params: { format: 'date-time' },
+                    message: 'must match format "' + 'date-time' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err30];
+                  } else {
+                    vErrors.push(err30);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.sequenceAction !== undefined) {
+              let data14 = data3.sequenceAction;
+              if (typeof data14 !== 'string' && data14 !== null) {
+                const err31 = {
+                  instancePath: instancePath + '/data/attributes/sequenceAction',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sequenceAction/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.sequenceAction.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err31];
+                } else {
+                  vErrors.push(err31);
+                }
+                errors++;
+              }
+            }
+            if (data3.shouldRecordCall !== undefined) {
+              let data15 = data3.shouldRecordCall;
+              if (typeof data15 !== 'boolean' && data15 !== null) {
+                const err32 = {
+                  instancePath: instancePath + '/data/attributes/shouldRecordCall',
+                  schemaPath: '#/properties/data/properties/attributes/properties/shouldRecordCall/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.shouldRecordCall.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err32];
+                } else {
+                  vErrors.push(err32);
+                }
+                errors++;
+              }
+            }
+            if (data3.tags !== undefined) {
+              let data16 = data3.tags;
+              if (!Array.isArray(data16) && data16 !== null) {
+                const err33 = {
+                  instancePath: instancePath + '/data/attributes/tags',
+                  schemaPath: '#/properties/data/properties/attributes/properties/tags/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.tags.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err33];
+                } else {
+                  vErrors.push(err33);
+                }
+                errors++;
+              }
+              if (Array.isArray(data16)) {
+                if (data16.length > 1000) {
+                  const err34 = {
+                    instancePath: instancePath + '/data/attributes/tags',
+                    schemaPath: '#/properties/data/properties/attributes/properties/tags/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err34];
+                  } else {
+                    vErrors.push(err34);
+                  }
+                  errors++;
+                }
+                const len0 = data16.length;
+                for (let i0 = 0; i0 < len0; i0++) {
+                  if (typeof data16[i0] !== 'string') {
+                    const err35 = {
+                      instancePath: instancePath + '/data/attributes/tags/' + i0,
+                      schemaPath: '#/properties/data/properties/attributes/properties/tags/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err35];
+                    } else {
+                      vErrors.push(err35);
+                    }
+                    errors++;
+                  }
+                }
+              }
+            }
+            if (data3.to !== undefined) {
+              let data18 = data3.to;
+              if (typeof data18 !== 'string' && data18 !== null) {
+                const err36 = {
+                  instancePath: instancePath + '/data/attributes/to',
+                  schemaPath: '#/properties/data/properties/attributes/properties/to/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.to.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err36];
+                } else {
+                  vErrors.push(err36);
+                }
+                errors++;
+              }
+            }
+            if (data3.userCallType !== undefined) {
+              let data19 = data3.userCallType;
+              if (typeof data19 !== 'string' && data19 !== null) {
+                const err37 = {
+                  instancePath: instancePath + '/data/attributes/userCallType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/userCallType/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.userCallType.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err37];
+                } else {
+                  vErrors.push(err37);
+                }
+                errors++;
+              }
+            }
+            if (data3.vendorCallId !== undefined) {
+              let data20 = data3.vendorCallId;
+              if (typeof data20 !== 'string' && data20 !== null) {
+                const err38 = {
+                  instancePath: instancePath + '/data/attributes/vendorCallId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/vendorCallId/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.vendorCallId.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err38];
+                } else {
+                  vErrors.push(err38);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err39 = {
+              instancePath: instancePath + '/data/attributes',
+              schemaPath: '#/properties/data/properties/attributes/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err39];
+            } else {
+              vErrors.push(err39);
+            }
+            errors++;
+          }
+        }
+        if (data0.relationships !== undefined) {
+          let data21 = data0.relationships;
+          if (data21 && typeof data21 == 'object' && !Array.isArray(data21)) {
+            for (const key2 in data21) {
+              if (!func2.call(schema12.properties.data.properties.relationships.properties, key2)) {
+                const err40 = {
+                  instancePath: instancePath + '/data/relationships',
+                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key2 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err40];
+                } else {
+                  vErrors.push(err40);
+                }
+                errors++;
+              }
+            }
+            if (data21.callDisposition !== undefined) {
+              let data22 = data21.callDisposition;
+              if (data22 && typeof data22 == 'object' && !Array.isArray(data22)) {
+                if (data22.data === undefined) {
+                  const err41 = {
                     instancePath: instancePath + '/data/relationships/callDisposition',
                     schemaPath: '#/properties/data/properties/relationships/properties/callDisposition/required',
                     keyword: 'required',
@@ -3038,319 +5599,21 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err26];
+                    vErrors = [err41];
                   } else {
-                    vErrors.push(err26);
+                    vErrors.push(err41);
                   }
                   errors++;
                 }
-                for (const key3 in data10) {
+                for (const key3 in data22) {
                   if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err27 = {
+                    const err42 = {
                       instancePath: instancePath + '/data/relationships/callDisposition',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/callDisposition/additionalProperties',
                       keyword: 'additionalProperties',
                       params: { additionalProperty: key3 },
                       message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err27];
-                    } else {
-                      vErrors.push(err27);
-                    }
-                    errors++;
-                  }
-                }
-                if (data10.data !== undefined) {
-                  let data11 = data10.data;
-                  const _errs32 = errors;
-                  let valid6 = false;
-                  const _errs33 = errors;
-                  if (data11 !== null) {
-                    const err28 = {
-                      instancePath: instancePath + '/data/relationships/callDisposition/data',
-                      schemaPath:
-                        '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/0/type',
-                      keyword: 'type',
-                      params: { type: 'null' },
-                      message: 'must be null',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err28];
-                    } else {
-                      vErrors.push(err28);
-                    }
-                    errors++;
-                  }
-                  var _valid1 = _errs33 === errors;
-                  valid6 = valid6 || _valid1;
-                  if (!valid6) {
-                    const _errs35 = errors;
-                    if (data11 && typeof data11 == 'object' && !Array.isArray(data11)) {
-                      if (data11.type === undefined) {
-                        const err29 = {
-                          instancePath: instancePath + '/data/relationships/callDisposition/data',
-                          schemaPath:
-                            '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/required',
-                          keyword: 'required',
-                          params: { missingProperty: 'type' },
-                          message: "must have required property '" + 'type' + "'",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err29];
-                        } else {
-                          vErrors.push(err29);
-                        }
-                        errors++;
-                      }
-                      if (data11.id === undefined) {
-                        const err30 = {
-                          instancePath: instancePath + '/data/relationships/callDisposition/data',
-                          schemaPath:
-                            '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/required',
-                          keyword: 'required',
-                          params: { missingProperty: 'id' },
-                          message: "must have required property '" + 'id' + "'",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err30];
-                        } else {
-                          vErrors.push(err30);
-                        }
-                        errors++;
-                      }
-                      for (const key4 in data11) {
-                        if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err31 = {
-                            instancePath: instancePath + '/data/relationships/callDisposition/data',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/additionalProperties',
-                            keyword: 'additionalProperties',
-                            params: { additionalProperty: key4 },
-                            message: 'must NOT have additional properties',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err31];
-                          } else {
-                            vErrors.push(err31);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data11.type !== undefined) {
-                        if ('callDisposition' !== data11.type) {
-                          const err32 = {
-                            instancePath: instancePath + '/data/relationships/callDisposition/data/type',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/type/const',
-                            keyword: 'const',
-                            params: { allowedValue: 'callDisposition' },
-                            message: 'must be equal to constant',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err32];
-                          } else {
-                            vErrors.push(err32);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data11.id !== undefined) {
-                        let data13 = data11.id;
-                        const _errs40 = errors;
-                        let valid8 = false;
-                        const _errs41 = errors;
-                        if (!(typeof data13 == 'number' && !(data13 % 1) && !isNaN(data13) && isFinite(data13))) {
-                          const err33 = {
-                            instancePath: instancePath + '/data/relationships/callDisposition/data/id',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/id/anyOf/0/type',
-                            keyword: 'type',
-                            params: { type: 'integer' },
-                            message: 'must be integer',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err33];
-                          } else {
-                            vErrors.push(err33);
-                          }
-                          errors++;
-                        }
-                        if (typeof data13 == 'number' && isFinite(data13)) {
-                          if (data13 > 9007199254740991 || isNaN(data13)) {
-                            const err34 = {
-                              instancePath: instancePath + '/data/relationships/callDisposition/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
-                              keyword: 'maximum',
-                              params: { comparison: '<=', limit: 9007199254740991 },
-                              message: 'must be <= 9007199254740991',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err34];
-                            } else {
-                              vErrors.push(err34);
-                            }
-                            errors++;
-                          }
-                          if (data13 < 1 || isNaN(data13)) {
-                            const err35 = {
-                              instancePath: instancePath + '/data/relationships/callDisposition/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
-                              keyword: 'minimum',
-                              params: { comparison: '>=', limit: 1 },
-                              message: 'must be >= 1',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err35];
-                            } else {
-                              vErrors.push(err35);
-                            }
-                            errors++;
-                          }
-                        }
-                        var _valid2 = _errs41 === errors;
-                        valid8 = valid8 || _valid2;
-                        if (!valid8) {
-                          const _errs43 = errors;
-                          if (typeof data13 === 'string') {
-                            if (!pattern0.test(data13)) {
-                              const err36 = {
-                                instancePath: instancePath + '/data/relationships/callDisposition/data/id',
-                                schemaPath:
-                                  '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
-                                keyword: 'pattern',
-                                params: { pattern: '^[1-9][0-9]{0,14}$' },
-                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
-                              };
-                              if (vErrors === null) {
-                                vErrors = [err36];
-                              } else {
-                                vErrors.push(err36);
-                              }
-                              errors++;
-                            }
-                          } else {
-                            const err37 = {
-                              instancePath: instancePath + '/data/relationships/callDisposition/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/id/anyOf/1/type',
-                              keyword: 'type',
-                              params: { type: 'string' },
-                              message: 'must be string',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err37];
-                            } else {
-                              vErrors.push(err37);
-                            }
-                            errors++;
-                          }
-                          var _valid2 = _errs43 === errors;
-                          valid8 = valid8 || _valid2;
-                        }
-                        if (!valid8) {
-                          const err38 = {
-                            instancePath: instancePath + '/data/relationships/callDisposition/data/id',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/id/anyOf',
-                            keyword: 'anyOf',
-                            params: {},
-                            message: 'must match a schema in anyOf',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err38];
-                          } else {
-                            vErrors.push(err38);
-                          }
-                          errors++;
-                        } else {
-                          errors = _errs40;
-                          if (vErrors !== null) {
-                            if (_errs40) {
-                              vErrors.length = _errs40;
-                            } else {
-                              vErrors = null;
-                            }
-                          }
-                        }
-                      }
-                      if (data11.meta !== undefined) {
-                        let data14 = data11.meta;
-                        if (!(data14 && typeof data14 == 'object' && !Array.isArray(data14))) {
-                          const err39 = {
-                            instancePath: instancePath + '/data/relationships/callDisposition/data/meta',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/meta/type',
-                            keyword: 'type',
-                            params: { type: 'object' },
-                            message: 'must be object',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err39];
-                          } else {
-                            vErrors.push(err39);
-                          }
-                          errors++;
-                        }
-                      }
-                    } else {
-                      const err40 = {
-                        instancePath: instancePath + '/data/relationships/callDisposition/data',
-                        schemaPath:
-                          '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/type',
-                        keyword: 'type',
-                        params: { type: 'object' },
-                        message: 'must be object',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err40];
-                      } else {
-                        vErrors.push(err40);
-                      }
-                      errors++;
-                    }
-                    var _valid1 = _errs35 === errors;
-                    valid6 = valid6 || _valid1;
-                  }
-                  if (!valid6) {
-                    const err41 = {
-                      instancePath: instancePath + '/data/relationships/callDisposition/data',
-                      schemaPath:
-                        '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf',
-                      keyword: 'anyOf',
-                      params: {},
-                      message: 'must match a schema in anyOf',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err41];
-                    } else {
-                      vErrors.push(err41);
-                    }
-                    errors++;
-                  } else {
-                    errors = _errs32;
-                    if (vErrors !== null) {
-                      if (_errs32) {
-                        vErrors.length = _errs32;
-                      } else {
-                        vErrors = null;
-                      }
-                    }
-                  }
-                }
-                if (data10.meta !== undefined) {
-                  let data15 = data10.meta;
-                  if (!(data15 && typeof data15 == 'object' && !Array.isArray(data15))) {
-                    const err42 = {
-                      instancePath: instancePath + '/data/relationships/callDisposition/meta',
-                      schemaPath:
-                        '#/properties/data/properties/relationships/properties/callDisposition/properties/meta/type',
-                      keyword: 'type',
-                      params: { type: 'object' },
-                      message: 'must be object',
                     };
                     if (vErrors === null) {
                       vErrors = [err42];
@@ -3360,182 +5623,184 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-              } else {
-                const err43 = {
-                  instancePath: instancePath + '/data/relationships/callDisposition',
-                  schemaPath: '#/properties/data/properties/relationships/properties/callDisposition/type',
-                  keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
-                };
-                if (vErrors === null) {
-                  vErrors = [err43];
-                } else {
-                  vErrors.push(err43);
-                }
-                errors++;
-              }
-            }
-            if (data9.callPurpose !== undefined) {
-              let data16 = data9.callPurpose;
-              if (data16 && typeof data16 == 'object' && !Array.isArray(data16)) {
-                if (data16.data === undefined) {
-                  const err44 = {
-                    instancePath: instancePath + '/data/relationships/callPurpose',
-                    schemaPath: '#/properties/data/properties/relationships/properties/callPurpose/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'data' },
-                    message: "must have required property '" + 'data' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err44];
-                  } else {
-                    vErrors.push(err44);
-                  }
-                  errors++;
-                }
-                for (const key5 in data16) {
-                  if (!(key5 === 'data' || key5 === 'meta')) {
-                    const err45 = {
-                      instancePath: instancePath + '/data/relationships/callPurpose',
+                if (data22.data !== undefined) {
+                  let data23 = data22.data;
+                  const _errs56 = errors;
+                  let valid8 = false;
+                  const _errs57 = errors;
+                  if (data23 !== null) {
+                    const err43 = {
+                      instancePath: instancePath + '/data/relationships/callDisposition/data',
                       schemaPath:
-                        '#/properties/data/properties/relationships/properties/callPurpose/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key5 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err45];
-                    } else {
-                      vErrors.push(err45);
-                    }
-                    errors++;
-                  }
-                }
-                if (data16.data !== undefined) {
-                  let data17 = data16.data;
-                  const _errs53 = errors;
-                  let valid10 = false;
-                  const _errs54 = errors;
-                  if (data17 !== null) {
-                    const err46 = {
-                      instancePath: instancePath + '/data/relationships/callPurpose/data',
-                      schemaPath:
-                        '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/0/type',
+                        '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/0/type',
                       keyword: 'type',
                       params: { type: 'null' },
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err46];
+                      vErrors = [err43];
                     } else {
-                      vErrors.push(err46);
+                      vErrors.push(err43);
                     }
                     errors++;
                   }
-                  var _valid3 = _errs54 === errors;
-                  valid10 = valid10 || _valid3;
-                  if (!valid10) {
-                    const _errs56 = errors;
-                    if (data17 && typeof data17 == 'object' && !Array.isArray(data17)) {
-                      if (data17.type === undefined) {
-                        const err47 = {
-                          instancePath: instancePath + '/data/relationships/callPurpose/data',
+                  var _valid1 = _errs57 === errors;
+                  valid8 = valid8 || _valid1;
+                  if (!valid8) {
+                    const _errs59 = errors;
+                    if (data23 && typeof data23 == 'object' && !Array.isArray(data23)) {
+                      if (data23.type === undefined) {
+                        const err44 = {
+                          instancePath: instancePath + '/data/relationships/callDisposition/data',
                           schemaPath:
-                            '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/required',
+                            '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/required',
                           keyword: 'required',
                           params: { missingProperty: 'type' },
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err47];
+                          vErrors = [err44];
                         } else {
-                          vErrors.push(err47);
+                          vErrors.push(err44);
                         }
                         errors++;
                       }
-                      if (data17.id === undefined) {
-                        const err48 = {
-                          instancePath: instancePath + '/data/relationships/callPurpose/data',
+                      if (data23.id === undefined) {
+                        const err45 = {
+                          instancePath: instancePath + '/data/relationships/callDisposition/data',
                           schemaPath:
-                            '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/required',
+                            '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/required',
                           keyword: 'required',
                           params: { missingProperty: 'id' },
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err48];
+                          vErrors = [err45];
                         } else {
-                          vErrors.push(err48);
+                          vErrors.push(err45);
                         }
                         errors++;
                       }
-                      for (const key6 in data17) {
-                        if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
-                          const err49 = {
-                            instancePath: instancePath + '/data/relationships/callPurpose/data',
+                      for (const key4 in data23) {
+                        if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
+                          const err46 = {
+                            instancePath: instancePath + '/data/relationships/callDisposition/data',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/additionalProperties',
+                              '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/additionalProperties',
                             keyword: 'additionalProperties',
-                            params: { additionalProperty: key6 },
+                            params: { additionalProperty: key4 },
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err49];
+                            vErrors = [err46];
                           } else {
-                            vErrors.push(err49);
+                            vErrors.push(err46);
                           }
                           errors++;
                         }
                       }
-                      if (data17.type !== undefined) {
-                        if ('callPurpose' !== data17.type) {
-                          const err50 = {
-                            instancePath: instancePath + '/data/relationships/callPurpose/data/type',
+                      if (data23.type !== undefined) {
+                        if ('callDisposition' !== data23.type) {
+                          const err47 = {
+                            instancePath: instancePath + '/data/relationships/callDisposition/data/type',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/type/const',
+                              '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/type/const',
                             keyword: 'const',
-                            params: { allowedValue: 'callPurpose' },
+                            params: { allowedValue: 'callDisposition' },
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err50];
+                            vErrors = [err47];
                           } else {
-                            vErrors.push(err50);
+                            vErrors.push(err47);
                           }
                           errors++;
                         }
                       }
-                      if (data17.id !== undefined) {
-                        let data19 = data17.id;
-                        const _errs61 = errors;
-                        let valid12 = false;
-                        const _errs62 = errors;
-                        if (!(typeof data19 == 'number' && !(data19 % 1) && !isNaN(data19) && isFinite(data19))) {
-                          const err51 = {
-                            instancePath: instancePath + '/data/relationships/callPurpose/data/id',
+                      if (data23.id !== undefined) {
+                        let data25 = data23.id;
+                        const _errs64 = errors;
+                        let valid10 = false;
+                        const _errs65 = errors;
+                        if (!(typeof data25 == 'number' && !(data25 % 1) && !isNaN(data25) && isFinite(data25))) {
+                          const err48 = {
+                            instancePath: instancePath + '/data/relationships/callDisposition/data/id',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                              '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/id/anyOf/0/type',
                             keyword: 'type',
                             params: { type: 'integer' },
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err51];
+                            vErrors = [err48];
                           } else {
-                            vErrors.push(err51);
+                            vErrors.push(err48);
                           }
                           errors++;
                         }
-                        if (typeof data19 == 'number' && isFinite(data19)) {
-                          if (data19 > 9007199254740991 || isNaN(data19)) {
-                            const err52 = {
-                              instancePath: instancePath + '/data/relationships/callPurpose/data/id',
+                        if (typeof data25 == 'number' && isFinite(data25)) {
+                          if (data25 > 9007199254740991 || isNaN(data25)) {
+                            const err49 = {
+                              instancePath: instancePath + '/data/relationships/callDisposition/data/id',
                               schemaPath:
-                                '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                                '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
                               keyword: 'maximum',
                               params: { comparison: '<=', limit: 9007199254740991 },
                               message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err49];
+                            } else {
+                              vErrors.push(err49);
+                            }
+                            errors++;
+                          }
+                          if (data25 < 1 || isNaN(data25)) {
+                            const err50 = {
+                              instancePath: instancePath + '/data/relationships/callDisposition/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err50];
+                            } else {
+                              vErrors.push(err50);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid2 = _errs65 === errors;
+                        valid10 = valid10 || _valid2;
+                        if (!valid10) {
+                          const _errs67 = errors;
+                          if (typeof data25 === 'string') {
+                            if (!pattern0.test(data25)) {
+                              const err51 = {
+                                instancePath: instancePath + '/data/relationships/callDisposition/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err51];
+                              } else {
+                                vErrors.push(err51);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err52 = {
+                              instancePath: instancePath + '/data/relationships/callDisposition/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
                             };
                             if (vErrors === null) {
                               vErrors = [err52];
@@ -3544,432 +5809,29 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             }
                             errors++;
                           }
-                          if (data19 < 1 || isNaN(data19)) {
-                            const err53 = {
-                              instancePath: instancePath + '/data/relationships/callPurpose/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
-                              keyword: 'minimum',
-                              params: { comparison: '>=', limit: 1 },
-                              message: 'must be >= 1',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err53];
-                            } else {
-                              vErrors.push(err53);
-                            }
-                            errors++;
-                          }
+                          var _valid2 = _errs67 === errors;
+                          valid10 = valid10 || _valid2;
                         }
-                        var _valid4 = _errs62 === errors;
-                        valid12 = valid12 || _valid4;
-                        if (!valid12) {
-                          const _errs64 = errors;
-                          if (typeof data19 === 'string') {
-                            if (!pattern0.test(data19)) {
-                              const err54 = {
-                                instancePath: instancePath + '/data/relationships/callPurpose/data/id',
-                                schemaPath:
-                                  '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
-                                keyword: 'pattern',
-                                params: { pattern: '^[1-9][0-9]{0,14}$' },
-                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
-                              };
-                              if (vErrors === null) {
-                                vErrors = [err54];
-                              } else {
-                                vErrors.push(err54);
-                              }
-                              errors++;
-                            }
-                          } else {
-                            const err55 = {
-                              instancePath: instancePath + '/data/relationships/callPurpose/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf/1/type',
-                              keyword: 'type',
-                              params: { type: 'string' },
-                              message: 'must be string',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err55];
-                            } else {
-                              vErrors.push(err55);
-                            }
-                            errors++;
-                          }
-                          var _valid4 = _errs64 === errors;
-                          valid12 = valid12 || _valid4;
-                        }
-                        if (!valid12) {
-                          const err56 = {
-                            instancePath: instancePath + '/data/relationships/callPurpose/data/id',
+                        if (!valid10) {
+                          const err53 = {
+                            instancePath: instancePath + '/data/relationships/callDisposition/data/id',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf',
+                              '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/id/anyOf',
                             keyword: 'anyOf',
                             params: {},
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err56];
+                            vErrors = [err53];
                           } else {
-                            vErrors.push(err56);
+                            vErrors.push(err53);
                           }
                           errors++;
                         } else {
-                          errors = _errs61;
+                          errors = _errs64;
                           if (vErrors !== null) {
-                            if (_errs61) {
-                              vErrors.length = _errs61;
-                            } else {
-                              vErrors = null;
-                            }
-                          }
-                        }
-                      }
-                      if (data17.meta !== undefined) {
-                        let data20 = data17.meta;
-                        if (!(data20 && typeof data20 == 'object' && !Array.isArray(data20))) {
-                          const err57 = {
-                            instancePath: instancePath + '/data/relationships/callPurpose/data/meta',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/meta/type',
-                            keyword: 'type',
-                            params: { type: 'object' },
-                            message: 'must be object',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err57];
-                          } else {
-                            vErrors.push(err57);
-                          }
-                          errors++;
-                        }
-                      }
-                    } else {
-                      const err58 = {
-                        instancePath: instancePath + '/data/relationships/callPurpose/data',
-                        schemaPath:
-                          '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/type',
-                        keyword: 'type',
-                        params: { type: 'object' },
-                        message: 'must be object',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err58];
-                      } else {
-                        vErrors.push(err58);
-                      }
-                      errors++;
-                    }
-                    var _valid3 = _errs56 === errors;
-                    valid10 = valid10 || _valid3;
-                  }
-                  if (!valid10) {
-                    const err59 = {
-                      instancePath: instancePath + '/data/relationships/callPurpose/data',
-                      schemaPath:
-                        '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf',
-                      keyword: 'anyOf',
-                      params: {},
-                      message: 'must match a schema in anyOf',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err59];
-                    } else {
-                      vErrors.push(err59);
-                    }
-                    errors++;
-                  } else {
-                    errors = _errs53;
-                    if (vErrors !== null) {
-                      if (_errs53) {
-                        vErrors.length = _errs53;
-                      } else {
-                        vErrors = null;
-                      }
-                    }
-                  }
-                }
-                if (data16.meta !== undefined) {
-                  let data21 = data16.meta;
-                  if (!(data21 && typeof data21 == 'object' && !Array.isArray(data21))) {
-                    const err60 = {
-                      instancePath: instancePath + '/data/relationships/callPurpose/meta',
-                      schemaPath:
-                        '#/properties/data/properties/relationships/properties/callPurpose/properties/meta/type',
-                      keyword: 'type',
-                      params: { type: 'object' },
-                      message: 'must be object',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err60];
-                    } else {
-                      vErrors.push(err60);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err61 = {
-                  instancePath: instancePath + '/data/relationships/callPurpose',
-                  schemaPath: '#/properties/data/properties/relationships/properties/callPurpose/type',
-                  keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
-                };
-                if (vErrors === null) {
-                  vErrors = [err61];
-                } else {
-                  vErrors.push(err61);
-                }
-                errors++;
-              }
-            }
-            if (data9.prospect !== undefined) {
-              let data22 = data9.prospect;
-              if (data22 && typeof data22 == 'object' && !Array.isArray(data22)) {
-                if (data22.data === undefined) {
-                  const err62 = {
-                    instancePath: instancePath + '/data/relationships/prospect',
-                    schemaPath: '#/properties/data/properties/relationships/properties/prospect/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'data' },
-                    message: "must have required property '" + 'data' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err62];
-                  } else {
-                    vErrors.push(err62);
-                  }
-                  errors++;
-                }
-                for (const key7 in data22) {
-                  if (!(key7 === 'data' || key7 === 'meta')) {
-                    const err63 = {
-                      instancePath: instancePath + '/data/relationships/prospect',
-                      schemaPath: '#/properties/data/properties/relationships/properties/prospect/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key7 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err63];
-                    } else {
-                      vErrors.push(err63);
-                    }
-                    errors++;
-                  }
-                }
-                if (data22.data !== undefined) {
-                  let data23 = data22.data;
-                  const _errs74 = errors;
-                  let valid14 = false;
-                  const _errs75 = errors;
-                  if (data23 !== null) {
-                    const err64 = {
-                      instancePath: instancePath + '/data/relationships/prospect/data',
-                      schemaPath:
-                        '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/0/type',
-                      keyword: 'type',
-                      params: { type: 'null' },
-                      message: 'must be null',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err64];
-                    } else {
-                      vErrors.push(err64);
-                    }
-                    errors++;
-                  }
-                  var _valid5 = _errs75 === errors;
-                  valid14 = valid14 || _valid5;
-                  if (!valid14) {
-                    const _errs77 = errors;
-                    if (data23 && typeof data23 == 'object' && !Array.isArray(data23)) {
-                      if (data23.type === undefined) {
-                        const err65 = {
-                          instancePath: instancePath + '/data/relationships/prospect/data',
-                          schemaPath:
-                            '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/required',
-                          keyword: 'required',
-                          params: { missingProperty: 'type' },
-                          message: "must have required property '" + 'type' + "'",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err65];
-                        } else {
-                          vErrors.push(err65);
-                        }
-                        errors++;
-                      }
-                      if (data23.id === undefined) {
-                        const err66 = {
-                          instancePath: instancePath + '/data/relationships/prospect/data',
-                          schemaPath:
-                            '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/required',
-                          keyword: 'required',
-                          params: { missingProperty: 'id' },
-                          message: "must have required property '" + 'id' + "'",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err66];
-                        } else {
-                          vErrors.push(err66);
-                        }
-                        errors++;
-                      }
-                      for (const key8 in data23) {
-                        if (!(key8 === 'type' || key8 === 'id' || key8 === 'meta')) {
-                          const err67 = {
-                            instancePath: instancePath + '/data/relationships/prospect/data',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/additionalProperties',
-                            keyword: 'additionalProperties',
-                            params: { additionalProperty: key8 },
-                            message: 'must NOT have additional properties',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err67];
-                          } else {
-                            vErrors.push(err67);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data23.type !== undefined) {
-                        if ('prospect' !== data23.type) {
-                          const err68 = {
-                            instancePath: instancePath + '/data/relationships/prospect/data/type',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/type/const',
-                            keyword: 'const',
-                            params: { allowedValue: 'prospect' },
-                            message: 'must be equal to constant',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err68];
-                          } else {
-                            vErrors.push(err68);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data23.id !== undefined) {
-                        let data25 = data23.id;
-                        const _errs82 = errors;
-                        let valid16 = false;
-                        const _errs83 = errors;
-                        if (!(typeof data25 == 'number' && !(data25 % 1) && !isNaN(data25) && isFinite(data25))) {
-                          const err69 = {
-                            instancePath: instancePath + '/data/relationships/prospect/data/id',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/type',
-                            keyword: 'type',
-                            params: { type: 'integer' },
-                            message: 'must be integer',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err69];
-                          } else {
-                            vErrors.push(err69);
-                          }
-                          errors++;
-                        }
-                        if (typeof data25 == 'number' && isFinite(data25)) {
-                          if (data25 > 9007199254740991 || isNaN(data25)) {
-                            const err70 = {
-                              instancePath: instancePath + '/data/relationships/prospect/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
-                              keyword: 'maximum',
-                              params: { comparison: '<=', limit: 9007199254740991 },
-                              message: 'must be <= 9007199254740991',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err70];
-                            } else {
-                              vErrors.push(err70);
-                            }
-                            errors++;
-                          }
-                          if (data25 < 1 || isNaN(data25)) {
-                            const err71 = {
-                              instancePath: instancePath + '/data/relationships/prospect/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
-                              keyword: 'minimum',
-                              params: { comparison: '>=', limit: 1 },
-                              message: 'must be >= 1',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err71];
-                            } else {
-                              vErrors.push(err71);
-                            }
-                            errors++;
-                          }
-                        }
-                        var _valid6 = _errs83 === errors;
-                        valid16 = valid16 || _valid6;
-                        if (!valid16) {
-                          const _errs85 = errors;
-                          if (typeof data25 === 'string') {
-                            if (!pattern0.test(data25)) {
-                              const err72 = {
-                                instancePath: instancePath + '/data/relationships/prospect/data/id',
-                                schemaPath:
-                                  '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
-                                keyword: 'pattern',
-                                params: { pattern: '^[1-9][0-9]{0,14}$' },
-                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
-                              };
-                              if (vErrors === null) {
-                                vErrors = [err72];
-                              } else {
-                                vErrors.push(err72);
-                              }
-                              errors++;
-                            }
-                          } else {
-                            const err73 = {
-                              instancePath: instancePath + '/data/relationships/prospect/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/1/type',
-                              keyword: 'type',
-                              params: { type: 'string' },
-                              message: 'must be string',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err73];
-                            } else {
-                              vErrors.push(err73);
-                            }
-                            errors++;
-                          }
-                          var _valid6 = _errs85 === errors;
-                          valid16 = valid16 || _valid6;
-                        }
-                        if (!valid16) {
-                          const err74 = {
-                            instancePath: instancePath + '/data/relationships/prospect/data/id',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf',
-                            keyword: 'anyOf',
-                            params: {},
-                            message: 'must match a schema in anyOf',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err74];
-                          } else {
-                            vErrors.push(err74);
-                          }
-                          errors++;
-                        } else {
-                          errors = _errs82;
-                          if (vErrors !== null) {
-                            if (_errs82) {
-                              vErrors.length = _errs82;
+                            if (_errs64) {
+                              vErrors.length = _errs64;
                             } else {
                               vErrors = null;
                             }
@@ -3979,61 +5841,61 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data23.meta !== undefined) {
                         let data26 = data23.meta;
                         if (!(data26 && typeof data26 == 'object' && !Array.isArray(data26))) {
-                          const err75 = {
-                            instancePath: instancePath + '/data/relationships/prospect/data/meta',
+                          const err54 = {
+                            instancePath: instancePath + '/data/relationships/callDisposition/data/meta',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/meta/type',
+                              '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/meta/type',
                             keyword: 'type',
                             params: { type: 'object' },
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err75];
+                            vErrors = [err54];
                           } else {
-                            vErrors.push(err75);
+                            vErrors.push(err54);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err76 = {
-                        instancePath: instancePath + '/data/relationships/prospect/data',
+                      const err55 = {
+                        instancePath: instancePath + '/data/relationships/callDisposition/data',
                         schemaPath:
-                          '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/type',
+                          '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/type',
                         keyword: 'type',
                         params: { type: 'object' },
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err76];
+                        vErrors = [err55];
                       } else {
-                        vErrors.push(err76);
+                        vErrors.push(err55);
                       }
                       errors++;
                     }
-                    var _valid5 = _errs77 === errors;
-                    valid14 = valid14 || _valid5;
+                    var _valid1 = _errs59 === errors;
+                    valid8 = valid8 || _valid1;
                   }
-                  if (!valid14) {
-                    const err77 = {
-                      instancePath: instancePath + '/data/relationships/prospect/data',
+                  if (!valid8) {
+                    const err56 = {
+                      instancePath: instancePath + '/data/relationships/callDisposition/data',
                       schemaPath:
-                        '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf',
+                        '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf',
                       keyword: 'anyOf',
                       params: {},
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err77];
+                      vErrors = [err56];
                     } else {
-                      vErrors.push(err77);
+                      vErrors.push(err56);
                     }
                     errors++;
                   } else {
-                    errors = _errs74;
+                    errors = _errs56;
                     if (vErrors !== null) {
-                      if (_errs74) {
-                        vErrors.length = _errs74;
+                      if (_errs56) {
+                        vErrors.length = _errs56;
                       } else {
                         vErrors = null;
                       }
@@ -4043,281 +5905,283 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data22.meta !== undefined) {
                   let data27 = data22.meta;
                   if (!(data27 && typeof data27 == 'object' && !Array.isArray(data27))) {
-                    const err78 = {
-                      instancePath: instancePath + '/data/relationships/prospect/meta',
-                      schemaPath: '#/properties/data/properties/relationships/properties/prospect/properties/meta/type',
+                    const err57 = {
+                      instancePath: instancePath + '/data/relationships/callDisposition/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/callDisposition/properties/meta/type',
                       keyword: 'type',
                       params: { type: 'object' },
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err78];
+                      vErrors = [err57];
                     } else {
-                      vErrors.push(err78);
+                      vErrors.push(err57);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err79 = {
-                  instancePath: instancePath + '/data/relationships/prospect',
-                  schemaPath: '#/properties/data/properties/relationships/properties/prospect/type',
+                const err58 = {
+                  instancePath: instancePath + '/data/relationships/callDisposition',
+                  schemaPath: '#/properties/data/properties/relationships/properties/callDisposition/type',
                   keyword: 'type',
                   params: { type: 'object' },
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err79];
+                  vErrors = [err58];
                 } else {
-                  vErrors.push(err79);
+                  vErrors.push(err58);
                 }
                 errors++;
               }
             }
-            if (data9.task !== undefined) {
-              let data28 = data9.task;
+            if (data21.callPurpose !== undefined) {
+              let data28 = data21.callPurpose;
               if (data28 && typeof data28 == 'object' && !Array.isArray(data28)) {
                 if (data28.data === undefined) {
-                  const err80 = {
-                    instancePath: instancePath + '/data/relationships/task',
-                    schemaPath: '#/properties/data/properties/relationships/properties/task/required',
+                  const err59 = {
+                    instancePath: instancePath + '/data/relationships/callPurpose',
+                    schemaPath: '#/properties/data/properties/relationships/properties/callPurpose/required',
                     keyword: 'required',
                     params: { missingProperty: 'data' },
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err80];
+                    vErrors = [err59];
                   } else {
-                    vErrors.push(err80);
+                    vErrors.push(err59);
                   }
                   errors++;
                 }
-                for (const key9 in data28) {
-                  if (!(key9 === 'data' || key9 === 'meta')) {
-                    const err81 = {
-                      instancePath: instancePath + '/data/relationships/task',
-                      schemaPath: '#/properties/data/properties/relationships/properties/task/additionalProperties',
+                for (const key5 in data28) {
+                  if (!(key5 === 'data' || key5 === 'meta')) {
+                    const err60 = {
+                      instancePath: instancePath + '/data/relationships/callPurpose',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/callPurpose/additionalProperties',
                       keyword: 'additionalProperties',
-                      params: { additionalProperty: key9 },
+                      params: { additionalProperty: key5 },
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err81];
+                      vErrors = [err60];
                     } else {
-                      vErrors.push(err81);
+                      vErrors.push(err60);
                     }
                     errors++;
                   }
                 }
                 if (data28.data !== undefined) {
                   let data29 = data28.data;
-                  const _errs95 = errors;
-                  let valid18 = false;
-                  const _errs96 = errors;
+                  const _errs77 = errors;
+                  let valid12 = false;
+                  const _errs78 = errors;
                   if (data29 !== null) {
-                    const err82 = {
-                      instancePath: instancePath + '/data/relationships/task/data',
+                    const err61 = {
+                      instancePath: instancePath + '/data/relationships/callPurpose/data',
                       schemaPath:
-                        '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/0/type',
+                        '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/0/type',
                       keyword: 'type',
                       params: { type: 'null' },
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err82];
+                      vErrors = [err61];
                     } else {
-                      vErrors.push(err82);
+                      vErrors.push(err61);
                     }
                     errors++;
                   }
-                  var _valid7 = _errs96 === errors;
-                  valid18 = valid18 || _valid7;
-                  if (!valid18) {
-                    const _errs98 = errors;
+                  var _valid3 = _errs78 === errors;
+                  valid12 = valid12 || _valid3;
+                  if (!valid12) {
+                    const _errs80 = errors;
                     if (data29 && typeof data29 == 'object' && !Array.isArray(data29)) {
                       if (data29.type === undefined) {
-                        const err83 = {
-                          instancePath: instancePath + '/data/relationships/task/data',
+                        const err62 = {
+                          instancePath: instancePath + '/data/relationships/callPurpose/data',
                           schemaPath:
-                            '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/required',
+                            '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/required',
                           keyword: 'required',
                           params: { missingProperty: 'type' },
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err83];
+                          vErrors = [err62];
                         } else {
-                          vErrors.push(err83);
+                          vErrors.push(err62);
                         }
                         errors++;
                       }
                       if (data29.id === undefined) {
-                        const err84 = {
-                          instancePath: instancePath + '/data/relationships/task/data',
+                        const err63 = {
+                          instancePath: instancePath + '/data/relationships/callPurpose/data',
                           schemaPath:
-                            '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/required',
+                            '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/required',
                           keyword: 'required',
                           params: { missingProperty: 'id' },
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err84];
+                          vErrors = [err63];
                         } else {
-                          vErrors.push(err84);
+                          vErrors.push(err63);
                         }
                         errors++;
                       }
-                      for (const key10 in data29) {
-                        if (!(key10 === 'type' || key10 === 'id' || key10 === 'meta')) {
-                          const err85 = {
-                            instancePath: instancePath + '/data/relationships/task/data',
+                      for (const key6 in data29) {
+                        if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
+                          const err64 = {
+                            instancePath: instancePath + '/data/relationships/callPurpose/data',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/additionalProperties',
+                              '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/additionalProperties',
                             keyword: 'additionalProperties',
-                            params: { additionalProperty: key10 },
+                            params: { additionalProperty: key6 },
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err85];
+                            vErrors = [err64];
                           } else {
-                            vErrors.push(err85);
+                            vErrors.push(err64);
                           }
                           errors++;
                         }
                       }
                       if (data29.type !== undefined) {
-                        if ('task' !== data29.type) {
-                          const err86 = {
-                            instancePath: instancePath + '/data/relationships/task/data/type',
+                        if ('callPurpose' !== data29.type) {
+                          const err65 = {
+                            instancePath: instancePath + '/data/relationships/callPurpose/data/type',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/type/const',
+                              '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/type/const',
                             keyword: 'const',
-                            params: { allowedValue: 'task' },
+                            params: { allowedValue: 'callPurpose' },
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err86];
+                            vErrors = [err65];
                           } else {
-                            vErrors.push(err86);
+                            vErrors.push(err65);
                           }
                           errors++;
                         }
                       }
                       if (data29.id !== undefined) {
                         let data31 = data29.id;
-                        const _errs103 = errors;
-                        let valid20 = false;
-                        const _errs104 = errors;
+                        const _errs85 = errors;
+                        let valid14 = false;
+                        const _errs86 = errors;
                         if (!(typeof data31 == 'number' && !(data31 % 1) && !isNaN(data31) && isFinite(data31))) {
-                          const err87 = {
-                            instancePath: instancePath + '/data/relationships/task/data/id',
+                          const err66 = {
+                            instancePath: instancePath + '/data/relationships/callPurpose/data/id',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                              '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf/0/type',
                             keyword: 'type',
                             params: { type: 'integer' },
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err87];
+                            vErrors = [err66];
                           } else {
-                            vErrors.push(err87);
+                            vErrors.push(err66);
                           }
                           errors++;
                         }
                         if (typeof data31 == 'number' && isFinite(data31)) {
                           if (data31 > 9007199254740991 || isNaN(data31)) {
-                            const err88 = {
-                              instancePath: instancePath + '/data/relationships/task/data/id',
+                            const err67 = {
+                              instancePath: instancePath + '/data/relationships/callPurpose/data/id',
                               schemaPath:
-                                '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                                '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
                               keyword: 'maximum',
                               params: { comparison: '<=', limit: 9007199254740991 },
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err88];
+                              vErrors = [err67];
                             } else {
-                              vErrors.push(err88);
+                              vErrors.push(err67);
                             }
                             errors++;
                           }
                           if (data31 < 1 || isNaN(data31)) {
-                            const err89 = {
-                              instancePath: instancePath + '/data/relationships/task/data/id',
+                            const err68 = {
+                              instancePath: instancePath + '/data/relationships/callPurpose/data/id',
                               schemaPath:
-                                '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                                '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
                               keyword: 'minimum',
                               params: { comparison: '>=', limit: 1 },
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err89];
+                              vErrors = [err68];
                             } else {
-                              vErrors.push(err89);
+                              vErrors.push(err68);
                             }
                             errors++;
                           }
                         }
-                        var _valid8 = _errs104 === errors;
-                        valid20 = valid20 || _valid8;
-                        if (!valid20) {
-                          const _errs106 = errors;
+                        var _valid4 = _errs86 === errors;
+                        valid14 = valid14 || _valid4;
+                        if (!valid14) {
+                          const _errs88 = errors;
                           if (typeof data31 === 'string') {
                             if (!pattern0.test(data31)) {
-                              const err90 = {
-                                instancePath: instancePath + '/data/relationships/task/data/id',
+                              const err69 = {
+                                instancePath: instancePath + '/data/relationships/callPurpose/data/id',
                                 schemaPath:
-                                  '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                  '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
                                 keyword: 'pattern',
                                 params: { pattern: '^[1-9][0-9]{0,14}$' },
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err90];
+                                vErrors = [err69];
                               } else {
-                                vErrors.push(err90);
+                                vErrors.push(err69);
                               }
                               errors++;
                             }
                           } else {
-                            const err91 = {
-                              instancePath: instancePath + '/data/relationships/task/data/id',
+                            const err70 = {
+                              instancePath: instancePath + '/data/relationships/callPurpose/data/id',
                               schemaPath:
-                                '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                                '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf/1/type',
                               keyword: 'type',
                               params: { type: 'string' },
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err91];
+                              vErrors = [err70];
                             } else {
-                              vErrors.push(err91);
+                              vErrors.push(err70);
                             }
                             errors++;
                           }
-                          var _valid8 = _errs106 === errors;
-                          valid20 = valid20 || _valid8;
+                          var _valid4 = _errs88 === errors;
+                          valid14 = valid14 || _valid4;
                         }
-                        if (!valid20) {
-                          const err92 = {
-                            instancePath: instancePath + '/data/relationships/task/data/id',
+                        if (!valid14) {
+                          const err71 = {
+                            instancePath: instancePath + '/data/relationships/callPurpose/data/id',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf',
+                              '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf',
                             keyword: 'anyOf',
                             params: {},
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err92];
+                            vErrors = [err71];
                           } else {
-                            vErrors.push(err92);
+                            vErrors.push(err71);
                           }
                           errors++;
                         } else {
-                          errors = _errs103;
+                          errors = _errs85;
                           if (vErrors !== null) {
-                            if (_errs103) {
-                              vErrors.length = _errs103;
+                            if (_errs85) {
+                              vErrors.length = _errs85;
                             } else {
                               vErrors = null;
                             }
@@ -4327,60 +6191,61 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data29.meta !== undefined) {
                         let data32 = data29.meta;
                         if (!(data32 && typeof data32 == 'object' && !Array.isArray(data32))) {
-                          const err93 = {
-                            instancePath: instancePath + '/data/relationships/task/data/meta',
+                          const err72 = {
+                            instancePath: instancePath + '/data/relationships/callPurpose/data/meta',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/meta/type',
+                              '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/meta/type',
                             keyword: 'type',
                             params: { type: 'object' },
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err93];
+                            vErrors = [err72];
                           } else {
-                            vErrors.push(err93);
+                            vErrors.push(err72);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err94 = {
-                        instancePath: instancePath + '/data/relationships/task/data',
+                      const err73 = {
+                        instancePath: instancePath + '/data/relationships/callPurpose/data',
                         schemaPath:
-                          '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/type',
+                          '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/type',
                         keyword: 'type',
                         params: { type: 'object' },
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err94];
+                        vErrors = [err73];
                       } else {
-                        vErrors.push(err94);
+                        vErrors.push(err73);
                       }
                       errors++;
                     }
-                    var _valid7 = _errs98 === errors;
-                    valid18 = valid18 || _valid7;
+                    var _valid3 = _errs80 === errors;
+                    valid12 = valid12 || _valid3;
                   }
-                  if (!valid18) {
-                    const err95 = {
-                      instancePath: instancePath + '/data/relationships/task/data',
-                      schemaPath: '#/properties/data/properties/relationships/properties/task/properties/data/anyOf',
+                  if (!valid12) {
+                    const err74 = {
+                      instancePath: instancePath + '/data/relationships/callPurpose/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf',
                       keyword: 'anyOf',
                       params: {},
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err95];
+                      vErrors = [err74];
                     } else {
-                      vErrors.push(err95);
+                      vErrors.push(err74);
                     }
                     errors++;
                   } else {
-                    errors = _errs95;
+                    errors = _errs77;
                     if (vErrors !== null) {
-                      if (_errs95) {
-                        vErrors.length = _errs95;
+                      if (_errs77) {
+                        vErrors.length = _errs77;
                       } else {
                         vErrors = null;
                       }
@@ -4390,281 +6255,283 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data28.meta !== undefined) {
                   let data33 = data28.meta;
                   if (!(data33 && typeof data33 == 'object' && !Array.isArray(data33))) {
-                    const err96 = {
-                      instancePath: instancePath + '/data/relationships/task/meta',
-                      schemaPath: '#/properties/data/properties/relationships/properties/task/properties/meta/type',
+                    const err75 = {
+                      instancePath: instancePath + '/data/relationships/callPurpose/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/callPurpose/properties/meta/type',
                       keyword: 'type',
                       params: { type: 'object' },
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err96];
+                      vErrors = [err75];
                     } else {
-                      vErrors.push(err96);
+                      vErrors.push(err75);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err97 = {
-                  instancePath: instancePath + '/data/relationships/task',
-                  schemaPath: '#/properties/data/properties/relationships/properties/task/type',
+                const err76 = {
+                  instancePath: instancePath + '/data/relationships/callPurpose',
+                  schemaPath: '#/properties/data/properties/relationships/properties/callPurpose/type',
                   keyword: 'type',
                   params: { type: 'object' },
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err97];
+                  vErrors = [err76];
                 } else {
-                  vErrors.push(err97);
+                  vErrors.push(err76);
                 }
                 errors++;
               }
             }
-            if (data9.user !== undefined) {
-              let data34 = data9.user;
+            if (data21.opportunity !== undefined) {
+              let data34 = data21.opportunity;
               if (data34 && typeof data34 == 'object' && !Array.isArray(data34)) {
                 if (data34.data === undefined) {
-                  const err98 = {
-                    instancePath: instancePath + '/data/relationships/user',
-                    schemaPath: '#/properties/data/properties/relationships/properties/user/required',
+                  const err77 = {
+                    instancePath: instancePath + '/data/relationships/opportunity',
+                    schemaPath: '#/properties/data/properties/relationships/properties/opportunity/required',
                     keyword: 'required',
                     params: { missingProperty: 'data' },
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err98];
+                    vErrors = [err77];
                   } else {
-                    vErrors.push(err98);
+                    vErrors.push(err77);
                   }
                   errors++;
                 }
-                for (const key11 in data34) {
-                  if (!(key11 === 'data' || key11 === 'meta')) {
-                    const err99 = {
-                      instancePath: instancePath + '/data/relationships/user',
-                      schemaPath: '#/properties/data/properties/relationships/properties/user/additionalProperties',
+                for (const key7 in data34) {
+                  if (!(key7 === 'data' || key7 === 'meta')) {
+                    const err78 = {
+                      instancePath: instancePath + '/data/relationships/opportunity',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/opportunity/additionalProperties',
                       keyword: 'additionalProperties',
-                      params: { additionalProperty: key11 },
+                      params: { additionalProperty: key7 },
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err99];
+                      vErrors = [err78];
                     } else {
-                      vErrors.push(err99);
+                      vErrors.push(err78);
                     }
                     errors++;
                   }
                 }
                 if (data34.data !== undefined) {
                   let data35 = data34.data;
-                  const _errs116 = errors;
-                  let valid22 = false;
-                  const _errs117 = errors;
+                  const _errs98 = errors;
+                  let valid16 = false;
+                  const _errs99 = errors;
                   if (data35 !== null) {
-                    const err100 = {
-                      instancePath: instancePath + '/data/relationships/user/data',
+                    const err79 = {
+                      instancePath: instancePath + '/data/relationships/opportunity/data',
                       schemaPath:
-                        '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/0/type',
+                        '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/0/type',
                       keyword: 'type',
                       params: { type: 'null' },
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err100];
+                      vErrors = [err79];
                     } else {
-                      vErrors.push(err100);
+                      vErrors.push(err79);
                     }
                     errors++;
                   }
-                  var _valid9 = _errs117 === errors;
-                  valid22 = valid22 || _valid9;
-                  if (!valid22) {
-                    const _errs119 = errors;
+                  var _valid5 = _errs99 === errors;
+                  valid16 = valid16 || _valid5;
+                  if (!valid16) {
+                    const _errs101 = errors;
                     if (data35 && typeof data35 == 'object' && !Array.isArray(data35)) {
                       if (data35.type === undefined) {
-                        const err101 = {
-                          instancePath: instancePath + '/data/relationships/user/data',
+                        const err80 = {
+                          instancePath: instancePath + '/data/relationships/opportunity/data',
                           schemaPath:
-                            '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/required',
+                            '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/required',
                           keyword: 'required',
                           params: { missingProperty: 'type' },
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err101];
+                          vErrors = [err80];
                         } else {
-                          vErrors.push(err101);
+                          vErrors.push(err80);
                         }
                         errors++;
                       }
                       if (data35.id === undefined) {
-                        const err102 = {
-                          instancePath: instancePath + '/data/relationships/user/data',
+                        const err81 = {
+                          instancePath: instancePath + '/data/relationships/opportunity/data',
                           schemaPath:
-                            '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/required',
+                            '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/required',
                           keyword: 'required',
                           params: { missingProperty: 'id' },
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err102];
+                          vErrors = [err81];
                         } else {
-                          vErrors.push(err102);
+                          vErrors.push(err81);
                         }
                         errors++;
                       }
-                      for (const key12 in data35) {
-                        if (!(key12 === 'type' || key12 === 'id' || key12 === 'meta')) {
-                          const err103 = {
-                            instancePath: instancePath + '/data/relationships/user/data',
+                      for (const key8 in data35) {
+                        if (!(key8 === 'type' || key8 === 'id' || key8 === 'meta')) {
+                          const err82 = {
+                            instancePath: instancePath + '/data/relationships/opportunity/data',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/additionalProperties',
+                              '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/additionalProperties',
                             keyword: 'additionalProperties',
-                            params: { additionalProperty: key12 },
+                            params: { additionalProperty: key8 },
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err103];
+                            vErrors = [err82];
                           } else {
-                            vErrors.push(err103);
+                            vErrors.push(err82);
                           }
                           errors++;
                         }
                       }
                       if (data35.type !== undefined) {
-                        if ('user' !== data35.type) {
-                          const err104 = {
-                            instancePath: instancePath + '/data/relationships/user/data/type',
+                        if ('opportunity' !== data35.type) {
+                          const err83 = {
+                            instancePath: instancePath + '/data/relationships/opportunity/data/type',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/type/const',
+                              '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/properties/type/const',
                             keyword: 'const',
-                            params: { allowedValue: 'user' },
+                            params: { allowedValue: 'opportunity' },
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err104];
+                            vErrors = [err83];
                           } else {
-                            vErrors.push(err104);
+                            vErrors.push(err83);
                           }
                           errors++;
                         }
                       }
                       if (data35.id !== undefined) {
                         let data37 = data35.id;
-                        const _errs124 = errors;
-                        let valid24 = false;
-                        const _errs125 = errors;
+                        const _errs106 = errors;
+                        let valid18 = false;
+                        const _errs107 = errors;
                         if (!(typeof data37 == 'number' && !(data37 % 1) && !isNaN(data37) && isFinite(data37))) {
-                          const err105 = {
-                            instancePath: instancePath + '/data/relationships/user/data/id',
+                          const err84 = {
+                            instancePath: instancePath + '/data/relationships/opportunity/data/id',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                              '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/properties/id/anyOf/0/type',
                             keyword: 'type',
                             params: { type: 'integer' },
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err105];
+                            vErrors = [err84];
                           } else {
-                            vErrors.push(err105);
+                            vErrors.push(err84);
                           }
                           errors++;
                         }
                         if (typeof data37 == 'number' && isFinite(data37)) {
                           if (data37 > 9007199254740991 || isNaN(data37)) {
-                            const err106 = {
-                              instancePath: instancePath + '/data/relationships/user/data/id',
+                            const err85 = {
+                              instancePath: instancePath + '/data/relationships/opportunity/data/id',
                               schemaPath:
-                                '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                                '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
                               keyword: 'maximum',
                               params: { comparison: '<=', limit: 9007199254740991 },
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err106];
+                              vErrors = [err85];
                             } else {
-                              vErrors.push(err106);
+                              vErrors.push(err85);
                             }
                             errors++;
                           }
                           if (data37 < 1 || isNaN(data37)) {
-                            const err107 = {
-                              instancePath: instancePath + '/data/relationships/user/data/id',
+                            const err86 = {
+                              instancePath: instancePath + '/data/relationships/opportunity/data/id',
                               schemaPath:
-                                '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                                '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
                               keyword: 'minimum',
                               params: { comparison: '>=', limit: 1 },
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err107];
+                              vErrors = [err86];
                             } else {
-                              vErrors.push(err107);
+                              vErrors.push(err86);
                             }
                             errors++;
                           }
                         }
-                        var _valid10 = _errs125 === errors;
-                        valid24 = valid24 || _valid10;
-                        if (!valid24) {
-                          const _errs127 = errors;
+                        var _valid6 = _errs107 === errors;
+                        valid18 = valid18 || _valid6;
+                        if (!valid18) {
+                          const _errs109 = errors;
                           if (typeof data37 === 'string') {
                             if (!pattern0.test(data37)) {
-                              const err108 = {
-                                instancePath: instancePath + '/data/relationships/user/data/id',
+                              const err87 = {
+                                instancePath: instancePath + '/data/relationships/opportunity/data/id',
                                 schemaPath:
-                                  '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                  '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
                                 keyword: 'pattern',
                                 params: { pattern: '^[1-9][0-9]{0,14}$' },
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err108];
+                                vErrors = [err87];
                               } else {
-                                vErrors.push(err108);
+                                vErrors.push(err87);
                               }
                               errors++;
                             }
                           } else {
-                            const err109 = {
-                              instancePath: instancePath + '/data/relationships/user/data/id',
+                            const err88 = {
+                              instancePath: instancePath + '/data/relationships/opportunity/data/id',
                               schemaPath:
-                                '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                                '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/properties/id/anyOf/1/type',
                               keyword: 'type',
                               params: { type: 'string' },
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err109];
+                              vErrors = [err88];
                             } else {
-                              vErrors.push(err109);
+                              vErrors.push(err88);
                             }
                             errors++;
                           }
-                          var _valid10 = _errs127 === errors;
-                          valid24 = valid24 || _valid10;
+                          var _valid6 = _errs109 === errors;
+                          valid18 = valid18 || _valid6;
                         }
-                        if (!valid24) {
-                          const err110 = {
-                            instancePath: instancePath + '/data/relationships/user/data/id',
+                        if (!valid18) {
+                          const err89 = {
+                            instancePath: instancePath + '/data/relationships/opportunity/data/id',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf',
+                              '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/properties/id/anyOf',
                             keyword: 'anyOf',
                             params: {},
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err110];
+                            vErrors = [err89];
                           } else {
-                            vErrors.push(err110);
+                            vErrors.push(err89);
                           }
                           errors++;
                         } else {
-                          errors = _errs124;
+                          errors = _errs106;
                           if (vErrors !== null) {
-                            if (_errs124) {
-                              vErrors.length = _errs124;
+                            if (_errs106) {
+                              vErrors.length = _errs106;
                             } else {
                               vErrors = null;
                             }
@@ -4674,60 +6541,61 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data35.meta !== undefined) {
                         let data38 = data35.meta;
                         if (!(data38 && typeof data38 == 'object' && !Array.isArray(data38))) {
-                          const err111 = {
-                            instancePath: instancePath + '/data/relationships/user/data/meta',
+                          const err90 = {
+                            instancePath: instancePath + '/data/relationships/opportunity/data/meta',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/meta/type',
+                              '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/properties/meta/type',
                             keyword: 'type',
                             params: { type: 'object' },
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err111];
+                            vErrors = [err90];
                           } else {
-                            vErrors.push(err111);
+                            vErrors.push(err90);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err112 = {
-                        instancePath: instancePath + '/data/relationships/user/data',
+                      const err91 = {
+                        instancePath: instancePath + '/data/relationships/opportunity/data',
                         schemaPath:
-                          '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/type',
+                          '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/type',
                         keyword: 'type',
                         params: { type: 'object' },
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err112];
+                        vErrors = [err91];
                       } else {
-                        vErrors.push(err112);
+                        vErrors.push(err91);
                       }
                       errors++;
                     }
-                    var _valid9 = _errs119 === errors;
-                    valid22 = valid22 || _valid9;
+                    var _valid5 = _errs101 === errors;
+                    valid16 = valid16 || _valid5;
                   }
-                  if (!valid22) {
-                    const err113 = {
-                      instancePath: instancePath + '/data/relationships/user/data',
-                      schemaPath: '#/properties/data/properties/relationships/properties/user/properties/data/anyOf',
+                  if (!valid16) {
+                    const err92 = {
+                      instancePath: instancePath + '/data/relationships/opportunity/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf',
                       keyword: 'anyOf',
                       params: {},
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err113];
+                      vErrors = [err92];
                     } else {
-                      vErrors.push(err113);
+                      vErrors.push(err92);
                     }
                     errors++;
                   } else {
-                    errors = _errs116;
+                    errors = _errs98;
                     if (vErrors !== null) {
-                      if (_errs116) {
-                        vErrors.length = _errs116;
+                      if (_errs98) {
+                        vErrors.length = _errs98;
                       } else {
                         vErrors = null;
                       }
@@ -4737,12 +6605,414 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data34.meta !== undefined) {
                   let data39 = data34.meta;
                   if (!(data39 && typeof data39 == 'object' && !Array.isArray(data39))) {
-                    const err114 = {
-                      instancePath: instancePath + '/data/relationships/user/meta',
-                      schemaPath: '#/properties/data/properties/relationships/properties/user/properties/meta/type',
+                    const err93 = {
+                      instancePath: instancePath + '/data/relationships/opportunity/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/opportunity/properties/meta/type',
                       keyword: 'type',
                       params: { type: 'object' },
                       message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err93];
+                    } else {
+                      vErrors.push(err93);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err94 = {
+                  instancePath: instancePath + '/data/relationships/opportunity',
+                  schemaPath: '#/properties/data/properties/relationships/properties/opportunity/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err94];
+                } else {
+                  vErrors.push(err94);
+                }
+                errors++;
+              }
+            }
+            if (data21.phoneNumber !== undefined) {
+              let data40 = data21.phoneNumber;
+              if (data40 && typeof data40 == 'object' && !Array.isArray(data40)) {
+                if (data40.data === undefined) {
+                  const err95 = {
+                    instancePath: instancePath + '/data/relationships/phoneNumber',
+                    schemaPath: '#/properties/data/properties/relationships/properties/phoneNumber/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err95];
+                  } else {
+                    vErrors.push(err95);
+                  }
+                  errors++;
+                }
+                for (const key9 in data40) {
+                  if (!(key9 === 'data' || key9 === 'meta')) {
+                    const err96 = {
+                      instancePath: instancePath + '/data/relationships/phoneNumber',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/phoneNumber/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key9 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err96];
+                    } else {
+                      vErrors.push(err96);
+                    }
+                    errors++;
+                  }
+                }
+                if (data40.data !== undefined) {
+                  let data41 = data40.data;
+                  const _errs119 = errors;
+                  let valid20 = false;
+                  const _errs120 = errors;
+                  if (data41 !== null) {
+                    const err97 = {
+                      instancePath: instancePath + '/data/relationships/phoneNumber/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err97];
+                    } else {
+                      vErrors.push(err97);
+                    }
+                    errors++;
+                  }
+                  var _valid7 = _errs120 === errors;
+                  valid20 = valid20 || _valid7;
+                  if (!valid20) {
+                    const _errs122 = errors;
+                    if (data41 && typeof data41 == 'object' && !Array.isArray(data41)) {
+                      if (data41.type === undefined) {
+                        const err98 = {
+                          instancePath: instancePath + '/data/relationships/phoneNumber/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err98];
+                        } else {
+                          vErrors.push(err98);
+                        }
+                        errors++;
+                      }
+                      if (data41.id === undefined) {
+                        const err99 = {
+                          instancePath: instancePath + '/data/relationships/phoneNumber/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err99];
+                        } else {
+                          vErrors.push(err99);
+                        }
+                        errors++;
+                      }
+                      for (const key10 in data41) {
+                        if (!(key10 === 'type' || key10 === 'id' || key10 === 'meta')) {
+                          const err100 = {
+                            instancePath: instancePath + '/data/relationships/phoneNumber/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key10 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err100];
+                          } else {
+                            vErrors.push(err100);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data41.type !== undefined) {
+                        if ('phoneNumber' !== data41.type) {
+                          const err101 = {
+                            instancePath: instancePath + '/data/relationships/phoneNumber/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'phoneNumber' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err101];
+                          } else {
+                            vErrors.push(err101);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data41.id !== undefined) {
+                        let data43 = data41.id;
+                        const _errs127 = errors;
+                        let valid22 = false;
+                        const _errs128 = errors;
+                        if (!(typeof data43 == 'number' && !(data43 % 1) && !isNaN(data43) && isFinite(data43))) {
+                          const err102 = {
+                            instancePath: instancePath + '/data/relationships/phoneNumber/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err102];
+                          } else {
+                            vErrors.push(err102);
+                          }
+                          errors++;
+                        }
+                        if (typeof data43 == 'number' && isFinite(data43)) {
+                          if (data43 > 9007199254740991 || isNaN(data43)) {
+                            const err103 = {
+                              instancePath: instancePath + '/data/relationships/phoneNumber/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err103];
+                            } else {
+                              vErrors.push(err103);
+                            }
+                            errors++;
+                          }
+                          if (data43 < 1 || isNaN(data43)) {
+                            const err104 = {
+                              instancePath: instancePath + '/data/relationships/phoneNumber/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err104];
+                            } else {
+                              vErrors.push(err104);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid8 = _errs128 === errors;
+                        valid22 = valid22 || _valid8;
+                        if (!valid22) {
+                          const _errs130 = errors;
+                          if (typeof data43 === 'string') {
+                            if (!pattern0.test(data43)) {
+                              const err105 = {
+                                instancePath: instancePath + '/data/relationships/phoneNumber/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err105];
+                              } else {
+                                vErrors.push(err105);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err106 = {
+                              instancePath: instancePath + '/data/relationships/phoneNumber/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err106];
+                            } else {
+                              vErrors.push(err106);
+                            }
+                            errors++;
+                          }
+                          var _valid8 = _errs130 === errors;
+                          valid22 = valid22 || _valid8;
+                        }
+                        if (!valid22) {
+                          const err107 = {
+                            instancePath: instancePath + '/data/relationships/phoneNumber/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err107];
+                          } else {
+                            vErrors.push(err107);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs127;
+                          if (vErrors !== null) {
+                            if (_errs127) {
+                              vErrors.length = _errs127;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data41.meta !== undefined) {
+                        let data44 = data41.meta;
+                        if (!(data44 && typeof data44 == 'object' && !Array.isArray(data44))) {
+                          const err108 = {
+                            instancePath: instancePath + '/data/relationships/phoneNumber/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err108];
+                          } else {
+                            vErrors.push(err108);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err109 = {
+                        instancePath: instancePath + '/data/relationships/phoneNumber/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err109];
+                      } else {
+                        vErrors.push(err109);
+                      }
+                      errors++;
+                    }
+                    var _valid7 = _errs122 === errors;
+                    valid20 = valid20 || _valid7;
+                  }
+                  if (!valid20) {
+                    const err110 = {
+                      instancePath: instancePath + '/data/relationships/phoneNumber/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err110];
+                    } else {
+                      vErrors.push(err110);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs119;
+                    if (vErrors !== null) {
+                      if (_errs119) {
+                        vErrors.length = _errs119;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data40.meta !== undefined) {
+                  let data45 = data40.meta;
+                  if (!(data45 && typeof data45 == 'object' && !Array.isArray(data45))) {
+                    const err111 = {
+                      instancePath: instancePath + '/data/relationships/phoneNumber/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/phoneNumber/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err111];
+                    } else {
+                      vErrors.push(err111);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err112 = {
+                  instancePath: instancePath + '/data/relationships/phoneNumber',
+                  schemaPath: '#/properties/data/properties/relationships/properties/phoneNumber/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err112];
+                } else {
+                  vErrors.push(err112);
+                }
+                errors++;
+              }
+            }
+            if (data21.prospect !== undefined) {
+              let data46 = data21.prospect;
+              if (data46 && typeof data46 == 'object' && !Array.isArray(data46)) {
+                if (data46.data === undefined) {
+                  const err113 = {
+                    instancePath: instancePath + '/data/relationships/prospect',
+                    schemaPath: '#/properties/data/properties/relationships/properties/prospect/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err113];
+                  } else {
+                    vErrors.push(err113);
+                  }
+                  errors++;
+                }
+                for (const key11 in data46) {
+                  if (!(key11 === 'data' || key11 === 'meta')) {
+                    const err114 = {
+                      instancePath: instancePath + '/data/relationships/prospect',
+                      schemaPath: '#/properties/data/properties/relationships/properties/prospect/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key11 },
+                      message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
                       vErrors = [err114];
@@ -4752,8 +7022,2047 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
+                if (data46.data !== undefined) {
+                  let data47 = data46.data;
+                  const _errs140 = errors;
+                  let valid24 = false;
+                  const _errs141 = errors;
+                  if (data47 !== null) {
+                    const err115 = {
+                      instancePath: instancePath + '/data/relationships/prospect/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err115];
+                    } else {
+                      vErrors.push(err115);
+                    }
+                    errors++;
+                  }
+                  var _valid9 = _errs141 === errors;
+                  valid24 = valid24 || _valid9;
+                  if (!valid24) {
+                    const _errs143 = errors;
+                    if (data47 && typeof data47 == 'object' && !Array.isArray(data47)) {
+                      if (data47.type === undefined) {
+                        const err116 = {
+                          instancePath: instancePath + '/data/relationships/prospect/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err116];
+                        } else {
+                          vErrors.push(err116);
+                        }
+                        errors++;
+                      }
+                      if (data47.id === undefined) {
+                        const err117 = {
+                          instancePath: instancePath + '/data/relationships/prospect/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err117];
+                        } else {
+                          vErrors.push(err117);
+                        }
+                        errors++;
+                      }
+                      for (const key12 in data47) {
+                        if (!(key12 === 'type' || key12 === 'id' || key12 === 'meta')) {
+                          const err118 = {
+                            instancePath: instancePath + '/data/relationships/prospect/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key12 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err118];
+                          } else {
+                            vErrors.push(err118);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data47.type !== undefined) {
+                        if ('prospect' !== data47.type) {
+                          const err119 = {
+                            instancePath: instancePath + '/data/relationships/prospect/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'prospect' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err119];
+                          } else {
+                            vErrors.push(err119);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data47.id !== undefined) {
+                        let data49 = data47.id;
+                        const _errs148 = errors;
+                        let valid26 = false;
+                        const _errs149 = errors;
+                        if (!(typeof data49 == 'number' && !(data49 % 1) && !isNaN(data49) && isFinite(data49))) {
+                          const err120 = {
+                            instancePath: instancePath + '/data/relationships/prospect/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err120];
+                          } else {
+                            vErrors.push(err120);
+                          }
+                          errors++;
+                        }
+                        if (typeof data49 == 'number' && isFinite(data49)) {
+                          if (data49 > 9007199254740991 || isNaN(data49)) {
+                            const err121 = {
+                              instancePath: instancePath + '/data/relationships/prospect/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err121];
+                            } else {
+                              vErrors.push(err121);
+                            }
+                            errors++;
+                          }
+                          if (data49 < 1 || isNaN(data49)) {
+                            const err122 = {
+                              instancePath: instancePath + '/data/relationships/prospect/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err122];
+                            } else {
+                              vErrors.push(err122);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid10 = _errs149 === errors;
+                        valid26 = valid26 || _valid10;
+                        if (!valid26) {
+                          const _errs151 = errors;
+                          if (typeof data49 === 'string') {
+                            if (!pattern0.test(data49)) {
+                              const err123 = {
+                                instancePath: instancePath + '/data/relationships/prospect/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err123];
+                              } else {
+                                vErrors.push(err123);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err124 = {
+                              instancePath: instancePath + '/data/relationships/prospect/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err124];
+                            } else {
+                              vErrors.push(err124);
+                            }
+                            errors++;
+                          }
+                          var _valid10 = _errs151 === errors;
+                          valid26 = valid26 || _valid10;
+                        }
+                        if (!valid26) {
+                          const err125 = {
+                            instancePath: instancePath + '/data/relationships/prospect/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err125];
+                          } else {
+                            vErrors.push(err125);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs148;
+                          if (vErrors !== null) {
+                            if (_errs148) {
+                              vErrors.length = _errs148;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data47.meta !== undefined) {
+                        let data50 = data47.meta;
+                        if (!(data50 && typeof data50 == 'object' && !Array.isArray(data50))) {
+                          const err126 = {
+                            instancePath: instancePath + '/data/relationships/prospect/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err126];
+                          } else {
+                            vErrors.push(err126);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err127 = {
+                        instancePath: instancePath + '/data/relationships/prospect/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err127];
+                      } else {
+                        vErrors.push(err127);
+                      }
+                      errors++;
+                    }
+                    var _valid9 = _errs143 === errors;
+                    valid24 = valid24 || _valid9;
+                  }
+                  if (!valid24) {
+                    const err128 = {
+                      instancePath: instancePath + '/data/relationships/prospect/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err128];
+                    } else {
+                      vErrors.push(err128);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs140;
+                    if (vErrors !== null) {
+                      if (_errs140) {
+                        vErrors.length = _errs140;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data46.meta !== undefined) {
+                  let data51 = data46.meta;
+                  if (!(data51 && typeof data51 == 'object' && !Array.isArray(data51))) {
+                    const err129 = {
+                      instancePath: instancePath + '/data/relationships/prospect/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/prospect/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err129];
+                    } else {
+                      vErrors.push(err129);
+                    }
+                    errors++;
+                  }
+                }
               } else {
-                const err115 = {
+                const err130 = {
+                  instancePath: instancePath + '/data/relationships/prospect',
+                  schemaPath: '#/properties/data/properties/relationships/properties/prospect/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err130];
+                } else {
+                  vErrors.push(err130);
+                }
+                errors++;
+              }
+            }
+            if (data21.sequence !== undefined) {
+              let data52 = data21.sequence;
+              if (data52 && typeof data52 == 'object' && !Array.isArray(data52)) {
+                if (data52.data === undefined) {
+                  const err131 = {
+                    instancePath: instancePath + '/data/relationships/sequence',
+                    schemaPath: '#/properties/data/properties/relationships/properties/sequence/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err131];
+                  } else {
+                    vErrors.push(err131);
+                  }
+                  errors++;
+                }
+                for (const key13 in data52) {
+                  if (!(key13 === 'data' || key13 === 'meta')) {
+                    const err132 = {
+                      instancePath: instancePath + '/data/relationships/sequence',
+                      schemaPath: '#/properties/data/properties/relationships/properties/sequence/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key13 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err132];
+                    } else {
+                      vErrors.push(err132);
+                    }
+                    errors++;
+                  }
+                }
+                if (data52.data !== undefined) {
+                  let data53 = data52.data;
+                  const _errs161 = errors;
+                  let valid28 = false;
+                  const _errs162 = errors;
+                  if (data53 !== null) {
+                    const err133 = {
+                      instancePath: instancePath + '/data/relationships/sequence/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err133];
+                    } else {
+                      vErrors.push(err133);
+                    }
+                    errors++;
+                  }
+                  var _valid11 = _errs162 === errors;
+                  valid28 = valid28 || _valid11;
+                  if (!valid28) {
+                    const _errs164 = errors;
+                    if (data53 && typeof data53 == 'object' && !Array.isArray(data53)) {
+                      if (data53.type === undefined) {
+                        const err134 = {
+                          instancePath: instancePath + '/data/relationships/sequence/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err134];
+                        } else {
+                          vErrors.push(err134);
+                        }
+                        errors++;
+                      }
+                      if (data53.id === undefined) {
+                        const err135 = {
+                          instancePath: instancePath + '/data/relationships/sequence/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err135];
+                        } else {
+                          vErrors.push(err135);
+                        }
+                        errors++;
+                      }
+                      for (const key14 in data53) {
+                        if (!(key14 === 'type' || key14 === 'id' || key14 === 'meta')) {
+                          const err136 = {
+                            instancePath: instancePath + '/data/relationships/sequence/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key14 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err136];
+                          } else {
+                            vErrors.push(err136);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data53.type !== undefined) {
+                        if ('sequence' !== data53.type) {
+                          const err137 = {
+                            instancePath: instancePath + '/data/relationships/sequence/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'sequence' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err137];
+                          } else {
+                            vErrors.push(err137);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data53.id !== undefined) {
+                        let data55 = data53.id;
+                        const _errs169 = errors;
+                        let valid30 = false;
+                        const _errs170 = errors;
+                        if (!(typeof data55 == 'number' && !(data55 % 1) && !isNaN(data55) && isFinite(data55))) {
+                          const err138 = {
+                            instancePath: instancePath + '/data/relationships/sequence/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err138];
+                          } else {
+                            vErrors.push(err138);
+                          }
+                          errors++;
+                        }
+                        if (typeof data55 == 'number' && isFinite(data55)) {
+                          if (data55 > 9007199254740991 || isNaN(data55)) {
+                            const err139 = {
+                              instancePath: instancePath + '/data/relationships/sequence/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err139];
+                            } else {
+                              vErrors.push(err139);
+                            }
+                            errors++;
+                          }
+                          if (data55 < 1 || isNaN(data55)) {
+                            const err140 = {
+                              instancePath: instancePath + '/data/relationships/sequence/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err140];
+                            } else {
+                              vErrors.push(err140);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid12 = _errs170 === errors;
+                        valid30 = valid30 || _valid12;
+                        if (!valid30) {
+                          const _errs172 = errors;
+                          if (typeof data55 === 'string') {
+                            if (!pattern0.test(data55)) {
+                              const err141 = {
+                                instancePath: instancePath + '/data/relationships/sequence/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err141];
+                              } else {
+                                vErrors.push(err141);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err142 = {
+                              instancePath: instancePath + '/data/relationships/sequence/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err142];
+                            } else {
+                              vErrors.push(err142);
+                            }
+                            errors++;
+                          }
+                          var _valid12 = _errs172 === errors;
+                          valid30 = valid30 || _valid12;
+                        }
+                        if (!valid30) {
+                          const err143 = {
+                            instancePath: instancePath + '/data/relationships/sequence/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err143];
+                          } else {
+                            vErrors.push(err143);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs169;
+                          if (vErrors !== null) {
+                            if (_errs169) {
+                              vErrors.length = _errs169;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data53.meta !== undefined) {
+                        let data56 = data53.meta;
+                        if (!(data56 && typeof data56 == 'object' && !Array.isArray(data56))) {
+                          const err144 = {
+                            instancePath: instancePath + '/data/relationships/sequence/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err144];
+                          } else {
+                            vErrors.push(err144);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err145 = {
+                        instancePath: instancePath + '/data/relationships/sequence/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err145];
+                      } else {
+                        vErrors.push(err145);
+                      }
+                      errors++;
+                    }
+                    var _valid11 = _errs164 === errors;
+                    valid28 = valid28 || _valid11;
+                  }
+                  if (!valid28) {
+                    const err146 = {
+                      instancePath: instancePath + '/data/relationships/sequence/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err146];
+                    } else {
+                      vErrors.push(err146);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs161;
+                    if (vErrors !== null) {
+                      if (_errs161) {
+                        vErrors.length = _errs161;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data52.meta !== undefined) {
+                  let data57 = data52.meta;
+                  if (!(data57 && typeof data57 == 'object' && !Array.isArray(data57))) {
+                    const err147 = {
+                      instancePath: instancePath + '/data/relationships/sequence/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/sequence/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err147];
+                    } else {
+                      vErrors.push(err147);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err148 = {
+                  instancePath: instancePath + '/data/relationships/sequence',
+                  schemaPath: '#/properties/data/properties/relationships/properties/sequence/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err148];
+                } else {
+                  vErrors.push(err148);
+                }
+                errors++;
+              }
+            }
+            if (data21.sequenceState !== undefined) {
+              let data58 = data21.sequenceState;
+              if (data58 && typeof data58 == 'object' && !Array.isArray(data58)) {
+                if (data58.data === undefined) {
+                  const err149 = {
+                    instancePath: instancePath + '/data/relationships/sequenceState',
+                    schemaPath: '#/properties/data/properties/relationships/properties/sequenceState/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err149];
+                  } else {
+                    vErrors.push(err149);
+                  }
+                  errors++;
+                }
+                for (const key15 in data58) {
+                  if (!(key15 === 'data' || key15 === 'meta')) {
+                    const err150 = {
+                      instancePath: instancePath + '/data/relationships/sequenceState',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/sequenceState/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key15 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err150];
+                    } else {
+                      vErrors.push(err150);
+                    }
+                    errors++;
+                  }
+                }
+                if (data58.data !== undefined) {
+                  let data59 = data58.data;
+                  const _errs182 = errors;
+                  let valid32 = false;
+                  const _errs183 = errors;
+                  if (data59 !== null) {
+                    const err151 = {
+                      instancePath: instancePath + '/data/relationships/sequenceState/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err151];
+                    } else {
+                      vErrors.push(err151);
+                    }
+                    errors++;
+                  }
+                  var _valid13 = _errs183 === errors;
+                  valid32 = valid32 || _valid13;
+                  if (!valid32) {
+                    const _errs185 = errors;
+                    if (data59 && typeof data59 == 'object' && !Array.isArray(data59)) {
+                      if (data59.type === undefined) {
+                        const err152 = {
+                          instancePath: instancePath + '/data/relationships/sequenceState/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err152];
+                        } else {
+                          vErrors.push(err152);
+                        }
+                        errors++;
+                      }
+                      if (data59.id === undefined) {
+                        const err153 = {
+                          instancePath: instancePath + '/data/relationships/sequenceState/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err153];
+                        } else {
+                          vErrors.push(err153);
+                        }
+                        errors++;
+                      }
+                      for (const key16 in data59) {
+                        if (!(key16 === 'type' || key16 === 'id' || key16 === 'meta')) {
+                          const err154 = {
+                            instancePath: instancePath + '/data/relationships/sequenceState/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key16 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err154];
+                          } else {
+                            vErrors.push(err154);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data59.type !== undefined) {
+                        if ('sequenceState' !== data59.type) {
+                          const err155 = {
+                            instancePath: instancePath + '/data/relationships/sequenceState/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'sequenceState' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err155];
+                          } else {
+                            vErrors.push(err155);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data59.id !== undefined) {
+                        let data61 = data59.id;
+                        const _errs190 = errors;
+                        let valid34 = false;
+                        const _errs191 = errors;
+                        if (!(typeof data61 == 'number' && !(data61 % 1) && !isNaN(data61) && isFinite(data61))) {
+                          const err156 = {
+                            instancePath: instancePath + '/data/relationships/sequenceState/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err156];
+                          } else {
+                            vErrors.push(err156);
+                          }
+                          errors++;
+                        }
+                        if (typeof data61 == 'number' && isFinite(data61)) {
+                          if (data61 > 9007199254740991 || isNaN(data61)) {
+                            const err157 = {
+                              instancePath: instancePath + '/data/relationships/sequenceState/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err157];
+                            } else {
+                              vErrors.push(err157);
+                            }
+                            errors++;
+                          }
+                          if (data61 < 1 || isNaN(data61)) {
+                            const err158 = {
+                              instancePath: instancePath + '/data/relationships/sequenceState/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err158];
+                            } else {
+                              vErrors.push(err158);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid14 = _errs191 === errors;
+                        valid34 = valid34 || _valid14;
+                        if (!valid34) {
+                          const _errs193 = errors;
+                          if (typeof data61 === 'string') {
+                            if (!pattern0.test(data61)) {
+                              const err159 = {
+                                instancePath: instancePath + '/data/relationships/sequenceState/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err159];
+                              } else {
+                                vErrors.push(err159);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err160 = {
+                              instancePath: instancePath + '/data/relationships/sequenceState/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err160];
+                            } else {
+                              vErrors.push(err160);
+                            }
+                            errors++;
+                          }
+                          var _valid14 = _errs193 === errors;
+                          valid34 = valid34 || _valid14;
+                        }
+                        if (!valid34) {
+                          const err161 = {
+                            instancePath: instancePath + '/data/relationships/sequenceState/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err161];
+                          } else {
+                            vErrors.push(err161);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs190;
+                          if (vErrors !== null) {
+                            if (_errs190) {
+                              vErrors.length = _errs190;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data59.meta !== undefined) {
+                        let data62 = data59.meta;
+                        if (!(data62 && typeof data62 == 'object' && !Array.isArray(data62))) {
+                          const err162 = {
+                            instancePath: instancePath + '/data/relationships/sequenceState/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err162];
+                          } else {
+                            vErrors.push(err162);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err163 = {
+                        instancePath: instancePath + '/data/relationships/sequenceState/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err163];
+                      } else {
+                        vErrors.push(err163);
+                      }
+                      errors++;
+                    }
+                    var _valid13 = _errs185 === errors;
+                    valid32 = valid32 || _valid13;
+                  }
+                  if (!valid32) {
+                    const err164 = {
+                      instancePath: instancePath + '/data/relationships/sequenceState/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err164];
+                    } else {
+                      vErrors.push(err164);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs182;
+                    if (vErrors !== null) {
+                      if (_errs182) {
+                        vErrors.length = _errs182;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data58.meta !== undefined) {
+                  let data63 = data58.meta;
+                  if (!(data63 && typeof data63 == 'object' && !Array.isArray(data63))) {
+                    const err165 = {
+                      instancePath: instancePath + '/data/relationships/sequenceState/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/sequenceState/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err165];
+                    } else {
+                      vErrors.push(err165);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err166 = {
+                  instancePath: instancePath + '/data/relationships/sequenceState',
+                  schemaPath: '#/properties/data/properties/relationships/properties/sequenceState/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err166];
+                } else {
+                  vErrors.push(err166);
+                }
+                errors++;
+              }
+            }
+            if (data21.sequenceStep !== undefined) {
+              let data64 = data21.sequenceStep;
+              if (data64 && typeof data64 == 'object' && !Array.isArray(data64)) {
+                if (data64.data === undefined) {
+                  const err167 = {
+                    instancePath: instancePath + '/data/relationships/sequenceStep',
+                    schemaPath: '#/properties/data/properties/relationships/properties/sequenceStep/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err167];
+                  } else {
+                    vErrors.push(err167);
+                  }
+                  errors++;
+                }
+                for (const key17 in data64) {
+                  if (!(key17 === 'data' || key17 === 'meta')) {
+                    const err168 = {
+                      instancePath: instancePath + '/data/relationships/sequenceStep',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/sequenceStep/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key17 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err168];
+                    } else {
+                      vErrors.push(err168);
+                    }
+                    errors++;
+                  }
+                }
+                if (data64.data !== undefined) {
+                  let data65 = data64.data;
+                  const _errs203 = errors;
+                  let valid36 = false;
+                  const _errs204 = errors;
+                  if (data65 !== null) {
+                    const err169 = {
+                      instancePath: instancePath + '/data/relationships/sequenceStep/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err169];
+                    } else {
+                      vErrors.push(err169);
+                    }
+                    errors++;
+                  }
+                  var _valid15 = _errs204 === errors;
+                  valid36 = valid36 || _valid15;
+                  if (!valid36) {
+                    const _errs206 = errors;
+                    if (data65 && typeof data65 == 'object' && !Array.isArray(data65)) {
+                      if (data65.type === undefined) {
+                        const err170 = {
+                          instancePath: instancePath + '/data/relationships/sequenceStep/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err170];
+                        } else {
+                          vErrors.push(err170);
+                        }
+                        errors++;
+                      }
+                      if (data65.id === undefined) {
+                        const err171 = {
+                          instancePath: instancePath + '/data/relationships/sequenceStep/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err171];
+                        } else {
+                          vErrors.push(err171);
+                        }
+                        errors++;
+                      }
+                      for (const key18 in data65) {
+                        if (!(key18 === 'type' || key18 === 'id' || key18 === 'meta')) {
+                          const err172 = {
+                            instancePath: instancePath + '/data/relationships/sequenceStep/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key18 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err172];
+                          } else {
+                            vErrors.push(err172);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data65.type !== undefined) {
+                        if ('sequenceStep' !== data65.type) {
+                          const err173 = {
+                            instancePath: instancePath + '/data/relationships/sequenceStep/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'sequenceStep' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err173];
+                          } else {
+                            vErrors.push(err173);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data65.id !== undefined) {
+                        let data67 = data65.id;
+                        const _errs211 = errors;
+                        let valid38 = false;
+                        const _errs212 = errors;
+                        if (!(typeof data67 == 'number' && !(data67 % 1) && !isNaN(data67) && isFinite(data67))) {
+                          const err174 = {
+                            instancePath: instancePath + '/data/relationships/sequenceStep/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err174];
+                          } else {
+                            vErrors.push(err174);
+                          }
+                          errors++;
+                        }
+                        if (typeof data67 == 'number' && isFinite(data67)) {
+                          if (data67 > 9007199254740991 || isNaN(data67)) {
+                            const err175 = {
+                              instancePath: instancePath + '/data/relationships/sequenceStep/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err175];
+                            } else {
+                              vErrors.push(err175);
+                            }
+                            errors++;
+                          }
+                          if (data67 < 1 || isNaN(data67)) {
+                            const err176 = {
+                              instancePath: instancePath + '/data/relationships/sequenceStep/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err176];
+                            } else {
+                              vErrors.push(err176);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid16 = _errs212 === errors;
+                        valid38 = valid38 || _valid16;
+                        if (!valid38) {
+                          const _errs214 = errors;
+                          if (typeof data67 === 'string') {
+                            if (!pattern0.test(data67)) {
+                              const err177 = {
+                                instancePath: instancePath + '/data/relationships/sequenceStep/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err177];
+                              } else {
+                                vErrors.push(err177);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err178 = {
+                              instancePath: instancePath + '/data/relationships/sequenceStep/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err178];
+                            } else {
+                              vErrors.push(err178);
+                            }
+                            errors++;
+                          }
+                          var _valid16 = _errs214 === errors;
+                          valid38 = valid38 || _valid16;
+                        }
+                        if (!valid38) {
+                          const err179 = {
+                            instancePath: instancePath + '/data/relationships/sequenceStep/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err179];
+                          } else {
+                            vErrors.push(err179);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs211;
+                          if (vErrors !== null) {
+                            if (_errs211) {
+                              vErrors.length = _errs211;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data65.meta !== undefined) {
+                        let data68 = data65.meta;
+                        if (!(data68 && typeof data68 == 'object' && !Array.isArray(data68))) {
+                          const err180 = {
+                            instancePath: instancePath + '/data/relationships/sequenceStep/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err180];
+                          } else {
+                            vErrors.push(err180);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err181 = {
+                        instancePath: instancePath + '/data/relationships/sequenceStep/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err181];
+                      } else {
+                        vErrors.push(err181);
+                      }
+                      errors++;
+                    }
+                    var _valid15 = _errs206 === errors;
+                    valid36 = valid36 || _valid15;
+                  }
+                  if (!valid36) {
+                    const err182 = {
+                      instancePath: instancePath + '/data/relationships/sequenceStep/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err182];
+                    } else {
+                      vErrors.push(err182);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs203;
+                    if (vErrors !== null) {
+                      if (_errs203) {
+                        vErrors.length = _errs203;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data64.meta !== undefined) {
+                  let data69 = data64.meta;
+                  if (!(data69 && typeof data69 == 'object' && !Array.isArray(data69))) {
+                    const err183 = {
+                      instancePath: instancePath + '/data/relationships/sequenceStep/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/sequenceStep/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err183];
+                    } else {
+                      vErrors.push(err183);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err184 = {
+                  instancePath: instancePath + '/data/relationships/sequenceStep',
+                  schemaPath: '#/properties/data/properties/relationships/properties/sequenceStep/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err184];
+                } else {
+                  vErrors.push(err184);
+                }
+                errors++;
+              }
+            }
+            if (data21.task !== undefined) {
+              let data70 = data21.task;
+              if (data70 && typeof data70 == 'object' && !Array.isArray(data70)) {
+                if (data70.data === undefined) {
+                  const err185 = {
+                    instancePath: instancePath + '/data/relationships/task',
+                    schemaPath: '#/properties/data/properties/relationships/properties/task/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err185];
+                  } else {
+                    vErrors.push(err185);
+                  }
+                  errors++;
+                }
+                for (const key19 in data70) {
+                  if (!(key19 === 'data' || key19 === 'meta')) {
+                    const err186 = {
+                      instancePath: instancePath + '/data/relationships/task',
+                      schemaPath: '#/properties/data/properties/relationships/properties/task/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key19 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err186];
+                    } else {
+                      vErrors.push(err186);
+                    }
+                    errors++;
+                  }
+                }
+                if (data70.data !== undefined) {
+                  let data71 = data70.data;
+                  const _errs224 = errors;
+                  let valid40 = false;
+                  const _errs225 = errors;
+                  if (data71 !== null) {
+                    const err187 = {
+                      instancePath: instancePath + '/data/relationships/task/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err187];
+                    } else {
+                      vErrors.push(err187);
+                    }
+                    errors++;
+                  }
+                  var _valid17 = _errs225 === errors;
+                  valid40 = valid40 || _valid17;
+                  if (!valid40) {
+                    const _errs227 = errors;
+                    if (data71 && typeof data71 == 'object' && !Array.isArray(data71)) {
+                      if (data71.type === undefined) {
+                        const err188 = {
+                          instancePath: instancePath + '/data/relationships/task/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err188];
+                        } else {
+                          vErrors.push(err188);
+                        }
+                        errors++;
+                      }
+                      if (data71.id === undefined) {
+                        const err189 = {
+                          instancePath: instancePath + '/data/relationships/task/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err189];
+                        } else {
+                          vErrors.push(err189);
+                        }
+                        errors++;
+                      }
+                      for (const key20 in data71) {
+                        if (!(key20 === 'type' || key20 === 'id' || key20 === 'meta')) {
+                          const err190 = {
+                            instancePath: instancePath + '/data/relationships/task/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key20 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err190];
+                          } else {
+                            vErrors.push(err190);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data71.type !== undefined) {
+                        if ('task' !== data71.type) {
+                          const err191 = {
+                            instancePath: instancePath + '/data/relationships/task/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'task' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err191];
+                          } else {
+                            vErrors.push(err191);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data71.id !== undefined) {
+                        let data73 = data71.id;
+                        const _errs232 = errors;
+                        let valid42 = false;
+                        const _errs233 = errors;
+                        if (!(typeof data73 == 'number' && !(data73 % 1) && !isNaN(data73) && isFinite(data73))) {
+                          const err192 = {
+                            instancePath: instancePath + '/data/relationships/task/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err192];
+                          } else {
+                            vErrors.push(err192);
+                          }
+                          errors++;
+                        }
+                        if (typeof data73 == 'number' && isFinite(data73)) {
+                          if (data73 > 9007199254740991 || isNaN(data73)) {
+                            const err193 = {
+                              instancePath: instancePath + '/data/relationships/task/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err193];
+                            } else {
+                              vErrors.push(err193);
+                            }
+                            errors++;
+                          }
+                          if (data73 < 1 || isNaN(data73)) {
+                            const err194 = {
+                              instancePath: instancePath + '/data/relationships/task/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err194];
+                            } else {
+                              vErrors.push(err194);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid18 = _errs233 === errors;
+                        valid42 = valid42 || _valid18;
+                        if (!valid42) {
+                          const _errs235 = errors;
+                          if (typeof data73 === 'string') {
+                            if (!pattern0.test(data73)) {
+                              const err195 = {
+                                instancePath: instancePath + '/data/relationships/task/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err195];
+                              } else {
+                                vErrors.push(err195);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err196 = {
+                              instancePath: instancePath + '/data/relationships/task/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err196];
+                            } else {
+                              vErrors.push(err196);
+                            }
+                            errors++;
+                          }
+                          var _valid18 = _errs235 === errors;
+                          valid42 = valid42 || _valid18;
+                        }
+                        if (!valid42) {
+                          const err197 = {
+                            instancePath: instancePath + '/data/relationships/task/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err197];
+                          } else {
+                            vErrors.push(err197);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs232;
+                          if (vErrors !== null) {
+                            if (_errs232) {
+                              vErrors.length = _errs232;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data71.meta !== undefined) {
+                        let data74 = data71.meta;
+                        if (!(data74 && typeof data74 == 'object' && !Array.isArray(data74))) {
+                          const err198 = {
+                            instancePath: instancePath + '/data/relationships/task/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err198];
+                          } else {
+                            vErrors.push(err198);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err199 = {
+                        instancePath: instancePath + '/data/relationships/task/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err199];
+                      } else {
+                        vErrors.push(err199);
+                      }
+                      errors++;
+                    }
+                    var _valid17 = _errs227 === errors;
+                    valid40 = valid40 || _valid17;
+                  }
+                  if (!valid40) {
+                    const err200 = {
+                      instancePath: instancePath + '/data/relationships/task/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/task/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err200];
+                    } else {
+                      vErrors.push(err200);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs224;
+                    if (vErrors !== null) {
+                      if (_errs224) {
+                        vErrors.length = _errs224;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data70.meta !== undefined) {
+                  let data75 = data70.meta;
+                  if (!(data75 && typeof data75 == 'object' && !Array.isArray(data75))) {
+                    const err201 = {
+                      instancePath: instancePath + '/data/relationships/task/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/task/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err201];
+                    } else {
+                      vErrors.push(err201);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err202 = {
+                  instancePath: instancePath + '/data/relationships/task',
+                  schemaPath: '#/properties/data/properties/relationships/properties/task/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err202];
+                } else {
+                  vErrors.push(err202);
+                }
+                errors++;
+              }
+            }
+            if (data21.user !== undefined) {
+              let data76 = data21.user;
+              if (data76 && typeof data76 == 'object' && !Array.isArray(data76)) {
+                if (data76.data === undefined) {
+                  const err203 = {
+                    instancePath: instancePath + '/data/relationships/user',
+                    schemaPath: '#/properties/data/properties/relationships/properties/user/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err203];
+                  } else {
+                    vErrors.push(err203);
+                  }
+                  errors++;
+                }
+                for (const key21 in data76) {
+                  if (!(key21 === 'data' || key21 === 'meta')) {
+                    const err204 = {
+                      instancePath: instancePath + '/data/relationships/user',
+                      schemaPath: '#/properties/data/properties/relationships/properties/user/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key21 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err204];
+                    } else {
+                      vErrors.push(err204);
+                    }
+                    errors++;
+                  }
+                }
+                if (data76.data !== undefined) {
+                  let data77 = data76.data;
+                  const _errs245 = errors;
+                  let valid44 = false;
+                  const _errs246 = errors;
+                  if (data77 !== null) {
+                    const err205 = {
+                      instancePath: instancePath + '/data/relationships/user/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err205];
+                    } else {
+                      vErrors.push(err205);
+                    }
+                    errors++;
+                  }
+                  var _valid19 = _errs246 === errors;
+                  valid44 = valid44 || _valid19;
+                  if (!valid44) {
+                    const _errs248 = errors;
+                    if (data77 && typeof data77 == 'object' && !Array.isArray(data77)) {
+                      if (data77.type === undefined) {
+                        const err206 = {
+                          instancePath: instancePath + '/data/relationships/user/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err206];
+                        } else {
+                          vErrors.push(err206);
+                        }
+                        errors++;
+                      }
+                      if (data77.id === undefined) {
+                        const err207 = {
+                          instancePath: instancePath + '/data/relationships/user/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err207];
+                        } else {
+                          vErrors.push(err207);
+                        }
+                        errors++;
+                      }
+                      for (const key22 in data77) {
+                        if (!(key22 === 'type' || key22 === 'id' || key22 === 'meta')) {
+                          const err208 = {
+                            instancePath: instancePath + '/data/relationships/user/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key22 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err208];
+                          } else {
+                            vErrors.push(err208);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data77.type !== undefined) {
+                        if ('user' !== data77.type) {
+                          const err209 = {
+                            instancePath: instancePath + '/data/relationships/user/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'user' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err209];
+                          } else {
+                            vErrors.push(err209);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data77.id !== undefined) {
+                        let data79 = data77.id;
+                        const _errs253 = errors;
+                        let valid46 = false;
+                        const _errs254 = errors;
+                        if (!(typeof data79 == 'number' && !(data79 % 1) && !isNaN(data79) && isFinite(data79))) {
+                          const err210 = {
+                            instancePath: instancePath + '/data/relationships/user/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err210];
+                          } else {
+                            vErrors.push(err210);
+                          }
+                          errors++;
+                        }
+                        if (typeof data79 == 'number' && isFinite(data79)) {
+                          if (data79 > 9007199254740991 || isNaN(data79)) {
+                            const err211 = {
+                              instancePath: instancePath + '/data/relationships/user/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err211];
+                            } else {
+                              vErrors.push(err211);
+                            }
+                            errors++;
+                          }
+                          if (data79 < 1 || isNaN(data79)) {
+                            const err212 = {
+                              instancePath: instancePath + '/data/relationships/user/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err212];
+                            } else {
+                              vErrors.push(err212);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid20 = _errs254 === errors;
+                        valid46 = valid46 || _valid20;
+                        if (!valid46) {
+                          const _errs256 = errors;
+                          if (typeof data79 === 'string') {
+                            if (!pattern0.test(data79)) {
+                              const err213 = {
+                                instancePath: instancePath + '/data/relationships/user/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err213];
+                              } else {
+                                vErrors.push(err213);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err214 = {
+                              instancePath: instancePath + '/data/relationships/user/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err214];
+                            } else {
+                              vErrors.push(err214);
+                            }
+                            errors++;
+                          }
+                          var _valid20 = _errs256 === errors;
+                          valid46 = valid46 || _valid20;
+                        }
+                        if (!valid46) {
+                          const err215 = {
+                            instancePath: instancePath + '/data/relationships/user/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err215];
+                          } else {
+                            vErrors.push(err215);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs253;
+                          if (vErrors !== null) {
+                            if (_errs253) {
+                              vErrors.length = _errs253;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data77.meta !== undefined) {
+                        let data80 = data77.meta;
+                        if (!(data80 && typeof data80 == 'object' && !Array.isArray(data80))) {
+                          const err216 = {
+                            instancePath: instancePath + '/data/relationships/user/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err216];
+                          } else {
+                            vErrors.push(err216);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err217 = {
+                        instancePath: instancePath + '/data/relationships/user/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err217];
+                      } else {
+                        vErrors.push(err217);
+                      }
+                      errors++;
+                    }
+                    var _valid19 = _errs248 === errors;
+                    valid44 = valid44 || _valid19;
+                  }
+                  if (!valid44) {
+                    const err218 = {
+                      instancePath: instancePath + '/data/relationships/user/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/user/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err218];
+                    } else {
+                      vErrors.push(err218);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs245;
+                    if (vErrors !== null) {
+                      if (_errs245) {
+                        vErrors.length = _errs245;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data76.meta !== undefined) {
+                  let data81 = data76.meta;
+                  if (!(data81 && typeof data81 == 'object' && !Array.isArray(data81))) {
+                    const err219 = {
+                      instancePath: instancePath + '/data/relationships/user/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/user/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err219];
+                    } else {
+                      vErrors.push(err219);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err220 = {
                   instancePath: instancePath + '/data/relationships/user',
                   schemaPath: '#/properties/data/properties/relationships/properties/user/type',
                   keyword: 'type',
@@ -4761,15 +9070,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err115];
+                  vErrors = [err220];
                 } else {
-                  vErrors.push(err115);
+                  vErrors.push(err220);
                 }
                 errors++;
               }
             }
           } else {
-            const err116 = {
+            const err221 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
               keyword: 'type',
@@ -4777,17 +9086,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err116];
+              vErrors = [err221];
             } else {
-              vErrors.push(err116);
+              vErrors.push(err221);
             }
             errors++;
           }
         }
         if (data0.meta !== undefined) {
-          let data40 = data0.meta;
-          if (!(data40 && typeof data40 == 'object' && !Array.isArray(data40))) {
-            const err117 = {
+          let data82 = data0.meta;
+          if (!(data82 && typeof data82 == 'object' && !Array.isArray(data82))) {
+            const err222 = {
               instancePath: instancePath + '/data/meta',
               schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
@@ -4795,17 +9104,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err117];
+              vErrors = [err222];
             } else {
-              vErrors.push(err117);
+              vErrors.push(err222);
             }
             errors++;
           }
         }
         if (data0.links !== undefined) {
-          let data41 = data0.links;
-          if (!(data41 && typeof data41 == 'object' && !Array.isArray(data41))) {
-            const err118 = {
+          let data83 = data0.links;
+          if (!(data83 && typeof data83 == 'object' && !Array.isArray(data83))) {
+            const err223 = {
               instancePath: instancePath + '/data/links',
               schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
@@ -4813,15 +9122,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err118];
+              vErrors = [err223];
             } else {
-              vErrors.push(err118);
+              vErrors.push(err223);
             }
             errors++;
           }
         }
       } else {
-        const err119 = {
+        const err224 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -4829,15 +9138,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err119];
+          vErrors = [err224];
         } else {
-          vErrors.push(err119);
+          vErrors.push(err224);
         }
         errors++;
       }
     }
   } else {
-    const err120 = {
+    const err225 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -4845,9 +9154,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err120];
+      vErrors = [err225];
     } else {
-      vErrors.push(err120);
+      vErrors.push(err225);
     }
     errors++;
   }

@@ -20,10 +20,14 @@ const schema11 = {
           required: ['objectType', 'requestObjectEmail', 'requestType', 'requesterEmail'],
           additionalProperties: false,
           properties: {
+            batchComplianceRequestUuid: { type: ['string', 'null'] },
             objectType: { type: 'string', maxLength: 255, enum: ['Prospect'] },
+            pii: { type: ['object', 'null'] },
             requestObjectEmail: { type: 'string', format: 'email', maxLength: 255 },
+            requestObjectId: { type: ['string', 'null'] },
             requestType: { type: 'string', maxLength: 255, enum: ['Delete'] },
             requesterEmail: { type: 'string', format: 'email', maxLength: 255 },
+            uuid: { type: ['string', 'null'] },
           },
         },
         relationships: { type: 'object', required: [], additionalProperties: false, properties: {} },
@@ -194,10 +198,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             for (const key1 in data2) {
               if (!(
+                key1 === 'batchComplianceRequestUuid' ||
                 key1 === 'objectType' ||
+                key1 === 'pii' ||
                 key1 === 'requestObjectEmail' ||
+                key1 === 'requestObjectId' ||
                 key1 === 'requestType' ||
-                key1 === 'requesterEmail'
+                key1 === 'requesterEmail' ||
+                key1 === 'uuid'
               )) {
                 const err9 = {
                   instancePath: instancePath + '/data/attributes',
@@ -214,15 +222,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.objectType !== undefined) {
-              let data3 = data2.objectType;
-              if (!(data3 === 'Prospect')) {
+            if (data2.batchComplianceRequestUuid !== undefined) {
+              let data3 = data2.batchComplianceRequestUuid;
+              if (typeof data3 !== 'string' && data3 !== null) {
                 const err10 = {
-                  instancePath: instancePath + '/data/attributes/objectType',
-                  schemaPath: '#/properties/data/properties/attributes/properties/objectType/enum',
-                  keyword: 'enum',
-                  params: { allowedValues: schema11.properties.data.properties.attributes.properties.objectType.enum },
-                  message: 'must be equal to one of the allowed values',
+                  instancePath: instancePath + '/data/attributes/batchComplianceRequestUuid',
+                  schemaPath: '#/properties/data/properties/attributes/properties/batchComplianceRequestUuid/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.batchComplianceRequestUuid.type,
+                  },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err10];
@@ -231,9 +241,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data3 === 'string') {
-                if (func2(data3) > 255) {
-                  const err11 = {
+            }
+            if (data2.objectType !== undefined) {
+              let data4 = data2.objectType;
+              if (!(data4 === 'Prospect')) {
+                const err11 = {
+                  instancePath: instancePath + '/data/attributes/objectType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/objectType/enum',
+                  keyword: 'enum',
+                  params: { allowedValues: schema11.properties.data.properties.attributes.properties.objectType.enum },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err11];
+                } else {
+                  vErrors.push(err11);
+                }
+                errors++;
+              }
+              if (typeof data4 === 'string') {
+                if (func2(data4) > 255) {
+                  const err12 = {
                     instancePath: instancePath + '/data/attributes/objectType',
                     schemaPath: '#/properties/data/properties/attributes/properties/objectType/maxLength',
                     keyword: 'maxLength',
@@ -241,14 +269,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err11];
+                    vErrors = [err12];
                   } else {
-                    vErrors.push(err11);
+                    vErrors.push(err12);
                   }
                   errors++;
                 }
               } else {
-                const err12 = {
+                const err13 = {
                   instancePath: instancePath + '/data/attributes/objectType',
                   schemaPath: '#/properties/data/properties/attributes/properties/objectType/type',
                   keyword: 'type',
@@ -256,18 +284,36 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string',
                 };
                 if (vErrors === null) {
-                  vErrors = [err12];
+                  vErrors = [err13];
                 } else {
-                  vErrors.push(err12);
+                  vErrors.push(err13);
+                }
+                errors++;
+              }
+            }
+            if (data2.pii !== undefined) {
+              let data5 = data2.pii;
+              if (!(data5 && typeof data5 == 'object' && !Array.isArray(data5)) && data5 !== null) {
+                const err14 = {
+                  instancePath: instancePath + '/data/attributes/pii',
+                  schemaPath: '#/properties/data/properties/attributes/properties/pii/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.pii.type },
+                  message: 'must be object,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err14];
+                } else {
+                  vErrors.push(err14);
                 }
                 errors++;
               }
             }
             if (data2.requestObjectEmail !== undefined) {
-              let data4 = data2.requestObjectEmail;
-              if (typeof data4 === 'string') {
-                if (func2(data4) > 255) {
-                  const err13 = {
+              let data6 = data2.requestObjectEmail;
+              if (typeof data6 === 'string') {
+                if (func2(data6) > 255) {
+                  const err15 = {
                     instancePath: instancePath + '/data/attributes/requestObjectEmail',
                     schemaPath: '#/properties/data/properties/attributes/properties/requestObjectEmail/maxLength',
                     keyword: 'maxLength',
@@ -275,14 +321,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err13];
+                    vErrors = [err15];
                   } else {
-                    vErrors.push(err13);
+                    vErrors.push(err15);
                   }
                   errors++;
                 }
-                if (!formats0.test(data4)) {
-                  const err14 = {
+                if (!formats0.test(data6)) {
+                  const err16 = {
                     instancePath: instancePath + '/data/attributes/requestObjectEmail',
                     schemaPath: '#/properties/data/properties/attributes/properties/requestObjectEmail/format',
                     keyword: 'format',
@@ -290,14 +336,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must match format "' + 'email' + '"',
                   };
                   if (vErrors === null) {
-                    vErrors = [err14];
+                    vErrors = [err16];
                   } else {
-                    vErrors.push(err14);
+                    vErrors.push(err16);
                   }
                   errors++;
                 }
               } else {
-                const err15 = {
+                const err17 = {
                   instancePath: instancePath + '/data/attributes/requestObjectEmail',
                   schemaPath: '#/properties/data/properties/attributes/properties/requestObjectEmail/type',
                   keyword: 'type',
@@ -305,53 +351,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string',
                 };
                 if (vErrors === null) {
-                  vErrors = [err15];
+                  vErrors = [err17];
                 } else {
-                  vErrors.push(err15);
+                  vErrors.push(err17);
                 }
                 errors++;
               }
             }
-            if (data2.requestType !== undefined) {
-              let data5 = data2.requestType;
-              if (!(data5 === 'Delete')) {
-                const err16 = {
-                  instancePath: instancePath + '/data/attributes/requestType',
-                  schemaPath: '#/properties/data/properties/attributes/properties/requestType/enum',
-                  keyword: 'enum',
-                  params: { allowedValues: schema11.properties.data.properties.attributes.properties.requestType.enum },
-                  message: 'must be equal to one of the allowed values',
-                };
-                if (vErrors === null) {
-                  vErrors = [err16];
-                } else {
-                  vErrors.push(err16);
-                }
-                errors++;
-              }
-              if (typeof data5 === 'string') {
-                if (func2(data5) > 255) {
-                  const err17 = {
-                    instancePath: instancePath + '/data/attributes/requestType',
-                    schemaPath: '#/properties/data/properties/attributes/properties/requestType/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err17];
-                  } else {
-                    vErrors.push(err17);
-                  }
-                  errors++;
-                }
-              } else {
+            if (data2.requestObjectId !== undefined) {
+              let data7 = data2.requestObjectId;
+              if (typeof data7 !== 'string' && data7 !== null) {
                 const err18 = {
-                  instancePath: instancePath + '/data/attributes/requestType',
-                  schemaPath: '#/properties/data/properties/attributes/properties/requestType/type',
+                  instancePath: instancePath + '/data/attributes/requestObjectId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/requestObjectId/type',
                   keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
+                  params: { type: schema11.properties.data.properties.attributes.properties.requestObjectId.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err18];
@@ -361,31 +376,31 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.requesterEmail !== undefined) {
-              let data6 = data2.requesterEmail;
-              if (typeof data6 === 'string') {
-                if (func2(data6) > 255) {
-                  const err19 = {
-                    instancePath: instancePath + '/data/attributes/requesterEmail',
-                    schemaPath: '#/properties/data/properties/attributes/properties/requesterEmail/maxLength',
+            if (data2.requestType !== undefined) {
+              let data8 = data2.requestType;
+              if (!(data8 === 'Delete')) {
+                const err19 = {
+                  instancePath: instancePath + '/data/attributes/requestType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/requestType/enum',
+                  keyword: 'enum',
+                  params: { allowedValues: schema11.properties.data.properties.attributes.properties.requestType.enum },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err19];
+                } else {
+                  vErrors.push(err19);
+                }
+                errors++;
+              }
+              if (typeof data8 === 'string') {
+                if (func2(data8) > 255) {
+                  const err20 = {
+                    instancePath: instancePath + '/data/attributes/requestType',
+                    schemaPath: '#/properties/data/properties/attributes/properties/requestType/maxLength',
                     keyword: 'maxLength',
                     params: { limit: 255 },
                     message: 'must NOT have more than 255 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err19];
-                  } else {
-                    vErrors.push(err19);
-                  }
-                  errors++;
-                }
-                if (!formats0.test(data6)) {
-                  const err20 = {
-                    instancePath: instancePath + '/data/attributes/requesterEmail',
-                    schemaPath: '#/properties/data/properties/attributes/properties/requesterEmail/format',
-                    keyword: 'format',
-                    params: { format: 'email' },
-                    message: 'must match format "' + 'email' + '"',
                   };
                   if (vErrors === null) {
                     vErrors = [err20];
@@ -396,8 +411,8 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               } else {
                 const err21 = {
-                  instancePath: instancePath + '/data/attributes/requesterEmail',
-                  schemaPath: '#/properties/data/properties/attributes/properties/requesterEmail/type',
+                  instancePath: instancePath + '/data/attributes/requestType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/requestType/type',
                   keyword: 'type',
                   params: { type: 'string' },
                   message: 'must be string',
@@ -410,80 +425,77 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data2.requesterEmail !== undefined) {
+              let data9 = data2.requesterEmail;
+              if (typeof data9 === 'string') {
+                if (func2(data9) > 255) {
+                  const err22 = {
+                    instancePath: instancePath + '/data/attributes/requesterEmail',
+                    schemaPath: '#/properties/data/properties/attributes/properties/requesterEmail/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err22];
+                  } else {
+                    vErrors.push(err22);
+                  }
+                  errors++;
+                }
+                if (!formats0.test(data9)) {
+                  const err23 = {
+                    instancePath: instancePath + '/data/attributes/requesterEmail',
+                    schemaPath: '#/properties/data/properties/attributes/properties/requesterEmail/format',
+                    keyword: 'format',
+                    params: { format: 'email' },
+                    message: 'must match format "' + 'email' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err23];
+                  } else {
+                    vErrors.push(err23);
+                  }
+                  errors++;
+                }
+              } else {
+                const err24 = {
+                  instancePath: instancePath + '/data/attributes/requesterEmail',
+                  schemaPath: '#/properties/data/properties/attributes/properties/requesterEmail/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err24];
+                } else {
+                  vErrors.push(err24);
+                }
+                errors++;
+              }
+            }
+            if (data2.uuid !== undefined) {
+              let data10 = data2.uuid;
+              if (typeof data10 !== 'string' && data10 !== null) {
+                const err25 = {
+                  instancePath: instancePath + '/data/attributes/uuid',
+                  schemaPath: '#/properties/data/properties/attributes/properties/uuid/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.uuid.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err25];
+                } else {
+                  vErrors.push(err25);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err22 = {
+            const err26 = {
               instancePath: instancePath + '/data/attributes',
               schemaPath: '#/properties/data/properties/attributes/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err22];
-            } else {
-              vErrors.push(err22);
-            }
-            errors++;
-          }
-        }
-        if (data0.relationships !== undefined) {
-          let data7 = data0.relationships;
-          if (data7 && typeof data7 == 'object' && !Array.isArray(data7)) {
-            for (const key2 in data7) {
-              const err23 = {
-                instancePath: instancePath + '/data/relationships',
-                schemaPath: '#/properties/data/properties/relationships/additionalProperties',
-                keyword: 'additionalProperties',
-                params: { additionalProperty: key2 },
-                message: 'must NOT have additional properties',
-              };
-              if (vErrors === null) {
-                vErrors = [err23];
-              } else {
-                vErrors.push(err23);
-              }
-              errors++;
-            }
-          } else {
-            const err24 = {
-              instancePath: instancePath + '/data/relationships',
-              schemaPath: '#/properties/data/properties/relationships/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err24];
-            } else {
-              vErrors.push(err24);
-            }
-            errors++;
-          }
-        }
-        if (data0.meta !== undefined) {
-          let data8 = data0.meta;
-          if (!(data8 && typeof data8 == 'object' && !Array.isArray(data8))) {
-            const err25 = {
-              instancePath: instancePath + '/data/meta',
-              schemaPath: '#/properties/data/properties/meta/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err25];
-            } else {
-              vErrors.push(err25);
-            }
-            errors++;
-          }
-        }
-        if (data0.links !== undefined) {
-          let data9 = data0.links;
-          if (!(data9 && typeof data9 == 'object' && !Array.isArray(data9))) {
-            const err26 = {
-              instancePath: instancePath + '/data/links',
-              schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
@@ -496,8 +508,78 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data0.relationships !== undefined) {
+          let data11 = data0.relationships;
+          if (data11 && typeof data11 == 'object' && !Array.isArray(data11)) {
+            for (const key2 in data11) {
+              const err27 = {
+                instancePath: instancePath + '/data/relationships',
+                schemaPath: '#/properties/data/properties/relationships/additionalProperties',
+                keyword: 'additionalProperties',
+                params: { additionalProperty: key2 },
+                message: 'must NOT have additional properties',
+              };
+              if (vErrors === null) {
+                vErrors = [err27];
+              } else {
+                vErrors.push(err27);
+              }
+              errors++;
+            }
+          } else {
+            const err28 = {
+              instancePath: instancePath + '/data/relationships',
+              schemaPath: '#/properties/data/properties/relationships/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err28];
+            } else {
+              vErrors.push(err28);
+            }
+            errors++;
+          }
+        }
+        if (data0.meta !== undefined) {
+          let data12 = data0.meta;
+          if (!(data12 && typeof data12 == 'object' && !Array.isArray(data12))) {
+            const err29 = {
+              instancePath: instancePath + '/data/meta',
+              schemaPath: '#/properties/data/properties/meta/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err29];
+            } else {
+              vErrors.push(err29);
+            }
+            errors++;
+          }
+        }
+        if (data0.links !== undefined) {
+          let data13 = data0.links;
+          if (!(data13 && typeof data13 == 'object' && !Array.isArray(data13))) {
+            const err30 = {
+              instancePath: instancePath + '/data/links',
+              schemaPath: '#/properties/data/properties/links/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err30];
+            } else {
+              vErrors.push(err30);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err27 = {
+        const err31 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -505,15 +587,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err27];
+          vErrors = [err31];
         } else {
-          vErrors.push(err27);
+          vErrors.push(err31);
         }
         errors++;
       }
     }
   } else {
-    const err28 = {
+    const err32 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -521,9 +603,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err28];
+      vErrors = [err32];
     } else {
-      vErrors.push(err28);
+      vErrors.push(err32);
     }
     errors++;
   }

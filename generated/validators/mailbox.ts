@@ -20,14 +20,44 @@ const schema11 = {
           required: ['email'],
           additionalProperties: false,
           properties: {
+            authId: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
             email: { type: 'string', format: 'email', maxLength: 255 },
+            emailHash: { type: ['string', 'null'] },
+            emailProvider: { type: ['string', 'null'] },
             emailSignature: { type: ['string', 'null'], maxLength: 32000 },
+            ewsEndpoint: { type: ['string', 'null'] },
+            ewsSslVerifyMode: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            exchangeVersion: { type: ['string', 'null'] },
+            imapHost: { type: ['string', 'null'] },
+            imapPort: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            imapSsl: { type: ['boolean', 'null'] },
             maxEmailsPerDay: { type: ['integer', 'null'], minimum: 0, maximum: 2147483647 },
             maxMailingsPerDay: { type: ['integer', 'null'], minimum: 0, maximum: 2147483647 },
             maxMailingsPerWeek: { type: ['integer', 'null'], minimum: 0, maximum: 2147483647 },
+            optOutMessage: { type: ['string', 'null'] },
+            optOutSignature: { type: ['string', 'null'] },
+            password: { type: ['string', 'null'] },
+            prospectEmailExclusions: { type: ['string', 'null'] },
             sendDisabled: { type: ['boolean', 'null'] },
+            sendMaxRetries: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            sendMethod: { type: ['string', 'null'] },
+            sendPeriod: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            sendRequiresSync: { type: ['boolean', 'null'] },
+            sendThreshold: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            sendgridApiKey: { type: ['string', 'null'] },
+            smtpHost: { type: ['string', 'null'] },
+            smtpPassword: { type: ['string', 'null'] },
+            smtpPort: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            smtpSsl: { type: ['boolean', 'null'] },
+            smtpUsername: { type: ['string', 'null'] },
+            syncActiveFrequency: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
             syncDisabled: { type: ['boolean', 'null'] },
+            syncMethod: { type: ['string', 'null'] },
+            syncOutreachFolder: { type: ['boolean', 'null'] },
+            syncPassiveFrequency: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
             username: { type: ['string', 'null'], maxLength: 255 },
+            validateSend: { type: ['boolean', 'null'] },
+            validateSync: { type: ['boolean', 'null'] },
           },
         },
         relationships: {
@@ -71,9 +101,10 @@ const schema11 = {
     },
   },
 };
+const func2 = Object.prototype.hasOwnProperty;
+const func3 = require('ajv/dist/runtime/ucs2length').default;
 const formats0 =
   /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
-const func2 = require('ajv/dist/runtime/ucs2length').default;
 const pattern0 = new RegExp('^[1-9][0-9]{0,14}$', 'u');
 function validate10(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   /*# sourceURL="create" */ let vErrors = null;
@@ -187,16 +218,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               errors++;
             }
             for (const key1 in data2) {
-              if (!(
-                key1 === 'email' ||
-                key1 === 'emailSignature' ||
-                key1 === 'maxEmailsPerDay' ||
-                key1 === 'maxMailingsPerDay' ||
-                key1 === 'maxMailingsPerWeek' ||
-                key1 === 'sendDisabled' ||
-                key1 === 'syncDisabled' ||
-                key1 === 'username'
-              )) {
+              if (!func2.call(schema11.properties.data.properties.attributes.properties, key1)) {
                 const err6 = {
                   instancePath: instancePath + '/data/attributes',
                   schemaPath: '#/properties/data/properties/attributes/additionalProperties',
@@ -212,31 +234,31 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.email !== undefined) {
-              let data3 = data2.email;
-              if (typeof data3 === 'string') {
-                if (func2(data3) > 255) {
-                  const err7 = {
-                    instancePath: instancePath + '/data/attributes/email',
-                    schemaPath: '#/properties/data/properties/attributes/properties/email/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err7];
-                  } else {
-                    vErrors.push(err7);
-                  }
-                  errors++;
+            if (data2.authId !== undefined) {
+              let data3 = data2.authId;
+              if (!(typeof data3 == 'number' && !(data3 % 1) && !isNaN(data3) && isFinite(data3)) && data3 !== null) {
+                const err7 = {
+                  instancePath: instancePath + '/data/attributes/authId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/authId/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.authId.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err7];
+                } else {
+                  vErrors.push(err7);
                 }
-                if (!formats0.test(data3)) {
+                errors++;
+              }
+              if (typeof data3 == 'number' && isFinite(data3)) {
+                if (data3 > 2147483647 || isNaN(data3)) {
                   const err8 = {
-                    instancePath: instancePath + '/data/attributes/email',
-                    schemaPath: '#/properties/data/properties/attributes/properties/email/format',
-                    keyword: 'format',
-                    params: { format: 'email' },
-                    message: 'must match format "' + 'email' + '"',
+                    instancePath: instancePath + '/data/attributes/authId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/authId/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
                     vErrors = [err8];
@@ -245,47 +267,48 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-              } else {
-                const err9 = {
-                  instancePath: instancePath + '/data/attributes/email',
-                  schemaPath: '#/properties/data/properties/attributes/properties/email/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                };
-                if (vErrors === null) {
-                  vErrors = [err9];
-                } else {
-                  vErrors.push(err9);
+                if (data3 < -2147483648 || isNaN(data3)) {
+                  const err9 = {
+                    instancePath: instancePath + '/data/attributes/authId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/authId/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err9];
+                  } else {
+                    vErrors.push(err9);
+                  }
+                  errors++;
                 }
-                errors++;
               }
             }
-            if (data2.emailSignature !== undefined) {
-              let data4 = data2.emailSignature;
-              if (typeof data4 !== 'string' && data4 !== null) {
-                const err10 = {
-                  instancePath: instancePath + '/data/attributes/emailSignature',
-                  schemaPath: '#/properties/data/properties/attributes/properties/emailSignature/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.emailSignature.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err10];
-                } else {
-                  vErrors.push(err10);
-                }
-                errors++;
-              }
+            if (data2.email !== undefined) {
+              let data4 = data2.email;
               if (typeof data4 === 'string') {
-                if (func2(data4) > 32000) {
-                  const err11 = {
-                    instancePath: instancePath + '/data/attributes/emailSignature',
-                    schemaPath: '#/properties/data/properties/attributes/properties/emailSignature/maxLength',
+                if (func3(data4) > 255) {
+                  const err10 = {
+                    instancePath: instancePath + '/data/attributes/email',
+                    schemaPath: '#/properties/data/properties/attributes/properties/email/maxLength',
                     keyword: 'maxLength',
-                    params: { limit: 32000 },
-                    message: 'must NOT have more than 32000 characters',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err10];
+                  } else {
+                    vErrors.push(err10);
+                  }
+                  errors++;
+                }
+                if (!formats0.test(data4)) {
+                  const err11 = {
+                    instancePath: instancePath + '/data/attributes/email',
+                    schemaPath: '#/properties/data/properties/attributes/properties/email/format',
+                    keyword: 'format',
+                    params: { format: 'email' },
+                    message: 'must match format "' + 'email' + '"',
                   };
                   if (vErrors === null) {
                     vErrors = [err11];
@@ -294,17 +317,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-              }
-            }
-            if (data2.maxEmailsPerDay !== undefined) {
-              let data5 = data2.maxEmailsPerDay;
-              if (!(typeof data5 == 'number' && !(data5 % 1) && !isNaN(data5) && isFinite(data5)) && data5 !== null) {
+              } else {
                 const err12 = {
-                  instancePath: instancePath + '/data/attributes/maxEmailsPerDay',
-                  schemaPath: '#/properties/data/properties/attributes/properties/maxEmailsPerDay/type',
+                  instancePath: instancePath + '/data/attributes/email',
+                  schemaPath: '#/properties/data/properties/attributes/properties/email/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.maxEmailsPerDay.type },
-                  message: 'must be integer,null',
+                  params: { type: 'string' },
+                  message: 'must be string',
                 };
                 if (vErrors === null) {
                   vErrors = [err12];
@@ -313,48 +332,52 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data5 == 'number' && isFinite(data5)) {
-                if (data5 > 2147483647 || isNaN(data5)) {
-                  const err13 = {
-                    instancePath: instancePath + '/data/attributes/maxEmailsPerDay',
-                    schemaPath: '#/properties/data/properties/attributes/properties/maxEmailsPerDay/maximum',
-                    keyword: 'maximum',
-                    params: { comparison: '<=', limit: 2147483647 },
-                    message: 'must be <= 2147483647',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err13];
-                  } else {
-                    vErrors.push(err13);
-                  }
-                  errors++;
+            }
+            if (data2.emailHash !== undefined) {
+              let data5 = data2.emailHash;
+              if (typeof data5 !== 'string' && data5 !== null) {
+                const err13 = {
+                  instancePath: instancePath + '/data/attributes/emailHash',
+                  schemaPath: '#/properties/data/properties/attributes/properties/emailHash/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.emailHash.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err13];
+                } else {
+                  vErrors.push(err13);
                 }
-                if (data5 < 0 || isNaN(data5)) {
-                  const err14 = {
-                    instancePath: instancePath + '/data/attributes/maxEmailsPerDay',
-                    schemaPath: '#/properties/data/properties/attributes/properties/maxEmailsPerDay/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err14];
-                  } else {
-                    vErrors.push(err14);
-                  }
-                  errors++;
-                }
+                errors++;
               }
             }
-            if (data2.maxMailingsPerDay !== undefined) {
-              let data6 = data2.maxMailingsPerDay;
-              if (!(typeof data6 == 'number' && !(data6 % 1) && !isNaN(data6) && isFinite(data6)) && data6 !== null) {
-                const err15 = {
-                  instancePath: instancePath + '/data/attributes/maxMailingsPerDay',
-                  schemaPath: '#/properties/data/properties/attributes/properties/maxMailingsPerDay/type',
+            if (data2.emailProvider !== undefined) {
+              let data6 = data2.emailProvider;
+              if (typeof data6 !== 'string' && data6 !== null) {
+                const err14 = {
+                  instancePath: instancePath + '/data/attributes/emailProvider',
+                  schemaPath: '#/properties/data/properties/attributes/properties/emailProvider/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.maxMailingsPerDay.type },
-                  message: 'must be integer,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.emailProvider.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err14];
+                } else {
+                  vErrors.push(err14);
+                }
+                errors++;
+              }
+            }
+            if (data2.emailSignature !== undefined) {
+              let data7 = data2.emailSignature;
+              if (typeof data7 !== 'string' && data7 !== null) {
+                const err15 = {
+                  instancePath: instancePath + '/data/attributes/emailSignature',
+                  schemaPath: '#/properties/data/properties/attributes/properties/emailSignature/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.emailSignature.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err15];
@@ -363,14 +386,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data6 == 'number' && isFinite(data6)) {
-                if (data6 > 2147483647 || isNaN(data6)) {
+              if (typeof data7 === 'string') {
+                if (func3(data7) > 32000) {
                   const err16 = {
-                    instancePath: instancePath + '/data/attributes/maxMailingsPerDay',
-                    schemaPath: '#/properties/data/properties/attributes/properties/maxMailingsPerDay/maximum',
-                    keyword: 'maximum',
-                    params: { comparison: '<=', limit: 2147483647 },
-                    message: 'must be <= 2147483647',
+                    instancePath: instancePath + '/data/attributes/emailSignature',
+                    schemaPath: '#/properties/data/properties/attributes/properties/emailSignature/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 32000 },
+                    message: 'must NOT have more than 32000 characters',
                   };
                   if (vErrors === null) {
                     vErrors = [err16];
@@ -379,31 +402,34 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                if (data6 < 0 || isNaN(data6)) {
-                  const err17 = {
-                    instancePath: instancePath + '/data/attributes/maxMailingsPerDay',
-                    schemaPath: '#/properties/data/properties/attributes/properties/maxMailingsPerDay/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err17];
-                  } else {
-                    vErrors.push(err17);
-                  }
-                  errors++;
-                }
               }
             }
-            if (data2.maxMailingsPerWeek !== undefined) {
-              let data7 = data2.maxMailingsPerWeek;
-              if (!(typeof data7 == 'number' && !(data7 % 1) && !isNaN(data7) && isFinite(data7)) && data7 !== null) {
-                const err18 = {
-                  instancePath: instancePath + '/data/attributes/maxMailingsPerWeek',
-                  schemaPath: '#/properties/data/properties/attributes/properties/maxMailingsPerWeek/type',
+            if (data2.ewsEndpoint !== undefined) {
+              let data8 = data2.ewsEndpoint;
+              if (typeof data8 !== 'string' && data8 !== null) {
+                const err17 = {
+                  instancePath: instancePath + '/data/attributes/ewsEndpoint',
+                  schemaPath: '#/properties/data/properties/attributes/properties/ewsEndpoint/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.maxMailingsPerWeek.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.ewsEndpoint.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err17];
+                } else {
+                  vErrors.push(err17);
+                }
+                errors++;
+              }
+            }
+            if (data2.ewsSslVerifyMode !== undefined) {
+              let data9 = data2.ewsSslVerifyMode;
+              if (!(typeof data9 == 'number' && !(data9 % 1) && !isNaN(data9) && isFinite(data9)) && data9 !== null) {
+                const err18 = {
+                  instancePath: instancePath + '/data/attributes/ewsSslVerifyMode',
+                  schemaPath: '#/properties/data/properties/attributes/properties/ewsSslVerifyMode/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.ewsSslVerifyMode.type },
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
@@ -413,11 +439,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data7 == 'number' && isFinite(data7)) {
-                if (data7 > 2147483647 || isNaN(data7)) {
+              if (typeof data9 == 'number' && isFinite(data9)) {
+                if (data9 > 2147483647 || isNaN(data9)) {
                   const err19 = {
-                    instancePath: instancePath + '/data/attributes/maxMailingsPerWeek',
-                    schemaPath: '#/properties/data/properties/attributes/properties/maxMailingsPerWeek/maximum',
+                    instancePath: instancePath + '/data/attributes/ewsSslVerifyMode',
+                    schemaPath: '#/properties/data/properties/attributes/properties/ewsSslVerifyMode/maximum',
                     keyword: 'maximum',
                     params: { comparison: '<=', limit: 2147483647 },
                     message: 'must be <= 2147483647',
@@ -429,13 +455,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                if (data7 < 0 || isNaN(data7)) {
+                if (data9 < -2147483648 || isNaN(data9)) {
                   const err20 = {
-                    instancePath: instancePath + '/data/attributes/maxMailingsPerWeek',
-                    schemaPath: '#/properties/data/properties/attributes/properties/maxMailingsPerWeek/minimum',
+                    instancePath: instancePath + '/data/attributes/ewsSslVerifyMode',
+                    schemaPath: '#/properties/data/properties/attributes/properties/ewsSslVerifyMode/minimum',
                     keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
                   };
                   if (vErrors === null) {
                     vErrors = [err20];
@@ -446,15 +472,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data2.sendDisabled !== undefined) {
-              let data8 = data2.sendDisabled;
-              if (typeof data8 !== 'boolean' && data8 !== null) {
+            if (data2.exchangeVersion !== undefined) {
+              let data10 = data2.exchangeVersion;
+              if (typeof data10 !== 'string' && data10 !== null) {
                 const err21 = {
-                  instancePath: instancePath + '/data/attributes/sendDisabled',
-                  schemaPath: '#/properties/data/properties/attributes/properties/sendDisabled/type',
+                  instancePath: instancePath + '/data/attributes/exchangeVersion',
+                  schemaPath: '#/properties/data/properties/attributes/properties/exchangeVersion/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.sendDisabled.type },
-                  message: 'must be boolean,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.exchangeVersion.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err21];
@@ -464,15 +490,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.syncDisabled !== undefined) {
-              let data9 = data2.syncDisabled;
-              if (typeof data9 !== 'boolean' && data9 !== null) {
+            if (data2.imapHost !== undefined) {
+              let data11 = data2.imapHost;
+              if (typeof data11 !== 'string' && data11 !== null) {
                 const err22 = {
-                  instancePath: instancePath + '/data/attributes/syncDisabled',
-                  schemaPath: '#/properties/data/properties/attributes/properties/syncDisabled/type',
+                  instancePath: instancePath + '/data/attributes/imapHost',
+                  schemaPath: '#/properties/data/properties/attributes/properties/imapHost/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.syncDisabled.type },
-                  message: 'must be boolean,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.imapHost.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err22];
@@ -482,15 +508,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.username !== undefined) {
-              let data10 = data2.username;
-              if (typeof data10 !== 'string' && data10 !== null) {
+            if (data2.imapPort !== undefined) {
+              let data12 = data2.imapPort;
+              if (
+                !(typeof data12 == 'number' && !(data12 % 1) && !isNaN(data12) && isFinite(data12)) &&
+                data12 !== null
+              ) {
                 const err23 = {
-                  instancePath: instancePath + '/data/attributes/username',
-                  schemaPath: '#/properties/data/properties/attributes/properties/username/type',
+                  instancePath: instancePath + '/data/attributes/imapPort',
+                  schemaPath: '#/properties/data/properties/attributes/properties/imapPort/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.username.type },
-                  message: 'must be string,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.imapPort.type },
+                  message: 'must be integer,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err23];
@@ -499,14 +528,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data10 === 'string') {
-                if (func2(data10) > 255) {
+              if (typeof data12 == 'number' && isFinite(data12)) {
+                if (data12 > 2147483647 || isNaN(data12)) {
                   const err24 = {
-                    instancePath: instancePath + '/data/attributes/username',
-                    schemaPath: '#/properties/data/properties/attributes/properties/username/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
+                    instancePath: instancePath + '/data/attributes/imapPort',
+                    schemaPath: '#/properties/data/properties/attributes/properties/imapPort/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
                     vErrors = [err24];
@@ -515,35 +544,32 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
+                if (data12 < -2147483648 || isNaN(data12)) {
+                  const err25 = {
+                    instancePath: instancePath + '/data/attributes/imapPort',
+                    schemaPath: '#/properties/data/properties/attributes/properties/imapPort/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err25];
+                  } else {
+                    vErrors.push(err25);
+                  }
+                  errors++;
+                }
               }
             }
-          } else {
-            const err25 = {
-              instancePath: instancePath + '/data/attributes',
-              schemaPath: '#/properties/data/properties/attributes/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err25];
-            } else {
-              vErrors.push(err25);
-            }
-            errors++;
-          }
-        }
-        if (data0.relationships !== undefined) {
-          let data11 = data0.relationships;
-          if (data11 && typeof data11 == 'object' && !Array.isArray(data11)) {
-            for (const key2 in data11) {
-              if (!(key2 === 'user')) {
+            if (data2.imapSsl !== undefined) {
+              let data13 = data2.imapSsl;
+              if (typeof data13 !== 'boolean' && data13 !== null) {
                 const err26 = {
-                  instancePath: instancePath + '/data/relationships',
-                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key2 },
-                  message: 'must NOT have additional properties',
+                  instancePath: instancePath + '/data/attributes/imapSsl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/imapSsl/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.imapSsl.type },
+                  message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err26];
@@ -553,344 +579,319 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data11.user !== undefined) {
-              let data12 = data11.user;
-              if (data12 && typeof data12 == 'object' && !Array.isArray(data12)) {
-                if (data12.data === undefined) {
-                  const err27 = {
-                    instancePath: instancePath + '/data/relationships/user',
-                    schemaPath: '#/properties/data/properties/relationships/properties/user/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'data' },
-                    message: "must have required property '" + 'data' + "'",
+            if (data2.maxEmailsPerDay !== undefined) {
+              let data14 = data2.maxEmailsPerDay;
+              if (
+                !(typeof data14 == 'number' && !(data14 % 1) && !isNaN(data14) && isFinite(data14)) &&
+                data14 !== null
+              ) {
+                const err27 = {
+                  instancePath: instancePath + '/data/attributes/maxEmailsPerDay',
+                  schemaPath: '#/properties/data/properties/attributes/properties/maxEmailsPerDay/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.maxEmailsPerDay.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err27];
+                } else {
+                  vErrors.push(err27);
+                }
+                errors++;
+              }
+              if (typeof data14 == 'number' && isFinite(data14)) {
+                if (data14 > 2147483647 || isNaN(data14)) {
+                  const err28 = {
+                    instancePath: instancePath + '/data/attributes/maxEmailsPerDay',
+                    schemaPath: '#/properties/data/properties/attributes/properties/maxEmailsPerDay/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
-                    vErrors = [err27];
+                    vErrors = [err28];
                   } else {
-                    vErrors.push(err27);
+                    vErrors.push(err28);
                   }
                   errors++;
                 }
-                for (const key3 in data12) {
-                  if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err28 = {
-                      instancePath: instancePath + '/data/relationships/user',
-                      schemaPath: '#/properties/data/properties/relationships/properties/user/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key3 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err28];
-                    } else {
-                      vErrors.push(err28);
-                    }
-                    errors++;
-                  }
-                }
-                if (data12.data !== undefined) {
-                  let data13 = data12.data;
-                  const _errs32 = errors;
-                  let valid5 = false;
-                  const _errs33 = errors;
-                  if (data13 !== null) {
-                    const err29 = {
-                      instancePath: instancePath + '/data/relationships/user/data',
-                      schemaPath:
-                        '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/0/type',
-                      keyword: 'type',
-                      params: { type: 'null' },
-                      message: 'must be null',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err29];
-                    } else {
-                      vErrors.push(err29);
-                    }
-                    errors++;
-                  }
-                  var _valid0 = _errs33 === errors;
-                  valid5 = valid5 || _valid0;
-                  if (!valid5) {
-                    const _errs35 = errors;
-                    if (data13 && typeof data13 == 'object' && !Array.isArray(data13)) {
-                      if (data13.type === undefined) {
-                        const err30 = {
-                          instancePath: instancePath + '/data/relationships/user/data',
-                          schemaPath:
-                            '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/required',
-                          keyword: 'required',
-                          params: { missingProperty: 'type' },
-                          message: "must have required property '" + 'type' + "'",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err30];
-                        } else {
-                          vErrors.push(err30);
-                        }
-                        errors++;
-                      }
-                      if (data13.id === undefined) {
-                        const err31 = {
-                          instancePath: instancePath + '/data/relationships/user/data',
-                          schemaPath:
-                            '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/required',
-                          keyword: 'required',
-                          params: { missingProperty: 'id' },
-                          message: "must have required property '" + 'id' + "'",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err31];
-                        } else {
-                          vErrors.push(err31);
-                        }
-                        errors++;
-                      }
-                      for (const key4 in data13) {
-                        if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err32 = {
-                            instancePath: instancePath + '/data/relationships/user/data',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/additionalProperties',
-                            keyword: 'additionalProperties',
-                            params: { additionalProperty: key4 },
-                            message: 'must NOT have additional properties',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err32];
-                          } else {
-                            vErrors.push(err32);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data13.type !== undefined) {
-                        if ('user' !== data13.type) {
-                          const err33 = {
-                            instancePath: instancePath + '/data/relationships/user/data/type',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/type/const',
-                            keyword: 'const',
-                            params: { allowedValue: 'user' },
-                            message: 'must be equal to constant',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err33];
-                          } else {
-                            vErrors.push(err33);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data13.id !== undefined) {
-                        let data15 = data13.id;
-                        const _errs40 = errors;
-                        let valid7 = false;
-                        const _errs41 = errors;
-                        if (!(typeof data15 == 'number' && !(data15 % 1) && !isNaN(data15) && isFinite(data15))) {
-                          const err34 = {
-                            instancePath: instancePath + '/data/relationships/user/data/id',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/type',
-                            keyword: 'type',
-                            params: { type: 'integer' },
-                            message: 'must be integer',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err34];
-                          } else {
-                            vErrors.push(err34);
-                          }
-                          errors++;
-                        }
-                        if (typeof data15 == 'number' && isFinite(data15)) {
-                          if (data15 > 9007199254740991 || isNaN(data15)) {
-                            const err35 = {
-                              instancePath: instancePath + '/data/relationships/user/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
-                              keyword: 'maximum',
-                              params: { comparison: '<=', limit: 9007199254740991 },
-                              message: 'must be <= 9007199254740991',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err35];
-                            } else {
-                              vErrors.push(err35);
-                            }
-                            errors++;
-                          }
-                          if (data15 < 1 || isNaN(data15)) {
-                            const err36 = {
-                              instancePath: instancePath + '/data/relationships/user/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
-                              keyword: 'minimum',
-                              params: { comparison: '>=', limit: 1 },
-                              message: 'must be >= 1',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err36];
-                            } else {
-                              vErrors.push(err36);
-                            }
-                            errors++;
-                          }
-                        }
-                        var _valid1 = _errs41 === errors;
-                        valid7 = valid7 || _valid1;
-                        if (!valid7) {
-                          const _errs43 = errors;
-                          if (typeof data15 === 'string') {
-                            if (!pattern0.test(data15)) {
-                              const err37 = {
-                                instancePath: instancePath + '/data/relationships/user/data/id',
-                                schemaPath:
-                                  '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
-                                keyword: 'pattern',
-                                params: { pattern: '^[1-9][0-9]{0,14}$' },
-                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
-                              };
-                              if (vErrors === null) {
-                                vErrors = [err37];
-                              } else {
-                                vErrors.push(err37);
-                              }
-                              errors++;
-                            }
-                          } else {
-                            const err38 = {
-                              instancePath: instancePath + '/data/relationships/user/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/1/type',
-                              keyword: 'type',
-                              params: { type: 'string' },
-                              message: 'must be string',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err38];
-                            } else {
-                              vErrors.push(err38);
-                            }
-                            errors++;
-                          }
-                          var _valid1 = _errs43 === errors;
-                          valid7 = valid7 || _valid1;
-                        }
-                        if (!valid7) {
-                          const err39 = {
-                            instancePath: instancePath + '/data/relationships/user/data/id',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf',
-                            keyword: 'anyOf',
-                            params: {},
-                            message: 'must match a schema in anyOf',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err39];
-                          } else {
-                            vErrors.push(err39);
-                          }
-                          errors++;
-                        } else {
-                          errors = _errs40;
-                          if (vErrors !== null) {
-                            if (_errs40) {
-                              vErrors.length = _errs40;
-                            } else {
-                              vErrors = null;
-                            }
-                          }
-                        }
-                      }
-                      if (data13.meta !== undefined) {
-                        let data16 = data13.meta;
-                        if (!(data16 && typeof data16 == 'object' && !Array.isArray(data16))) {
-                          const err40 = {
-                            instancePath: instancePath + '/data/relationships/user/data/meta',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/meta/type',
-                            keyword: 'type',
-                            params: { type: 'object' },
-                            message: 'must be object',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err40];
-                          } else {
-                            vErrors.push(err40);
-                          }
-                          errors++;
-                        }
-                      }
-                    } else {
-                      const err41 = {
-                        instancePath: instancePath + '/data/relationships/user/data',
-                        schemaPath:
-                          '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/type',
-                        keyword: 'type',
-                        params: { type: 'object' },
-                        message: 'must be object',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err41];
-                      } else {
-                        vErrors.push(err41);
-                      }
-                      errors++;
-                    }
-                    var _valid0 = _errs35 === errors;
-                    valid5 = valid5 || _valid0;
-                  }
-                  if (!valid5) {
-                    const err42 = {
-                      instancePath: instancePath + '/data/relationships/user/data',
-                      schemaPath: '#/properties/data/properties/relationships/properties/user/properties/data/anyOf',
-                      keyword: 'anyOf',
-                      params: {},
-                      message: 'must match a schema in anyOf',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err42];
-                    } else {
-                      vErrors.push(err42);
-                    }
-                    errors++;
+                if (data14 < 0 || isNaN(data14)) {
+                  const err29 = {
+                    instancePath: instancePath + '/data/attributes/maxEmailsPerDay',
+                    schemaPath: '#/properties/data/properties/attributes/properties/maxEmailsPerDay/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err29];
                   } else {
-                    errors = _errs32;
-                    if (vErrors !== null) {
-                      if (_errs32) {
-                        vErrors.length = _errs32;
-                      } else {
-                        vErrors = null;
-                      }
-                    }
+                    vErrors.push(err29);
                   }
+                  errors++;
                 }
-                if (data12.meta !== undefined) {
-                  let data17 = data12.meta;
-                  if (!(data17 && typeof data17 == 'object' && !Array.isArray(data17))) {
-                    const err43 = {
-                      instancePath: instancePath + '/data/relationships/user/meta',
-                      schemaPath: '#/properties/data/properties/relationships/properties/user/properties/meta/type',
-                      keyword: 'type',
-                      params: { type: 'object' },
-                      message: 'must be object',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err43];
-                    } else {
-                      vErrors.push(err43);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err44 = {
-                  instancePath: instancePath + '/data/relationships/user',
-                  schemaPath: '#/properties/data/properties/relationships/properties/user/type',
+              }
+            }
+            if (data2.maxMailingsPerDay !== undefined) {
+              let data15 = data2.maxMailingsPerDay;
+              if (
+                !(typeof data15 == 'number' && !(data15 % 1) && !isNaN(data15) && isFinite(data15)) &&
+                data15 !== null
+              ) {
+                const err30 = {
+                  instancePath: instancePath + '/data/attributes/maxMailingsPerDay',
+                  schemaPath: '#/properties/data/properties/attributes/properties/maxMailingsPerDay/type',
                   keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
+                  params: { type: schema11.properties.data.properties.attributes.properties.maxMailingsPerDay.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err30];
+                } else {
+                  vErrors.push(err30);
+                }
+                errors++;
+              }
+              if (typeof data15 == 'number' && isFinite(data15)) {
+                if (data15 > 2147483647 || isNaN(data15)) {
+                  const err31 = {
+                    instancePath: instancePath + '/data/attributes/maxMailingsPerDay',
+                    schemaPath: '#/properties/data/properties/attributes/properties/maxMailingsPerDay/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err31];
+                  } else {
+                    vErrors.push(err31);
+                  }
+                  errors++;
+                }
+                if (data15 < 0 || isNaN(data15)) {
+                  const err32 = {
+                    instancePath: instancePath + '/data/attributes/maxMailingsPerDay',
+                    schemaPath: '#/properties/data/properties/attributes/properties/maxMailingsPerDay/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err32];
+                  } else {
+                    vErrors.push(err32);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.maxMailingsPerWeek !== undefined) {
+              let data16 = data2.maxMailingsPerWeek;
+              if (
+                !(typeof data16 == 'number' && !(data16 % 1) && !isNaN(data16) && isFinite(data16)) &&
+                data16 !== null
+              ) {
+                const err33 = {
+                  instancePath: instancePath + '/data/attributes/maxMailingsPerWeek',
+                  schemaPath: '#/properties/data/properties/attributes/properties/maxMailingsPerWeek/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.maxMailingsPerWeek.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err33];
+                } else {
+                  vErrors.push(err33);
+                }
+                errors++;
+              }
+              if (typeof data16 == 'number' && isFinite(data16)) {
+                if (data16 > 2147483647 || isNaN(data16)) {
+                  const err34 = {
+                    instancePath: instancePath + '/data/attributes/maxMailingsPerWeek',
+                    schemaPath: '#/properties/data/properties/attributes/properties/maxMailingsPerWeek/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err34];
+                  } else {
+                    vErrors.push(err34);
+                  }
+                  errors++;
+                }
+                if (data16 < 0 || isNaN(data16)) {
+                  const err35 = {
+                    instancePath: instancePath + '/data/attributes/maxMailingsPerWeek',
+                    schemaPath: '#/properties/data/properties/attributes/properties/maxMailingsPerWeek/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err35];
+                  } else {
+                    vErrors.push(err35);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.optOutMessage !== undefined) {
+              let data17 = data2.optOutMessage;
+              if (typeof data17 !== 'string' && data17 !== null) {
+                const err36 = {
+                  instancePath: instancePath + '/data/attributes/optOutMessage',
+                  schemaPath: '#/properties/data/properties/attributes/properties/optOutMessage/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.optOutMessage.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err36];
+                } else {
+                  vErrors.push(err36);
+                }
+                errors++;
+              }
+            }
+            if (data2.optOutSignature !== undefined) {
+              let data18 = data2.optOutSignature;
+              if (typeof data18 !== 'string' && data18 !== null) {
+                const err37 = {
+                  instancePath: instancePath + '/data/attributes/optOutSignature',
+                  schemaPath: '#/properties/data/properties/attributes/properties/optOutSignature/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.optOutSignature.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err37];
+                } else {
+                  vErrors.push(err37);
+                }
+                errors++;
+              }
+            }
+            if (data2.password !== undefined) {
+              let data19 = data2.password;
+              if (typeof data19 !== 'string' && data19 !== null) {
+                const err38 = {
+                  instancePath: instancePath + '/data/attributes/password',
+                  schemaPath: '#/properties/data/properties/attributes/properties/password/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.password.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err38];
+                } else {
+                  vErrors.push(err38);
+                }
+                errors++;
+              }
+            }
+            if (data2.prospectEmailExclusions !== undefined) {
+              let data20 = data2.prospectEmailExclusions;
+              if (typeof data20 !== 'string' && data20 !== null) {
+                const err39 = {
+                  instancePath: instancePath + '/data/attributes/prospectEmailExclusions',
+                  schemaPath: '#/properties/data/properties/attributes/properties/prospectEmailExclusions/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.prospectEmailExclusions.type,
+                  },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err39];
+                } else {
+                  vErrors.push(err39);
+                }
+                errors++;
+              }
+            }
+            if (data2.sendDisabled !== undefined) {
+              let data21 = data2.sendDisabled;
+              if (typeof data21 !== 'boolean' && data21 !== null) {
+                const err40 = {
+                  instancePath: instancePath + '/data/attributes/sendDisabled',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sendDisabled/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.sendDisabled.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err40];
+                } else {
+                  vErrors.push(err40);
+                }
+                errors++;
+              }
+            }
+            if (data2.sendMaxRetries !== undefined) {
+              let data22 = data2.sendMaxRetries;
+              if (
+                !(typeof data22 == 'number' && !(data22 % 1) && !isNaN(data22) && isFinite(data22)) &&
+                data22 !== null
+              ) {
+                const err41 = {
+                  instancePath: instancePath + '/data/attributes/sendMaxRetries',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sendMaxRetries/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.sendMaxRetries.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err41];
+                } else {
+                  vErrors.push(err41);
+                }
+                errors++;
+              }
+              if (typeof data22 == 'number' && isFinite(data22)) {
+                if (data22 > 2147483647 || isNaN(data22)) {
+                  const err42 = {
+                    instancePath: instancePath + '/data/attributes/sendMaxRetries',
+                    schemaPath: '#/properties/data/properties/attributes/properties/sendMaxRetries/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err42];
+                  } else {
+                    vErrors.push(err42);
+                  }
+                  errors++;
+                }
+                if (data22 < -2147483648 || isNaN(data22)) {
+                  const err43 = {
+                    instancePath: instancePath + '/data/attributes/sendMaxRetries',
+                    schemaPath: '#/properties/data/properties/attributes/properties/sendMaxRetries/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err43];
+                  } else {
+                    vErrors.push(err43);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.sendMethod !== undefined) {
+              let data23 = data2.sendMethod;
+              if (typeof data23 !== 'string' && data23 !== null) {
+                const err44 = {
+                  instancePath: instancePath + '/data/attributes/sendMethod',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sendMethod/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.sendMethod.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err44];
@@ -900,8 +901,889 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data2.sendPeriod !== undefined) {
+              let data24 = data2.sendPeriod;
+              if (
+                !(typeof data24 == 'number' && !(data24 % 1) && !isNaN(data24) && isFinite(data24)) &&
+                data24 !== null
+              ) {
+                const err45 = {
+                  instancePath: instancePath + '/data/attributes/sendPeriod',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sendPeriod/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.sendPeriod.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err45];
+                } else {
+                  vErrors.push(err45);
+                }
+                errors++;
+              }
+              if (typeof data24 == 'number' && isFinite(data24)) {
+                if (data24 > 2147483647 || isNaN(data24)) {
+                  const err46 = {
+                    instancePath: instancePath + '/data/attributes/sendPeriod',
+                    schemaPath: '#/properties/data/properties/attributes/properties/sendPeriod/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err46];
+                  } else {
+                    vErrors.push(err46);
+                  }
+                  errors++;
+                }
+                if (data24 < -2147483648 || isNaN(data24)) {
+                  const err47 = {
+                    instancePath: instancePath + '/data/attributes/sendPeriod',
+                    schemaPath: '#/properties/data/properties/attributes/properties/sendPeriod/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err47];
+                  } else {
+                    vErrors.push(err47);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.sendRequiresSync !== undefined) {
+              let data25 = data2.sendRequiresSync;
+              if (typeof data25 !== 'boolean' && data25 !== null) {
+                const err48 = {
+                  instancePath: instancePath + '/data/attributes/sendRequiresSync',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sendRequiresSync/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.sendRequiresSync.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err48];
+                } else {
+                  vErrors.push(err48);
+                }
+                errors++;
+              }
+            }
+            if (data2.sendThreshold !== undefined) {
+              let data26 = data2.sendThreshold;
+              if (
+                !(typeof data26 == 'number' && !(data26 % 1) && !isNaN(data26) && isFinite(data26)) &&
+                data26 !== null
+              ) {
+                const err49 = {
+                  instancePath: instancePath + '/data/attributes/sendThreshold',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sendThreshold/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.sendThreshold.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err49];
+                } else {
+                  vErrors.push(err49);
+                }
+                errors++;
+              }
+              if (typeof data26 == 'number' && isFinite(data26)) {
+                if (data26 > 2147483647 || isNaN(data26)) {
+                  const err50 = {
+                    instancePath: instancePath + '/data/attributes/sendThreshold',
+                    schemaPath: '#/properties/data/properties/attributes/properties/sendThreshold/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err50];
+                  } else {
+                    vErrors.push(err50);
+                  }
+                  errors++;
+                }
+                if (data26 < -2147483648 || isNaN(data26)) {
+                  const err51 = {
+                    instancePath: instancePath + '/data/attributes/sendThreshold',
+                    schemaPath: '#/properties/data/properties/attributes/properties/sendThreshold/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err51];
+                  } else {
+                    vErrors.push(err51);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.sendgridApiKey !== undefined) {
+              let data27 = data2.sendgridApiKey;
+              if (typeof data27 !== 'string' && data27 !== null) {
+                const err52 = {
+                  instancePath: instancePath + '/data/attributes/sendgridApiKey',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sendgridApiKey/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.sendgridApiKey.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err52];
+                } else {
+                  vErrors.push(err52);
+                }
+                errors++;
+              }
+            }
+            if (data2.smtpHost !== undefined) {
+              let data28 = data2.smtpHost;
+              if (typeof data28 !== 'string' && data28 !== null) {
+                const err53 = {
+                  instancePath: instancePath + '/data/attributes/smtpHost',
+                  schemaPath: '#/properties/data/properties/attributes/properties/smtpHost/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.smtpHost.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err53];
+                } else {
+                  vErrors.push(err53);
+                }
+                errors++;
+              }
+            }
+            if (data2.smtpPassword !== undefined) {
+              let data29 = data2.smtpPassword;
+              if (typeof data29 !== 'string' && data29 !== null) {
+                const err54 = {
+                  instancePath: instancePath + '/data/attributes/smtpPassword',
+                  schemaPath: '#/properties/data/properties/attributes/properties/smtpPassword/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.smtpPassword.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err54];
+                } else {
+                  vErrors.push(err54);
+                }
+                errors++;
+              }
+            }
+            if (data2.smtpPort !== undefined) {
+              let data30 = data2.smtpPort;
+              if (
+                !(typeof data30 == 'number' && !(data30 % 1) && !isNaN(data30) && isFinite(data30)) &&
+                data30 !== null
+              ) {
+                const err55 = {
+                  instancePath: instancePath + '/data/attributes/smtpPort',
+                  schemaPath: '#/properties/data/properties/attributes/properties/smtpPort/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.smtpPort.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err55];
+                } else {
+                  vErrors.push(err55);
+                }
+                errors++;
+              }
+              if (typeof data30 == 'number' && isFinite(data30)) {
+                if (data30 > 2147483647 || isNaN(data30)) {
+                  const err56 = {
+                    instancePath: instancePath + '/data/attributes/smtpPort',
+                    schemaPath: '#/properties/data/properties/attributes/properties/smtpPort/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err56];
+                  } else {
+                    vErrors.push(err56);
+                  }
+                  errors++;
+                }
+                if (data30 < -2147483648 || isNaN(data30)) {
+                  const err57 = {
+                    instancePath: instancePath + '/data/attributes/smtpPort',
+                    schemaPath: '#/properties/data/properties/attributes/properties/smtpPort/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err57];
+                  } else {
+                    vErrors.push(err57);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.smtpSsl !== undefined) {
+              let data31 = data2.smtpSsl;
+              if (typeof data31 !== 'boolean' && data31 !== null) {
+                const err58 = {
+                  instancePath: instancePath + '/data/attributes/smtpSsl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/smtpSsl/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.smtpSsl.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err58];
+                } else {
+                  vErrors.push(err58);
+                }
+                errors++;
+              }
+            }
+            if (data2.smtpUsername !== undefined) {
+              let data32 = data2.smtpUsername;
+              if (typeof data32 !== 'string' && data32 !== null) {
+                const err59 = {
+                  instancePath: instancePath + '/data/attributes/smtpUsername',
+                  schemaPath: '#/properties/data/properties/attributes/properties/smtpUsername/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.smtpUsername.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err59];
+                } else {
+                  vErrors.push(err59);
+                }
+                errors++;
+              }
+            }
+            if (data2.syncActiveFrequency !== undefined) {
+              let data33 = data2.syncActiveFrequency;
+              if (
+                !(typeof data33 == 'number' && !(data33 % 1) && !isNaN(data33) && isFinite(data33)) &&
+                data33 !== null
+              ) {
+                const err60 = {
+                  instancePath: instancePath + '/data/attributes/syncActiveFrequency',
+                  schemaPath: '#/properties/data/properties/attributes/properties/syncActiveFrequency/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.syncActiveFrequency.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err60];
+                } else {
+                  vErrors.push(err60);
+                }
+                errors++;
+              }
+              if (typeof data33 == 'number' && isFinite(data33)) {
+                if (data33 > 2147483647 || isNaN(data33)) {
+                  const err61 = {
+                    instancePath: instancePath + '/data/attributes/syncActiveFrequency',
+                    schemaPath: '#/properties/data/properties/attributes/properties/syncActiveFrequency/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err61];
+                  } else {
+                    vErrors.push(err61);
+                  }
+                  errors++;
+                }
+                if (data33 < -2147483648 || isNaN(data33)) {
+                  const err62 = {
+                    instancePath: instancePath + '/data/attributes/syncActiveFrequency',
+                    schemaPath: '#/properties/data/properties/attributes/properties/syncActiveFrequency/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err62];
+                  } else {
+                    vErrors.push(err62);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.syncDisabled !== undefined) {
+              let data34 = data2.syncDisabled;
+              if (typeof data34 !== 'boolean' && data34 !== null) {
+                const err63 = {
+                  instancePath: instancePath + '/data/attributes/syncDisabled',
+                  schemaPath: '#/properties/data/properties/attributes/properties/syncDisabled/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.syncDisabled.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err63];
+                } else {
+                  vErrors.push(err63);
+                }
+                errors++;
+              }
+            }
+            if (data2.syncMethod !== undefined) {
+              let data35 = data2.syncMethod;
+              if (typeof data35 !== 'string' && data35 !== null) {
+                const err64 = {
+                  instancePath: instancePath + '/data/attributes/syncMethod',
+                  schemaPath: '#/properties/data/properties/attributes/properties/syncMethod/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.syncMethod.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err64];
+                } else {
+                  vErrors.push(err64);
+                }
+                errors++;
+              }
+            }
+            if (data2.syncOutreachFolder !== undefined) {
+              let data36 = data2.syncOutreachFolder;
+              if (typeof data36 !== 'boolean' && data36 !== null) {
+                const err65 = {
+                  instancePath: instancePath + '/data/attributes/syncOutreachFolder',
+                  schemaPath: '#/properties/data/properties/attributes/properties/syncOutreachFolder/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.syncOutreachFolder.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err65];
+                } else {
+                  vErrors.push(err65);
+                }
+                errors++;
+              }
+            }
+            if (data2.syncPassiveFrequency !== undefined) {
+              let data37 = data2.syncPassiveFrequency;
+              if (
+                !(typeof data37 == 'number' && !(data37 % 1) && !isNaN(data37) && isFinite(data37)) &&
+                data37 !== null
+              ) {
+                const err66 = {
+                  instancePath: instancePath + '/data/attributes/syncPassiveFrequency',
+                  schemaPath: '#/properties/data/properties/attributes/properties/syncPassiveFrequency/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.syncPassiveFrequency.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err66];
+                } else {
+                  vErrors.push(err66);
+                }
+                errors++;
+              }
+              if (typeof data37 == 'number' && isFinite(data37)) {
+                if (data37 > 2147483647 || isNaN(data37)) {
+                  const err67 = {
+                    instancePath: instancePath + '/data/attributes/syncPassiveFrequency',
+                    schemaPath: '#/properties/data/properties/attributes/properties/syncPassiveFrequency/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err67];
+                  } else {
+                    vErrors.push(err67);
+                  }
+                  errors++;
+                }
+                if (data37 < -2147483648 || isNaN(data37)) {
+                  const err68 = {
+                    instancePath: instancePath + '/data/attributes/syncPassiveFrequency',
+                    schemaPath: '#/properties/data/properties/attributes/properties/syncPassiveFrequency/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err68];
+                  } else {
+                    vErrors.push(err68);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.username !== undefined) {
+              let data38 = data2.username;
+              if (typeof data38 !== 'string' && data38 !== null) {
+                const err69 = {
+                  instancePath: instancePath + '/data/attributes/username',
+                  schemaPath: '#/properties/data/properties/attributes/properties/username/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.username.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err69];
+                } else {
+                  vErrors.push(err69);
+                }
+                errors++;
+              }
+              if (typeof data38 === 'string') {
+                if (func3(data38) > 255) {
+                  const err70 = {
+                    instancePath: instancePath + '/data/attributes/username',
+                    schemaPath: '#/properties/data/properties/attributes/properties/username/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err70];
+                  } else {
+                    vErrors.push(err70);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.validateSend !== undefined) {
+              let data39 = data2.validateSend;
+              if (typeof data39 !== 'boolean' && data39 !== null) {
+                const err71 = {
+                  instancePath: instancePath + '/data/attributes/validateSend',
+                  schemaPath: '#/properties/data/properties/attributes/properties/validateSend/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.validateSend.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err71];
+                } else {
+                  vErrors.push(err71);
+                }
+                errors++;
+              }
+            }
+            if (data2.validateSync !== undefined) {
+              let data40 = data2.validateSync;
+              if (typeof data40 !== 'boolean' && data40 !== null) {
+                const err72 = {
+                  instancePath: instancePath + '/data/attributes/validateSync',
+                  schemaPath: '#/properties/data/properties/attributes/properties/validateSync/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.validateSync.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err72];
+                } else {
+                  vErrors.push(err72);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err45 = {
+            const err73 = {
+              instancePath: instancePath + '/data/attributes',
+              schemaPath: '#/properties/data/properties/attributes/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err73];
+            } else {
+              vErrors.push(err73);
+            }
+            errors++;
+          }
+        }
+        if (data0.relationships !== undefined) {
+          let data41 = data0.relationships;
+          if (data41 && typeof data41 == 'object' && !Array.isArray(data41)) {
+            for (const key2 in data41) {
+              if (!(key2 === 'user')) {
+                const err74 = {
+                  instancePath: instancePath + '/data/relationships',
+                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key2 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err74];
+                } else {
+                  vErrors.push(err74);
+                }
+                errors++;
+              }
+            }
+            if (data41.user !== undefined) {
+              let data42 = data41.user;
+              if (data42 && typeof data42 == 'object' && !Array.isArray(data42)) {
+                if (data42.data === undefined) {
+                  const err75 = {
+                    instancePath: instancePath + '/data/relationships/user',
+                    schemaPath: '#/properties/data/properties/relationships/properties/user/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err75];
+                  } else {
+                    vErrors.push(err75);
+                  }
+                  errors++;
+                }
+                for (const key3 in data42) {
+                  if (!(key3 === 'data' || key3 === 'meta')) {
+                    const err76 = {
+                      instancePath: instancePath + '/data/relationships/user',
+                      schemaPath: '#/properties/data/properties/relationships/properties/user/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key3 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err76];
+                    } else {
+                      vErrors.push(err76);
+                    }
+                    errors++;
+                  }
+                }
+                if (data42.data !== undefined) {
+                  let data43 = data42.data;
+                  const _errs92 = errors;
+                  let valid5 = false;
+                  const _errs93 = errors;
+                  if (data43 !== null) {
+                    const err77 = {
+                      instancePath: instancePath + '/data/relationships/user/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err77];
+                    } else {
+                      vErrors.push(err77);
+                    }
+                    errors++;
+                  }
+                  var _valid0 = _errs93 === errors;
+                  valid5 = valid5 || _valid0;
+                  if (!valid5) {
+                    const _errs95 = errors;
+                    if (data43 && typeof data43 == 'object' && !Array.isArray(data43)) {
+                      if (data43.type === undefined) {
+                        const err78 = {
+                          instancePath: instancePath + '/data/relationships/user/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err78];
+                        } else {
+                          vErrors.push(err78);
+                        }
+                        errors++;
+                      }
+                      if (data43.id === undefined) {
+                        const err79 = {
+                          instancePath: instancePath + '/data/relationships/user/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err79];
+                        } else {
+                          vErrors.push(err79);
+                        }
+                        errors++;
+                      }
+                      for (const key4 in data43) {
+                        if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
+                          const err80 = {
+                            instancePath: instancePath + '/data/relationships/user/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key4 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err80];
+                          } else {
+                            vErrors.push(err80);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data43.type !== undefined) {
+                        if ('user' !== data43.type) {
+                          const err81 = {
+                            instancePath: instancePath + '/data/relationships/user/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'user' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err81];
+                          } else {
+                            vErrors.push(err81);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data43.id !== undefined) {
+                        let data45 = data43.id;
+                        const _errs100 = errors;
+                        let valid7 = false;
+                        const _errs101 = errors;
+                        if (!(typeof data45 == 'number' && !(data45 % 1) && !isNaN(data45) && isFinite(data45))) {
+                          const err82 = {
+                            instancePath: instancePath + '/data/relationships/user/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err82];
+                          } else {
+                            vErrors.push(err82);
+                          }
+                          errors++;
+                        }
+                        if (typeof data45 == 'number' && isFinite(data45)) {
+                          if (data45 > 9007199254740991 || isNaN(data45)) {
+                            const err83 = {
+                              instancePath: instancePath + '/data/relationships/user/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err83];
+                            } else {
+                              vErrors.push(err83);
+                            }
+                            errors++;
+                          }
+                          if (data45 < 1 || isNaN(data45)) {
+                            const err84 = {
+                              instancePath: instancePath + '/data/relationships/user/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err84];
+                            } else {
+                              vErrors.push(err84);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid1 = _errs101 === errors;
+                        valid7 = valid7 || _valid1;
+                        if (!valid7) {
+                          const _errs103 = errors;
+                          if (typeof data45 === 'string') {
+                            if (!pattern0.test(data45)) {
+                              const err85 = {
+                                instancePath: instancePath + '/data/relationships/user/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err85];
+                              } else {
+                                vErrors.push(err85);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err86 = {
+                              instancePath: instancePath + '/data/relationships/user/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err86];
+                            } else {
+                              vErrors.push(err86);
+                            }
+                            errors++;
+                          }
+                          var _valid1 = _errs103 === errors;
+                          valid7 = valid7 || _valid1;
+                        }
+                        if (!valid7) {
+                          const err87 = {
+                            instancePath: instancePath + '/data/relationships/user/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err87];
+                          } else {
+                            vErrors.push(err87);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs100;
+                          if (vErrors !== null) {
+                            if (_errs100) {
+                              vErrors.length = _errs100;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data43.meta !== undefined) {
+                        let data46 = data43.meta;
+                        if (!(data46 && typeof data46 == 'object' && !Array.isArray(data46))) {
+                          const err88 = {
+                            instancePath: instancePath + '/data/relationships/user/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err88];
+                          } else {
+                            vErrors.push(err88);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err89 = {
+                        instancePath: instancePath + '/data/relationships/user/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err89];
+                      } else {
+                        vErrors.push(err89);
+                      }
+                      errors++;
+                    }
+                    var _valid0 = _errs95 === errors;
+                    valid5 = valid5 || _valid0;
+                  }
+                  if (!valid5) {
+                    const err90 = {
+                      instancePath: instancePath + '/data/relationships/user/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/user/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err90];
+                    } else {
+                      vErrors.push(err90);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs92;
+                    if (vErrors !== null) {
+                      if (_errs92) {
+                        vErrors.length = _errs92;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data42.meta !== undefined) {
+                  let data47 = data42.meta;
+                  if (!(data47 && typeof data47 == 'object' && !Array.isArray(data47))) {
+                    const err91 = {
+                      instancePath: instancePath + '/data/relationships/user/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/user/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err91];
+                    } else {
+                      vErrors.push(err91);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err92 = {
+                  instancePath: instancePath + '/data/relationships/user',
+                  schemaPath: '#/properties/data/properties/relationships/properties/user/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err92];
+                } else {
+                  vErrors.push(err92);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err93 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
               keyword: 'type',
@@ -909,17 +1791,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err45];
+              vErrors = [err93];
             } else {
-              vErrors.push(err45);
+              vErrors.push(err93);
             }
             errors++;
           }
         }
         if (data0.meta !== undefined) {
-          let data18 = data0.meta;
-          if (!(data18 && typeof data18 == 'object' && !Array.isArray(data18))) {
-            const err46 = {
+          let data48 = data0.meta;
+          if (!(data48 && typeof data48 == 'object' && !Array.isArray(data48))) {
+            const err94 = {
               instancePath: instancePath + '/data/meta',
               schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
@@ -927,17 +1809,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err46];
+              vErrors = [err94];
             } else {
-              vErrors.push(err46);
+              vErrors.push(err94);
             }
             errors++;
           }
         }
         if (data0.links !== undefined) {
-          let data19 = data0.links;
-          if (!(data19 && typeof data19 == 'object' && !Array.isArray(data19))) {
-            const err47 = {
+          let data49 = data0.links;
+          if (!(data49 && typeof data49 == 'object' && !Array.isArray(data49))) {
+            const err95 = {
               instancePath: instancePath + '/data/links',
               schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
@@ -945,15 +1827,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err47];
+              vErrors = [err95];
             } else {
-              vErrors.push(err47);
+              vErrors.push(err95);
             }
             errors++;
           }
         }
       } else {
-        const err48 = {
+        const err96 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -961,15 +1843,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err48];
+          vErrors = [err96];
         } else {
-          vErrors.push(err48);
+          vErrors.push(err96);
         }
         errors++;
       }
     }
   } else {
-    const err49 = {
+    const err97 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -977,9 +1859,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err49];
+      vErrors = [err97];
     } else {
-      vErrors.push(err49);
+      vErrors.push(err97);
     }
     errors++;
   }
@@ -1009,14 +1891,44 @@ const schema12 = {
           required: [],
           additionalProperties: false,
           properties: {
+            authId: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
             email: { type: 'string', format: 'email', maxLength: 255 },
+            emailHash: { type: ['string', 'null'] },
+            emailProvider: { type: ['string', 'null'] },
             emailSignature: { type: ['string', 'null'], maxLength: 32000 },
+            ewsEndpoint: { type: ['string', 'null'] },
+            ewsSslVerifyMode: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            exchangeVersion: { type: ['string', 'null'] },
+            imapHost: { type: ['string', 'null'] },
+            imapPort: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            imapSsl: { type: ['boolean', 'null'] },
             maxEmailsPerDay: { type: ['integer', 'null'], minimum: 0, maximum: 2147483647 },
             maxMailingsPerDay: { type: ['integer', 'null'], minimum: 0, maximum: 2147483647 },
             maxMailingsPerWeek: { type: ['integer', 'null'], minimum: 0, maximum: 2147483647 },
+            optOutMessage: { type: ['string', 'null'] },
+            optOutSignature: { type: ['string', 'null'] },
+            password: { type: ['string', 'null'] },
+            prospectEmailExclusions: { type: ['string', 'null'] },
             sendDisabled: { type: ['boolean', 'null'] },
+            sendMaxRetries: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            sendMethod: { type: ['string', 'null'] },
+            sendPeriod: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            sendRequiresSync: { type: ['boolean', 'null'] },
+            sendThreshold: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            sendgridApiKey: { type: ['string', 'null'] },
+            smtpHost: { type: ['string', 'null'] },
+            smtpPassword: { type: ['string', 'null'] },
+            smtpPort: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            smtpSsl: { type: ['boolean', 'null'] },
+            smtpUsername: { type: ['string', 'null'] },
+            syncActiveFrequency: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
             syncDisabled: { type: ['boolean', 'null'] },
+            syncMethod: { type: ['string', 'null'] },
+            syncOutreachFolder: { type: ['boolean', 'null'] },
+            syncPassiveFrequency: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
             username: { type: ['string', 'null'], maxLength: 255 },
+            validateSend: { type: ['boolean', 'null'] },
+            validateSync: { type: ['boolean', 'null'] },
           },
         },
         relationships: {
@@ -1272,16 +2184,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           let data3 = data0.attributes;
           if (data3 && typeof data3 == 'object' && !Array.isArray(data3)) {
             for (const key1 in data3) {
-              if (!(
-                key1 === 'email' ||
-                key1 === 'emailSignature' ||
-                key1 === 'maxEmailsPerDay' ||
-                key1 === 'maxMailingsPerDay' ||
-                key1 === 'maxMailingsPerWeek' ||
-                key1 === 'sendDisabled' ||
-                key1 === 'syncDisabled' ||
-                key1 === 'username'
-              )) {
+              if (!func2.call(schema12.properties.data.properties.attributes.properties, key1)) {
                 const err11 = {
                   instancePath: instancePath + '/data/attributes',
                   schemaPath: '#/properties/data/properties/attributes/additionalProperties',
@@ -1297,31 +2200,31 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.email !== undefined) {
-              let data4 = data3.email;
-              if (typeof data4 === 'string') {
-                if (func2(data4) > 255) {
-                  const err12 = {
-                    instancePath: instancePath + '/data/attributes/email',
-                    schemaPath: '#/properties/data/properties/attributes/properties/email/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err12];
-                  } else {
-                    vErrors.push(err12);
-                  }
-                  errors++;
+            if (data3.authId !== undefined) {
+              let data4 = data3.authId;
+              if (!(typeof data4 == 'number' && !(data4 % 1) && !isNaN(data4) && isFinite(data4)) && data4 !== null) {
+                const err12 = {
+                  instancePath: instancePath + '/data/attributes/authId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/authId/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.authId.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err12];
+                } else {
+                  vErrors.push(err12);
                 }
-                if (!formats0.test(data4)) {
+                errors++;
+              }
+              if (typeof data4 == 'number' && isFinite(data4)) {
+                if (data4 > 2147483647 || isNaN(data4)) {
                   const err13 = {
-                    instancePath: instancePath + '/data/attributes/email',
-                    schemaPath: '#/properties/data/properties/attributes/properties/email/format',
-                    keyword: 'format',
-                    params: { format: 'email' },
-                    message: 'must match format "' + 'email' + '"',
+                    instancePath: instancePath + '/data/attributes/authId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/authId/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
                     vErrors = [err13];
@@ -1330,47 +2233,48 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-              } else {
-                const err14 = {
-                  instancePath: instancePath + '/data/attributes/email',
-                  schemaPath: '#/properties/data/properties/attributes/properties/email/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                };
-                if (vErrors === null) {
-                  vErrors = [err14];
-                } else {
-                  vErrors.push(err14);
+                if (data4 < -2147483648 || isNaN(data4)) {
+                  const err14 = {
+                    instancePath: instancePath + '/data/attributes/authId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/authId/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err14];
+                  } else {
+                    vErrors.push(err14);
+                  }
+                  errors++;
                 }
-                errors++;
               }
             }
-            if (data3.emailSignature !== undefined) {
-              let data5 = data3.emailSignature;
-              if (typeof data5 !== 'string' && data5 !== null) {
-                const err15 = {
-                  instancePath: instancePath + '/data/attributes/emailSignature',
-                  schemaPath: '#/properties/data/properties/attributes/properties/emailSignature/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.emailSignature.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err15];
-                } else {
-                  vErrors.push(err15);
-                }
-                errors++;
-              }
+            if (data3.email !== undefined) {
+              let data5 = data3.email;
               if (typeof data5 === 'string') {
-                if (func2(data5) > 32000) {
-                  const err16 = {
-                    instancePath: instancePath + '/data/attributes/emailSignature',
-                    schemaPath: '#/properties/data/properties/attributes/properties/emailSignature/maxLength',
+                if (func3(data5) > 255) {
+                  const err15 = {
+                    instancePath: instancePath + '/data/attributes/email',
+                    schemaPath: '#/properties/data/properties/attributes/properties/email/maxLength',
                     keyword: 'maxLength',
-                    params: { limit: 32000 },
-                    message: 'must NOT have more than 32000 characters',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err15];
+                  } else {
+                    vErrors.push(err15);
+                  }
+                  errors++;
+                }
+                if (!formats0.test(data5)) {
+                  const err16 = {
+                    instancePath: instancePath + '/data/attributes/email',
+                    schemaPath: '#/properties/data/properties/attributes/properties/email/format',
+                    keyword: 'format',
+                    params: { format: 'email' },
+                    message: 'must match format "' + 'email' + '"',
                   };
                   if (vErrors === null) {
                     vErrors = [err16];
@@ -1379,17 +2283,13 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-              }
-            }
-            if (data3.maxEmailsPerDay !== undefined) {
-              let data6 = data3.maxEmailsPerDay;
-              if (!(typeof data6 == 'number' && !(data6 % 1) && !isNaN(data6) && isFinite(data6)) && data6 !== null) {
+              } else {
                 const err17 = {
-                  instancePath: instancePath + '/data/attributes/maxEmailsPerDay',
-                  schemaPath: '#/properties/data/properties/attributes/properties/maxEmailsPerDay/type',
+                  instancePath: instancePath + '/data/attributes/email',
+                  schemaPath: '#/properties/data/properties/attributes/properties/email/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.maxEmailsPerDay.type },
-                  message: 'must be integer,null',
+                  params: { type: 'string' },
+                  message: 'must be string',
                 };
                 if (vErrors === null) {
                   vErrors = [err17];
@@ -1398,48 +2298,52 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data6 == 'number' && isFinite(data6)) {
-                if (data6 > 2147483647 || isNaN(data6)) {
-                  const err18 = {
-                    instancePath: instancePath + '/data/attributes/maxEmailsPerDay',
-                    schemaPath: '#/properties/data/properties/attributes/properties/maxEmailsPerDay/maximum',
-                    keyword: 'maximum',
-                    params: { comparison: '<=', limit: 2147483647 },
-                    message: 'must be <= 2147483647',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err18];
-                  } else {
-                    vErrors.push(err18);
-                  }
-                  errors++;
+            }
+            if (data3.emailHash !== undefined) {
+              let data6 = data3.emailHash;
+              if (typeof data6 !== 'string' && data6 !== null) {
+                const err18 = {
+                  instancePath: instancePath + '/data/attributes/emailHash',
+                  schemaPath: '#/properties/data/properties/attributes/properties/emailHash/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.emailHash.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err18];
+                } else {
+                  vErrors.push(err18);
                 }
-                if (data6 < 0 || isNaN(data6)) {
-                  const err19 = {
-                    instancePath: instancePath + '/data/attributes/maxEmailsPerDay',
-                    schemaPath: '#/properties/data/properties/attributes/properties/maxEmailsPerDay/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err19];
-                  } else {
-                    vErrors.push(err19);
-                  }
-                  errors++;
-                }
+                errors++;
               }
             }
-            if (data3.maxMailingsPerDay !== undefined) {
-              let data7 = data3.maxMailingsPerDay;
-              if (!(typeof data7 == 'number' && !(data7 % 1) && !isNaN(data7) && isFinite(data7)) && data7 !== null) {
-                const err20 = {
-                  instancePath: instancePath + '/data/attributes/maxMailingsPerDay',
-                  schemaPath: '#/properties/data/properties/attributes/properties/maxMailingsPerDay/type',
+            if (data3.emailProvider !== undefined) {
+              let data7 = data3.emailProvider;
+              if (typeof data7 !== 'string' && data7 !== null) {
+                const err19 = {
+                  instancePath: instancePath + '/data/attributes/emailProvider',
+                  schemaPath: '#/properties/data/properties/attributes/properties/emailProvider/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.maxMailingsPerDay.type },
-                  message: 'must be integer,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.emailProvider.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err19];
+                } else {
+                  vErrors.push(err19);
+                }
+                errors++;
+              }
+            }
+            if (data3.emailSignature !== undefined) {
+              let data8 = data3.emailSignature;
+              if (typeof data8 !== 'string' && data8 !== null) {
+                const err20 = {
+                  instancePath: instancePath + '/data/attributes/emailSignature',
+                  schemaPath: '#/properties/data/properties/attributes/properties/emailSignature/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.emailSignature.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err20];
@@ -1448,14 +2352,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data7 == 'number' && isFinite(data7)) {
-                if (data7 > 2147483647 || isNaN(data7)) {
+              if (typeof data8 === 'string') {
+                if (func3(data8) > 32000) {
                   const err21 = {
-                    instancePath: instancePath + '/data/attributes/maxMailingsPerDay',
-                    schemaPath: '#/properties/data/properties/attributes/properties/maxMailingsPerDay/maximum',
-                    keyword: 'maximum',
-                    params: { comparison: '<=', limit: 2147483647 },
-                    message: 'must be <= 2147483647',
+                    instancePath: instancePath + '/data/attributes/emailSignature',
+                    schemaPath: '#/properties/data/properties/attributes/properties/emailSignature/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 32000 },
+                    message: 'must NOT have more than 32000 characters',
                   };
                   if (vErrors === null) {
                     vErrors = [err21];
@@ -1464,31 +2368,37 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                if (data7 < 0 || isNaN(data7)) {
-                  const err22 = {
-                    instancePath: instancePath + '/data/attributes/maxMailingsPerDay',
-                    schemaPath: '#/properties/data/properties/attributes/properties/maxMailingsPerDay/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err22];
-                  } else {
-                    vErrors.push(err22);
-                  }
-                  errors++;
-                }
               }
             }
-            if (data3.maxMailingsPerWeek !== undefined) {
-              let data8 = data3.maxMailingsPerWeek;
-              if (!(typeof data8 == 'number' && !(data8 % 1) && !isNaN(data8) && isFinite(data8)) && data8 !== null) {
-                const err23 = {
-                  instancePath: instancePath + '/data/attributes/maxMailingsPerWeek',
-                  schemaPath: '#/properties/data/properties/attributes/properties/maxMailingsPerWeek/type',
+            if (data3.ewsEndpoint !== undefined) {
+              let data9 = data3.ewsEndpoint;
+              if (typeof data9 !== 'string' && data9 !== null) {
+                const err22 = {
+                  instancePath: instancePath + '/data/attributes/ewsEndpoint',
+                  schemaPath: '#/properties/data/properties/attributes/properties/ewsEndpoint/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.maxMailingsPerWeek.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.ewsEndpoint.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err22];
+                } else {
+                  vErrors.push(err22);
+                }
+                errors++;
+              }
+            }
+            if (data3.ewsSslVerifyMode !== undefined) {
+              let data10 = data3.ewsSslVerifyMode;
+              if (
+                !(typeof data10 == 'number' && !(data10 % 1) && !isNaN(data10) && isFinite(data10)) &&
+                data10 !== null
+              ) {
+                const err23 = {
+                  instancePath: instancePath + '/data/attributes/ewsSslVerifyMode',
+                  schemaPath: '#/properties/data/properties/attributes/properties/ewsSslVerifyMode/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.ewsSslVerifyMode.type },
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
@@ -1498,11 +2408,11 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data8 == 'number' && isFinite(data8)) {
-                if (data8 > 2147483647 || isNaN(data8)) {
+              if (typeof data10 == 'number' && isFinite(data10)) {
+                if (data10 > 2147483647 || isNaN(data10)) {
                   const err24 = {
-                    instancePath: instancePath + '/data/attributes/maxMailingsPerWeek',
-                    schemaPath: '#/properties/data/properties/attributes/properties/maxMailingsPerWeek/maximum',
+                    instancePath: instancePath + '/data/attributes/ewsSslVerifyMode',
+                    schemaPath: '#/properties/data/properties/attributes/properties/ewsSslVerifyMode/maximum',
                     keyword: 'maximum',
                     params: { comparison: '<=', limit: 2147483647 },
                     message: 'must be <= 2147483647',
@@ -1514,13 +2424,13 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                if (data8 < 0 || isNaN(data8)) {
+                if (data10 < -2147483648 || isNaN(data10)) {
                   const err25 = {
-                    instancePath: instancePath + '/data/attributes/maxMailingsPerWeek',
-                    schemaPath: '#/properties/data/properties/attributes/properties/maxMailingsPerWeek/minimum',
+                    instancePath: instancePath + '/data/attributes/ewsSslVerifyMode',
+                    schemaPath: '#/properties/data/properties/attributes/properties/ewsSslVerifyMode/minimum',
                     keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
                   };
                   if (vErrors === null) {
                     vErrors = [err25];
@@ -1531,15 +2441,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data3.sendDisabled !== undefined) {
-              let data9 = data3.sendDisabled;
-              if (typeof data9 !== 'boolean' && data9 !== null) {
+            if (data3.exchangeVersion !== undefined) {
+              let data11 = data3.exchangeVersion;
+              if (typeof data11 !== 'string' && data11 !== null) {
                 const err26 = {
-                  instancePath: instancePath + '/data/attributes/sendDisabled',
-                  schemaPath: '#/properties/data/properties/attributes/properties/sendDisabled/type',
+                  instancePath: instancePath + '/data/attributes/exchangeVersion',
+                  schemaPath: '#/properties/data/properties/attributes/properties/exchangeVersion/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.sendDisabled.type },
-                  message: 'must be boolean,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.exchangeVersion.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err26];
@@ -1549,15 +2459,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.syncDisabled !== undefined) {
-              let data10 = data3.syncDisabled;
-              if (typeof data10 !== 'boolean' && data10 !== null) {
+            if (data3.imapHost !== undefined) {
+              let data12 = data3.imapHost;
+              if (typeof data12 !== 'string' && data12 !== null) {
                 const err27 = {
-                  instancePath: instancePath + '/data/attributes/syncDisabled',
-                  schemaPath: '#/properties/data/properties/attributes/properties/syncDisabled/type',
+                  instancePath: instancePath + '/data/attributes/imapHost',
+                  schemaPath: '#/properties/data/properties/attributes/properties/imapHost/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.syncDisabled.type },
-                  message: 'must be boolean,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.imapHost.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err27];
@@ -1567,15 +2477,18 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.username !== undefined) {
-              let data11 = data3.username;
-              if (typeof data11 !== 'string' && data11 !== null) {
+            if (data3.imapPort !== undefined) {
+              let data13 = data3.imapPort;
+              if (
+                !(typeof data13 == 'number' && !(data13 % 1) && !isNaN(data13) && isFinite(data13)) &&
+                data13 !== null
+              ) {
                 const err28 = {
-                  instancePath: instancePath + '/data/attributes/username',
-                  schemaPath: '#/properties/data/properties/attributes/properties/username/type',
+                  instancePath: instancePath + '/data/attributes/imapPort',
+                  schemaPath: '#/properties/data/properties/attributes/properties/imapPort/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.username.type },
-                  message: 'must be string,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.imapPort.type },
+                  message: 'must be integer,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err28];
@@ -1584,14 +2497,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data11 === 'string') {
-                if (func2(data11) > 255) {
+              if (typeof data13 == 'number' && isFinite(data13)) {
+                if (data13 > 2147483647 || isNaN(data13)) {
                   const err29 = {
-                    instancePath: instancePath + '/data/attributes/username',
-                    schemaPath: '#/properties/data/properties/attributes/properties/username/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
+                    instancePath: instancePath + '/data/attributes/imapPort',
+                    schemaPath: '#/properties/data/properties/attributes/properties/imapPort/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
                     vErrors = [err29];
@@ -1600,35 +2513,32 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
+                if (data13 < -2147483648 || isNaN(data13)) {
+                  const err30 = {
+                    instancePath: instancePath + '/data/attributes/imapPort',
+                    schemaPath: '#/properties/data/properties/attributes/properties/imapPort/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err30];
+                  } else {
+                    vErrors.push(err30);
+                  }
+                  errors++;
+                }
               }
             }
-          } else {
-            const err30 = {
-              instancePath: instancePath + '/data/attributes',
-              schemaPath: '#/properties/data/properties/attributes/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err30];
-            } else {
-              vErrors.push(err30);
-            }
-            errors++;
-          }
-        }
-        if (data0.relationships !== undefined) {
-          let data12 = data0.relationships;
-          if (data12 && typeof data12 == 'object' && !Array.isArray(data12)) {
-            for (const key2 in data12) {
-              if (!(key2 === 'user')) {
+            if (data3.imapSsl !== undefined) {
+              let data14 = data3.imapSsl;
+              if (typeof data14 !== 'boolean' && data14 !== null) {
                 const err31 = {
-                  instancePath: instancePath + '/data/relationships',
-                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key2 },
-                  message: 'must NOT have additional properties',
+                  instancePath: instancePath + '/data/attributes/imapSsl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/imapSsl/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.imapSsl.type },
+                  message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err31];
@@ -1638,344 +2548,319 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data12.user !== undefined) {
-              let data13 = data12.user;
-              if (data13 && typeof data13 == 'object' && !Array.isArray(data13)) {
-                if (data13.data === undefined) {
-                  const err32 = {
-                    instancePath: instancePath + '/data/relationships/user',
-                    schemaPath: '#/properties/data/properties/relationships/properties/user/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'data' },
-                    message: "must have required property '" + 'data' + "'",
+            if (data3.maxEmailsPerDay !== undefined) {
+              let data15 = data3.maxEmailsPerDay;
+              if (
+                !(typeof data15 == 'number' && !(data15 % 1) && !isNaN(data15) && isFinite(data15)) &&
+                data15 !== null
+              ) {
+                const err32 = {
+                  instancePath: instancePath + '/data/attributes/maxEmailsPerDay',
+                  schemaPath: '#/properties/data/properties/attributes/properties/maxEmailsPerDay/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.maxEmailsPerDay.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err32];
+                } else {
+                  vErrors.push(err32);
+                }
+                errors++;
+              }
+              if (typeof data15 == 'number' && isFinite(data15)) {
+                if (data15 > 2147483647 || isNaN(data15)) {
+                  const err33 = {
+                    instancePath: instancePath + '/data/attributes/maxEmailsPerDay',
+                    schemaPath: '#/properties/data/properties/attributes/properties/maxEmailsPerDay/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
-                    vErrors = [err32];
+                    vErrors = [err33];
                   } else {
-                    vErrors.push(err32);
+                    vErrors.push(err33);
                   }
                   errors++;
                 }
-                for (const key3 in data13) {
-                  if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err33 = {
-                      instancePath: instancePath + '/data/relationships/user',
-                      schemaPath: '#/properties/data/properties/relationships/properties/user/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key3 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err33];
-                    } else {
-                      vErrors.push(err33);
-                    }
-                    errors++;
-                  }
-                }
-                if (data13.data !== undefined) {
-                  let data14 = data13.data;
-                  const _errs38 = errors;
-                  let valid6 = false;
-                  const _errs39 = errors;
-                  if (data14 !== null) {
-                    const err34 = {
-                      instancePath: instancePath + '/data/relationships/user/data',
-                      schemaPath:
-                        '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/0/type',
-                      keyword: 'type',
-                      params: { type: 'null' },
-                      message: 'must be null',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err34];
-                    } else {
-                      vErrors.push(err34);
-                    }
-                    errors++;
-                  }
-                  var _valid1 = _errs39 === errors;
-                  valid6 = valid6 || _valid1;
-                  if (!valid6) {
-                    const _errs41 = errors;
-                    if (data14 && typeof data14 == 'object' && !Array.isArray(data14)) {
-                      if (data14.type === undefined) {
-                        const err35 = {
-                          instancePath: instancePath + '/data/relationships/user/data',
-                          schemaPath:
-                            '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/required',
-                          keyword: 'required',
-                          params: { missingProperty: 'type' },
-                          message: "must have required property '" + 'type' + "'",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err35];
-                        } else {
-                          vErrors.push(err35);
-                        }
-                        errors++;
-                      }
-                      if (data14.id === undefined) {
-                        const err36 = {
-                          instancePath: instancePath + '/data/relationships/user/data',
-                          schemaPath:
-                            '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/required',
-                          keyword: 'required',
-                          params: { missingProperty: 'id' },
-                          message: "must have required property '" + 'id' + "'",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err36];
-                        } else {
-                          vErrors.push(err36);
-                        }
-                        errors++;
-                      }
-                      for (const key4 in data14) {
-                        if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err37 = {
-                            instancePath: instancePath + '/data/relationships/user/data',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/additionalProperties',
-                            keyword: 'additionalProperties',
-                            params: { additionalProperty: key4 },
-                            message: 'must NOT have additional properties',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err37];
-                          } else {
-                            vErrors.push(err37);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data14.type !== undefined) {
-                        if ('user' !== data14.type) {
-                          const err38 = {
-                            instancePath: instancePath + '/data/relationships/user/data/type',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/type/const',
-                            keyword: 'const',
-                            params: { allowedValue: 'user' },
-                            message: 'must be equal to constant',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err38];
-                          } else {
-                            vErrors.push(err38);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data14.id !== undefined) {
-                        let data16 = data14.id;
-                        const _errs46 = errors;
-                        let valid8 = false;
-                        const _errs47 = errors;
-                        if (!(typeof data16 == 'number' && !(data16 % 1) && !isNaN(data16) && isFinite(data16))) {
-                          const err39 = {
-                            instancePath: instancePath + '/data/relationships/user/data/id',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/type',
-                            keyword: 'type',
-                            params: { type: 'integer' },
-                            message: 'must be integer',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err39];
-                          } else {
-                            vErrors.push(err39);
-                          }
-                          errors++;
-                        }
-                        if (typeof data16 == 'number' && isFinite(data16)) {
-                          if (data16 > 9007199254740991 || isNaN(data16)) {
-                            const err40 = {
-                              instancePath: instancePath + '/data/relationships/user/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
-                              keyword: 'maximum',
-                              params: { comparison: '<=', limit: 9007199254740991 },
-                              message: 'must be <= 9007199254740991',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err40];
-                            } else {
-                              vErrors.push(err40);
-                            }
-                            errors++;
-                          }
-                          if (data16 < 1 || isNaN(data16)) {
-                            const err41 = {
-                              instancePath: instancePath + '/data/relationships/user/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
-                              keyword: 'minimum',
-                              params: { comparison: '>=', limit: 1 },
-                              message: 'must be >= 1',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err41];
-                            } else {
-                              vErrors.push(err41);
-                            }
-                            errors++;
-                          }
-                        }
-                        var _valid2 = _errs47 === errors;
-                        valid8 = valid8 || _valid2;
-                        if (!valid8) {
-                          const _errs49 = errors;
-                          if (typeof data16 === 'string') {
-                            if (!pattern0.test(data16)) {
-                              const err42 = {
-                                instancePath: instancePath + '/data/relationships/user/data/id',
-                                schemaPath:
-                                  '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
-                                keyword: 'pattern',
-                                params: { pattern: '^[1-9][0-9]{0,14}$' },
-                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
-                              };
-                              if (vErrors === null) {
-                                vErrors = [err42];
-                              } else {
-                                vErrors.push(err42);
-                              }
-                              errors++;
-                            }
-                          } else {
-                            const err43 = {
-                              instancePath: instancePath + '/data/relationships/user/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/1/type',
-                              keyword: 'type',
-                              params: { type: 'string' },
-                              message: 'must be string',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err43];
-                            } else {
-                              vErrors.push(err43);
-                            }
-                            errors++;
-                          }
-                          var _valid2 = _errs49 === errors;
-                          valid8 = valid8 || _valid2;
-                        }
-                        if (!valid8) {
-                          const err44 = {
-                            instancePath: instancePath + '/data/relationships/user/data/id',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf',
-                            keyword: 'anyOf',
-                            params: {},
-                            message: 'must match a schema in anyOf',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err44];
-                          } else {
-                            vErrors.push(err44);
-                          }
-                          errors++;
-                        } else {
-                          errors = _errs46;
-                          if (vErrors !== null) {
-                            if (_errs46) {
-                              vErrors.length = _errs46;
-                            } else {
-                              vErrors = null;
-                            }
-                          }
-                        }
-                      }
-                      if (data14.meta !== undefined) {
-                        let data17 = data14.meta;
-                        if (!(data17 && typeof data17 == 'object' && !Array.isArray(data17))) {
-                          const err45 = {
-                            instancePath: instancePath + '/data/relationships/user/data/meta',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/meta/type',
-                            keyword: 'type',
-                            params: { type: 'object' },
-                            message: 'must be object',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err45];
-                          } else {
-                            vErrors.push(err45);
-                          }
-                          errors++;
-                        }
-                      }
-                    } else {
-                      const err46 = {
-                        instancePath: instancePath + '/data/relationships/user/data',
-                        schemaPath:
-                          '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/type',
-                        keyword: 'type',
-                        params: { type: 'object' },
-                        message: 'must be object',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err46];
-                      } else {
-                        vErrors.push(err46);
-                      }
-                      errors++;
-                    }
-                    var _valid1 = _errs41 === errors;
-                    valid6 = valid6 || _valid1;
-                  }
-                  if (!valid6) {
-                    const err47 = {
-                      instancePath: instancePath + '/data/relationships/user/data',
-                      schemaPath: '#/properties/data/properties/relationships/properties/user/properties/data/anyOf',
-                      keyword: 'anyOf',
-                      params: {},
-                      message: 'must match a schema in anyOf',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err47];
-                    } else {
-                      vErrors.push(err47);
-                    }
-                    errors++;
+                if (data15 < 0 || isNaN(data15)) {
+                  const err34 = {
+                    instancePath: instancePath + '/data/attributes/maxEmailsPerDay',
+                    schemaPath: '#/properties/data/properties/attributes/properties/maxEmailsPerDay/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err34];
                   } else {
-                    errors = _errs38;
-                    if (vErrors !== null) {
-                      if (_errs38) {
-                        vErrors.length = _errs38;
-                      } else {
-                        vErrors = null;
-                      }
-                    }
+                    vErrors.push(err34);
                   }
+                  errors++;
                 }
-                if (data13.meta !== undefined) {
-                  let data18 = data13.meta;
-                  if (!(data18 && typeof data18 == 'object' && !Array.isArray(data18))) {
-                    const err48 = {
-                      instancePath: instancePath + '/data/relationships/user/meta',
-                      schemaPath: '#/properties/data/properties/relationships/properties/user/properties/meta/type',
-                      keyword: 'type',
-                      params: { type: 'object' },
-                      message: 'must be object',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err48];
-                    } else {
-                      vErrors.push(err48);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err49 = {
-                  instancePath: instancePath + '/data/relationships/user',
-                  schemaPath: '#/properties/data/properties/relationships/properties/user/type',
+              }
+            }
+            if (data3.maxMailingsPerDay !== undefined) {
+              let data16 = data3.maxMailingsPerDay;
+              if (
+                !(typeof data16 == 'number' && !(data16 % 1) && !isNaN(data16) && isFinite(data16)) &&
+                data16 !== null
+              ) {
+                const err35 = {
+                  instancePath: instancePath + '/data/attributes/maxMailingsPerDay',
+                  schemaPath: '#/properties/data/properties/attributes/properties/maxMailingsPerDay/type',
                   keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
+                  params: { type: schema12.properties.data.properties.attributes.properties.maxMailingsPerDay.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err35];
+                } else {
+                  vErrors.push(err35);
+                }
+                errors++;
+              }
+              if (typeof data16 == 'number' && isFinite(data16)) {
+                if (data16 > 2147483647 || isNaN(data16)) {
+                  const err36 = {
+                    instancePath: instancePath + '/data/attributes/maxMailingsPerDay',
+                    schemaPath: '#/properties/data/properties/attributes/properties/maxMailingsPerDay/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err36];
+                  } else {
+                    vErrors.push(err36);
+                  }
+                  errors++;
+                }
+                if (data16 < 0 || isNaN(data16)) {
+                  const err37 = {
+                    instancePath: instancePath + '/data/attributes/maxMailingsPerDay',
+                    schemaPath: '#/properties/data/properties/attributes/properties/maxMailingsPerDay/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err37];
+                  } else {
+                    vErrors.push(err37);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.maxMailingsPerWeek !== undefined) {
+              let data17 = data3.maxMailingsPerWeek;
+              if (
+                !(typeof data17 == 'number' && !(data17 % 1) && !isNaN(data17) && isFinite(data17)) &&
+                data17 !== null
+              ) {
+                const err38 = {
+                  instancePath: instancePath + '/data/attributes/maxMailingsPerWeek',
+                  schemaPath: '#/properties/data/properties/attributes/properties/maxMailingsPerWeek/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.maxMailingsPerWeek.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err38];
+                } else {
+                  vErrors.push(err38);
+                }
+                errors++;
+              }
+              if (typeof data17 == 'number' && isFinite(data17)) {
+                if (data17 > 2147483647 || isNaN(data17)) {
+                  const err39 = {
+                    instancePath: instancePath + '/data/attributes/maxMailingsPerWeek',
+                    schemaPath: '#/properties/data/properties/attributes/properties/maxMailingsPerWeek/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err39];
+                  } else {
+                    vErrors.push(err39);
+                  }
+                  errors++;
+                }
+                if (data17 < 0 || isNaN(data17)) {
+                  const err40 = {
+                    instancePath: instancePath + '/data/attributes/maxMailingsPerWeek',
+                    schemaPath: '#/properties/data/properties/attributes/properties/maxMailingsPerWeek/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err40];
+                  } else {
+                    vErrors.push(err40);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.optOutMessage !== undefined) {
+              let data18 = data3.optOutMessage;
+              if (typeof data18 !== 'string' && data18 !== null) {
+                const err41 = {
+                  instancePath: instancePath + '/data/attributes/optOutMessage',
+                  schemaPath: '#/properties/data/properties/attributes/properties/optOutMessage/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.optOutMessage.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err41];
+                } else {
+                  vErrors.push(err41);
+                }
+                errors++;
+              }
+            }
+            if (data3.optOutSignature !== undefined) {
+              let data19 = data3.optOutSignature;
+              if (typeof data19 !== 'string' && data19 !== null) {
+                const err42 = {
+                  instancePath: instancePath + '/data/attributes/optOutSignature',
+                  schemaPath: '#/properties/data/properties/attributes/properties/optOutSignature/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.optOutSignature.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err42];
+                } else {
+                  vErrors.push(err42);
+                }
+                errors++;
+              }
+            }
+            if (data3.password !== undefined) {
+              let data20 = data3.password;
+              if (typeof data20 !== 'string' && data20 !== null) {
+                const err43 = {
+                  instancePath: instancePath + '/data/attributes/password',
+                  schemaPath: '#/properties/data/properties/attributes/properties/password/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.password.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err43];
+                } else {
+                  vErrors.push(err43);
+                }
+                errors++;
+              }
+            }
+            if (data3.prospectEmailExclusions !== undefined) {
+              let data21 = data3.prospectEmailExclusions;
+              if (typeof data21 !== 'string' && data21 !== null) {
+                const err44 = {
+                  instancePath: instancePath + '/data/attributes/prospectEmailExclusions',
+                  schemaPath: '#/properties/data/properties/attributes/properties/prospectEmailExclusions/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.prospectEmailExclusions.type,
+                  },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err44];
+                } else {
+                  vErrors.push(err44);
+                }
+                errors++;
+              }
+            }
+            if (data3.sendDisabled !== undefined) {
+              let data22 = data3.sendDisabled;
+              if (typeof data22 !== 'boolean' && data22 !== null) {
+                const err45 = {
+                  instancePath: instancePath + '/data/attributes/sendDisabled',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sendDisabled/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.sendDisabled.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err45];
+                } else {
+                  vErrors.push(err45);
+                }
+                errors++;
+              }
+            }
+            if (data3.sendMaxRetries !== undefined) {
+              let data23 = data3.sendMaxRetries;
+              if (
+                !(typeof data23 == 'number' && !(data23 % 1) && !isNaN(data23) && isFinite(data23)) &&
+                data23 !== null
+              ) {
+                const err46 = {
+                  instancePath: instancePath + '/data/attributes/sendMaxRetries',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sendMaxRetries/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.sendMaxRetries.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err46];
+                } else {
+                  vErrors.push(err46);
+                }
+                errors++;
+              }
+              if (typeof data23 == 'number' && isFinite(data23)) {
+                if (data23 > 2147483647 || isNaN(data23)) {
+                  const err47 = {
+                    instancePath: instancePath + '/data/attributes/sendMaxRetries',
+                    schemaPath: '#/properties/data/properties/attributes/properties/sendMaxRetries/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err47];
+                  } else {
+                    vErrors.push(err47);
+                  }
+                  errors++;
+                }
+                if (data23 < -2147483648 || isNaN(data23)) {
+                  const err48 = {
+                    instancePath: instancePath + '/data/attributes/sendMaxRetries',
+                    schemaPath: '#/properties/data/properties/attributes/properties/sendMaxRetries/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err48];
+                  } else {
+                    vErrors.push(err48);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.sendMethod !== undefined) {
+              let data24 = data3.sendMethod;
+              if (typeof data24 !== 'string' && data24 !== null) {
+                const err49 = {
+                  instancePath: instancePath + '/data/attributes/sendMethod',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sendMethod/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.sendMethod.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err49];
@@ -1985,8 +2870,889 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data3.sendPeriod !== undefined) {
+              let data25 = data3.sendPeriod;
+              if (
+                !(typeof data25 == 'number' && !(data25 % 1) && !isNaN(data25) && isFinite(data25)) &&
+                data25 !== null
+              ) {
+                const err50 = {
+                  instancePath: instancePath + '/data/attributes/sendPeriod',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sendPeriod/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.sendPeriod.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err50];
+                } else {
+                  vErrors.push(err50);
+                }
+                errors++;
+              }
+              if (typeof data25 == 'number' && isFinite(data25)) {
+                if (data25 > 2147483647 || isNaN(data25)) {
+                  const err51 = {
+                    instancePath: instancePath + '/data/attributes/sendPeriod',
+                    schemaPath: '#/properties/data/properties/attributes/properties/sendPeriod/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err51];
+                  } else {
+                    vErrors.push(err51);
+                  }
+                  errors++;
+                }
+                if (data25 < -2147483648 || isNaN(data25)) {
+                  const err52 = {
+                    instancePath: instancePath + '/data/attributes/sendPeriod',
+                    schemaPath: '#/properties/data/properties/attributes/properties/sendPeriod/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err52];
+                  } else {
+                    vErrors.push(err52);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.sendRequiresSync !== undefined) {
+              let data26 = data3.sendRequiresSync;
+              if (typeof data26 !== 'boolean' && data26 !== null) {
+                const err53 = {
+                  instancePath: instancePath + '/data/attributes/sendRequiresSync',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sendRequiresSync/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.sendRequiresSync.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err53];
+                } else {
+                  vErrors.push(err53);
+                }
+                errors++;
+              }
+            }
+            if (data3.sendThreshold !== undefined) {
+              let data27 = data3.sendThreshold;
+              if (
+                !(typeof data27 == 'number' && !(data27 % 1) && !isNaN(data27) && isFinite(data27)) &&
+                data27 !== null
+              ) {
+                const err54 = {
+                  instancePath: instancePath + '/data/attributes/sendThreshold',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sendThreshold/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.sendThreshold.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err54];
+                } else {
+                  vErrors.push(err54);
+                }
+                errors++;
+              }
+              if (typeof data27 == 'number' && isFinite(data27)) {
+                if (data27 > 2147483647 || isNaN(data27)) {
+                  const err55 = {
+                    instancePath: instancePath + '/data/attributes/sendThreshold',
+                    schemaPath: '#/properties/data/properties/attributes/properties/sendThreshold/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err55];
+                  } else {
+                    vErrors.push(err55);
+                  }
+                  errors++;
+                }
+                if (data27 < -2147483648 || isNaN(data27)) {
+                  const err56 = {
+                    instancePath: instancePath + '/data/attributes/sendThreshold',
+                    schemaPath: '#/properties/data/properties/attributes/properties/sendThreshold/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err56];
+                  } else {
+                    vErrors.push(err56);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.sendgridApiKey !== undefined) {
+              let data28 = data3.sendgridApiKey;
+              if (typeof data28 !== 'string' && data28 !== null) {
+                const err57 = {
+                  instancePath: instancePath + '/data/attributes/sendgridApiKey',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sendgridApiKey/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.sendgridApiKey.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err57];
+                } else {
+                  vErrors.push(err57);
+                }
+                errors++;
+              }
+            }
+            if (data3.smtpHost !== undefined) {
+              let data29 = data3.smtpHost;
+              if (typeof data29 !== 'string' && data29 !== null) {
+                const err58 = {
+                  instancePath: instancePath + '/data/attributes/smtpHost',
+                  schemaPath: '#/properties/data/properties/attributes/properties/smtpHost/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.smtpHost.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err58];
+                } else {
+                  vErrors.push(err58);
+                }
+                errors++;
+              }
+            }
+            if (data3.smtpPassword !== undefined) {
+              let data30 = data3.smtpPassword;
+              if (typeof data30 !== 'string' && data30 !== null) {
+                const err59 = {
+                  instancePath: instancePath + '/data/attributes/smtpPassword',
+                  schemaPath: '#/properties/data/properties/attributes/properties/smtpPassword/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.smtpPassword.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err59];
+                } else {
+                  vErrors.push(err59);
+                }
+                errors++;
+              }
+            }
+            if (data3.smtpPort !== undefined) {
+              let data31 = data3.smtpPort;
+              if (
+                !(typeof data31 == 'number' && !(data31 % 1) && !isNaN(data31) && isFinite(data31)) &&
+                data31 !== null
+              ) {
+                const err60 = {
+                  instancePath: instancePath + '/data/attributes/smtpPort',
+                  schemaPath: '#/properties/data/properties/attributes/properties/smtpPort/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.smtpPort.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err60];
+                } else {
+                  vErrors.push(err60);
+                }
+                errors++;
+              }
+              if (typeof data31 == 'number' && isFinite(data31)) {
+                if (data31 > 2147483647 || isNaN(data31)) {
+                  const err61 = {
+                    instancePath: instancePath + '/data/attributes/smtpPort',
+                    schemaPath: '#/properties/data/properties/attributes/properties/smtpPort/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err61];
+                  } else {
+                    vErrors.push(err61);
+                  }
+                  errors++;
+                }
+                if (data31 < -2147483648 || isNaN(data31)) {
+                  const err62 = {
+                    instancePath: instancePath + '/data/attributes/smtpPort',
+                    schemaPath: '#/properties/data/properties/attributes/properties/smtpPort/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err62];
+                  } else {
+                    vErrors.push(err62);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.smtpSsl !== undefined) {
+              let data32 = data3.smtpSsl;
+              if (typeof data32 !== 'boolean' && data32 !== null) {
+                const err63 = {
+                  instancePath: instancePath + '/data/attributes/smtpSsl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/smtpSsl/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.smtpSsl.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err63];
+                } else {
+                  vErrors.push(err63);
+                }
+                errors++;
+              }
+            }
+            if (data3.smtpUsername !== undefined) {
+              let data33 = data3.smtpUsername;
+              if (typeof data33 !== 'string' && data33 !== null) {
+                const err64 = {
+                  instancePath: instancePath + '/data/attributes/smtpUsername',
+                  schemaPath: '#/properties/data/properties/attributes/properties/smtpUsername/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.smtpUsername.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err64];
+                } else {
+                  vErrors.push(err64);
+                }
+                errors++;
+              }
+            }
+            if (data3.syncActiveFrequency !== undefined) {
+              let data34 = data3.syncActiveFrequency;
+              if (
+                !(typeof data34 == 'number' && !(data34 % 1) && !isNaN(data34) && isFinite(data34)) &&
+                data34 !== null
+              ) {
+                const err65 = {
+                  instancePath: instancePath + '/data/attributes/syncActiveFrequency',
+                  schemaPath: '#/properties/data/properties/attributes/properties/syncActiveFrequency/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.syncActiveFrequency.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err65];
+                } else {
+                  vErrors.push(err65);
+                }
+                errors++;
+              }
+              if (typeof data34 == 'number' && isFinite(data34)) {
+                if (data34 > 2147483647 || isNaN(data34)) {
+                  const err66 = {
+                    instancePath: instancePath + '/data/attributes/syncActiveFrequency',
+                    schemaPath: '#/properties/data/properties/attributes/properties/syncActiveFrequency/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err66];
+                  } else {
+                    vErrors.push(err66);
+                  }
+                  errors++;
+                }
+                if (data34 < -2147483648 || isNaN(data34)) {
+                  const err67 = {
+                    instancePath: instancePath + '/data/attributes/syncActiveFrequency',
+                    schemaPath: '#/properties/data/properties/attributes/properties/syncActiveFrequency/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err67];
+                  } else {
+                    vErrors.push(err67);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.syncDisabled !== undefined) {
+              let data35 = data3.syncDisabled;
+              if (typeof data35 !== 'boolean' && data35 !== null) {
+                const err68 = {
+                  instancePath: instancePath + '/data/attributes/syncDisabled',
+                  schemaPath: '#/properties/data/properties/attributes/properties/syncDisabled/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.syncDisabled.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err68];
+                } else {
+                  vErrors.push(err68);
+                }
+                errors++;
+              }
+            }
+            if (data3.syncMethod !== undefined) {
+              let data36 = data3.syncMethod;
+              if (typeof data36 !== 'string' && data36 !== null) {
+                const err69 = {
+                  instancePath: instancePath + '/data/attributes/syncMethod',
+                  schemaPath: '#/properties/data/properties/attributes/properties/syncMethod/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.syncMethod.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err69];
+                } else {
+                  vErrors.push(err69);
+                }
+                errors++;
+              }
+            }
+            if (data3.syncOutreachFolder !== undefined) {
+              let data37 = data3.syncOutreachFolder;
+              if (typeof data37 !== 'boolean' && data37 !== null) {
+                const err70 = {
+                  instancePath: instancePath + '/data/attributes/syncOutreachFolder',
+                  schemaPath: '#/properties/data/properties/attributes/properties/syncOutreachFolder/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.syncOutreachFolder.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err70];
+                } else {
+                  vErrors.push(err70);
+                }
+                errors++;
+              }
+            }
+            if (data3.syncPassiveFrequency !== undefined) {
+              let data38 = data3.syncPassiveFrequency;
+              if (
+                !(typeof data38 == 'number' && !(data38 % 1) && !isNaN(data38) && isFinite(data38)) &&
+                data38 !== null
+              ) {
+                const err71 = {
+                  instancePath: instancePath + '/data/attributes/syncPassiveFrequency',
+                  schemaPath: '#/properties/data/properties/attributes/properties/syncPassiveFrequency/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.syncPassiveFrequency.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err71];
+                } else {
+                  vErrors.push(err71);
+                }
+                errors++;
+              }
+              if (typeof data38 == 'number' && isFinite(data38)) {
+                if (data38 > 2147483647 || isNaN(data38)) {
+                  const err72 = {
+                    instancePath: instancePath + '/data/attributes/syncPassiveFrequency',
+                    schemaPath: '#/properties/data/properties/attributes/properties/syncPassiveFrequency/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err72];
+                  } else {
+                    vErrors.push(err72);
+                  }
+                  errors++;
+                }
+                if (data38 < -2147483648 || isNaN(data38)) {
+                  const err73 = {
+                    instancePath: instancePath + '/data/attributes/syncPassiveFrequency',
+                    schemaPath: '#/properties/data/properties/attributes/properties/syncPassiveFrequency/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err73];
+                  } else {
+                    vErrors.push(err73);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.username !== undefined) {
+              let data39 = data3.username;
+              if (typeof data39 !== 'string' && data39 !== null) {
+                const err74 = {
+                  instancePath: instancePath + '/data/attributes/username',
+                  schemaPath: '#/properties/data/properties/attributes/properties/username/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.username.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err74];
+                } else {
+                  vErrors.push(err74);
+                }
+                errors++;
+              }
+              if (typeof data39 === 'string') {
+                if (func3(data39) > 255) {
+                  const err75 = {
+                    instancePath: instancePath + '/data/attributes/username',
+                    schemaPath: '#/properties/data/properties/attributes/properties/username/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err75];
+                  } else {
+                    vErrors.push(err75);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.validateSend !== undefined) {
+              let data40 = data3.validateSend;
+              if (typeof data40 !== 'boolean' && data40 !== null) {
+                const err76 = {
+                  instancePath: instancePath + '/data/attributes/validateSend',
+                  schemaPath: '#/properties/data/properties/attributes/properties/validateSend/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.validateSend.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err76];
+                } else {
+                  vErrors.push(err76);
+                }
+                errors++;
+              }
+            }
+            if (data3.validateSync !== undefined) {
+              let data41 = data3.validateSync;
+              if (typeof data41 !== 'boolean' && data41 !== null) {
+                const err77 = {
+                  instancePath: instancePath + '/data/attributes/validateSync',
+                  schemaPath: '#/properties/data/properties/attributes/properties/validateSync/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.validateSync.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err77];
+                } else {
+                  vErrors.push(err77);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err50 = {
+            const err78 = {
+              instancePath: instancePath + '/data/attributes',
+              schemaPath: '#/properties/data/properties/attributes/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err78];
+            } else {
+              vErrors.push(err78);
+            }
+            errors++;
+          }
+        }
+        if (data0.relationships !== undefined) {
+          let data42 = data0.relationships;
+          if (data42 && typeof data42 == 'object' && !Array.isArray(data42)) {
+            for (const key2 in data42) {
+              if (!(key2 === 'user')) {
+                const err79 = {
+                  instancePath: instancePath + '/data/relationships',
+                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key2 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err79];
+                } else {
+                  vErrors.push(err79);
+                }
+                errors++;
+              }
+            }
+            if (data42.user !== undefined) {
+              let data43 = data42.user;
+              if (data43 && typeof data43 == 'object' && !Array.isArray(data43)) {
+                if (data43.data === undefined) {
+                  const err80 = {
+                    instancePath: instancePath + '/data/relationships/user',
+                    schemaPath: '#/properties/data/properties/relationships/properties/user/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err80];
+                  } else {
+                    vErrors.push(err80);
+                  }
+                  errors++;
+                }
+                for (const key3 in data43) {
+                  if (!(key3 === 'data' || key3 === 'meta')) {
+                    const err81 = {
+                      instancePath: instancePath + '/data/relationships/user',
+                      schemaPath: '#/properties/data/properties/relationships/properties/user/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key3 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err81];
+                    } else {
+                      vErrors.push(err81);
+                    }
+                    errors++;
+                  }
+                }
+                if (data43.data !== undefined) {
+                  let data44 = data43.data;
+                  const _errs98 = errors;
+                  let valid6 = false;
+                  const _errs99 = errors;
+                  if (data44 !== null) {
+                    const err82 = {
+                      instancePath: instancePath + '/data/relationships/user/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err82];
+                    } else {
+                      vErrors.push(err82);
+                    }
+                    errors++;
+                  }
+                  var _valid1 = _errs99 === errors;
+                  valid6 = valid6 || _valid1;
+                  if (!valid6) {
+                    const _errs101 = errors;
+                    if (data44 && typeof data44 == 'object' && !Array.isArray(data44)) {
+                      if (data44.type === undefined) {
+                        const err83 = {
+                          instancePath: instancePath + '/data/relationships/user/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err83];
+                        } else {
+                          vErrors.push(err83);
+                        }
+                        errors++;
+                      }
+                      if (data44.id === undefined) {
+                        const err84 = {
+                          instancePath: instancePath + '/data/relationships/user/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err84];
+                        } else {
+                          vErrors.push(err84);
+                        }
+                        errors++;
+                      }
+                      for (const key4 in data44) {
+                        if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
+                          const err85 = {
+                            instancePath: instancePath + '/data/relationships/user/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key4 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err85];
+                          } else {
+                            vErrors.push(err85);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data44.type !== undefined) {
+                        if ('user' !== data44.type) {
+                          const err86 = {
+                            instancePath: instancePath + '/data/relationships/user/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'user' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err86];
+                          } else {
+                            vErrors.push(err86);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data44.id !== undefined) {
+                        let data46 = data44.id;
+                        const _errs106 = errors;
+                        let valid8 = false;
+                        const _errs107 = errors;
+                        if (!(typeof data46 == 'number' && !(data46 % 1) && !isNaN(data46) && isFinite(data46))) {
+                          const err87 = {
+                            instancePath: instancePath + '/data/relationships/user/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err87];
+                          } else {
+                            vErrors.push(err87);
+                          }
+                          errors++;
+                        }
+                        if (typeof data46 == 'number' && isFinite(data46)) {
+                          if (data46 > 9007199254740991 || isNaN(data46)) {
+                            const err88 = {
+                              instancePath: instancePath + '/data/relationships/user/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err88];
+                            } else {
+                              vErrors.push(err88);
+                            }
+                            errors++;
+                          }
+                          if (data46 < 1 || isNaN(data46)) {
+                            const err89 = {
+                              instancePath: instancePath + '/data/relationships/user/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err89];
+                            } else {
+                              vErrors.push(err89);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid2 = _errs107 === errors;
+                        valid8 = valid8 || _valid2;
+                        if (!valid8) {
+                          const _errs109 = errors;
+                          if (typeof data46 === 'string') {
+                            if (!pattern0.test(data46)) {
+                              const err90 = {
+                                instancePath: instancePath + '/data/relationships/user/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err90];
+                              } else {
+                                vErrors.push(err90);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err91 = {
+                              instancePath: instancePath + '/data/relationships/user/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err91];
+                            } else {
+                              vErrors.push(err91);
+                            }
+                            errors++;
+                          }
+                          var _valid2 = _errs109 === errors;
+                          valid8 = valid8 || _valid2;
+                        }
+                        if (!valid8) {
+                          const err92 = {
+                            instancePath: instancePath + '/data/relationships/user/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err92];
+                          } else {
+                            vErrors.push(err92);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs106;
+                          if (vErrors !== null) {
+                            if (_errs106) {
+                              vErrors.length = _errs106;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data44.meta !== undefined) {
+                        let data47 = data44.meta;
+                        if (!(data47 && typeof data47 == 'object' && !Array.isArray(data47))) {
+                          const err93 = {
+                            instancePath: instancePath + '/data/relationships/user/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err93];
+                          } else {
+                            vErrors.push(err93);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err94 = {
+                        instancePath: instancePath + '/data/relationships/user/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err94];
+                      } else {
+                        vErrors.push(err94);
+                      }
+                      errors++;
+                    }
+                    var _valid1 = _errs101 === errors;
+                    valid6 = valid6 || _valid1;
+                  }
+                  if (!valid6) {
+                    const err95 = {
+                      instancePath: instancePath + '/data/relationships/user/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/user/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err95];
+                    } else {
+                      vErrors.push(err95);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs98;
+                    if (vErrors !== null) {
+                      if (_errs98) {
+                        vErrors.length = _errs98;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data43.meta !== undefined) {
+                  let data48 = data43.meta;
+                  if (!(data48 && typeof data48 == 'object' && !Array.isArray(data48))) {
+                    const err96 = {
+                      instancePath: instancePath + '/data/relationships/user/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/user/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err96];
+                    } else {
+                      vErrors.push(err96);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err97 = {
+                  instancePath: instancePath + '/data/relationships/user',
+                  schemaPath: '#/properties/data/properties/relationships/properties/user/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err97];
+                } else {
+                  vErrors.push(err97);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err98 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
               keyword: 'type',
@@ -1994,17 +3760,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err50];
+              vErrors = [err98];
             } else {
-              vErrors.push(err50);
+              vErrors.push(err98);
             }
             errors++;
           }
         }
         if (data0.meta !== undefined) {
-          let data19 = data0.meta;
-          if (!(data19 && typeof data19 == 'object' && !Array.isArray(data19))) {
-            const err51 = {
+          let data49 = data0.meta;
+          if (!(data49 && typeof data49 == 'object' && !Array.isArray(data49))) {
+            const err99 = {
               instancePath: instancePath + '/data/meta',
               schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
@@ -2012,17 +3778,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err51];
+              vErrors = [err99];
             } else {
-              vErrors.push(err51);
+              vErrors.push(err99);
             }
             errors++;
           }
         }
         if (data0.links !== undefined) {
-          let data20 = data0.links;
-          if (!(data20 && typeof data20 == 'object' && !Array.isArray(data20))) {
-            const err52 = {
+          let data50 = data0.links;
+          if (!(data50 && typeof data50 == 'object' && !Array.isArray(data50))) {
+            const err100 = {
               instancePath: instancePath + '/data/links',
               schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
@@ -2030,15 +3796,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err52];
+              vErrors = [err100];
             } else {
-              vErrors.push(err52);
+              vErrors.push(err100);
             }
             errors++;
           }
         }
       } else {
-        const err53 = {
+        const err101 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -2046,15 +3812,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err53];
+          vErrors = [err101];
         } else {
-          vErrors.push(err53);
+          vErrors.push(err101);
         }
         errors++;
       }
     }
   } else {
-    const err54 = {
+    const err102 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -2062,9 +3828,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err54];
+      vErrors = [err102];
     } else {
-      vErrors.push(err54);
+      vErrors.push(err102);
     }
     errors++;
   }

@@ -21,6 +21,8 @@ const schema11 = {
           additionalProperties: false,
           properties: {
             bodyHtml: { type: ['string', 'null'], maxLength: 32000 },
+            followUpTaskScheduledAt: { type: ['string', 'null'], format: 'date-time' },
+            followUpTaskType: { type: ['string', 'null'] },
             scheduledAt: { type: ['string', 'null'], format: 'date-time' },
             state: {
               type: ['string', 'null'],
@@ -49,6 +51,34 @@ const schema11 = {
           required: [],
           additionalProperties: false,
           properties: {
+            followUpSequence: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'sequence' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
             mailbox: {
               type: 'object',
               required: ['data'],
@@ -91,6 +121,34 @@ const schema11 = {
                       additionalProperties: false,
                       properties: {
                         type: { const: 'prospect' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            task: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'task' },
                         id: {
                           anyOf: [
                             { type: 'integer', minimum: 1, maximum: 9007199254740991 },
@@ -228,6 +286,8 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             for (const key1 in data2) {
               if (!(
                 key1 === 'bodyHtml' ||
+                key1 === 'followUpTaskScheduledAt' ||
+                key1 === 'followUpTaskType' ||
                 key1 === 'scheduledAt' ||
                 key1 === 'state' ||
                 key1 === 'subject' ||
@@ -284,14 +344,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data2.scheduledAt !== undefined) {
-              let data4 = data2.scheduledAt;
+            if (data2.followUpTaskScheduledAt !== undefined) {
+              let data4 = data2.followUpTaskScheduledAt;
               if (typeof data4 !== 'string' && data4 !== null) {
                 const err7 = {
-                  instancePath: instancePath + '/data/attributes/scheduledAt',
-                  schemaPath: '#/properties/data/properties/attributes/properties/scheduledAt/type',
+                  instancePath: instancePath + '/data/attributes/followUpTaskScheduledAt',
+                  schemaPath: '#/properties/data/properties/attributes/properties/followUpTaskScheduledAt/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.scheduledAt.type },
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.followUpTaskScheduledAt.type,
+                  },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -304,8 +366,8 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               if (typeof data4 === 'string') {
                 if (!formats0.validate(data4)) {
                   const err8 = {
-                    instancePath: instancePath + '/data/attributes/scheduledAt',
-                    schemaPath: '#/properties/data/properties/attributes/properties/scheduledAt/format',
+                    instancePath: instancePath + '/data/attributes/followUpTaskScheduledAt',
+                    schemaPath: '#/properties/data/properties/attributes/properties/followUpTaskScheduledAt/format',
                     keyword: 'format',
                     params: { format: 'date-time' },
                     message: 'must match format "' + 'date-time' + '"',
@@ -319,14 +381,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data2.state !== undefined) {
-              let data5 = data2.state;
+            if (data2.followUpTaskType !== undefined) {
+              let data5 = data2.followUpTaskType;
               if (typeof data5 !== 'string' && data5 !== null) {
                 const err9 = {
-                  instancePath: instancePath + '/data/attributes/state',
-                  schemaPath: '#/properties/data/properties/attributes/properties/state/type',
+                  instancePath: instancePath + '/data/attributes/followUpTaskType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/followUpTaskType/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.state.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.followUpTaskType.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -336,25 +398,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (!(
-                data5 === 'bounced' ||
-                data5 === 'delivered' ||
-                data5 === 'delivering' ||
-                data5 === 'drafted' ||
-                data5 === 'failed' ||
-                data5 === 'opened' ||
-                data5 === 'placeholder' ||
-                data5 === 'queued' ||
-                data5 === 'replied' ||
-                data5 === 'scheduled' ||
-                data5 === null
-              )) {
+            }
+            if (data2.scheduledAt !== undefined) {
+              let data6 = data2.scheduledAt;
+              if (typeof data6 !== 'string' && data6 !== null) {
                 const err10 = {
-                  instancePath: instancePath + '/data/attributes/state',
-                  schemaPath: '#/properties/data/properties/attributes/properties/state/enum',
-                  keyword: 'enum',
-                  params: { allowedValues: schema11.properties.data.properties.attributes.properties.state.enum },
-                  message: 'must be equal to one of the allowed values',
+                  instancePath: instancePath + '/data/attributes/scheduledAt',
+                  schemaPath: '#/properties/data/properties/attributes/properties/scheduledAt/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.scheduledAt.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err10];
@@ -363,14 +416,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data5 === 'string') {
-                if (func2(data5) > 255) {
+              if (typeof data6 === 'string') {
+                if (!formats0.validate(data6)) {
                   const err11 = {
-                    instancePath: instancePath + '/data/attributes/state',
-                    schemaPath: '#/properties/data/properties/attributes/properties/state/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
+                    instancePath: instancePath + '/data/attributes/scheduledAt',
+                    schemaPath: '#/properties/data/properties/attributes/properties/scheduledAt/format',
+                    keyword: 'format',
+                    params: { format: 'date-time' },
+                    message: 'must match format "' + 'date-time' + '"',
                   };
                   if (vErrors === null) {
                     vErrors = [err11];
@@ -381,14 +434,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data2.subject !== undefined) {
-              let data6 = data2.subject;
-              if (typeof data6 !== 'string' && data6 !== null) {
+            if (data2.state !== undefined) {
+              let data7 = data2.state;
+              if (typeof data7 !== 'string' && data7 !== null) {
                 const err12 = {
-                  instancePath: instancePath + '/data/attributes/subject',
-                  schemaPath: '#/properties/data/properties/attributes/properties/subject/type',
+                  instancePath: instancePath + '/data/attributes/state',
+                  schemaPath: '#/properties/data/properties/attributes/properties/state/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.subject.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.state.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -398,51 +451,60 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data6 === 'string') {
-                if (func2(data6) > 255) {
-                  const err13 = {
-                    instancePath: instancePath + '/data/attributes/subject',
-                    schemaPath: '#/properties/data/properties/attributes/properties/subject/maxLength',
+              if (!(
+                data7 === 'bounced' ||
+                data7 === 'delivered' ||
+                data7 === 'delivering' ||
+                data7 === 'drafted' ||
+                data7 === 'failed' ||
+                data7 === 'opened' ||
+                data7 === 'placeholder' ||
+                data7 === 'queued' ||
+                data7 === 'replied' ||
+                data7 === 'scheduled' ||
+                data7 === null
+              )) {
+                const err13 = {
+                  instancePath: instancePath + '/data/attributes/state',
+                  schemaPath: '#/properties/data/properties/attributes/properties/state/enum',
+                  keyword: 'enum',
+                  params: { allowedValues: schema11.properties.data.properties.attributes.properties.state.enum },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err13];
+                } else {
+                  vErrors.push(err13);
+                }
+                errors++;
+              }
+              if (typeof data7 === 'string') {
+                if (func2(data7) > 255) {
+                  const err14 = {
+                    instancePath: instancePath + '/data/attributes/state',
+                    schemaPath: '#/properties/data/properties/attributes/properties/state/maxLength',
                     keyword: 'maxLength',
                     params: { limit: 255 },
                     message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err13];
+                    vErrors = [err14];
                   } else {
-                    vErrors.push(err13);
+                    vErrors.push(err14);
                   }
                   errors++;
                 }
               }
             }
-            if (data2.trackLinks !== undefined) {
-              let data7 = data2.trackLinks;
-              if (typeof data7 !== 'boolean' && data7 !== null) {
-                const err14 = {
-                  instancePath: instancePath + '/data/attributes/trackLinks',
-                  schemaPath: '#/properties/data/properties/attributes/properties/trackLinks/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.trackLinks.type },
-                  message: 'must be boolean,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err14];
-                } else {
-                  vErrors.push(err14);
-                }
-                errors++;
-              }
-            }
-            if (data2.trackOpens !== undefined) {
-              let data8 = data2.trackOpens;
-              if (typeof data8 !== 'boolean' && data8 !== null) {
+            if (data2.subject !== undefined) {
+              let data8 = data2.subject;
+              if (typeof data8 !== 'string' && data8 !== null) {
                 const err15 = {
-                  instancePath: instancePath + '/data/attributes/trackOpens',
-                  schemaPath: '#/properties/data/properties/attributes/properties/trackOpens/type',
+                  instancePath: instancePath + '/data/attributes/subject',
+                  schemaPath: '#/properties/data/properties/attributes/properties/subject/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.trackOpens.type },
-                  message: 'must be boolean,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.subject.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err15];
@@ -451,34 +513,33 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+              if (typeof data8 === 'string') {
+                if (func2(data8) > 255) {
+                  const err16 = {
+                    instancePath: instancePath + '/data/attributes/subject',
+                    schemaPath: '#/properties/data/properties/attributes/properties/subject/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err16];
+                  } else {
+                    vErrors.push(err16);
+                  }
+                  errors++;
+                }
+              }
             }
-          } else {
-            const err16 = {
-              instancePath: instancePath + '/data/attributes',
-              schemaPath: '#/properties/data/properties/attributes/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err16];
-            } else {
-              vErrors.push(err16);
-            }
-            errors++;
-          }
-        }
-        if (data0.relationships !== undefined) {
-          let data9 = data0.relationships;
-          if (data9 && typeof data9 == 'object' && !Array.isArray(data9)) {
-            for (const key2 in data9) {
-              if (!(key2 === 'mailbox' || key2 === 'prospect' || key2 === 'template')) {
+            if (data2.trackLinks !== undefined) {
+              let data9 = data2.trackLinks;
+              if (typeof data9 !== 'boolean' && data9 !== null) {
                 const err17 = {
-                  instancePath: instancePath + '/data/relationships',
-                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key2 },
-                  message: 'must NOT have additional properties',
+                  instancePath: instancePath + '/data/attributes/trackLinks',
+                  schemaPath: '#/properties/data/properties/attributes/properties/trackLinks/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.trackLinks.type },
+                  message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err17];
@@ -488,219 +549,226 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data9.mailbox !== undefined) {
-              let data10 = data9.mailbox;
-              if (data10 && typeof data10 == 'object' && !Array.isArray(data10)) {
-                if (data10.data === undefined) {
-                  const err18 = {
-                    instancePath: instancePath + '/data/relationships/mailbox',
-                    schemaPath: '#/properties/data/properties/relationships/properties/mailbox/required',
+            if (data2.trackOpens !== undefined) {
+              let data10 = data2.trackOpens;
+              if (typeof data10 !== 'boolean' && data10 !== null) {
+                const err18 = {
+                  instancePath: instancePath + '/data/attributes/trackOpens',
+                  schemaPath: '#/properties/data/properties/attributes/properties/trackOpens/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.trackOpens.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err18];
+                } else {
+                  vErrors.push(err18);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err19 = {
+              instancePath: instancePath + '/data/attributes',
+              schemaPath: '#/properties/data/properties/attributes/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err19];
+            } else {
+              vErrors.push(err19);
+            }
+            errors++;
+          }
+        }
+        if (data0.relationships !== undefined) {
+          let data11 = data0.relationships;
+          if (data11 && typeof data11 == 'object' && !Array.isArray(data11)) {
+            for (const key2 in data11) {
+              if (!(
+                key2 === 'followUpSequence' ||
+                key2 === 'mailbox' ||
+                key2 === 'prospect' ||
+                key2 === 'task' ||
+                key2 === 'template'
+              )) {
+                const err20 = {
+                  instancePath: instancePath + '/data/relationships',
+                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key2 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err20];
+                } else {
+                  vErrors.push(err20);
+                }
+                errors++;
+              }
+            }
+            if (data11.followUpSequence !== undefined) {
+              let data12 = data11.followUpSequence;
+              if (data12 && typeof data12 == 'object' && !Array.isArray(data12)) {
+                if (data12.data === undefined) {
+                  const err21 = {
+                    instancePath: instancePath + '/data/relationships/followUpSequence',
+                    schemaPath: '#/properties/data/properties/relationships/properties/followUpSequence/required',
                     keyword: 'required',
                     params: { missingProperty: 'data' },
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err18];
+                    vErrors = [err21];
                   } else {
-                    vErrors.push(err18);
+                    vErrors.push(err21);
                   }
                   errors++;
                 }
-                for (const key3 in data10) {
+                for (const key3 in data12) {
                   if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err19 = {
-                      instancePath: instancePath + '/data/relationships/mailbox',
-                      schemaPath: '#/properties/data/properties/relationships/properties/mailbox/additionalProperties',
+                    const err22 = {
+                      instancePath: instancePath + '/data/relationships/followUpSequence',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/followUpSequence/additionalProperties',
                       keyword: 'additionalProperties',
                       params: { additionalProperty: key3 },
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err19];
+                      vErrors = [err22];
                     } else {
-                      vErrors.push(err19);
+                      vErrors.push(err22);
                     }
                     errors++;
                   }
                 }
-                if (data10.data !== undefined) {
-                  let data11 = data10.data;
-                  const _errs28 = errors;
+                if (data12.data !== undefined) {
+                  let data13 = data12.data;
+                  const _errs32 = errors;
                   let valid5 = false;
-                  const _errs29 = errors;
-                  if (data11 !== null) {
-                    const err20 = {
-                      instancePath: instancePath + '/data/relationships/mailbox/data',
+                  const _errs33 = errors;
+                  if (data13 !== null) {
+                    const err23 = {
+                      instancePath: instancePath + '/data/relationships/followUpSequence/data',
                       schemaPath:
-                        '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/0/type',
+                        '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/0/type',
                       keyword: 'type',
                       params: { type: 'null' },
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err20];
+                      vErrors = [err23];
                     } else {
-                      vErrors.push(err20);
+                      vErrors.push(err23);
                     }
                     errors++;
                   }
-                  var _valid0 = _errs29 === errors;
+                  var _valid0 = _errs33 === errors;
                   valid5 = valid5 || _valid0;
                   if (!valid5) {
-                    const _errs31 = errors;
-                    if (data11 && typeof data11 == 'object' && !Array.isArray(data11)) {
-                      if (data11.type === undefined) {
-                        const err21 = {
-                          instancePath: instancePath + '/data/relationships/mailbox/data',
+                    const _errs35 = errors;
+                    if (data13 && typeof data13 == 'object' && !Array.isArray(data13)) {
+                      if (data13.type === undefined) {
+                        const err24 = {
+                          instancePath: instancePath + '/data/relationships/followUpSequence/data',
                           schemaPath:
-                            '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/required',
+                            '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/required',
                           keyword: 'required',
                           params: { missingProperty: 'type' },
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err21];
+                          vErrors = [err24];
                         } else {
-                          vErrors.push(err21);
+                          vErrors.push(err24);
                         }
                         errors++;
                       }
-                      if (data11.id === undefined) {
-                        const err22 = {
-                          instancePath: instancePath + '/data/relationships/mailbox/data',
+                      if (data13.id === undefined) {
+                        const err25 = {
+                          instancePath: instancePath + '/data/relationships/followUpSequence/data',
                           schemaPath:
-                            '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/required',
+                            '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/required',
                           keyword: 'required',
                           params: { missingProperty: 'id' },
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err22];
+                          vErrors = [err25];
                         } else {
-                          vErrors.push(err22);
+                          vErrors.push(err25);
                         }
                         errors++;
                       }
-                      for (const key4 in data11) {
+                      for (const key4 in data13) {
                         if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err23 = {
-                            instancePath: instancePath + '/data/relationships/mailbox/data',
+                          const err26 = {
+                            instancePath: instancePath + '/data/relationships/followUpSequence/data',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/additionalProperties',
+                              '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/additionalProperties',
                             keyword: 'additionalProperties',
                             params: { additionalProperty: key4 },
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err23];
+                            vErrors = [err26];
                           } else {
-                            vErrors.push(err23);
+                            vErrors.push(err26);
                           }
                           errors++;
                         }
                       }
-                      if (data11.type !== undefined) {
-                        if ('mailbox' !== data11.type) {
-                          const err24 = {
-                            instancePath: instancePath + '/data/relationships/mailbox/data/type',
+                      if (data13.type !== undefined) {
+                        if ('sequence' !== data13.type) {
+                          const err27 = {
+                            instancePath: instancePath + '/data/relationships/followUpSequence/data/type',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/type/const',
+                              '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/properties/type/const',
                             keyword: 'const',
-                            params: { allowedValue: 'mailbox' },
+                            params: { allowedValue: 'sequence' },
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err24];
+                            vErrors = [err27];
                           } else {
-                            vErrors.push(err24);
+                            vErrors.push(err27);
                           }
                           errors++;
                         }
                       }
-                      if (data11.id !== undefined) {
-                        let data13 = data11.id;
-                        const _errs36 = errors;
+                      if (data13.id !== undefined) {
+                        let data15 = data13.id;
+                        const _errs40 = errors;
                         let valid7 = false;
-                        const _errs37 = errors;
-                        if (!(typeof data13 == 'number' && !(data13 % 1) && !isNaN(data13) && isFinite(data13))) {
-                          const err25 = {
-                            instancePath: instancePath + '/data/relationships/mailbox/data/id',
+                        const _errs41 = errors;
+                        if (!(typeof data15 == 'number' && !(data15 % 1) && !isNaN(data15) && isFinite(data15))) {
+                          const err28 = {
+                            instancePath: instancePath + '/data/relationships/followUpSequence/data/id',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                              '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/properties/id/anyOf/0/type',
                             keyword: 'type',
                             params: { type: 'integer' },
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err25];
+                            vErrors = [err28];
                           } else {
-                            vErrors.push(err25);
+                            vErrors.push(err28);
                           }
                           errors++;
                         }
-                        if (typeof data13 == 'number' && isFinite(data13)) {
-                          if (data13 > 9007199254740991 || isNaN(data13)) {
-                            const err26 = {
-                              instancePath: instancePath + '/data/relationships/mailbox/data/id',
+                        if (typeof data15 == 'number' && isFinite(data15)) {
+                          if (data15 > 9007199254740991 || isNaN(data15)) {
+                            const err29 = {
+                              instancePath: instancePath + '/data/relationships/followUpSequence/data/id',
                               schemaPath:
-                                '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                                '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
                               keyword: 'maximum',
                               params: { comparison: '<=', limit: 9007199254740991 },
                               message: 'must be <= 9007199254740991',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err26];
-                            } else {
-                              vErrors.push(err26);
-                            }
-                            errors++;
-                          }
-                          if (data13 < 1 || isNaN(data13)) {
-                            const err27 = {
-                              instancePath: instancePath + '/data/relationships/mailbox/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
-                              keyword: 'minimum',
-                              params: { comparison: '>=', limit: 1 },
-                              message: 'must be >= 1',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err27];
-                            } else {
-                              vErrors.push(err27);
-                            }
-                            errors++;
-                          }
-                        }
-                        var _valid1 = _errs37 === errors;
-                        valid7 = valid7 || _valid1;
-                        if (!valid7) {
-                          const _errs39 = errors;
-                          if (typeof data13 === 'string') {
-                            if (!pattern0.test(data13)) {
-                              const err28 = {
-                                instancePath: instancePath + '/data/relationships/mailbox/data/id',
-                                schemaPath:
-                                  '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
-                                keyword: 'pattern',
-                                params: { pattern: '^[1-9][0-9]{0,14}$' },
-                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
-                              };
-                              if (vErrors === null) {
-                                vErrors = [err28];
-                              } else {
-                                vErrors.push(err28);
-                              }
-                              errors++;
-                            }
-                          } else {
-                            const err29 = {
-                              instancePath: instancePath + '/data/relationships/mailbox/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/1/type',
-                              keyword: 'type',
-                              params: { type: 'string' },
-                              message: 'must be string',
                             };
                             if (vErrors === null) {
                               vErrors = [err29];
@@ -709,158 +777,163 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             }
                             errors++;
                           }
-                          var _valid1 = _errs39 === errors;
+                          if (data15 < 1 || isNaN(data15)) {
+                            const err30 = {
+                              instancePath: instancePath + '/data/relationships/followUpSequence/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err30];
+                            } else {
+                              vErrors.push(err30);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid1 = _errs41 === errors;
+                        valid7 = valid7 || _valid1;
+                        if (!valid7) {
+                          const _errs43 = errors;
+                          if (typeof data15 === 'string') {
+                            if (!pattern0.test(data15)) {
+                              const err31 = {
+                                instancePath: instancePath + '/data/relationships/followUpSequence/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err31];
+                              } else {
+                                vErrors.push(err31);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err32 = {
+                              instancePath: instancePath + '/data/relationships/followUpSequence/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err32];
+                            } else {
+                              vErrors.push(err32);
+                            }
+                            errors++;
+                          }
+                          var _valid1 = _errs43 === errors;
                           valid7 = valid7 || _valid1;
                         }
                         if (!valid7) {
-                          const err30 = {
-                            instancePath: instancePath + '/data/relationships/mailbox/data/id',
+                          const err33 = {
+                            instancePath: instancePath + '/data/relationships/followUpSequence/data/id',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf',
+                              '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/properties/id/anyOf',
                             keyword: 'anyOf',
                             params: {},
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err30];
+                            vErrors = [err33];
                           } else {
-                            vErrors.push(err30);
+                            vErrors.push(err33);
                           }
                           errors++;
                         } else {
-                          errors = _errs36;
+                          errors = _errs40;
                           if (vErrors !== null) {
-                            if (_errs36) {
-                              vErrors.length = _errs36;
+                            if (_errs40) {
+                              vErrors.length = _errs40;
                             } else {
                               vErrors = null;
                             }
                           }
                         }
                       }
-                      if (data11.meta !== undefined) {
-                        let data14 = data11.meta;
-                        if (!(data14 && typeof data14 == 'object' && !Array.isArray(data14))) {
-                          const err31 = {
-                            instancePath: instancePath + '/data/relationships/mailbox/data/meta',
+                      if (data13.meta !== undefined) {
+                        let data16 = data13.meta;
+                        if (!(data16 && typeof data16 == 'object' && !Array.isArray(data16))) {
+                          const err34 = {
+                            instancePath: instancePath + '/data/relationships/followUpSequence/data/meta',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/meta/type',
+                              '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/properties/meta/type',
                             keyword: 'type',
                             params: { type: 'object' },
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err31];
+                            vErrors = [err34];
                           } else {
-                            vErrors.push(err31);
+                            vErrors.push(err34);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err32 = {
-                        instancePath: instancePath + '/data/relationships/mailbox/data',
+                      const err35 = {
+                        instancePath: instancePath + '/data/relationships/followUpSequence/data',
                         schemaPath:
-                          '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/type',
+                          '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/type',
                         keyword: 'type',
                         params: { type: 'object' },
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err32];
+                        vErrors = [err35];
                       } else {
-                        vErrors.push(err32);
+                        vErrors.push(err35);
                       }
                       errors++;
                     }
-                    var _valid0 = _errs31 === errors;
+                    var _valid0 = _errs35 === errors;
                     valid5 = valid5 || _valid0;
                   }
                   if (!valid5) {
-                    const err33 = {
-                      instancePath: instancePath + '/data/relationships/mailbox/data',
-                      schemaPath: '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf',
+                    const err36 = {
+                      instancePath: instancePath + '/data/relationships/followUpSequence/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf',
                       keyword: 'anyOf',
                       params: {},
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err33];
+                      vErrors = [err36];
                     } else {
-                      vErrors.push(err33);
+                      vErrors.push(err36);
                     }
                     errors++;
                   } else {
-                    errors = _errs28;
+                    errors = _errs32;
                     if (vErrors !== null) {
-                      if (_errs28) {
-                        vErrors.length = _errs28;
+                      if (_errs32) {
+                        vErrors.length = _errs32;
                       } else {
                         vErrors = null;
                       }
                     }
                   }
                 }
-                if (data10.meta !== undefined) {
-                  let data15 = data10.meta;
-                  if (!(data15 && typeof data15 == 'object' && !Array.isArray(data15))) {
-                    const err34 = {
-                      instancePath: instancePath + '/data/relationships/mailbox/meta',
-                      schemaPath: '#/properties/data/properties/relationships/properties/mailbox/properties/meta/type',
+                if (data12.meta !== undefined) {
+                  let data17 = data12.meta;
+                  if (!(data17 && typeof data17 == 'object' && !Array.isArray(data17))) {
+                    const err37 = {
+                      instancePath: instancePath + '/data/relationships/followUpSequence/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/followUpSequence/properties/meta/type',
                       keyword: 'type',
                       params: { type: 'object' },
                       message: 'must be object',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err34];
-                    } else {
-                      vErrors.push(err34);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err35 = {
-                  instancePath: instancePath + '/data/relationships/mailbox',
-                  schemaPath: '#/properties/data/properties/relationships/properties/mailbox/type',
-                  keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
-                };
-                if (vErrors === null) {
-                  vErrors = [err35];
-                } else {
-                  vErrors.push(err35);
-                }
-                errors++;
-              }
-            }
-            if (data9.prospect !== undefined) {
-              let data16 = data9.prospect;
-              if (data16 && typeof data16 == 'object' && !Array.isArray(data16)) {
-                if (data16.data === undefined) {
-                  const err36 = {
-                    instancePath: instancePath + '/data/relationships/prospect',
-                    schemaPath: '#/properties/data/properties/relationships/properties/prospect/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'data' },
-                    message: "must have required property '" + 'data' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err36];
-                  } else {
-                    vErrors.push(err36);
-                  }
-                  errors++;
-                }
-                for (const key5 in data16) {
-                  if (!(key5 === 'data' || key5 === 'meta')) {
-                    const err37 = {
-                      instancePath: instancePath + '/data/relationships/prospect',
-                      schemaPath: '#/properties/data/properties/relationships/properties/prospect/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key5 },
-                      message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
                       vErrors = [err37];
@@ -870,184 +943,181 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-                if (data16.data !== undefined) {
-                  let data17 = data16.data;
-                  const _errs49 = errors;
+              } else {
+                const err38 = {
+                  instancePath: instancePath + '/data/relationships/followUpSequence',
+                  schemaPath: '#/properties/data/properties/relationships/properties/followUpSequence/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err38];
+                } else {
+                  vErrors.push(err38);
+                }
+                errors++;
+              }
+            }
+            if (data11.mailbox !== undefined) {
+              let data18 = data11.mailbox;
+              if (data18 && typeof data18 == 'object' && !Array.isArray(data18)) {
+                if (data18.data === undefined) {
+                  const err39 = {
+                    instancePath: instancePath + '/data/relationships/mailbox',
+                    schemaPath: '#/properties/data/properties/relationships/properties/mailbox/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err39];
+                  } else {
+                    vErrors.push(err39);
+                  }
+                  errors++;
+                }
+                for (const key5 in data18) {
+                  if (!(key5 === 'data' || key5 === 'meta')) {
+                    const err40 = {
+                      instancePath: instancePath + '/data/relationships/mailbox',
+                      schemaPath: '#/properties/data/properties/relationships/properties/mailbox/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key5 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err40];
+                    } else {
+                      vErrors.push(err40);
+                    }
+                    errors++;
+                  }
+                }
+                if (data18.data !== undefined) {
+                  let data19 = data18.data;
+                  const _errs53 = errors;
                   let valid9 = false;
-                  const _errs50 = errors;
-                  if (data17 !== null) {
-                    const err38 = {
-                      instancePath: instancePath + '/data/relationships/prospect/data',
+                  const _errs54 = errors;
+                  if (data19 !== null) {
+                    const err41 = {
+                      instancePath: instancePath + '/data/relationships/mailbox/data',
                       schemaPath:
-                        '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/0/type',
+                        '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/0/type',
                       keyword: 'type',
                       params: { type: 'null' },
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err38];
+                      vErrors = [err41];
                     } else {
-                      vErrors.push(err38);
+                      vErrors.push(err41);
                     }
                     errors++;
                   }
-                  var _valid2 = _errs50 === errors;
+                  var _valid2 = _errs54 === errors;
                   valid9 = valid9 || _valid2;
                   if (!valid9) {
-                    const _errs52 = errors;
-                    if (data17 && typeof data17 == 'object' && !Array.isArray(data17)) {
-                      if (data17.type === undefined) {
-                        const err39 = {
-                          instancePath: instancePath + '/data/relationships/prospect/data',
+                    const _errs56 = errors;
+                    if (data19 && typeof data19 == 'object' && !Array.isArray(data19)) {
+                      if (data19.type === undefined) {
+                        const err42 = {
+                          instancePath: instancePath + '/data/relationships/mailbox/data',
                           schemaPath:
-                            '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/required',
+                            '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/required',
                           keyword: 'required',
                           params: { missingProperty: 'type' },
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err39];
+                          vErrors = [err42];
                         } else {
-                          vErrors.push(err39);
+                          vErrors.push(err42);
                         }
                         errors++;
                       }
-                      if (data17.id === undefined) {
-                        const err40 = {
-                          instancePath: instancePath + '/data/relationships/prospect/data',
+                      if (data19.id === undefined) {
+                        const err43 = {
+                          instancePath: instancePath + '/data/relationships/mailbox/data',
                           schemaPath:
-                            '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/required',
+                            '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/required',
                           keyword: 'required',
                           params: { missingProperty: 'id' },
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err40];
+                          vErrors = [err43];
                         } else {
-                          vErrors.push(err40);
+                          vErrors.push(err43);
                         }
                         errors++;
                       }
-                      for (const key6 in data17) {
+                      for (const key6 in data19) {
                         if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
-                          const err41 = {
-                            instancePath: instancePath + '/data/relationships/prospect/data',
+                          const err44 = {
+                            instancePath: instancePath + '/data/relationships/mailbox/data',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/additionalProperties',
+                              '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/additionalProperties',
                             keyword: 'additionalProperties',
                             params: { additionalProperty: key6 },
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err41];
+                            vErrors = [err44];
                           } else {
-                            vErrors.push(err41);
+                            vErrors.push(err44);
                           }
                           errors++;
                         }
                       }
-                      if (data17.type !== undefined) {
-                        if ('prospect' !== data17.type) {
-                          const err42 = {
-                            instancePath: instancePath + '/data/relationships/prospect/data/type',
+                      if (data19.type !== undefined) {
+                        if ('mailbox' !== data19.type) {
+                          const err45 = {
+                            instancePath: instancePath + '/data/relationships/mailbox/data/type',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/type/const',
+                              '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/type/const',
                             keyword: 'const',
-                            params: { allowedValue: 'prospect' },
+                            params: { allowedValue: 'mailbox' },
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err42];
+                            vErrors = [err45];
                           } else {
-                            vErrors.push(err42);
+                            vErrors.push(err45);
                           }
                           errors++;
                         }
                       }
-                      if (data17.id !== undefined) {
-                        let data19 = data17.id;
-                        const _errs57 = errors;
+                      if (data19.id !== undefined) {
+                        let data21 = data19.id;
+                        const _errs61 = errors;
                         let valid11 = false;
-                        const _errs58 = errors;
-                        if (!(typeof data19 == 'number' && !(data19 % 1) && !isNaN(data19) && isFinite(data19))) {
-                          const err43 = {
-                            instancePath: instancePath + '/data/relationships/prospect/data/id',
+                        const _errs62 = errors;
+                        if (!(typeof data21 == 'number' && !(data21 % 1) && !isNaN(data21) && isFinite(data21))) {
+                          const err46 = {
+                            instancePath: instancePath + '/data/relationships/mailbox/data/id',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                              '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/0/type',
                             keyword: 'type',
                             params: { type: 'integer' },
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err43];
+                            vErrors = [err46];
                           } else {
-                            vErrors.push(err43);
+                            vErrors.push(err46);
                           }
                           errors++;
                         }
-                        if (typeof data19 == 'number' && isFinite(data19)) {
-                          if (data19 > 9007199254740991 || isNaN(data19)) {
-                            const err44 = {
-                              instancePath: instancePath + '/data/relationships/prospect/data/id',
+                        if (typeof data21 == 'number' && isFinite(data21)) {
+                          if (data21 > 9007199254740991 || isNaN(data21)) {
+                            const err47 = {
+                              instancePath: instancePath + '/data/relationships/mailbox/data/id',
                               schemaPath:
-                                '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                                '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
                               keyword: 'maximum',
                               params: { comparison: '<=', limit: 9007199254740991 },
                               message: 'must be <= 9007199254740991',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err44];
-                            } else {
-                              vErrors.push(err44);
-                            }
-                            errors++;
-                          }
-                          if (data19 < 1 || isNaN(data19)) {
-                            const err45 = {
-                              instancePath: instancePath + '/data/relationships/prospect/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
-                              keyword: 'minimum',
-                              params: { comparison: '>=', limit: 1 },
-                              message: 'must be >= 1',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err45];
-                            } else {
-                              vErrors.push(err45);
-                            }
-                            errors++;
-                          }
-                        }
-                        var _valid3 = _errs58 === errors;
-                        valid11 = valid11 || _valid3;
-                        if (!valid11) {
-                          const _errs60 = errors;
-                          if (typeof data19 === 'string') {
-                            if (!pattern0.test(data19)) {
-                              const err46 = {
-                                instancePath: instancePath + '/data/relationships/prospect/data/id',
-                                schemaPath:
-                                  '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
-                                keyword: 'pattern',
-                                params: { pattern: '^[1-9][0-9]{0,14}$' },
-                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
-                              };
-                              if (vErrors === null) {
-                                vErrors = [err46];
-                              } else {
-                                vErrors.push(err46);
-                              }
-                              errors++;
-                            }
-                          } else {
-                            const err47 = {
-                              instancePath: instancePath + '/data/relationships/prospect/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/1/type',
-                              keyword: 'type',
-                              params: { type: 'string' },
-                              message: 'must be string',
                             };
                             if (vErrors === null) {
                               vErrors = [err47];
@@ -1056,159 +1126,161 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             }
                             errors++;
                           }
-                          var _valid3 = _errs60 === errors;
+                          if (data21 < 1 || isNaN(data21)) {
+                            const err48 = {
+                              instancePath: instancePath + '/data/relationships/mailbox/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err48];
+                            } else {
+                              vErrors.push(err48);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid3 = _errs62 === errors;
+                        valid11 = valid11 || _valid3;
+                        if (!valid11) {
+                          const _errs64 = errors;
+                          if (typeof data21 === 'string') {
+                            if (!pattern0.test(data21)) {
+                              const err49 = {
+                                instancePath: instancePath + '/data/relationships/mailbox/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err49];
+                              } else {
+                                vErrors.push(err49);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err50 = {
+                              instancePath: instancePath + '/data/relationships/mailbox/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err50];
+                            } else {
+                              vErrors.push(err50);
+                            }
+                            errors++;
+                          }
+                          var _valid3 = _errs64 === errors;
                           valid11 = valid11 || _valid3;
                         }
                         if (!valid11) {
-                          const err48 = {
-                            instancePath: instancePath + '/data/relationships/prospect/data/id',
+                          const err51 = {
+                            instancePath: instancePath + '/data/relationships/mailbox/data/id',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf',
+                              '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf',
                             keyword: 'anyOf',
                             params: {},
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err48];
+                            vErrors = [err51];
                           } else {
-                            vErrors.push(err48);
+                            vErrors.push(err51);
                           }
                           errors++;
                         } else {
-                          errors = _errs57;
+                          errors = _errs61;
                           if (vErrors !== null) {
-                            if (_errs57) {
-                              vErrors.length = _errs57;
+                            if (_errs61) {
+                              vErrors.length = _errs61;
                             } else {
                               vErrors = null;
                             }
                           }
                         }
                       }
-                      if (data17.meta !== undefined) {
-                        let data20 = data17.meta;
-                        if (!(data20 && typeof data20 == 'object' && !Array.isArray(data20))) {
-                          const err49 = {
-                            instancePath: instancePath + '/data/relationships/prospect/data/meta',
+                      if (data19.meta !== undefined) {
+                        let data22 = data19.meta;
+                        if (!(data22 && typeof data22 == 'object' && !Array.isArray(data22))) {
+                          const err52 = {
+                            instancePath: instancePath + '/data/relationships/mailbox/data/meta',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/meta/type',
+                              '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/meta/type',
                             keyword: 'type',
                             params: { type: 'object' },
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err49];
+                            vErrors = [err52];
                           } else {
-                            vErrors.push(err49);
+                            vErrors.push(err52);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err50 = {
-                        instancePath: instancePath + '/data/relationships/prospect/data',
+                      const err53 = {
+                        instancePath: instancePath + '/data/relationships/mailbox/data',
                         schemaPath:
-                          '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/type',
+                          '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/type',
                         keyword: 'type',
                         params: { type: 'object' },
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err50];
+                        vErrors = [err53];
                       } else {
-                        vErrors.push(err50);
+                        vErrors.push(err53);
                       }
                       errors++;
                     }
-                    var _valid2 = _errs52 === errors;
+                    var _valid2 = _errs56 === errors;
                     valid9 = valid9 || _valid2;
                   }
                   if (!valid9) {
-                    const err51 = {
-                      instancePath: instancePath + '/data/relationships/prospect/data',
-                      schemaPath:
-                        '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf',
+                    const err54 = {
+                      instancePath: instancePath + '/data/relationships/mailbox/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf',
                       keyword: 'anyOf',
                       params: {},
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err51];
+                      vErrors = [err54];
                     } else {
-                      vErrors.push(err51);
+                      vErrors.push(err54);
                     }
                     errors++;
                   } else {
-                    errors = _errs49;
+                    errors = _errs53;
                     if (vErrors !== null) {
-                      if (_errs49) {
-                        vErrors.length = _errs49;
+                      if (_errs53) {
+                        vErrors.length = _errs53;
                       } else {
                         vErrors = null;
                       }
                     }
                   }
                 }
-                if (data16.meta !== undefined) {
-                  let data21 = data16.meta;
-                  if (!(data21 && typeof data21 == 'object' && !Array.isArray(data21))) {
-                    const err52 = {
-                      instancePath: instancePath + '/data/relationships/prospect/meta',
-                      schemaPath: '#/properties/data/properties/relationships/properties/prospect/properties/meta/type',
+                if (data18.meta !== undefined) {
+                  let data23 = data18.meta;
+                  if (!(data23 && typeof data23 == 'object' && !Array.isArray(data23))) {
+                    const err55 = {
+                      instancePath: instancePath + '/data/relationships/mailbox/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/mailbox/properties/meta/type',
                       keyword: 'type',
                       params: { type: 'object' },
                       message: 'must be object',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err52];
-                    } else {
-                      vErrors.push(err52);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err53 = {
-                  instancePath: instancePath + '/data/relationships/prospect',
-                  schemaPath: '#/properties/data/properties/relationships/properties/prospect/type',
-                  keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
-                };
-                if (vErrors === null) {
-                  vErrors = [err53];
-                } else {
-                  vErrors.push(err53);
-                }
-                errors++;
-              }
-            }
-            if (data9.template !== undefined) {
-              let data22 = data9.template;
-              if (data22 && typeof data22 == 'object' && !Array.isArray(data22)) {
-                if (data22.data === undefined) {
-                  const err54 = {
-                    instancePath: instancePath + '/data/relationships/template',
-                    schemaPath: '#/properties/data/properties/relationships/properties/template/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'data' },
-                    message: "must have required property '" + 'data' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err54];
-                  } else {
-                    vErrors.push(err54);
-                  }
-                  errors++;
-                }
-                for (const key7 in data22) {
-                  if (!(key7 === 'data' || key7 === 'meta')) {
-                    const err55 = {
-                      instancePath: instancePath + '/data/relationships/template',
-                      schemaPath: '#/properties/data/properties/relationships/properties/template/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key7 },
-                      message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
                       vErrors = [err55];
@@ -1218,184 +1290,181 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-                if (data22.data !== undefined) {
-                  let data23 = data22.data;
-                  const _errs70 = errors;
+              } else {
+                const err56 = {
+                  instancePath: instancePath + '/data/relationships/mailbox',
+                  schemaPath: '#/properties/data/properties/relationships/properties/mailbox/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err56];
+                } else {
+                  vErrors.push(err56);
+                }
+                errors++;
+              }
+            }
+            if (data11.prospect !== undefined) {
+              let data24 = data11.prospect;
+              if (data24 && typeof data24 == 'object' && !Array.isArray(data24)) {
+                if (data24.data === undefined) {
+                  const err57 = {
+                    instancePath: instancePath + '/data/relationships/prospect',
+                    schemaPath: '#/properties/data/properties/relationships/properties/prospect/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err57];
+                  } else {
+                    vErrors.push(err57);
+                  }
+                  errors++;
+                }
+                for (const key7 in data24) {
+                  if (!(key7 === 'data' || key7 === 'meta')) {
+                    const err58 = {
+                      instancePath: instancePath + '/data/relationships/prospect',
+                      schemaPath: '#/properties/data/properties/relationships/properties/prospect/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key7 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err58];
+                    } else {
+                      vErrors.push(err58);
+                    }
+                    errors++;
+                  }
+                }
+                if (data24.data !== undefined) {
+                  let data25 = data24.data;
+                  const _errs74 = errors;
                   let valid13 = false;
-                  const _errs71 = errors;
-                  if (data23 !== null) {
-                    const err56 = {
-                      instancePath: instancePath + '/data/relationships/template/data',
+                  const _errs75 = errors;
+                  if (data25 !== null) {
+                    const err59 = {
+                      instancePath: instancePath + '/data/relationships/prospect/data',
                       schemaPath:
-                        '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/0/type',
+                        '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/0/type',
                       keyword: 'type',
                       params: { type: 'null' },
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err56];
+                      vErrors = [err59];
                     } else {
-                      vErrors.push(err56);
+                      vErrors.push(err59);
                     }
                     errors++;
                   }
-                  var _valid4 = _errs71 === errors;
+                  var _valid4 = _errs75 === errors;
                   valid13 = valid13 || _valid4;
                   if (!valid13) {
-                    const _errs73 = errors;
-                    if (data23 && typeof data23 == 'object' && !Array.isArray(data23)) {
-                      if (data23.type === undefined) {
-                        const err57 = {
-                          instancePath: instancePath + '/data/relationships/template/data',
+                    const _errs77 = errors;
+                    if (data25 && typeof data25 == 'object' && !Array.isArray(data25)) {
+                      if (data25.type === undefined) {
+                        const err60 = {
+                          instancePath: instancePath + '/data/relationships/prospect/data',
                           schemaPath:
-                            '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/required',
+                            '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/required',
                           keyword: 'required',
                           params: { missingProperty: 'type' },
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err57];
+                          vErrors = [err60];
                         } else {
-                          vErrors.push(err57);
+                          vErrors.push(err60);
                         }
                         errors++;
                       }
-                      if (data23.id === undefined) {
-                        const err58 = {
-                          instancePath: instancePath + '/data/relationships/template/data',
+                      if (data25.id === undefined) {
+                        const err61 = {
+                          instancePath: instancePath + '/data/relationships/prospect/data',
                           schemaPath:
-                            '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/required',
+                            '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/required',
                           keyword: 'required',
                           params: { missingProperty: 'id' },
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err58];
+                          vErrors = [err61];
                         } else {
-                          vErrors.push(err58);
+                          vErrors.push(err61);
                         }
                         errors++;
                       }
-                      for (const key8 in data23) {
+                      for (const key8 in data25) {
                         if (!(key8 === 'type' || key8 === 'id' || key8 === 'meta')) {
-                          const err59 = {
-                            instancePath: instancePath + '/data/relationships/template/data',
+                          const err62 = {
+                            instancePath: instancePath + '/data/relationships/prospect/data',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/additionalProperties',
+                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/additionalProperties',
                             keyword: 'additionalProperties',
                             params: { additionalProperty: key8 },
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err59];
+                            vErrors = [err62];
                           } else {
-                            vErrors.push(err59);
+                            vErrors.push(err62);
                           }
                           errors++;
                         }
                       }
-                      if (data23.type !== undefined) {
-                        if ('template' !== data23.type) {
-                          const err60 = {
-                            instancePath: instancePath + '/data/relationships/template/data/type',
+                      if (data25.type !== undefined) {
+                        if ('prospect' !== data25.type) {
+                          const err63 = {
+                            instancePath: instancePath + '/data/relationships/prospect/data/type',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/type/const',
+                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/type/const',
                             keyword: 'const',
-                            params: { allowedValue: 'template' },
+                            params: { allowedValue: 'prospect' },
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err60];
+                            vErrors = [err63];
                           } else {
-                            vErrors.push(err60);
+                            vErrors.push(err63);
                           }
                           errors++;
                         }
                       }
-                      if (data23.id !== undefined) {
-                        let data25 = data23.id;
-                        const _errs78 = errors;
+                      if (data25.id !== undefined) {
+                        let data27 = data25.id;
+                        const _errs82 = errors;
                         let valid15 = false;
-                        const _errs79 = errors;
-                        if (!(typeof data25 == 'number' && !(data25 % 1) && !isNaN(data25) && isFinite(data25))) {
-                          const err61 = {
-                            instancePath: instancePath + '/data/relationships/template/data/id',
+                        const _errs83 = errors;
+                        if (!(typeof data27 == 'number' && !(data27 % 1) && !isNaN(data27) && isFinite(data27))) {
+                          const err64 = {
+                            instancePath: instancePath + '/data/relationships/prospect/data/id',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/type',
                             keyword: 'type',
                             params: { type: 'integer' },
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err61];
+                            vErrors = [err64];
                           } else {
-                            vErrors.push(err61);
+                            vErrors.push(err64);
                           }
                           errors++;
                         }
-                        if (typeof data25 == 'number' && isFinite(data25)) {
-                          if (data25 > 9007199254740991 || isNaN(data25)) {
-                            const err62 = {
-                              instancePath: instancePath + '/data/relationships/template/data/id',
+                        if (typeof data27 == 'number' && isFinite(data27)) {
+                          if (data27 > 9007199254740991 || isNaN(data27)) {
+                            const err65 = {
+                              instancePath: instancePath + '/data/relationships/prospect/data/id',
                               schemaPath:
-                                '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                                '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
                               keyword: 'maximum',
                               params: { comparison: '<=', limit: 9007199254740991 },
                               message: 'must be <= 9007199254740991',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err62];
-                            } else {
-                              vErrors.push(err62);
-                            }
-                            errors++;
-                          }
-                          if (data25 < 1 || isNaN(data25)) {
-                            const err63 = {
-                              instancePath: instancePath + '/data/relationships/template/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
-                              keyword: 'minimum',
-                              params: { comparison: '>=', limit: 1 },
-                              message: 'must be >= 1',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err63];
-                            } else {
-                              vErrors.push(err63);
-                            }
-                            errors++;
-                          }
-                        }
-                        var _valid5 = _errs79 === errors;
-                        valid15 = valid15 || _valid5;
-                        if (!valid15) {
-                          const _errs81 = errors;
-                          if (typeof data25 === 'string') {
-                            if (!pattern0.test(data25)) {
-                              const err64 = {
-                                instancePath: instancePath + '/data/relationships/template/data/id',
-                                schemaPath:
-                                  '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
-                                keyword: 'pattern',
-                                params: { pattern: '^[1-9][0-9]{0,14}$' },
-                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
-                              };
-                              if (vErrors === null) {
-                                vErrors = [err64];
-                              } else {
-                                vErrors.push(err64);
-                              }
-                              errors++;
-                            }
-                          } else {
-                            const err65 = {
-                              instancePath: instancePath + '/data/relationships/template/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/1/type',
-                              keyword: 'type',
-                              params: { type: 'string' },
-                              message: 'must be string',
                             };
                             if (vErrors === null) {
                               vErrors = [err65];
@@ -1404,11 +1473,760 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             }
                             errors++;
                           }
-                          var _valid5 = _errs81 === errors;
+                          if (data27 < 1 || isNaN(data27)) {
+                            const err66 = {
+                              instancePath: instancePath + '/data/relationships/prospect/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err66];
+                            } else {
+                              vErrors.push(err66);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid5 = _errs83 === errors;
+                        valid15 = valid15 || _valid5;
+                        if (!valid15) {
+                          const _errs85 = errors;
+                          if (typeof data27 === 'string') {
+                            if (!pattern0.test(data27)) {
+                              const err67 = {
+                                instancePath: instancePath + '/data/relationships/prospect/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err67];
+                              } else {
+                                vErrors.push(err67);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err68 = {
+                              instancePath: instancePath + '/data/relationships/prospect/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err68];
+                            } else {
+                              vErrors.push(err68);
+                            }
+                            errors++;
+                          }
+                          var _valid5 = _errs85 === errors;
                           valid15 = valid15 || _valid5;
                         }
                         if (!valid15) {
-                          const err66 = {
+                          const err69 = {
+                            instancePath: instancePath + '/data/relationships/prospect/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err69];
+                          } else {
+                            vErrors.push(err69);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs82;
+                          if (vErrors !== null) {
+                            if (_errs82) {
+                              vErrors.length = _errs82;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data25.meta !== undefined) {
+                        let data28 = data25.meta;
+                        if (!(data28 && typeof data28 == 'object' && !Array.isArray(data28))) {
+                          const err70 = {
+                            instancePath: instancePath + '/data/relationships/prospect/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err70];
+                          } else {
+                            vErrors.push(err70);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err71 = {
+                        instancePath: instancePath + '/data/relationships/prospect/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err71];
+                      } else {
+                        vErrors.push(err71);
+                      }
+                      errors++;
+                    }
+                    var _valid4 = _errs77 === errors;
+                    valid13 = valid13 || _valid4;
+                  }
+                  if (!valid13) {
+                    const err72 = {
+                      instancePath: instancePath + '/data/relationships/prospect/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err72];
+                    } else {
+                      vErrors.push(err72);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs74;
+                    if (vErrors !== null) {
+                      if (_errs74) {
+                        vErrors.length = _errs74;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data24.meta !== undefined) {
+                  let data29 = data24.meta;
+                  if (!(data29 && typeof data29 == 'object' && !Array.isArray(data29))) {
+                    const err73 = {
+                      instancePath: instancePath + '/data/relationships/prospect/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/prospect/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err73];
+                    } else {
+                      vErrors.push(err73);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err74 = {
+                  instancePath: instancePath + '/data/relationships/prospect',
+                  schemaPath: '#/properties/data/properties/relationships/properties/prospect/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err74];
+                } else {
+                  vErrors.push(err74);
+                }
+                errors++;
+              }
+            }
+            if (data11.task !== undefined) {
+              let data30 = data11.task;
+              if (data30 && typeof data30 == 'object' && !Array.isArray(data30)) {
+                if (data30.data === undefined) {
+                  const err75 = {
+                    instancePath: instancePath + '/data/relationships/task',
+                    schemaPath: '#/properties/data/properties/relationships/properties/task/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err75];
+                  } else {
+                    vErrors.push(err75);
+                  }
+                  errors++;
+                }
+                for (const key9 in data30) {
+                  if (!(key9 === 'data' || key9 === 'meta')) {
+                    const err76 = {
+                      instancePath: instancePath + '/data/relationships/task',
+                      schemaPath: '#/properties/data/properties/relationships/properties/task/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key9 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err76];
+                    } else {
+                      vErrors.push(err76);
+                    }
+                    errors++;
+                  }
+                }
+                if (data30.data !== undefined) {
+                  let data31 = data30.data;
+                  const _errs95 = errors;
+                  let valid17 = false;
+                  const _errs96 = errors;
+                  if (data31 !== null) {
+                    const err77 = {
+                      instancePath: instancePath + '/data/relationships/task/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err77];
+                    } else {
+                      vErrors.push(err77);
+                    }
+                    errors++;
+                  }
+                  var _valid6 = _errs96 === errors;
+                  valid17 = valid17 || _valid6;
+                  if (!valid17) {
+                    const _errs98 = errors;
+                    if (data31 && typeof data31 == 'object' && !Array.isArray(data31)) {
+                      if (data31.type === undefined) {
+                        const err78 = {
+                          instancePath: instancePath + '/data/relationships/task/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err78];
+                        } else {
+                          vErrors.push(err78);
+                        }
+                        errors++;
+                      }
+                      if (data31.id === undefined) {
+                        const err79 = {
+                          instancePath: instancePath + '/data/relationships/task/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err79];
+                        } else {
+                          vErrors.push(err79);
+                        }
+                        errors++;
+                      }
+                      for (const key10 in data31) {
+                        if (!(key10 === 'type' || key10 === 'id' || key10 === 'meta')) {
+                          const err80 = {
+                            instancePath: instancePath + '/data/relationships/task/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key10 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err80];
+                          } else {
+                            vErrors.push(err80);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data31.type !== undefined) {
+                        if ('task' !== data31.type) {
+                          const err81 = {
+                            instancePath: instancePath + '/data/relationships/task/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'task' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err81];
+                          } else {
+                            vErrors.push(err81);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data31.id !== undefined) {
+                        let data33 = data31.id;
+                        const _errs103 = errors;
+                        let valid19 = false;
+                        const _errs104 = errors;
+                        if (!(typeof data33 == 'number' && !(data33 % 1) && !isNaN(data33) && isFinite(data33))) {
+                          const err82 = {
+                            instancePath: instancePath + '/data/relationships/task/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err82];
+                          } else {
+                            vErrors.push(err82);
+                          }
+                          errors++;
+                        }
+                        if (typeof data33 == 'number' && isFinite(data33)) {
+                          if (data33 > 9007199254740991 || isNaN(data33)) {
+                            const err83 = {
+                              instancePath: instancePath + '/data/relationships/task/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err83];
+                            } else {
+                              vErrors.push(err83);
+                            }
+                            errors++;
+                          }
+                          if (data33 < 1 || isNaN(data33)) {
+                            const err84 = {
+                              instancePath: instancePath + '/data/relationships/task/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err84];
+                            } else {
+                              vErrors.push(err84);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid7 = _errs104 === errors;
+                        valid19 = valid19 || _valid7;
+                        if (!valid19) {
+                          const _errs106 = errors;
+                          if (typeof data33 === 'string') {
+                            if (!pattern0.test(data33)) {
+                              const err85 = {
+                                instancePath: instancePath + '/data/relationships/task/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err85];
+                              } else {
+                                vErrors.push(err85);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err86 = {
+                              instancePath: instancePath + '/data/relationships/task/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err86];
+                            } else {
+                              vErrors.push(err86);
+                            }
+                            errors++;
+                          }
+                          var _valid7 = _errs106 === errors;
+                          valid19 = valid19 || _valid7;
+                        }
+                        if (!valid19) {
+                          const err87 = {
+                            instancePath: instancePath + '/data/relationships/task/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err87];
+                          } else {
+                            vErrors.push(err87);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs103;
+                          if (vErrors !== null) {
+                            if (_errs103) {
+                              vErrors.length = _errs103;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data31.meta !== undefined) {
+                        let data34 = data31.meta;
+                        if (!(data34 && typeof data34 == 'object' && !Array.isArray(data34))) {
+                          const err88 = {
+                            instancePath: instancePath + '/data/relationships/task/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err88];
+                          } else {
+                            vErrors.push(err88);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err89 = {
+                        instancePath: instancePath + '/data/relationships/task/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err89];
+                      } else {
+                        vErrors.push(err89);
+                      }
+                      errors++;
+                    }
+                    var _valid6 = _errs98 === errors;
+                    valid17 = valid17 || _valid6;
+                  }
+                  if (!valid17) {
+                    const err90 = {
+                      instancePath: instancePath + '/data/relationships/task/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/task/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err90];
+                    } else {
+                      vErrors.push(err90);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs95;
+                    if (vErrors !== null) {
+                      if (_errs95) {
+                        vErrors.length = _errs95;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data30.meta !== undefined) {
+                  let data35 = data30.meta;
+                  if (!(data35 && typeof data35 == 'object' && !Array.isArray(data35))) {
+                    const err91 = {
+                      instancePath: instancePath + '/data/relationships/task/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/task/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err91];
+                    } else {
+                      vErrors.push(err91);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err92 = {
+                  instancePath: instancePath + '/data/relationships/task',
+                  schemaPath: '#/properties/data/properties/relationships/properties/task/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err92];
+                } else {
+                  vErrors.push(err92);
+                }
+                errors++;
+              }
+            }
+            if (data11.template !== undefined) {
+              let data36 = data11.template;
+              if (data36 && typeof data36 == 'object' && !Array.isArray(data36)) {
+                if (data36.data === undefined) {
+                  const err93 = {
+                    instancePath: instancePath + '/data/relationships/template',
+                    schemaPath: '#/properties/data/properties/relationships/properties/template/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err93];
+                  } else {
+                    vErrors.push(err93);
+                  }
+                  errors++;
+                }
+                for (const key11 in data36) {
+                  if (!(key11 === 'data' || key11 === 'meta')) {
+                    const err94 = {
+                      instancePath: instancePath + '/data/relationships/template',
+                      schemaPath: '#/properties/data/properties/relationships/properties/template/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key11 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err94];
+                    } else {
+                      vErrors.push(err94);
+                    }
+                    errors++;
+                  }
+                }
+                if (data36.data !== undefined) {
+                  let data37 = data36.data;
+                  const _errs116 = errors;
+                  let valid21 = false;
+                  const _errs117 = errors;
+                  if (data37 !== null) {
+                    const err95 = {
+                      instancePath: instancePath + '/data/relationships/template/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err95];
+                    } else {
+                      vErrors.push(err95);
+                    }
+                    errors++;
+                  }
+                  var _valid8 = _errs117 === errors;
+                  valid21 = valid21 || _valid8;
+                  if (!valid21) {
+                    const _errs119 = errors;
+                    if (data37 && typeof data37 == 'object' && !Array.isArray(data37)) {
+                      if (data37.type === undefined) {
+                        const err96 = {
+                          instancePath: instancePath + '/data/relationships/template/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err96];
+                        } else {
+                          vErrors.push(err96);
+                        }
+                        errors++;
+                      }
+                      if (data37.id === undefined) {
+                        const err97 = {
+                          instancePath: instancePath + '/data/relationships/template/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err97];
+                        } else {
+                          vErrors.push(err97);
+                        }
+                        errors++;
+                      }
+                      for (const key12 in data37) {
+                        if (!(key12 === 'type' || key12 === 'id' || key12 === 'meta')) {
+                          const err98 = {
+                            instancePath: instancePath + '/data/relationships/template/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key12 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err98];
+                          } else {
+                            vErrors.push(err98);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data37.type !== undefined) {
+                        if ('template' !== data37.type) {
+                          const err99 = {
+                            instancePath: instancePath + '/data/relationships/template/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'template' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err99];
+                          } else {
+                            vErrors.push(err99);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data37.id !== undefined) {
+                        let data39 = data37.id;
+                        const _errs124 = errors;
+                        let valid23 = false;
+                        const _errs125 = errors;
+                        if (!(typeof data39 == 'number' && !(data39 % 1) && !isNaN(data39) && isFinite(data39))) {
+                          const err100 = {
+                            instancePath: instancePath + '/data/relationships/template/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err100];
+                          } else {
+                            vErrors.push(err100);
+                          }
+                          errors++;
+                        }
+                        if (typeof data39 == 'number' && isFinite(data39)) {
+                          if (data39 > 9007199254740991 || isNaN(data39)) {
+                            const err101 = {
+                              instancePath: instancePath + '/data/relationships/template/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err101];
+                            } else {
+                              vErrors.push(err101);
+                            }
+                            errors++;
+                          }
+                          if (data39 < 1 || isNaN(data39)) {
+                            const err102 = {
+                              instancePath: instancePath + '/data/relationships/template/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err102];
+                            } else {
+                              vErrors.push(err102);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid9 = _errs125 === errors;
+                        valid23 = valid23 || _valid9;
+                        if (!valid23) {
+                          const _errs127 = errors;
+                          if (typeof data39 === 'string') {
+                            if (!pattern0.test(data39)) {
+                              const err103 = {
+                                instancePath: instancePath + '/data/relationships/template/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err103];
+                              } else {
+                                vErrors.push(err103);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err104 = {
+                              instancePath: instancePath + '/data/relationships/template/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err104];
+                            } else {
+                              vErrors.push(err104);
+                            }
+                            errors++;
+                          }
+                          var _valid9 = _errs127 === errors;
+                          valid23 = valid23 || _valid9;
+                        }
+                        if (!valid23) {
+                          const err105 = {
                             instancePath: instancePath + '/data/relationships/template/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf',
@@ -1417,26 +2235,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err66];
+                            vErrors = [err105];
                           } else {
-                            vErrors.push(err66);
+                            vErrors.push(err105);
                           }
                           errors++;
                         } else {
-                          errors = _errs78;
+                          errors = _errs124;
                           if (vErrors !== null) {
-                            if (_errs78) {
-                              vErrors.length = _errs78;
+                            if (_errs124) {
+                              vErrors.length = _errs124;
                             } else {
                               vErrors = null;
                             }
                           }
                         }
                       }
-                      if (data23.meta !== undefined) {
-                        let data26 = data23.meta;
-                        if (!(data26 && typeof data26 == 'object' && !Array.isArray(data26))) {
-                          const err67 = {
+                      if (data37.meta !== undefined) {
+                        let data40 = data37.meta;
+                        if (!(data40 && typeof data40 == 'object' && !Array.isArray(data40))) {
+                          const err106 = {
                             instancePath: instancePath + '/data/relationships/template/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/meta/type',
@@ -1445,15 +2263,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err67];
+                            vErrors = [err106];
                           } else {
-                            vErrors.push(err67);
+                            vErrors.push(err106);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err68 = {
+                      const err107 = {
                         instancePath: instancePath + '/data/relationships/template/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/type',
@@ -1462,17 +2280,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err68];
+                        vErrors = [err107];
                       } else {
-                        vErrors.push(err68);
+                        vErrors.push(err107);
                       }
                       errors++;
                     }
-                    var _valid4 = _errs73 === errors;
-                    valid13 = valid13 || _valid4;
+                    var _valid8 = _errs119 === errors;
+                    valid21 = valid21 || _valid8;
                   }
-                  if (!valid13) {
-                    const err69 = {
+                  if (!valid21) {
+                    const err108 = {
                       instancePath: instancePath + '/data/relationships/template/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/template/properties/data/anyOf',
@@ -1481,26 +2299,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err69];
+                      vErrors = [err108];
                     } else {
-                      vErrors.push(err69);
+                      vErrors.push(err108);
                     }
                     errors++;
                   } else {
-                    errors = _errs70;
+                    errors = _errs116;
                     if (vErrors !== null) {
-                      if (_errs70) {
-                        vErrors.length = _errs70;
+                      if (_errs116) {
+                        vErrors.length = _errs116;
                       } else {
                         vErrors = null;
                       }
                     }
                   }
                 }
-                if (data22.meta !== undefined) {
-                  let data27 = data22.meta;
-                  if (!(data27 && typeof data27 == 'object' && !Array.isArray(data27))) {
-                    const err70 = {
+                if (data36.meta !== undefined) {
+                  let data41 = data36.meta;
+                  if (!(data41 && typeof data41 == 'object' && !Array.isArray(data41))) {
+                    const err109 = {
                       instancePath: instancePath + '/data/relationships/template/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/template/properties/meta/type',
                       keyword: 'type',
@@ -1508,15 +2326,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err70];
+                      vErrors = [err109];
                     } else {
-                      vErrors.push(err70);
+                      vErrors.push(err109);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err71 = {
+                const err110 = {
                   instancePath: instancePath + '/data/relationships/template',
                   schemaPath: '#/properties/data/properties/relationships/properties/template/type',
                   keyword: 'type',
@@ -1524,15 +2342,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err71];
+                  vErrors = [err110];
                 } else {
-                  vErrors.push(err71);
+                  vErrors.push(err110);
                 }
                 errors++;
               }
             }
           } else {
-            const err72 = {
+            const err111 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
               keyword: 'type',
@@ -1540,17 +2358,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err72];
+              vErrors = [err111];
             } else {
-              vErrors.push(err72);
+              vErrors.push(err111);
             }
             errors++;
           }
         }
         if (data0.meta !== undefined) {
-          let data28 = data0.meta;
-          if (!(data28 && typeof data28 == 'object' && !Array.isArray(data28))) {
-            const err73 = {
+          let data42 = data0.meta;
+          if (!(data42 && typeof data42 == 'object' && !Array.isArray(data42))) {
+            const err112 = {
               instancePath: instancePath + '/data/meta',
               schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
@@ -1558,17 +2376,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err73];
+              vErrors = [err112];
             } else {
-              vErrors.push(err73);
+              vErrors.push(err112);
             }
             errors++;
           }
         }
         if (data0.links !== undefined) {
-          let data29 = data0.links;
-          if (!(data29 && typeof data29 == 'object' && !Array.isArray(data29))) {
-            const err74 = {
+          let data43 = data0.links;
+          if (!(data43 && typeof data43 == 'object' && !Array.isArray(data43))) {
+            const err113 = {
               instancePath: instancePath + '/data/links',
               schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
@@ -1576,15 +2394,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err74];
+              vErrors = [err113];
             } else {
-              vErrors.push(err74);
+              vErrors.push(err113);
             }
             errors++;
           }
         }
       } else {
-        const err75 = {
+        const err114 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -1592,15 +2410,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err75];
+          vErrors = [err114];
         } else {
-          vErrors.push(err75);
+          vErrors.push(err114);
         }
         errors++;
       }
     }
   } else {
-    const err76 = {
+    const err115 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -1608,9 +2426,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err76];
+      vErrors = [err115];
     } else {
-      vErrors.push(err76);
+      vErrors.push(err115);
     }
     errors++;
   }
@@ -1641,6 +2459,8 @@ const schema12 = {
           additionalProperties: false,
           properties: {
             bodyHtml: { type: ['string', 'null'], maxLength: 32000 },
+            followUpTaskScheduledAt: { type: ['string', 'null'], format: 'date-time' },
+            followUpTaskType: { type: ['string', 'null'] },
             scheduledAt: { type: ['string', 'null'], format: 'date-time' },
             state: {
               type: ['string', 'null'],
@@ -1669,6 +2489,34 @@ const schema12 = {
           required: [],
           additionalProperties: false,
           properties: {
+            followUpSequence: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'sequence' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
             mailbox: {
               type: 'object',
               required: ['data'],
@@ -1711,6 +2559,34 @@ const schema12 = {
                       additionalProperties: false,
                       properties: {
                         type: { const: 'prospect' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            task: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'task' },
                         id: {
                           anyOf: [
                             { type: 'integer', minimum: 1, maximum: 9007199254740991 },
@@ -1975,6 +2851,8 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             for (const key1 in data3) {
               if (!(
                 key1 === 'bodyHtml' ||
+                key1 === 'followUpTaskScheduledAt' ||
+                key1 === 'followUpTaskType' ||
                 key1 === 'scheduledAt' ||
                 key1 === 'state' ||
                 key1 === 'subject' ||
@@ -2031,14 +2909,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data3.scheduledAt !== undefined) {
-              let data5 = data3.scheduledAt;
+            if (data3.followUpTaskScheduledAt !== undefined) {
+              let data5 = data3.followUpTaskScheduledAt;
               if (typeof data5 !== 'string' && data5 !== null) {
                 const err14 = {
-                  instancePath: instancePath + '/data/attributes/scheduledAt',
-                  schemaPath: '#/properties/data/properties/attributes/properties/scheduledAt/type',
+                  instancePath: instancePath + '/data/attributes/followUpTaskScheduledAt',
+                  schemaPath: '#/properties/data/properties/attributes/properties/followUpTaskScheduledAt/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.scheduledAt.type },
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.followUpTaskScheduledAt.type,
+                  },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2051,8 +2931,8 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               if (typeof data5 === 'string') {
                 if (!formats0.validate(data5)) {
                   const err15 = {
-                    instancePath: instancePath + '/data/attributes/scheduledAt',
-                    schemaPath: '#/properties/data/properties/attributes/properties/scheduledAt/format',
+                    instancePath: instancePath + '/data/attributes/followUpTaskScheduledAt',
+                    schemaPath: '#/properties/data/properties/attributes/properties/followUpTaskScheduledAt/format',
                     keyword: 'format',
                     params: { format: 'date-time' },
                     message: 'must match format "' + 'date-time' + '"',
@@ -2066,14 +2946,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data3.state !== undefined) {
-              let data6 = data3.state;
+            if (data3.followUpTaskType !== undefined) {
+              let data6 = data3.followUpTaskType;
               if (typeof data6 !== 'string' && data6 !== null) {
                 const err16 = {
-                  instancePath: instancePath + '/data/attributes/state',
-                  schemaPath: '#/properties/data/properties/attributes/properties/state/type',
+                  instancePath: instancePath + '/data/attributes/followUpTaskType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/followUpTaskType/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.state.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.followUpTaskType.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2083,25 +2963,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (!(
-                data6 === 'bounced' ||
-                data6 === 'delivered' ||
-                data6 === 'delivering' ||
-                data6 === 'drafted' ||
-                data6 === 'failed' ||
-                data6 === 'opened' ||
-                data6 === 'placeholder' ||
-                data6 === 'queued' ||
-                data6 === 'replied' ||
-                data6 === 'scheduled' ||
-                data6 === null
-              )) {
+            }
+            if (data3.scheduledAt !== undefined) {
+              let data7 = data3.scheduledAt;
+              if (typeof data7 !== 'string' && data7 !== null) {
                 const err17 = {
-                  instancePath: instancePath + '/data/attributes/state',
-                  schemaPath: '#/properties/data/properties/attributes/properties/state/enum',
-                  keyword: 'enum',
-                  params: { allowedValues: schema12.properties.data.properties.attributes.properties.state.enum },
-                  message: 'must be equal to one of the allowed values',
+                  instancePath: instancePath + '/data/attributes/scheduledAt',
+                  schemaPath: '#/properties/data/properties/attributes/properties/scheduledAt/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.scheduledAt.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err17];
@@ -2110,14 +2981,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data6 === 'string') {
-                if (func2(data6) > 255) {
+              if (typeof data7 === 'string') {
+                if (!formats0.validate(data7)) {
                   const err18 = {
-                    instancePath: instancePath + '/data/attributes/state',
-                    schemaPath: '#/properties/data/properties/attributes/properties/state/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
+                    instancePath: instancePath + '/data/attributes/scheduledAt',
+                    schemaPath: '#/properties/data/properties/attributes/properties/scheduledAt/format',
+                    keyword: 'format',
+                    params: { format: 'date-time' },
+                    message: 'must match format "' + 'date-time' + '"',
                   };
                   if (vErrors === null) {
                     vErrors = [err18];
@@ -2128,14 +2999,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data3.subject !== undefined) {
-              let data7 = data3.subject;
-              if (typeof data7 !== 'string' && data7 !== null) {
+            if (data3.state !== undefined) {
+              let data8 = data3.state;
+              if (typeof data8 !== 'string' && data8 !== null) {
                 const err19 = {
-                  instancePath: instancePath + '/data/attributes/subject',
-                  schemaPath: '#/properties/data/properties/attributes/properties/subject/type',
+                  instancePath: instancePath + '/data/attributes/state',
+                  schemaPath: '#/properties/data/properties/attributes/properties/state/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.subject.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.state.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2145,51 +3016,60 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data7 === 'string') {
-                if (func2(data7) > 255) {
-                  const err20 = {
-                    instancePath: instancePath + '/data/attributes/subject',
-                    schemaPath: '#/properties/data/properties/attributes/properties/subject/maxLength',
+              if (!(
+                data8 === 'bounced' ||
+                data8 === 'delivered' ||
+                data8 === 'delivering' ||
+                data8 === 'drafted' ||
+                data8 === 'failed' ||
+                data8 === 'opened' ||
+                data8 === 'placeholder' ||
+                data8 === 'queued' ||
+                data8 === 'replied' ||
+                data8 === 'scheduled' ||
+                data8 === null
+              )) {
+                const err20 = {
+                  instancePath: instancePath + '/data/attributes/state',
+                  schemaPath: '#/properties/data/properties/attributes/properties/state/enum',
+                  keyword: 'enum',
+                  params: { allowedValues: schema12.properties.data.properties.attributes.properties.state.enum },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err20];
+                } else {
+                  vErrors.push(err20);
+                }
+                errors++;
+              }
+              if (typeof data8 === 'string') {
+                if (func2(data8) > 255) {
+                  const err21 = {
+                    instancePath: instancePath + '/data/attributes/state',
+                    schemaPath: '#/properties/data/properties/attributes/properties/state/maxLength',
                     keyword: 'maxLength',
                     params: { limit: 255 },
                     message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err20];
+                    vErrors = [err21];
                   } else {
-                    vErrors.push(err20);
+                    vErrors.push(err21);
                   }
                   errors++;
                 }
               }
             }
-            if (data3.trackLinks !== undefined) {
-              let data8 = data3.trackLinks;
-              if (typeof data8 !== 'boolean' && data8 !== null) {
-                const err21 = {
-                  instancePath: instancePath + '/data/attributes/trackLinks',
-                  schemaPath: '#/properties/data/properties/attributes/properties/trackLinks/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.trackLinks.type },
-                  message: 'must be boolean,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err21];
-                } else {
-                  vErrors.push(err21);
-                }
-                errors++;
-              }
-            }
-            if (data3.trackOpens !== undefined) {
-              let data9 = data3.trackOpens;
-              if (typeof data9 !== 'boolean' && data9 !== null) {
+            if (data3.subject !== undefined) {
+              let data9 = data3.subject;
+              if (typeof data9 !== 'string' && data9 !== null) {
                 const err22 = {
-                  instancePath: instancePath + '/data/attributes/trackOpens',
-                  schemaPath: '#/properties/data/properties/attributes/properties/trackOpens/type',
+                  instancePath: instancePath + '/data/attributes/subject',
+                  schemaPath: '#/properties/data/properties/attributes/properties/subject/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.trackOpens.type },
-                  message: 'must be boolean,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.subject.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err22];
@@ -2198,34 +3078,33 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+              if (typeof data9 === 'string') {
+                if (func2(data9) > 255) {
+                  const err23 = {
+                    instancePath: instancePath + '/data/attributes/subject',
+                    schemaPath: '#/properties/data/properties/attributes/properties/subject/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err23];
+                  } else {
+                    vErrors.push(err23);
+                  }
+                  errors++;
+                }
+              }
             }
-          } else {
-            const err23 = {
-              instancePath: instancePath + '/data/attributes',
-              schemaPath: '#/properties/data/properties/attributes/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err23];
-            } else {
-              vErrors.push(err23);
-            }
-            errors++;
-          }
-        }
-        if (data0.relationships !== undefined) {
-          let data10 = data0.relationships;
-          if (data10 && typeof data10 == 'object' && !Array.isArray(data10)) {
-            for (const key2 in data10) {
-              if (!(key2 === 'mailbox' || key2 === 'prospect' || key2 === 'template')) {
+            if (data3.trackLinks !== undefined) {
+              let data10 = data3.trackLinks;
+              if (typeof data10 !== 'boolean' && data10 !== null) {
                 const err24 = {
-                  instancePath: instancePath + '/data/relationships',
-                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key2 },
-                  message: 'must NOT have additional properties',
+                  instancePath: instancePath + '/data/attributes/trackLinks',
+                  schemaPath: '#/properties/data/properties/attributes/properties/trackLinks/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.trackLinks.type },
+                  message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err24];
@@ -2235,219 +3114,226 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data10.mailbox !== undefined) {
-              let data11 = data10.mailbox;
-              if (data11 && typeof data11 == 'object' && !Array.isArray(data11)) {
-                if (data11.data === undefined) {
-                  const err25 = {
-                    instancePath: instancePath + '/data/relationships/mailbox',
-                    schemaPath: '#/properties/data/properties/relationships/properties/mailbox/required',
+            if (data3.trackOpens !== undefined) {
+              let data11 = data3.trackOpens;
+              if (typeof data11 !== 'boolean' && data11 !== null) {
+                const err25 = {
+                  instancePath: instancePath + '/data/attributes/trackOpens',
+                  schemaPath: '#/properties/data/properties/attributes/properties/trackOpens/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.trackOpens.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err25];
+                } else {
+                  vErrors.push(err25);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err26 = {
+              instancePath: instancePath + '/data/attributes',
+              schemaPath: '#/properties/data/properties/attributes/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err26];
+            } else {
+              vErrors.push(err26);
+            }
+            errors++;
+          }
+        }
+        if (data0.relationships !== undefined) {
+          let data12 = data0.relationships;
+          if (data12 && typeof data12 == 'object' && !Array.isArray(data12)) {
+            for (const key2 in data12) {
+              if (!(
+                key2 === 'followUpSequence' ||
+                key2 === 'mailbox' ||
+                key2 === 'prospect' ||
+                key2 === 'task' ||
+                key2 === 'template'
+              )) {
+                const err27 = {
+                  instancePath: instancePath + '/data/relationships',
+                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key2 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err27];
+                } else {
+                  vErrors.push(err27);
+                }
+                errors++;
+              }
+            }
+            if (data12.followUpSequence !== undefined) {
+              let data13 = data12.followUpSequence;
+              if (data13 && typeof data13 == 'object' && !Array.isArray(data13)) {
+                if (data13.data === undefined) {
+                  const err28 = {
+                    instancePath: instancePath + '/data/relationships/followUpSequence',
+                    schemaPath: '#/properties/data/properties/relationships/properties/followUpSequence/required',
                     keyword: 'required',
                     params: { missingProperty: 'data' },
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err25];
+                    vErrors = [err28];
                   } else {
-                    vErrors.push(err25);
+                    vErrors.push(err28);
                   }
                   errors++;
                 }
-                for (const key3 in data11) {
+                for (const key3 in data13) {
                   if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err26 = {
-                      instancePath: instancePath + '/data/relationships/mailbox',
-                      schemaPath: '#/properties/data/properties/relationships/properties/mailbox/additionalProperties',
+                    const err29 = {
+                      instancePath: instancePath + '/data/relationships/followUpSequence',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/followUpSequence/additionalProperties',
                       keyword: 'additionalProperties',
                       params: { additionalProperty: key3 },
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err26];
+                      vErrors = [err29];
                     } else {
-                      vErrors.push(err26);
+                      vErrors.push(err29);
                     }
                     errors++;
                   }
                 }
-                if (data11.data !== undefined) {
-                  let data12 = data11.data;
-                  const _errs34 = errors;
+                if (data13.data !== undefined) {
+                  let data14 = data13.data;
+                  const _errs38 = errors;
                   let valid6 = false;
-                  const _errs35 = errors;
-                  if (data12 !== null) {
-                    const err27 = {
-                      instancePath: instancePath + '/data/relationships/mailbox/data',
+                  const _errs39 = errors;
+                  if (data14 !== null) {
+                    const err30 = {
+                      instancePath: instancePath + '/data/relationships/followUpSequence/data',
                       schemaPath:
-                        '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/0/type',
+                        '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/0/type',
                       keyword: 'type',
                       params: { type: 'null' },
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err27];
+                      vErrors = [err30];
                     } else {
-                      vErrors.push(err27);
+                      vErrors.push(err30);
                     }
                     errors++;
                   }
-                  var _valid1 = _errs35 === errors;
+                  var _valid1 = _errs39 === errors;
                   valid6 = valid6 || _valid1;
                   if (!valid6) {
-                    const _errs37 = errors;
-                    if (data12 && typeof data12 == 'object' && !Array.isArray(data12)) {
-                      if (data12.type === undefined) {
-                        const err28 = {
-                          instancePath: instancePath + '/data/relationships/mailbox/data',
+                    const _errs41 = errors;
+                    if (data14 && typeof data14 == 'object' && !Array.isArray(data14)) {
+                      if (data14.type === undefined) {
+                        const err31 = {
+                          instancePath: instancePath + '/data/relationships/followUpSequence/data',
                           schemaPath:
-                            '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/required',
+                            '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/required',
                           keyword: 'required',
                           params: { missingProperty: 'type' },
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err28];
+                          vErrors = [err31];
                         } else {
-                          vErrors.push(err28);
+                          vErrors.push(err31);
                         }
                         errors++;
                       }
-                      if (data12.id === undefined) {
-                        const err29 = {
-                          instancePath: instancePath + '/data/relationships/mailbox/data',
+                      if (data14.id === undefined) {
+                        const err32 = {
+                          instancePath: instancePath + '/data/relationships/followUpSequence/data',
                           schemaPath:
-                            '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/required',
+                            '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/required',
                           keyword: 'required',
                           params: { missingProperty: 'id' },
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err29];
+                          vErrors = [err32];
                         } else {
-                          vErrors.push(err29);
+                          vErrors.push(err32);
                         }
                         errors++;
                       }
-                      for (const key4 in data12) {
+                      for (const key4 in data14) {
                         if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err30 = {
-                            instancePath: instancePath + '/data/relationships/mailbox/data',
+                          const err33 = {
+                            instancePath: instancePath + '/data/relationships/followUpSequence/data',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/additionalProperties',
+                              '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/additionalProperties',
                             keyword: 'additionalProperties',
                             params: { additionalProperty: key4 },
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err30];
+                            vErrors = [err33];
                           } else {
-                            vErrors.push(err30);
+                            vErrors.push(err33);
                           }
                           errors++;
                         }
                       }
-                      if (data12.type !== undefined) {
-                        if ('mailbox' !== data12.type) {
-                          const err31 = {
-                            instancePath: instancePath + '/data/relationships/mailbox/data/type',
+                      if (data14.type !== undefined) {
+                        if ('sequence' !== data14.type) {
+                          const err34 = {
+                            instancePath: instancePath + '/data/relationships/followUpSequence/data/type',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/type/const',
+                              '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/properties/type/const',
                             keyword: 'const',
-                            params: { allowedValue: 'mailbox' },
+                            params: { allowedValue: 'sequence' },
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err31];
+                            vErrors = [err34];
                           } else {
-                            vErrors.push(err31);
+                            vErrors.push(err34);
                           }
                           errors++;
                         }
                       }
-                      if (data12.id !== undefined) {
-                        let data14 = data12.id;
-                        const _errs42 = errors;
+                      if (data14.id !== undefined) {
+                        let data16 = data14.id;
+                        const _errs46 = errors;
                         let valid8 = false;
-                        const _errs43 = errors;
-                        if (!(typeof data14 == 'number' && !(data14 % 1) && !isNaN(data14) && isFinite(data14))) {
-                          const err32 = {
-                            instancePath: instancePath + '/data/relationships/mailbox/data/id',
+                        const _errs47 = errors;
+                        if (!(typeof data16 == 'number' && !(data16 % 1) && !isNaN(data16) && isFinite(data16))) {
+                          const err35 = {
+                            instancePath: instancePath + '/data/relationships/followUpSequence/data/id',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                              '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/properties/id/anyOf/0/type',
                             keyword: 'type',
                             params: { type: 'integer' },
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err32];
+                            vErrors = [err35];
                           } else {
-                            vErrors.push(err32);
+                            vErrors.push(err35);
                           }
                           errors++;
                         }
-                        if (typeof data14 == 'number' && isFinite(data14)) {
-                          if (data14 > 9007199254740991 || isNaN(data14)) {
-                            const err33 = {
-                              instancePath: instancePath + '/data/relationships/mailbox/data/id',
+                        if (typeof data16 == 'number' && isFinite(data16)) {
+                          if (data16 > 9007199254740991 || isNaN(data16)) {
+                            const err36 = {
+                              instancePath: instancePath + '/data/relationships/followUpSequence/data/id',
                               schemaPath:
-                                '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                                '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
                               keyword: 'maximum',
                               params: { comparison: '<=', limit: 9007199254740991 },
                               message: 'must be <= 9007199254740991',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err33];
-                            } else {
-                              vErrors.push(err33);
-                            }
-                            errors++;
-                          }
-                          if (data14 < 1 || isNaN(data14)) {
-                            const err34 = {
-                              instancePath: instancePath + '/data/relationships/mailbox/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
-                              keyword: 'minimum',
-                              params: { comparison: '>=', limit: 1 },
-                              message: 'must be >= 1',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err34];
-                            } else {
-                              vErrors.push(err34);
-                            }
-                            errors++;
-                          }
-                        }
-                        var _valid2 = _errs43 === errors;
-                        valid8 = valid8 || _valid2;
-                        if (!valid8) {
-                          const _errs45 = errors;
-                          if (typeof data14 === 'string') {
-                            if (!pattern0.test(data14)) {
-                              const err35 = {
-                                instancePath: instancePath + '/data/relationships/mailbox/data/id',
-                                schemaPath:
-                                  '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
-                                keyword: 'pattern',
-                                params: { pattern: '^[1-9][0-9]{0,14}$' },
-                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
-                              };
-                              if (vErrors === null) {
-                                vErrors = [err35];
-                              } else {
-                                vErrors.push(err35);
-                              }
-                              errors++;
-                            }
-                          } else {
-                            const err36 = {
-                              instancePath: instancePath + '/data/relationships/mailbox/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/1/type',
-                              keyword: 'type',
-                              params: { type: 'string' },
-                              message: 'must be string',
                             };
                             if (vErrors === null) {
                               vErrors = [err36];
@@ -2456,158 +3342,163 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             }
                             errors++;
                           }
-                          var _valid2 = _errs45 === errors;
+                          if (data16 < 1 || isNaN(data16)) {
+                            const err37 = {
+                              instancePath: instancePath + '/data/relationships/followUpSequence/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err37];
+                            } else {
+                              vErrors.push(err37);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid2 = _errs47 === errors;
+                        valid8 = valid8 || _valid2;
+                        if (!valid8) {
+                          const _errs49 = errors;
+                          if (typeof data16 === 'string') {
+                            if (!pattern0.test(data16)) {
+                              const err38 = {
+                                instancePath: instancePath + '/data/relationships/followUpSequence/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err38];
+                              } else {
+                                vErrors.push(err38);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err39 = {
+                              instancePath: instancePath + '/data/relationships/followUpSequence/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err39];
+                            } else {
+                              vErrors.push(err39);
+                            }
+                            errors++;
+                          }
+                          var _valid2 = _errs49 === errors;
                           valid8 = valid8 || _valid2;
                         }
                         if (!valid8) {
-                          const err37 = {
-                            instancePath: instancePath + '/data/relationships/mailbox/data/id',
+                          const err40 = {
+                            instancePath: instancePath + '/data/relationships/followUpSequence/data/id',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf',
+                              '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/properties/id/anyOf',
                             keyword: 'anyOf',
                             params: {},
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err37];
+                            vErrors = [err40];
                           } else {
-                            vErrors.push(err37);
+                            vErrors.push(err40);
                           }
                           errors++;
                         } else {
-                          errors = _errs42;
+                          errors = _errs46;
                           if (vErrors !== null) {
-                            if (_errs42) {
-                              vErrors.length = _errs42;
+                            if (_errs46) {
+                              vErrors.length = _errs46;
                             } else {
                               vErrors = null;
                             }
                           }
                         }
                       }
-                      if (data12.meta !== undefined) {
-                        let data15 = data12.meta;
-                        if (!(data15 && typeof data15 == 'object' && !Array.isArray(data15))) {
-                          const err38 = {
-                            instancePath: instancePath + '/data/relationships/mailbox/data/meta',
+                      if (data14.meta !== undefined) {
+                        let data17 = data14.meta;
+                        if (!(data17 && typeof data17 == 'object' && !Array.isArray(data17))) {
+                          const err41 = {
+                            instancePath: instancePath + '/data/relationships/followUpSequence/data/meta',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/meta/type',
+                              '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/properties/meta/type',
                             keyword: 'type',
                             params: { type: 'object' },
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err38];
+                            vErrors = [err41];
                           } else {
-                            vErrors.push(err38);
+                            vErrors.push(err41);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err39 = {
-                        instancePath: instancePath + '/data/relationships/mailbox/data',
+                      const err42 = {
+                        instancePath: instancePath + '/data/relationships/followUpSequence/data',
                         schemaPath:
-                          '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/type',
+                          '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/type',
                         keyword: 'type',
                         params: { type: 'object' },
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err39];
+                        vErrors = [err42];
                       } else {
-                        vErrors.push(err39);
+                        vErrors.push(err42);
                       }
                       errors++;
                     }
-                    var _valid1 = _errs37 === errors;
+                    var _valid1 = _errs41 === errors;
                     valid6 = valid6 || _valid1;
                   }
                   if (!valid6) {
-                    const err40 = {
-                      instancePath: instancePath + '/data/relationships/mailbox/data',
-                      schemaPath: '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf',
+                    const err43 = {
+                      instancePath: instancePath + '/data/relationships/followUpSequence/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf',
                       keyword: 'anyOf',
                       params: {},
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err40];
+                      vErrors = [err43];
                     } else {
-                      vErrors.push(err40);
+                      vErrors.push(err43);
                     }
                     errors++;
                   } else {
-                    errors = _errs34;
+                    errors = _errs38;
                     if (vErrors !== null) {
-                      if (_errs34) {
-                        vErrors.length = _errs34;
+                      if (_errs38) {
+                        vErrors.length = _errs38;
                       } else {
                         vErrors = null;
                       }
                     }
                   }
                 }
-                if (data11.meta !== undefined) {
-                  let data16 = data11.meta;
-                  if (!(data16 && typeof data16 == 'object' && !Array.isArray(data16))) {
-                    const err41 = {
-                      instancePath: instancePath + '/data/relationships/mailbox/meta',
-                      schemaPath: '#/properties/data/properties/relationships/properties/mailbox/properties/meta/type',
+                if (data13.meta !== undefined) {
+                  let data18 = data13.meta;
+                  if (!(data18 && typeof data18 == 'object' && !Array.isArray(data18))) {
+                    const err44 = {
+                      instancePath: instancePath + '/data/relationships/followUpSequence/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/followUpSequence/properties/meta/type',
                       keyword: 'type',
                       params: { type: 'object' },
                       message: 'must be object',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err41];
-                    } else {
-                      vErrors.push(err41);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err42 = {
-                  instancePath: instancePath + '/data/relationships/mailbox',
-                  schemaPath: '#/properties/data/properties/relationships/properties/mailbox/type',
-                  keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
-                };
-                if (vErrors === null) {
-                  vErrors = [err42];
-                } else {
-                  vErrors.push(err42);
-                }
-                errors++;
-              }
-            }
-            if (data10.prospect !== undefined) {
-              let data17 = data10.prospect;
-              if (data17 && typeof data17 == 'object' && !Array.isArray(data17)) {
-                if (data17.data === undefined) {
-                  const err43 = {
-                    instancePath: instancePath + '/data/relationships/prospect',
-                    schemaPath: '#/properties/data/properties/relationships/properties/prospect/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'data' },
-                    message: "must have required property '" + 'data' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err43];
-                  } else {
-                    vErrors.push(err43);
-                  }
-                  errors++;
-                }
-                for (const key5 in data17) {
-                  if (!(key5 === 'data' || key5 === 'meta')) {
-                    const err44 = {
-                      instancePath: instancePath + '/data/relationships/prospect',
-                      schemaPath: '#/properties/data/properties/relationships/properties/prospect/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key5 },
-                      message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
                       vErrors = [err44];
@@ -2617,184 +3508,181 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-                if (data17.data !== undefined) {
-                  let data18 = data17.data;
-                  const _errs55 = errors;
+              } else {
+                const err45 = {
+                  instancePath: instancePath + '/data/relationships/followUpSequence',
+                  schemaPath: '#/properties/data/properties/relationships/properties/followUpSequence/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err45];
+                } else {
+                  vErrors.push(err45);
+                }
+                errors++;
+              }
+            }
+            if (data12.mailbox !== undefined) {
+              let data19 = data12.mailbox;
+              if (data19 && typeof data19 == 'object' && !Array.isArray(data19)) {
+                if (data19.data === undefined) {
+                  const err46 = {
+                    instancePath: instancePath + '/data/relationships/mailbox',
+                    schemaPath: '#/properties/data/properties/relationships/properties/mailbox/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err46];
+                  } else {
+                    vErrors.push(err46);
+                  }
+                  errors++;
+                }
+                for (const key5 in data19) {
+                  if (!(key5 === 'data' || key5 === 'meta')) {
+                    const err47 = {
+                      instancePath: instancePath + '/data/relationships/mailbox',
+                      schemaPath: '#/properties/data/properties/relationships/properties/mailbox/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key5 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err47];
+                    } else {
+                      vErrors.push(err47);
+                    }
+                    errors++;
+                  }
+                }
+                if (data19.data !== undefined) {
+                  let data20 = data19.data;
+                  const _errs59 = errors;
                   let valid10 = false;
-                  const _errs56 = errors;
-                  if (data18 !== null) {
-                    const err45 = {
-                      instancePath: instancePath + '/data/relationships/prospect/data',
+                  const _errs60 = errors;
+                  if (data20 !== null) {
+                    const err48 = {
+                      instancePath: instancePath + '/data/relationships/mailbox/data',
                       schemaPath:
-                        '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/0/type',
+                        '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/0/type',
                       keyword: 'type',
                       params: { type: 'null' },
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err45];
+                      vErrors = [err48];
                     } else {
-                      vErrors.push(err45);
+                      vErrors.push(err48);
                     }
                     errors++;
                   }
-                  var _valid3 = _errs56 === errors;
+                  var _valid3 = _errs60 === errors;
                   valid10 = valid10 || _valid3;
                   if (!valid10) {
-                    const _errs58 = errors;
-                    if (data18 && typeof data18 == 'object' && !Array.isArray(data18)) {
-                      if (data18.type === undefined) {
-                        const err46 = {
-                          instancePath: instancePath + '/data/relationships/prospect/data',
+                    const _errs62 = errors;
+                    if (data20 && typeof data20 == 'object' && !Array.isArray(data20)) {
+                      if (data20.type === undefined) {
+                        const err49 = {
+                          instancePath: instancePath + '/data/relationships/mailbox/data',
                           schemaPath:
-                            '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/required',
+                            '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/required',
                           keyword: 'required',
                           params: { missingProperty: 'type' },
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err46];
+                          vErrors = [err49];
                         } else {
-                          vErrors.push(err46);
+                          vErrors.push(err49);
                         }
                         errors++;
                       }
-                      if (data18.id === undefined) {
-                        const err47 = {
-                          instancePath: instancePath + '/data/relationships/prospect/data',
+                      if (data20.id === undefined) {
+                        const err50 = {
+                          instancePath: instancePath + '/data/relationships/mailbox/data',
                           schemaPath:
-                            '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/required',
+                            '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/required',
                           keyword: 'required',
                           params: { missingProperty: 'id' },
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err47];
+                          vErrors = [err50];
                         } else {
-                          vErrors.push(err47);
+                          vErrors.push(err50);
                         }
                         errors++;
                       }
-                      for (const key6 in data18) {
+                      for (const key6 in data20) {
                         if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
-                          const err48 = {
-                            instancePath: instancePath + '/data/relationships/prospect/data',
+                          const err51 = {
+                            instancePath: instancePath + '/data/relationships/mailbox/data',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/additionalProperties',
+                              '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/additionalProperties',
                             keyword: 'additionalProperties',
                             params: { additionalProperty: key6 },
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err48];
+                            vErrors = [err51];
                           } else {
-                            vErrors.push(err48);
+                            vErrors.push(err51);
                           }
                           errors++;
                         }
                       }
-                      if (data18.type !== undefined) {
-                        if ('prospect' !== data18.type) {
-                          const err49 = {
-                            instancePath: instancePath + '/data/relationships/prospect/data/type',
+                      if (data20.type !== undefined) {
+                        if ('mailbox' !== data20.type) {
+                          const err52 = {
+                            instancePath: instancePath + '/data/relationships/mailbox/data/type',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/type/const',
+                              '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/type/const',
                             keyword: 'const',
-                            params: { allowedValue: 'prospect' },
+                            params: { allowedValue: 'mailbox' },
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err49];
+                            vErrors = [err52];
                           } else {
-                            vErrors.push(err49);
+                            vErrors.push(err52);
                           }
                           errors++;
                         }
                       }
-                      if (data18.id !== undefined) {
-                        let data20 = data18.id;
-                        const _errs63 = errors;
+                      if (data20.id !== undefined) {
+                        let data22 = data20.id;
+                        const _errs67 = errors;
                         let valid12 = false;
-                        const _errs64 = errors;
-                        if (!(typeof data20 == 'number' && !(data20 % 1) && !isNaN(data20) && isFinite(data20))) {
-                          const err50 = {
-                            instancePath: instancePath + '/data/relationships/prospect/data/id',
+                        const _errs68 = errors;
+                        if (!(typeof data22 == 'number' && !(data22 % 1) && !isNaN(data22) && isFinite(data22))) {
+                          const err53 = {
+                            instancePath: instancePath + '/data/relationships/mailbox/data/id',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                              '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/0/type',
                             keyword: 'type',
                             params: { type: 'integer' },
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err50];
+                            vErrors = [err53];
                           } else {
-                            vErrors.push(err50);
+                            vErrors.push(err53);
                           }
                           errors++;
                         }
-                        if (typeof data20 == 'number' && isFinite(data20)) {
-                          if (data20 > 9007199254740991 || isNaN(data20)) {
-                            const err51 = {
-                              instancePath: instancePath + '/data/relationships/prospect/data/id',
+                        if (typeof data22 == 'number' && isFinite(data22)) {
+                          if (data22 > 9007199254740991 || isNaN(data22)) {
+                            const err54 = {
+                              instancePath: instancePath + '/data/relationships/mailbox/data/id',
                               schemaPath:
-                                '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                                '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
                               keyword: 'maximum',
                               params: { comparison: '<=', limit: 9007199254740991 },
                               message: 'must be <= 9007199254740991',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err51];
-                            } else {
-                              vErrors.push(err51);
-                            }
-                            errors++;
-                          }
-                          if (data20 < 1 || isNaN(data20)) {
-                            const err52 = {
-                              instancePath: instancePath + '/data/relationships/prospect/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
-                              keyword: 'minimum',
-                              params: { comparison: '>=', limit: 1 },
-                              message: 'must be >= 1',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err52];
-                            } else {
-                              vErrors.push(err52);
-                            }
-                            errors++;
-                          }
-                        }
-                        var _valid4 = _errs64 === errors;
-                        valid12 = valid12 || _valid4;
-                        if (!valid12) {
-                          const _errs66 = errors;
-                          if (typeof data20 === 'string') {
-                            if (!pattern0.test(data20)) {
-                              const err53 = {
-                                instancePath: instancePath + '/data/relationships/prospect/data/id',
-                                schemaPath:
-                                  '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
-                                keyword: 'pattern',
-                                params: { pattern: '^[1-9][0-9]{0,14}$' },
-                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
-                              };
-                              if (vErrors === null) {
-                                vErrors = [err53];
-                              } else {
-                                vErrors.push(err53);
-                              }
-                              errors++;
-                            }
-                          } else {
-                            const err54 = {
-                              instancePath: instancePath + '/data/relationships/prospect/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/1/type',
-                              keyword: 'type',
-                              params: { type: 'string' },
-                              message: 'must be string',
                             };
                             if (vErrors === null) {
                               vErrors = [err54];
@@ -2803,159 +3691,161 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             }
                             errors++;
                           }
-                          var _valid4 = _errs66 === errors;
+                          if (data22 < 1 || isNaN(data22)) {
+                            const err55 = {
+                              instancePath: instancePath + '/data/relationships/mailbox/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err55];
+                            } else {
+                              vErrors.push(err55);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid4 = _errs68 === errors;
+                        valid12 = valid12 || _valid4;
+                        if (!valid12) {
+                          const _errs70 = errors;
+                          if (typeof data22 === 'string') {
+                            if (!pattern0.test(data22)) {
+                              const err56 = {
+                                instancePath: instancePath + '/data/relationships/mailbox/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err56];
+                              } else {
+                                vErrors.push(err56);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err57 = {
+                              instancePath: instancePath + '/data/relationships/mailbox/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err57];
+                            } else {
+                              vErrors.push(err57);
+                            }
+                            errors++;
+                          }
+                          var _valid4 = _errs70 === errors;
                           valid12 = valid12 || _valid4;
                         }
                         if (!valid12) {
-                          const err55 = {
-                            instancePath: instancePath + '/data/relationships/prospect/data/id',
+                          const err58 = {
+                            instancePath: instancePath + '/data/relationships/mailbox/data/id',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf',
+                              '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf',
                             keyword: 'anyOf',
                             params: {},
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err55];
+                            vErrors = [err58];
                           } else {
-                            vErrors.push(err55);
+                            vErrors.push(err58);
                           }
                           errors++;
                         } else {
-                          errors = _errs63;
+                          errors = _errs67;
                           if (vErrors !== null) {
-                            if (_errs63) {
-                              vErrors.length = _errs63;
+                            if (_errs67) {
+                              vErrors.length = _errs67;
                             } else {
                               vErrors = null;
                             }
                           }
                         }
                       }
-                      if (data18.meta !== undefined) {
-                        let data21 = data18.meta;
-                        if (!(data21 && typeof data21 == 'object' && !Array.isArray(data21))) {
-                          const err56 = {
-                            instancePath: instancePath + '/data/relationships/prospect/data/meta',
+                      if (data20.meta !== undefined) {
+                        let data23 = data20.meta;
+                        if (!(data23 && typeof data23 == 'object' && !Array.isArray(data23))) {
+                          const err59 = {
+                            instancePath: instancePath + '/data/relationships/mailbox/data/meta',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/meta/type',
+                              '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/meta/type',
                             keyword: 'type',
                             params: { type: 'object' },
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err56];
+                            vErrors = [err59];
                           } else {
-                            vErrors.push(err56);
+                            vErrors.push(err59);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err57 = {
-                        instancePath: instancePath + '/data/relationships/prospect/data',
+                      const err60 = {
+                        instancePath: instancePath + '/data/relationships/mailbox/data',
                         schemaPath:
-                          '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/type',
+                          '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/type',
                         keyword: 'type',
                         params: { type: 'object' },
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err57];
+                        vErrors = [err60];
                       } else {
-                        vErrors.push(err57);
+                        vErrors.push(err60);
                       }
                       errors++;
                     }
-                    var _valid3 = _errs58 === errors;
+                    var _valid3 = _errs62 === errors;
                     valid10 = valid10 || _valid3;
                   }
                   if (!valid10) {
-                    const err58 = {
-                      instancePath: instancePath + '/data/relationships/prospect/data',
-                      schemaPath:
-                        '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf',
+                    const err61 = {
+                      instancePath: instancePath + '/data/relationships/mailbox/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf',
                       keyword: 'anyOf',
                       params: {},
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err58];
+                      vErrors = [err61];
                     } else {
-                      vErrors.push(err58);
+                      vErrors.push(err61);
                     }
                     errors++;
                   } else {
-                    errors = _errs55;
+                    errors = _errs59;
                     if (vErrors !== null) {
-                      if (_errs55) {
-                        vErrors.length = _errs55;
+                      if (_errs59) {
+                        vErrors.length = _errs59;
                       } else {
                         vErrors = null;
                       }
                     }
                   }
                 }
-                if (data17.meta !== undefined) {
-                  let data22 = data17.meta;
-                  if (!(data22 && typeof data22 == 'object' && !Array.isArray(data22))) {
-                    const err59 = {
-                      instancePath: instancePath + '/data/relationships/prospect/meta',
-                      schemaPath: '#/properties/data/properties/relationships/properties/prospect/properties/meta/type',
+                if (data19.meta !== undefined) {
+                  let data24 = data19.meta;
+                  if (!(data24 && typeof data24 == 'object' && !Array.isArray(data24))) {
+                    const err62 = {
+                      instancePath: instancePath + '/data/relationships/mailbox/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/mailbox/properties/meta/type',
                       keyword: 'type',
                       params: { type: 'object' },
                       message: 'must be object',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err59];
-                    } else {
-                      vErrors.push(err59);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err60 = {
-                  instancePath: instancePath + '/data/relationships/prospect',
-                  schemaPath: '#/properties/data/properties/relationships/properties/prospect/type',
-                  keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
-                };
-                if (vErrors === null) {
-                  vErrors = [err60];
-                } else {
-                  vErrors.push(err60);
-                }
-                errors++;
-              }
-            }
-            if (data10.template !== undefined) {
-              let data23 = data10.template;
-              if (data23 && typeof data23 == 'object' && !Array.isArray(data23)) {
-                if (data23.data === undefined) {
-                  const err61 = {
-                    instancePath: instancePath + '/data/relationships/template',
-                    schemaPath: '#/properties/data/properties/relationships/properties/template/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'data' },
-                    message: "must have required property '" + 'data' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err61];
-                  } else {
-                    vErrors.push(err61);
-                  }
-                  errors++;
-                }
-                for (const key7 in data23) {
-                  if (!(key7 === 'data' || key7 === 'meta')) {
-                    const err62 = {
-                      instancePath: instancePath + '/data/relationships/template',
-                      schemaPath: '#/properties/data/properties/relationships/properties/template/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key7 },
-                      message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
                       vErrors = [err62];
@@ -2965,184 +3855,181 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-                if (data23.data !== undefined) {
-                  let data24 = data23.data;
-                  const _errs76 = errors;
+              } else {
+                const err63 = {
+                  instancePath: instancePath + '/data/relationships/mailbox',
+                  schemaPath: '#/properties/data/properties/relationships/properties/mailbox/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err63];
+                } else {
+                  vErrors.push(err63);
+                }
+                errors++;
+              }
+            }
+            if (data12.prospect !== undefined) {
+              let data25 = data12.prospect;
+              if (data25 && typeof data25 == 'object' && !Array.isArray(data25)) {
+                if (data25.data === undefined) {
+                  const err64 = {
+                    instancePath: instancePath + '/data/relationships/prospect',
+                    schemaPath: '#/properties/data/properties/relationships/properties/prospect/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err64];
+                  } else {
+                    vErrors.push(err64);
+                  }
+                  errors++;
+                }
+                for (const key7 in data25) {
+                  if (!(key7 === 'data' || key7 === 'meta')) {
+                    const err65 = {
+                      instancePath: instancePath + '/data/relationships/prospect',
+                      schemaPath: '#/properties/data/properties/relationships/properties/prospect/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key7 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err65];
+                    } else {
+                      vErrors.push(err65);
+                    }
+                    errors++;
+                  }
+                }
+                if (data25.data !== undefined) {
+                  let data26 = data25.data;
+                  const _errs80 = errors;
                   let valid14 = false;
-                  const _errs77 = errors;
-                  if (data24 !== null) {
-                    const err63 = {
-                      instancePath: instancePath + '/data/relationships/template/data',
+                  const _errs81 = errors;
+                  if (data26 !== null) {
+                    const err66 = {
+                      instancePath: instancePath + '/data/relationships/prospect/data',
                       schemaPath:
-                        '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/0/type',
+                        '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/0/type',
                       keyword: 'type',
                       params: { type: 'null' },
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err63];
+                      vErrors = [err66];
                     } else {
-                      vErrors.push(err63);
+                      vErrors.push(err66);
                     }
                     errors++;
                   }
-                  var _valid5 = _errs77 === errors;
+                  var _valid5 = _errs81 === errors;
                   valid14 = valid14 || _valid5;
                   if (!valid14) {
-                    const _errs79 = errors;
-                    if (data24 && typeof data24 == 'object' && !Array.isArray(data24)) {
-                      if (data24.type === undefined) {
-                        const err64 = {
-                          instancePath: instancePath + '/data/relationships/template/data',
+                    const _errs83 = errors;
+                    if (data26 && typeof data26 == 'object' && !Array.isArray(data26)) {
+                      if (data26.type === undefined) {
+                        const err67 = {
+                          instancePath: instancePath + '/data/relationships/prospect/data',
                           schemaPath:
-                            '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/required',
+                            '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/required',
                           keyword: 'required',
                           params: { missingProperty: 'type' },
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err64];
+                          vErrors = [err67];
                         } else {
-                          vErrors.push(err64);
+                          vErrors.push(err67);
                         }
                         errors++;
                       }
-                      if (data24.id === undefined) {
-                        const err65 = {
-                          instancePath: instancePath + '/data/relationships/template/data',
+                      if (data26.id === undefined) {
+                        const err68 = {
+                          instancePath: instancePath + '/data/relationships/prospect/data',
                           schemaPath:
-                            '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/required',
+                            '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/required',
                           keyword: 'required',
                           params: { missingProperty: 'id' },
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err65];
+                          vErrors = [err68];
                         } else {
-                          vErrors.push(err65);
+                          vErrors.push(err68);
                         }
                         errors++;
                       }
-                      for (const key8 in data24) {
+                      for (const key8 in data26) {
                         if (!(key8 === 'type' || key8 === 'id' || key8 === 'meta')) {
-                          const err66 = {
-                            instancePath: instancePath + '/data/relationships/template/data',
+                          const err69 = {
+                            instancePath: instancePath + '/data/relationships/prospect/data',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/additionalProperties',
+                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/additionalProperties',
                             keyword: 'additionalProperties',
                             params: { additionalProperty: key8 },
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err66];
+                            vErrors = [err69];
                           } else {
-                            vErrors.push(err66);
+                            vErrors.push(err69);
                           }
                           errors++;
                         }
                       }
-                      if (data24.type !== undefined) {
-                        if ('template' !== data24.type) {
-                          const err67 = {
-                            instancePath: instancePath + '/data/relationships/template/data/type',
+                      if (data26.type !== undefined) {
+                        if ('prospect' !== data26.type) {
+                          const err70 = {
+                            instancePath: instancePath + '/data/relationships/prospect/data/type',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/type/const',
+                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/type/const',
                             keyword: 'const',
-                            params: { allowedValue: 'template' },
+                            params: { allowedValue: 'prospect' },
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err67];
+                            vErrors = [err70];
                           } else {
-                            vErrors.push(err67);
+                            vErrors.push(err70);
                           }
                           errors++;
                         }
                       }
-                      if (data24.id !== undefined) {
-                        let data26 = data24.id;
-                        const _errs84 = errors;
+                      if (data26.id !== undefined) {
+                        let data28 = data26.id;
+                        const _errs88 = errors;
                         let valid16 = false;
-                        const _errs85 = errors;
-                        if (!(typeof data26 == 'number' && !(data26 % 1) && !isNaN(data26) && isFinite(data26))) {
-                          const err68 = {
-                            instancePath: instancePath + '/data/relationships/template/data/id',
+                        const _errs89 = errors;
+                        if (!(typeof data28 == 'number' && !(data28 % 1) && !isNaN(data28) && isFinite(data28))) {
+                          const err71 = {
+                            instancePath: instancePath + '/data/relationships/prospect/data/id',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/type',
                             keyword: 'type',
                             params: { type: 'integer' },
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err68];
+                            vErrors = [err71];
                           } else {
-                            vErrors.push(err68);
+                            vErrors.push(err71);
                           }
                           errors++;
                         }
-                        if (typeof data26 == 'number' && isFinite(data26)) {
-                          if (data26 > 9007199254740991 || isNaN(data26)) {
-                            const err69 = {
-                              instancePath: instancePath + '/data/relationships/template/data/id',
+                        if (typeof data28 == 'number' && isFinite(data28)) {
+                          if (data28 > 9007199254740991 || isNaN(data28)) {
+                            const err72 = {
+                              instancePath: instancePath + '/data/relationships/prospect/data/id',
                               schemaPath:
-                                '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                                '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
                               keyword: 'maximum',
                               params: { comparison: '<=', limit: 9007199254740991 },
                               message: 'must be <= 9007199254740991',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err69];
-                            } else {
-                              vErrors.push(err69);
-                            }
-                            errors++;
-                          }
-                          if (data26 < 1 || isNaN(data26)) {
-                            const err70 = {
-                              instancePath: instancePath + '/data/relationships/template/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
-                              keyword: 'minimum',
-                              params: { comparison: '>=', limit: 1 },
-                              message: 'must be >= 1',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err70];
-                            } else {
-                              vErrors.push(err70);
-                            }
-                            errors++;
-                          }
-                        }
-                        var _valid6 = _errs85 === errors;
-                        valid16 = valid16 || _valid6;
-                        if (!valid16) {
-                          const _errs87 = errors;
-                          if (typeof data26 === 'string') {
-                            if (!pattern0.test(data26)) {
-                              const err71 = {
-                                instancePath: instancePath + '/data/relationships/template/data/id',
-                                schemaPath:
-                                  '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
-                                keyword: 'pattern',
-                                params: { pattern: '^[1-9][0-9]{0,14}$' },
-                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
-                              };
-                              if (vErrors === null) {
-                                vErrors = [err71];
-                              } else {
-                                vErrors.push(err71);
-                              }
-                              errors++;
-                            }
-                          } else {
-                            const err72 = {
-                              instancePath: instancePath + '/data/relationships/template/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/1/type',
-                              keyword: 'type',
-                              params: { type: 'string' },
-                              message: 'must be string',
                             };
                             if (vErrors === null) {
                               vErrors = [err72];
@@ -3151,11 +4038,760 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             }
                             errors++;
                           }
-                          var _valid6 = _errs87 === errors;
+                          if (data28 < 1 || isNaN(data28)) {
+                            const err73 = {
+                              instancePath: instancePath + '/data/relationships/prospect/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err73];
+                            } else {
+                              vErrors.push(err73);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid6 = _errs89 === errors;
+                        valid16 = valid16 || _valid6;
+                        if (!valid16) {
+                          const _errs91 = errors;
+                          if (typeof data28 === 'string') {
+                            if (!pattern0.test(data28)) {
+                              const err74 = {
+                                instancePath: instancePath + '/data/relationships/prospect/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err74];
+                              } else {
+                                vErrors.push(err74);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err75 = {
+                              instancePath: instancePath + '/data/relationships/prospect/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err75];
+                            } else {
+                              vErrors.push(err75);
+                            }
+                            errors++;
+                          }
+                          var _valid6 = _errs91 === errors;
                           valid16 = valid16 || _valid6;
                         }
                         if (!valid16) {
-                          const err73 = {
+                          const err76 = {
+                            instancePath: instancePath + '/data/relationships/prospect/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err76];
+                          } else {
+                            vErrors.push(err76);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs88;
+                          if (vErrors !== null) {
+                            if (_errs88) {
+                              vErrors.length = _errs88;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data26.meta !== undefined) {
+                        let data29 = data26.meta;
+                        if (!(data29 && typeof data29 == 'object' && !Array.isArray(data29))) {
+                          const err77 = {
+                            instancePath: instancePath + '/data/relationships/prospect/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err77];
+                          } else {
+                            vErrors.push(err77);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err78 = {
+                        instancePath: instancePath + '/data/relationships/prospect/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err78];
+                      } else {
+                        vErrors.push(err78);
+                      }
+                      errors++;
+                    }
+                    var _valid5 = _errs83 === errors;
+                    valid14 = valid14 || _valid5;
+                  }
+                  if (!valid14) {
+                    const err79 = {
+                      instancePath: instancePath + '/data/relationships/prospect/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err79];
+                    } else {
+                      vErrors.push(err79);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs80;
+                    if (vErrors !== null) {
+                      if (_errs80) {
+                        vErrors.length = _errs80;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data25.meta !== undefined) {
+                  let data30 = data25.meta;
+                  if (!(data30 && typeof data30 == 'object' && !Array.isArray(data30))) {
+                    const err80 = {
+                      instancePath: instancePath + '/data/relationships/prospect/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/prospect/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err80];
+                    } else {
+                      vErrors.push(err80);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err81 = {
+                  instancePath: instancePath + '/data/relationships/prospect',
+                  schemaPath: '#/properties/data/properties/relationships/properties/prospect/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err81];
+                } else {
+                  vErrors.push(err81);
+                }
+                errors++;
+              }
+            }
+            if (data12.task !== undefined) {
+              let data31 = data12.task;
+              if (data31 && typeof data31 == 'object' && !Array.isArray(data31)) {
+                if (data31.data === undefined) {
+                  const err82 = {
+                    instancePath: instancePath + '/data/relationships/task',
+                    schemaPath: '#/properties/data/properties/relationships/properties/task/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err82];
+                  } else {
+                    vErrors.push(err82);
+                  }
+                  errors++;
+                }
+                for (const key9 in data31) {
+                  if (!(key9 === 'data' || key9 === 'meta')) {
+                    const err83 = {
+                      instancePath: instancePath + '/data/relationships/task',
+                      schemaPath: '#/properties/data/properties/relationships/properties/task/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key9 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err83];
+                    } else {
+                      vErrors.push(err83);
+                    }
+                    errors++;
+                  }
+                }
+                if (data31.data !== undefined) {
+                  let data32 = data31.data;
+                  const _errs101 = errors;
+                  let valid18 = false;
+                  const _errs102 = errors;
+                  if (data32 !== null) {
+                    const err84 = {
+                      instancePath: instancePath + '/data/relationships/task/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err84];
+                    } else {
+                      vErrors.push(err84);
+                    }
+                    errors++;
+                  }
+                  var _valid7 = _errs102 === errors;
+                  valid18 = valid18 || _valid7;
+                  if (!valid18) {
+                    const _errs104 = errors;
+                    if (data32 && typeof data32 == 'object' && !Array.isArray(data32)) {
+                      if (data32.type === undefined) {
+                        const err85 = {
+                          instancePath: instancePath + '/data/relationships/task/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err85];
+                        } else {
+                          vErrors.push(err85);
+                        }
+                        errors++;
+                      }
+                      if (data32.id === undefined) {
+                        const err86 = {
+                          instancePath: instancePath + '/data/relationships/task/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err86];
+                        } else {
+                          vErrors.push(err86);
+                        }
+                        errors++;
+                      }
+                      for (const key10 in data32) {
+                        if (!(key10 === 'type' || key10 === 'id' || key10 === 'meta')) {
+                          const err87 = {
+                            instancePath: instancePath + '/data/relationships/task/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key10 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err87];
+                          } else {
+                            vErrors.push(err87);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data32.type !== undefined) {
+                        if ('task' !== data32.type) {
+                          const err88 = {
+                            instancePath: instancePath + '/data/relationships/task/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'task' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err88];
+                          } else {
+                            vErrors.push(err88);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data32.id !== undefined) {
+                        let data34 = data32.id;
+                        const _errs109 = errors;
+                        let valid20 = false;
+                        const _errs110 = errors;
+                        if (!(typeof data34 == 'number' && !(data34 % 1) && !isNaN(data34) && isFinite(data34))) {
+                          const err89 = {
+                            instancePath: instancePath + '/data/relationships/task/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err89];
+                          } else {
+                            vErrors.push(err89);
+                          }
+                          errors++;
+                        }
+                        if (typeof data34 == 'number' && isFinite(data34)) {
+                          if (data34 > 9007199254740991 || isNaN(data34)) {
+                            const err90 = {
+                              instancePath: instancePath + '/data/relationships/task/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err90];
+                            } else {
+                              vErrors.push(err90);
+                            }
+                            errors++;
+                          }
+                          if (data34 < 1 || isNaN(data34)) {
+                            const err91 = {
+                              instancePath: instancePath + '/data/relationships/task/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err91];
+                            } else {
+                              vErrors.push(err91);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid8 = _errs110 === errors;
+                        valid20 = valid20 || _valid8;
+                        if (!valid20) {
+                          const _errs112 = errors;
+                          if (typeof data34 === 'string') {
+                            if (!pattern0.test(data34)) {
+                              const err92 = {
+                                instancePath: instancePath + '/data/relationships/task/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err92];
+                              } else {
+                                vErrors.push(err92);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err93 = {
+                              instancePath: instancePath + '/data/relationships/task/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err93];
+                            } else {
+                              vErrors.push(err93);
+                            }
+                            errors++;
+                          }
+                          var _valid8 = _errs112 === errors;
+                          valid20 = valid20 || _valid8;
+                        }
+                        if (!valid20) {
+                          const err94 = {
+                            instancePath: instancePath + '/data/relationships/task/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err94];
+                          } else {
+                            vErrors.push(err94);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs109;
+                          if (vErrors !== null) {
+                            if (_errs109) {
+                              vErrors.length = _errs109;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data32.meta !== undefined) {
+                        let data35 = data32.meta;
+                        if (!(data35 && typeof data35 == 'object' && !Array.isArray(data35))) {
+                          const err95 = {
+                            instancePath: instancePath + '/data/relationships/task/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err95];
+                          } else {
+                            vErrors.push(err95);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err96 = {
+                        instancePath: instancePath + '/data/relationships/task/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err96];
+                      } else {
+                        vErrors.push(err96);
+                      }
+                      errors++;
+                    }
+                    var _valid7 = _errs104 === errors;
+                    valid18 = valid18 || _valid7;
+                  }
+                  if (!valid18) {
+                    const err97 = {
+                      instancePath: instancePath + '/data/relationships/task/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/task/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err97];
+                    } else {
+                      vErrors.push(err97);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs101;
+                    if (vErrors !== null) {
+                      if (_errs101) {
+                        vErrors.length = _errs101;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data31.meta !== undefined) {
+                  let data36 = data31.meta;
+                  if (!(data36 && typeof data36 == 'object' && !Array.isArray(data36))) {
+                    const err98 = {
+                      instancePath: instancePath + '/data/relationships/task/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/task/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err98];
+                    } else {
+                      vErrors.push(err98);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err99 = {
+                  instancePath: instancePath + '/data/relationships/task',
+                  schemaPath: '#/properties/data/properties/relationships/properties/task/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err99];
+                } else {
+                  vErrors.push(err99);
+                }
+                errors++;
+              }
+            }
+            if (data12.template !== undefined) {
+              let data37 = data12.template;
+              if (data37 && typeof data37 == 'object' && !Array.isArray(data37)) {
+                if (data37.data === undefined) {
+                  const err100 = {
+                    instancePath: instancePath + '/data/relationships/template',
+                    schemaPath: '#/properties/data/properties/relationships/properties/template/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err100];
+                  } else {
+                    vErrors.push(err100);
+                  }
+                  errors++;
+                }
+                for (const key11 in data37) {
+                  if (!(key11 === 'data' || key11 === 'meta')) {
+                    const err101 = {
+                      instancePath: instancePath + '/data/relationships/template',
+                      schemaPath: '#/properties/data/properties/relationships/properties/template/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key11 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err101];
+                    } else {
+                      vErrors.push(err101);
+                    }
+                    errors++;
+                  }
+                }
+                if (data37.data !== undefined) {
+                  let data38 = data37.data;
+                  const _errs122 = errors;
+                  let valid22 = false;
+                  const _errs123 = errors;
+                  if (data38 !== null) {
+                    const err102 = {
+                      instancePath: instancePath + '/data/relationships/template/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err102];
+                    } else {
+                      vErrors.push(err102);
+                    }
+                    errors++;
+                  }
+                  var _valid9 = _errs123 === errors;
+                  valid22 = valid22 || _valid9;
+                  if (!valid22) {
+                    const _errs125 = errors;
+                    if (data38 && typeof data38 == 'object' && !Array.isArray(data38)) {
+                      if (data38.type === undefined) {
+                        const err103 = {
+                          instancePath: instancePath + '/data/relationships/template/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err103];
+                        } else {
+                          vErrors.push(err103);
+                        }
+                        errors++;
+                      }
+                      if (data38.id === undefined) {
+                        const err104 = {
+                          instancePath: instancePath + '/data/relationships/template/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err104];
+                        } else {
+                          vErrors.push(err104);
+                        }
+                        errors++;
+                      }
+                      for (const key12 in data38) {
+                        if (!(key12 === 'type' || key12 === 'id' || key12 === 'meta')) {
+                          const err105 = {
+                            instancePath: instancePath + '/data/relationships/template/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key12 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err105];
+                          } else {
+                            vErrors.push(err105);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data38.type !== undefined) {
+                        if ('template' !== data38.type) {
+                          const err106 = {
+                            instancePath: instancePath + '/data/relationships/template/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'template' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err106];
+                          } else {
+                            vErrors.push(err106);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data38.id !== undefined) {
+                        let data40 = data38.id;
+                        const _errs130 = errors;
+                        let valid24 = false;
+                        const _errs131 = errors;
+                        if (!(typeof data40 == 'number' && !(data40 % 1) && !isNaN(data40) && isFinite(data40))) {
+                          const err107 = {
+                            instancePath: instancePath + '/data/relationships/template/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err107];
+                          } else {
+                            vErrors.push(err107);
+                          }
+                          errors++;
+                        }
+                        if (typeof data40 == 'number' && isFinite(data40)) {
+                          if (data40 > 9007199254740991 || isNaN(data40)) {
+                            const err108 = {
+                              instancePath: instancePath + '/data/relationships/template/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err108];
+                            } else {
+                              vErrors.push(err108);
+                            }
+                            errors++;
+                          }
+                          if (data40 < 1 || isNaN(data40)) {
+                            const err109 = {
+                              instancePath: instancePath + '/data/relationships/template/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err109];
+                            } else {
+                              vErrors.push(err109);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid10 = _errs131 === errors;
+                        valid24 = valid24 || _valid10;
+                        if (!valid24) {
+                          const _errs133 = errors;
+                          if (typeof data40 === 'string') {
+                            if (!pattern0.test(data40)) {
+                              const err110 = {
+                                instancePath: instancePath + '/data/relationships/template/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err110];
+                              } else {
+                                vErrors.push(err110);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err111 = {
+                              instancePath: instancePath + '/data/relationships/template/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err111];
+                            } else {
+                              vErrors.push(err111);
+                            }
+                            errors++;
+                          }
+                          var _valid10 = _errs133 === errors;
+                          valid24 = valid24 || _valid10;
+                        }
+                        if (!valid24) {
+                          const err112 = {
                             instancePath: instancePath + '/data/relationships/template/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf',
@@ -3164,26 +4800,26 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err73];
+                            vErrors = [err112];
                           } else {
-                            vErrors.push(err73);
+                            vErrors.push(err112);
                           }
                           errors++;
                         } else {
-                          errors = _errs84;
+                          errors = _errs130;
                           if (vErrors !== null) {
-                            if (_errs84) {
-                              vErrors.length = _errs84;
+                            if (_errs130) {
+                              vErrors.length = _errs130;
                             } else {
                               vErrors = null;
                             }
                           }
                         }
                       }
-                      if (data24.meta !== undefined) {
-                        let data27 = data24.meta;
-                        if (!(data27 && typeof data27 == 'object' && !Array.isArray(data27))) {
-                          const err74 = {
+                      if (data38.meta !== undefined) {
+                        let data41 = data38.meta;
+                        if (!(data41 && typeof data41 == 'object' && !Array.isArray(data41))) {
+                          const err113 = {
                             instancePath: instancePath + '/data/relationships/template/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/meta/type',
@@ -3192,15 +4828,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err74];
+                            vErrors = [err113];
                           } else {
-                            vErrors.push(err74);
+                            vErrors.push(err113);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err75 = {
+                      const err114 = {
                         instancePath: instancePath + '/data/relationships/template/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/type',
@@ -3209,17 +4845,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err75];
+                        vErrors = [err114];
                       } else {
-                        vErrors.push(err75);
+                        vErrors.push(err114);
                       }
                       errors++;
                     }
-                    var _valid5 = _errs79 === errors;
-                    valid14 = valid14 || _valid5;
+                    var _valid9 = _errs125 === errors;
+                    valid22 = valid22 || _valid9;
                   }
-                  if (!valid14) {
-                    const err76 = {
+                  if (!valid22) {
+                    const err115 = {
                       instancePath: instancePath + '/data/relationships/template/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/template/properties/data/anyOf',
@@ -3228,26 +4864,26 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err76];
+                      vErrors = [err115];
                     } else {
-                      vErrors.push(err76);
+                      vErrors.push(err115);
                     }
                     errors++;
                   } else {
-                    errors = _errs76;
+                    errors = _errs122;
                     if (vErrors !== null) {
-                      if (_errs76) {
-                        vErrors.length = _errs76;
+                      if (_errs122) {
+                        vErrors.length = _errs122;
                       } else {
                         vErrors = null;
                       }
                     }
                   }
                 }
-                if (data23.meta !== undefined) {
-                  let data28 = data23.meta;
-                  if (!(data28 && typeof data28 == 'object' && !Array.isArray(data28))) {
-                    const err77 = {
+                if (data37.meta !== undefined) {
+                  let data42 = data37.meta;
+                  if (!(data42 && typeof data42 == 'object' && !Array.isArray(data42))) {
+                    const err116 = {
                       instancePath: instancePath + '/data/relationships/template/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/template/properties/meta/type',
                       keyword: 'type',
@@ -3255,15 +4891,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err77];
+                      vErrors = [err116];
                     } else {
-                      vErrors.push(err77);
+                      vErrors.push(err116);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err78 = {
+                const err117 = {
                   instancePath: instancePath + '/data/relationships/template',
                   schemaPath: '#/properties/data/properties/relationships/properties/template/type',
                   keyword: 'type',
@@ -3271,15 +4907,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err78];
+                  vErrors = [err117];
                 } else {
-                  vErrors.push(err78);
+                  vErrors.push(err117);
                 }
                 errors++;
               }
             }
           } else {
-            const err79 = {
+            const err118 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
               keyword: 'type',
@@ -3287,17 +4923,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err79];
+              vErrors = [err118];
             } else {
-              vErrors.push(err79);
+              vErrors.push(err118);
             }
             errors++;
           }
         }
         if (data0.meta !== undefined) {
-          let data29 = data0.meta;
-          if (!(data29 && typeof data29 == 'object' && !Array.isArray(data29))) {
-            const err80 = {
+          let data43 = data0.meta;
+          if (!(data43 && typeof data43 == 'object' && !Array.isArray(data43))) {
+            const err119 = {
               instancePath: instancePath + '/data/meta',
               schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
@@ -3305,17 +4941,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err80];
+              vErrors = [err119];
             } else {
-              vErrors.push(err80);
+              vErrors.push(err119);
             }
             errors++;
           }
         }
         if (data0.links !== undefined) {
-          let data30 = data0.links;
-          if (!(data30 && typeof data30 == 'object' && !Array.isArray(data30))) {
-            const err81 = {
+          let data44 = data0.links;
+          if (!(data44 && typeof data44 == 'object' && !Array.isArray(data44))) {
+            const err120 = {
               instancePath: instancePath + '/data/links',
               schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
@@ -3323,15 +4959,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err81];
+              vErrors = [err120];
             } else {
-              vErrors.push(err81);
+              vErrors.push(err120);
             }
             errors++;
           }
         }
       } else {
-        const err82 = {
+        const err121 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -3339,15 +4975,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err82];
+          vErrors = [err121];
         } else {
-          vErrors.push(err82);
+          vErrors.push(err121);
         }
         errors++;
       }
     }
   } else {
-    const err83 = {
+    const err122 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -3355,9 +4991,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err83];
+      vErrors = [err122];
     } else {
-      vErrors.push(err83);
+      vErrors.push(err122);
     }
     errors++;
   }

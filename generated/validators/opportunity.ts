@@ -20,14 +20,178 @@ const schema11 = {
           required: [],
           additionalProperties: false,
           properties: {
+            amount: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
             amountPrecise: { type: ['string', 'null'], maxLength: 255 },
+            closeDate: { type: ['string', 'null'], format: 'date-time' },
+            currencyType: { type: ['string', 'null'] },
+            custom1: { type: ['string', 'null'] },
+            custom10: { type: ['string', 'null'] },
+            custom100: { type: ['string', 'null'] },
+            custom101: { type: ['string', 'null'] },
+            custom102: { type: ['string', 'null'] },
+            custom103: { type: ['string', 'null'] },
+            custom104: { type: ['string', 'null'] },
+            custom105: { type: ['string', 'null'] },
+            custom106: { type: ['string', 'null'] },
+            custom107: { type: ['string', 'null'] },
+            custom108: { type: ['string', 'null'] },
+            custom109: { type: ['string', 'null'] },
+            custom11: { type: ['string', 'null'] },
+            custom110: { type: ['string', 'null'] },
+            custom111: { type: ['string', 'null'] },
+            custom112: { type: ['string', 'null'] },
+            custom113: { type: ['string', 'null'] },
+            custom114: { type: ['string', 'null'] },
+            custom115: { type: ['string', 'null'] },
+            custom116: { type: ['string', 'null'] },
+            custom117: { type: ['string', 'null'] },
+            custom118: { type: ['string', 'null'] },
+            custom119: { type: ['string', 'null'] },
+            custom12: { type: ['string', 'null'] },
+            custom120: { type: ['string', 'null'] },
+            custom121: { type: ['string', 'null'] },
+            custom122: { type: ['string', 'null'] },
+            custom123: { type: ['string', 'null'] },
+            custom124: { type: ['string', 'null'] },
+            custom125: { type: ['string', 'null'] },
+            custom126: { type: ['string', 'null'] },
+            custom127: { type: ['string', 'null'] },
+            custom128: { type: ['string', 'null'] },
+            custom129: { type: ['string', 'null'] },
+            custom13: { type: ['string', 'null'] },
+            custom130: { type: ['string', 'null'] },
+            custom131: { type: ['string', 'null'] },
+            custom132: { type: ['string', 'null'] },
+            custom133: { type: ['string', 'null'] },
+            custom134: { type: ['string', 'null'] },
+            custom135: { type: ['string', 'null'] },
+            custom136: { type: ['string', 'null'] },
+            custom137: { type: ['string', 'null'] },
+            custom138: { type: ['string', 'null'] },
+            custom139: { type: ['string', 'null'] },
+            custom14: { type: ['string', 'null'] },
+            custom140: { type: ['string', 'null'] },
+            custom141: { type: ['string', 'null'] },
+            custom142: { type: ['string', 'null'] },
+            custom143: { type: ['string', 'null'] },
+            custom144: { type: ['string', 'null'] },
+            custom145: { type: ['string', 'null'] },
+            custom146: { type: ['string', 'null'] },
+            custom147: { type: ['string', 'null'] },
+            custom148: { type: ['string', 'null'] },
+            custom149: { type: ['string', 'null'] },
+            custom15: { type: ['string', 'null'] },
+            custom150: { type: ['string', 'null'] },
+            custom16: { type: ['string', 'null'] },
+            custom17: { type: ['string', 'null'] },
+            custom18: { type: ['string', 'null'] },
+            custom19: { type: ['string', 'null'] },
+            custom2: { type: ['string', 'null'] },
+            custom20: { type: ['string', 'null'] },
+            custom21: { type: ['string', 'null'] },
+            custom22: { type: ['string', 'null'] },
+            custom23: { type: ['string', 'null'] },
+            custom24: { type: ['string', 'null'] },
+            custom25: { type: ['string', 'null'] },
+            custom26: { type: ['string', 'null'] },
+            custom27: { type: ['string', 'null'] },
+            custom28: { type: ['string', 'null'] },
+            custom29: { type: ['string', 'null'] },
+            custom3: { type: ['string', 'null'] },
+            custom30: { type: ['string', 'null'] },
+            custom31: { type: ['string', 'null'] },
+            custom32: { type: ['string', 'null'] },
+            custom33: { type: ['string', 'null'] },
+            custom34: { type: ['string', 'null'] },
+            custom35: { type: ['string', 'null'] },
+            custom36: { type: ['string', 'null'] },
+            custom37: { type: ['string', 'null'] },
+            custom38: { type: ['string', 'null'] },
+            custom39: { type: ['string', 'null'] },
+            custom4: { type: ['string', 'null'] },
+            custom40: { type: ['string', 'null'] },
+            custom41: { type: ['string', 'null'] },
+            custom42: { type: ['string', 'null'] },
+            custom43: { type: ['string', 'null'] },
+            custom44: { type: ['string', 'null'] },
+            custom45: { type: ['string', 'null'] },
+            custom46: { type: ['string', 'null'] },
+            custom47: { type: ['string', 'null'] },
+            custom48: { type: ['string', 'null'] },
+            custom49: { type: ['string', 'null'] },
+            custom5: { type: ['string', 'null'] },
+            custom50: { type: ['string', 'null'] },
+            custom51: { type: ['string', 'null'] },
+            custom52: { type: ['string', 'null'] },
+            custom53: { type: ['string', 'null'] },
+            custom54: { type: ['string', 'null'] },
+            custom55: { type: ['string', 'null'] },
+            custom56: { type: ['string', 'null'] },
+            custom57: { type: ['string', 'null'] },
+            custom58: { type: ['string', 'null'] },
+            custom59: { type: ['string', 'null'] },
+            custom6: { type: ['string', 'null'] },
+            custom60: { type: ['string', 'null'] },
+            custom61: { type: ['string', 'null'] },
+            custom62: { type: ['string', 'null'] },
+            custom63: { type: ['string', 'null'] },
+            custom64: { type: ['string', 'null'] },
+            custom65: { type: ['string', 'null'] },
+            custom66: { type: ['string', 'null'] },
+            custom67: { type: ['string', 'null'] },
+            custom68: { type: ['string', 'null'] },
+            custom69: { type: ['string', 'null'] },
+            custom7: { type: ['string', 'null'] },
+            custom70: { type: ['string', 'null'] },
+            custom71: { type: ['string', 'null'] },
+            custom72: { type: ['string', 'null'] },
+            custom73: { type: ['string', 'null'] },
+            custom74: { type: ['string', 'null'] },
+            custom75: { type: ['string', 'null'] },
+            custom76: { type: ['string', 'null'] },
+            custom77: { type: ['string', 'null'] },
+            custom78: { type: ['string', 'null'] },
+            custom79: { type: ['string', 'null'] },
+            custom8: { type: ['string', 'null'] },
+            custom80: { type: ['string', 'null'] },
+            custom81: { type: ['string', 'null'] },
+            custom82: { type: ['string', 'null'] },
+            custom83: { type: ['string', 'null'] },
+            custom84: { type: ['string', 'null'] },
+            custom85: { type: ['string', 'null'] },
+            custom86: { type: ['string', 'null'] },
+            custom87: { type: ['string', 'null'] },
+            custom88: { type: ['string', 'null'] },
+            custom89: { type: ['string', 'null'] },
+            custom9: { type: ['string', 'null'] },
+            custom90: { type: ['string', 'null'] },
+            custom91: { type: ['string', 'null'] },
+            custom92: { type: ['string', 'null'] },
+            custom93: { type: ['string', 'null'] },
+            custom94: { type: ['string', 'null'] },
+            custom95: { type: ['string', 'null'] },
+            custom96: { type: ['string', 'null'] },
+            custom97: { type: ['string', 'null'] },
+            custom98: { type: ['string', 'null'] },
+            custom99: { type: ['string', 'null'] },
+            customId: { type: ['string', 'null'] },
+            description: { type: ['string', 'null'] },
             externalCreatedAt: { type: ['string', 'null'], format: 'date-time' },
             externalUpdatedAt: { type: ['string', 'null'], format: 'date-time' },
             forecastCategory: { type: ['string', 'null'], maxLength: 255 },
             leadSource: { type: ['string', 'null'], maxLength: 255 },
             lostReason: { type: ['string', 'null'], maxLength: 255 },
+            mapLink: { type: ['string', 'null'] },
+            mapNextSteps: { type: ['string', 'null'] },
+            mapStatus: { type: ['string', 'null'] },
             name: { type: ['string', 'null'], maxLength: 255 },
+            nextStep: { type: ['string', 'null'] },
+            opportunityType: { type: ['string', 'null'] },
+            probability: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            prospectingRepId: { type: ['string', 'null'] },
             recordType: { type: ['string', 'null'], maxLength: 255 },
+            sharingTeamId: { type: ['string', 'null'] },
+            tags: { type: ['array', 'null'], items: { type: 'string' }, maxItems: 1000 },
             trashedAt: { type: ['string', 'null'], format: 'date-time' },
           },
         },
@@ -50,6 +214,34 @@ const schema11 = {
                       additionalProperties: false,
                       properties: {
                         type: { const: 'account' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            opportunityStage: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'opportunityStage' },
                         id: {
                           anyOf: [
                             { type: 'integer', minimum: 1, maximum: 9007199254740991 },
@@ -202,15 +394,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.amountPrecise !== undefined) {
-              let data3 = data2.amountPrecise;
-              if (typeof data3 !== 'string' && data3 !== null) {
+            if (data2.amount !== undefined) {
+              let data3 = data2.amount;
+              if (!(typeof data3 == 'number' && !(data3 % 1) && !isNaN(data3) && isFinite(data3)) && data3 !== null) {
                 const err5 = {
-                  instancePath: instancePath + '/data/attributes/amountPrecise',
-                  schemaPath: '#/properties/data/properties/attributes/properties/amountPrecise/type',
+                  instancePath: instancePath + '/data/attributes/amount',
+                  schemaPath: '#/properties/data/properties/attributes/properties/amount/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.amountPrecise.type },
-                  message: 'must be string,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.amount.type },
+                  message: 'must be integer,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err5];
@@ -219,14 +411,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data3 === 'string') {
-                if (func3(data3) > 255) {
+              if (typeof data3 == 'number' && isFinite(data3)) {
+                if (data3 > 2147483647 || isNaN(data3)) {
                   const err6 = {
-                    instancePath: instancePath + '/data/attributes/amountPrecise',
-                    schemaPath: '#/properties/data/properties/attributes/properties/amountPrecise/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
+                    instancePath: instancePath + '/data/attributes/amount',
+                    schemaPath: '#/properties/data/properties/attributes/properties/amount/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
                     vErrors = [err6];
@@ -235,121 +427,119 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
+                if (data3 < -2147483648 || isNaN(data3)) {
+                  const err7 = {
+                    instancePath: instancePath + '/data/attributes/amount',
+                    schemaPath: '#/properties/data/properties/attributes/properties/amount/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err7];
+                  } else {
+                    vErrors.push(err7);
+                  }
+                  errors++;
+                }
               }
             }
-            if (data2.externalCreatedAt !== undefined) {
-              let data4 = data2.externalCreatedAt;
+            if (data2.amountPrecise !== undefined) {
+              let data4 = data2.amountPrecise;
               if (typeof data4 !== 'string' && data4 !== null) {
-                const err7 = {
-                  instancePath: instancePath + '/data/attributes/externalCreatedAt',
-                  schemaPath: '#/properties/data/properties/attributes/properties/externalCreatedAt/type',
+                const err8 = {
+                  instancePath: instancePath + '/data/attributes/amountPrecise',
+                  schemaPath: '#/properties/data/properties/attributes/properties/amountPrecise/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.externalCreatedAt.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.amountPrecise.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err7];
+                  vErrors = [err8];
                 } else {
-                  vErrors.push(err7);
+                  vErrors.push(err8);
                 }
                 errors++;
               }
               if (typeof data4 === 'string') {
-                if (!formats0.validate(data4)) {
-                  const err8 = {
-                    instancePath: instancePath + '/data/attributes/externalCreatedAt',
-                    schemaPath: '#/properties/data/properties/attributes/properties/externalCreatedAt/format',
-                    keyword: 'format',
-                    params: { format: 'date-time' },
-                    message: 'must match format "' + 'date-time' + '"',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err8];
-                  } else {
-                    vErrors.push(err8);
-                  }
-                  errors++;
-                }
-              }
-            }
-            if (data2.externalUpdatedAt !== undefined) {
-              let data5 = data2.externalUpdatedAt;
-              if (typeof data5 !== 'string' && data5 !== null) {
-                const err9 = {
-                  instancePath: instancePath + '/data/attributes/externalUpdatedAt',
-                  schemaPath: '#/properties/data/properties/attributes/properties/externalUpdatedAt/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.externalUpdatedAt.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err9];
-                } else {
-                  vErrors.push(err9);
-                }
-                errors++;
-              }
-              if (typeof data5 === 'string') {
-                if (!formats0.validate(data5)) {
-                  const err10 = {
-                    instancePath: instancePath + '/data/attributes/externalUpdatedAt',
-                    schemaPath: '#/properties/data/properties/attributes/properties/externalUpdatedAt/format',
-                    keyword: 'format',
-                    params: { format: 'date-time' },
-                    message: 'must match format "' + 'date-time' + '"',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err10];
-                  } else {
-                    vErrors.push(err10);
-                  }
-                  errors++;
-                }
-              }
-            }
-            if (data2.forecastCategory !== undefined) {
-              let data6 = data2.forecastCategory;
-              if (typeof data6 !== 'string' && data6 !== null) {
-                const err11 = {
-                  instancePath: instancePath + '/data/attributes/forecastCategory',
-                  schemaPath: '#/properties/data/properties/attributes/properties/forecastCategory/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.forecastCategory.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err11];
-                } else {
-                  vErrors.push(err11);
-                }
-                errors++;
-              }
-              if (typeof data6 === 'string') {
-                if (func3(data6) > 255) {
-                  const err12 = {
-                    instancePath: instancePath + '/data/attributes/forecastCategory',
-                    schemaPath: '#/properties/data/properties/attributes/properties/forecastCategory/maxLength',
+                if (func3(data4) > 255) {
+                  const err9 = {
+                    instancePath: instancePath + '/data/attributes/amountPrecise',
+                    schemaPath: '#/properties/data/properties/attributes/properties/amountPrecise/maxLength',
                     keyword: 'maxLength',
                     params: { limit: 255 },
                     message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err12];
+                    vErrors = [err9];
                   } else {
-                    vErrors.push(err12);
+                    vErrors.push(err9);
                   }
                   errors++;
                 }
               }
             }
-            if (data2.leadSource !== undefined) {
-              let data7 = data2.leadSource;
+            if (data2.closeDate !== undefined) {
+              let data5 = data2.closeDate;
+              if (typeof data5 !== 'string' && data5 !== null) {
+                const err10 = {
+                  instancePath: instancePath + '/data/attributes/closeDate',
+                  schemaPath: '#/properties/data/properties/attributes/properties/closeDate/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.closeDate.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err10];
+                } else {
+                  vErrors.push(err10);
+                }
+                errors++;
+              }
+              if (typeof data5 === 'string') {
+                if (!formats0.validate(data5)) {
+                  const err11 = {
+                    instancePath: instancePath + '/data/attributes/closeDate',
+                    schemaPath: '#/properties/data/properties/attributes/properties/closeDate/format',
+                    keyword: 'format',
+                    params: { format: 'date-time' },
+                    message: 'must match format "' + 'date-time' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err11];
+                  } else {
+                    vErrors.push(err11);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.currencyType !== undefined) {
+              let data6 = data2.currencyType;
+              if (typeof data6 !== 'string' && data6 !== null) {
+                const err12 = {
+                  instancePath: instancePath + '/data/attributes/currencyType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/currencyType/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.currencyType.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err12];
+                } else {
+                  vErrors.push(err12);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom1 !== undefined) {
+              let data7 = data2.custom1;
               if (typeof data7 !== 'string' && data7 !== null) {
                 const err13 = {
-                  instancePath: instancePath + '/data/attributes/leadSource',
-                  schemaPath: '#/properties/data/properties/attributes/properties/leadSource/type',
+                  instancePath: instancePath + '/data/attributes/custom1',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom1/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.leadSource.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom1.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -359,32 +549,33 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data7 === 'string') {
-                if (func3(data7) > 255) {
-                  const err14 = {
-                    instancePath: instancePath + '/data/attributes/leadSource',
-                    schemaPath: '#/properties/data/properties/attributes/properties/leadSource/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err14];
-                  } else {
-                    vErrors.push(err14);
-                  }
-                  errors++;
+            }
+            if (data2.custom10 !== undefined) {
+              let data8 = data2.custom10;
+              if (typeof data8 !== 'string' && data8 !== null) {
+                const err14 = {
+                  instancePath: instancePath + '/data/attributes/custom10',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom10/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom10.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err14];
+                } else {
+                  vErrors.push(err14);
                 }
+                errors++;
               }
             }
-            if (data2.lostReason !== undefined) {
-              let data8 = data2.lostReason;
-              if (typeof data8 !== 'string' && data8 !== null) {
+            if (data2.custom100 !== undefined) {
+              let data9 = data2.custom100;
+              if (typeof data9 !== 'string' && data9 !== null) {
                 const err15 = {
-                  instancePath: instancePath + '/data/attributes/lostReason',
-                  schemaPath: '#/properties/data/properties/attributes/properties/lostReason/type',
+                  instancePath: instancePath + '/data/attributes/custom100',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom100/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.lostReason.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom100.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -394,32 +585,33 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data8 === 'string') {
-                if (func3(data8) > 255) {
-                  const err16 = {
-                    instancePath: instancePath + '/data/attributes/lostReason',
-                    schemaPath: '#/properties/data/properties/attributes/properties/lostReason/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err16];
-                  } else {
-                    vErrors.push(err16);
-                  }
-                  errors++;
+            }
+            if (data2.custom101 !== undefined) {
+              let data10 = data2.custom101;
+              if (typeof data10 !== 'string' && data10 !== null) {
+                const err16 = {
+                  instancePath: instancePath + '/data/attributes/custom101',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom101/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom101.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err16];
+                } else {
+                  vErrors.push(err16);
                 }
+                errors++;
               }
             }
-            if (data2.name !== undefined) {
-              let data9 = data2.name;
-              if (typeof data9 !== 'string' && data9 !== null) {
+            if (data2.custom102 !== undefined) {
+              let data11 = data2.custom102;
+              if (typeof data11 !== 'string' && data11 !== null) {
                 const err17 = {
-                  instancePath: instancePath + '/data/attributes/name',
-                  schemaPath: '#/properties/data/properties/attributes/properties/name/type',
+                  instancePath: instancePath + '/data/attributes/custom102',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom102/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.name.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom102.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -429,32 +621,33 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data9 === 'string') {
-                if (func3(data9) > 255) {
-                  const err18 = {
-                    instancePath: instancePath + '/data/attributes/name',
-                    schemaPath: '#/properties/data/properties/attributes/properties/name/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err18];
-                  } else {
-                    vErrors.push(err18);
-                  }
-                  errors++;
+            }
+            if (data2.custom103 !== undefined) {
+              let data12 = data2.custom103;
+              if (typeof data12 !== 'string' && data12 !== null) {
+                const err18 = {
+                  instancePath: instancePath + '/data/attributes/custom103',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom103/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom103.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err18];
+                } else {
+                  vErrors.push(err18);
                 }
+                errors++;
               }
             }
-            if (data2.recordType !== undefined) {
-              let data10 = data2.recordType;
-              if (typeof data10 !== 'string' && data10 !== null) {
+            if (data2.custom104 !== undefined) {
+              let data13 = data2.custom104;
+              if (typeof data13 !== 'string' && data13 !== null) {
                 const err19 = {
-                  instancePath: instancePath + '/data/attributes/recordType',
-                  schemaPath: '#/properties/data/properties/attributes/properties/recordType/type',
+                  instancePath: instancePath + '/data/attributes/custom104',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom104/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.recordType.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom104.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -464,32 +657,33 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data10 === 'string') {
-                if (func3(data10) > 255) {
-                  const err20 = {
-                    instancePath: instancePath + '/data/attributes/recordType',
-                    schemaPath: '#/properties/data/properties/attributes/properties/recordType/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err20];
-                  } else {
-                    vErrors.push(err20);
-                  }
-                  errors++;
+            }
+            if (data2.custom105 !== undefined) {
+              let data14 = data2.custom105;
+              if (typeof data14 !== 'string' && data14 !== null) {
+                const err20 = {
+                  instancePath: instancePath + '/data/attributes/custom105',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom105/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom105.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err20];
+                } else {
+                  vErrors.push(err20);
                 }
+                errors++;
               }
             }
-            if (data2.trashedAt !== undefined) {
-              let data11 = data2.trashedAt;
-              if (typeof data11 !== 'string' && data11 !== null) {
+            if (data2.custom106 !== undefined) {
+              let data15 = data2.custom106;
+              if (typeof data15 !== 'string' && data15 !== null) {
                 const err21 = {
-                  instancePath: instancePath + '/data/attributes/trashedAt',
-                  schemaPath: '#/properties/data/properties/attributes/properties/trashedAt/type',
+                  instancePath: instancePath + '/data/attributes/custom106',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom106/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.trashedAt.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom106.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -499,51 +693,52 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data11 === 'string') {
-                if (!formats0.validate(data11)) {
-                  const err22 = {
-                    instancePath: instancePath + '/data/attributes/trashedAt',
-                    schemaPath: '#/properties/data/properties/attributes/properties/trashedAt/format',
-                    keyword: 'format',
-                    params: { format: 'date-time' },
-                    message: 'must match format "' + 'date-time' + '"',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err22];
-                  } else {
-                    vErrors.push(err22);
-                  }
-                  errors++;
+            }
+            if (data2.custom107 !== undefined) {
+              let data16 = data2.custom107;
+              if (typeof data16 !== 'string' && data16 !== null) {
+                const err22 = {
+                  instancePath: instancePath + '/data/attributes/custom107',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom107/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom107.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err22];
+                } else {
+                  vErrors.push(err22);
                 }
+                errors++;
               }
             }
-          } else {
-            const err23 = {
-              instancePath: instancePath + '/data/attributes',
-              schemaPath: '#/properties/data/properties/attributes/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err23];
-            } else {
-              vErrors.push(err23);
+            if (data2.custom108 !== undefined) {
+              let data17 = data2.custom108;
+              if (typeof data17 !== 'string' && data17 !== null) {
+                const err23 = {
+                  instancePath: instancePath + '/data/attributes/custom108',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom108/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom108.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err23];
+                } else {
+                  vErrors.push(err23);
+                }
+                errors++;
+              }
             }
-            errors++;
-          }
-        }
-        if (data0.relationships !== undefined) {
-          let data12 = data0.relationships;
-          if (data12 && typeof data12 == 'object' && !Array.isArray(data12)) {
-            for (const key2 in data12) {
-              if (!(key2 === 'account' || key2 === 'owner')) {
+            if (data2.custom109 !== undefined) {
+              let data18 = data2.custom109;
+              if (typeof data18 !== 'string' && data18 !== null) {
                 const err24 = {
-                  instancePath: instancePath + '/data/relationships',
-                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key2 },
-                  message: 'must NOT have additional properties',
+                  instancePath: instancePath + '/data/attributes/custom109',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom109/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom109.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err24];
@@ -553,344 +748,321 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data12.account !== undefined) {
-              let data13 = data12.account;
-              if (data13 && typeof data13 == 'object' && !Array.isArray(data13)) {
-                if (data13.data === undefined) {
-                  const err25 = {
-                    instancePath: instancePath + '/data/relationships/account',
-                    schemaPath: '#/properties/data/properties/relationships/properties/account/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'data' },
-                    message: "must have required property '" + 'data' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err25];
-                  } else {
-                    vErrors.push(err25);
-                  }
-                  errors++;
-                }
-                for (const key3 in data13) {
-                  if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err26 = {
-                      instancePath: instancePath + '/data/relationships/account',
-                      schemaPath: '#/properties/data/properties/relationships/properties/account/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key3 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err26];
-                    } else {
-                      vErrors.push(err26);
-                    }
-                    errors++;
-                  }
-                }
-                if (data13.data !== undefined) {
-                  let data14 = data13.data;
-                  const _errs34 = errors;
-                  let valid5 = false;
-                  const _errs35 = errors;
-                  if (data14 !== null) {
-                    const err27 = {
-                      instancePath: instancePath + '/data/relationships/account/data',
-                      schemaPath:
-                        '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/0/type',
-                      keyword: 'type',
-                      params: { type: 'null' },
-                      message: 'must be null',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err27];
-                    } else {
-                      vErrors.push(err27);
-                    }
-                    errors++;
-                  }
-                  var _valid0 = _errs35 === errors;
-                  valid5 = valid5 || _valid0;
-                  if (!valid5) {
-                    const _errs37 = errors;
-                    if (data14 && typeof data14 == 'object' && !Array.isArray(data14)) {
-                      if (data14.type === undefined) {
-                        const err28 = {
-                          instancePath: instancePath + '/data/relationships/account/data',
-                          schemaPath:
-                            '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/required',
-                          keyword: 'required',
-                          params: { missingProperty: 'type' },
-                          message: "must have required property '" + 'type' + "'",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err28];
-                        } else {
-                          vErrors.push(err28);
-                        }
-                        errors++;
-                      }
-                      if (data14.id === undefined) {
-                        const err29 = {
-                          instancePath: instancePath + '/data/relationships/account/data',
-                          schemaPath:
-                            '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/required',
-                          keyword: 'required',
-                          params: { missingProperty: 'id' },
-                          message: "must have required property '" + 'id' + "'",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err29];
-                        } else {
-                          vErrors.push(err29);
-                        }
-                        errors++;
-                      }
-                      for (const key4 in data14) {
-                        if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err30 = {
-                            instancePath: instancePath + '/data/relationships/account/data',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/additionalProperties',
-                            keyword: 'additionalProperties',
-                            params: { additionalProperty: key4 },
-                            message: 'must NOT have additional properties',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err30];
-                          } else {
-                            vErrors.push(err30);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data14.type !== undefined) {
-                        if ('account' !== data14.type) {
-                          const err31 = {
-                            instancePath: instancePath + '/data/relationships/account/data/type',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/type/const',
-                            keyword: 'const',
-                            params: { allowedValue: 'account' },
-                            message: 'must be equal to constant',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err31];
-                          } else {
-                            vErrors.push(err31);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data14.id !== undefined) {
-                        let data16 = data14.id;
-                        const _errs42 = errors;
-                        let valid7 = false;
-                        const _errs43 = errors;
-                        if (!(typeof data16 == 'number' && !(data16 % 1) && !isNaN(data16) && isFinite(data16))) {
-                          const err32 = {
-                            instancePath: instancePath + '/data/relationships/account/data/id',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/type',
-                            keyword: 'type',
-                            params: { type: 'integer' },
-                            message: 'must be integer',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err32];
-                          } else {
-                            vErrors.push(err32);
-                          }
-                          errors++;
-                        }
-                        if (typeof data16 == 'number' && isFinite(data16)) {
-                          if (data16 > 9007199254740991 || isNaN(data16)) {
-                            const err33 = {
-                              instancePath: instancePath + '/data/relationships/account/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
-                              keyword: 'maximum',
-                              params: { comparison: '<=', limit: 9007199254740991 },
-                              message: 'must be <= 9007199254740991',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err33];
-                            } else {
-                              vErrors.push(err33);
-                            }
-                            errors++;
-                          }
-                          if (data16 < 1 || isNaN(data16)) {
-                            const err34 = {
-                              instancePath: instancePath + '/data/relationships/account/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
-                              keyword: 'minimum',
-                              params: { comparison: '>=', limit: 1 },
-                              message: 'must be >= 1',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err34];
-                            } else {
-                              vErrors.push(err34);
-                            }
-                            errors++;
-                          }
-                        }
-                        var _valid1 = _errs43 === errors;
-                        valid7 = valid7 || _valid1;
-                        if (!valid7) {
-                          const _errs45 = errors;
-                          if (typeof data16 === 'string') {
-                            if (!pattern0.test(data16)) {
-                              const err35 = {
-                                instancePath: instancePath + '/data/relationships/account/data/id',
-                                schemaPath:
-                                  '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
-                                keyword: 'pattern',
-                                params: { pattern: '^[1-9][0-9]{0,14}$' },
-                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
-                              };
-                              if (vErrors === null) {
-                                vErrors = [err35];
-                              } else {
-                                vErrors.push(err35);
-                              }
-                              errors++;
-                            }
-                          } else {
-                            const err36 = {
-                              instancePath: instancePath + '/data/relationships/account/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/1/type',
-                              keyword: 'type',
-                              params: { type: 'string' },
-                              message: 'must be string',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err36];
-                            } else {
-                              vErrors.push(err36);
-                            }
-                            errors++;
-                          }
-                          var _valid1 = _errs45 === errors;
-                          valid7 = valid7 || _valid1;
-                        }
-                        if (!valid7) {
-                          const err37 = {
-                            instancePath: instancePath + '/data/relationships/account/data/id',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf',
-                            keyword: 'anyOf',
-                            params: {},
-                            message: 'must match a schema in anyOf',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err37];
-                          } else {
-                            vErrors.push(err37);
-                          }
-                          errors++;
-                        } else {
-                          errors = _errs42;
-                          if (vErrors !== null) {
-                            if (_errs42) {
-                              vErrors.length = _errs42;
-                            } else {
-                              vErrors = null;
-                            }
-                          }
-                        }
-                      }
-                      if (data14.meta !== undefined) {
-                        let data17 = data14.meta;
-                        if (!(data17 && typeof data17 == 'object' && !Array.isArray(data17))) {
-                          const err38 = {
-                            instancePath: instancePath + '/data/relationships/account/data/meta',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/meta/type',
-                            keyword: 'type',
-                            params: { type: 'object' },
-                            message: 'must be object',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err38];
-                          } else {
-                            vErrors.push(err38);
-                          }
-                          errors++;
-                        }
-                      }
-                    } else {
-                      const err39 = {
-                        instancePath: instancePath + '/data/relationships/account/data',
-                        schemaPath:
-                          '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/type',
-                        keyword: 'type',
-                        params: { type: 'object' },
-                        message: 'must be object',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err39];
-                      } else {
-                        vErrors.push(err39);
-                      }
-                      errors++;
-                    }
-                    var _valid0 = _errs37 === errors;
-                    valid5 = valid5 || _valid0;
-                  }
-                  if (!valid5) {
-                    const err40 = {
-                      instancePath: instancePath + '/data/relationships/account/data',
-                      schemaPath: '#/properties/data/properties/relationships/properties/account/properties/data/anyOf',
-                      keyword: 'anyOf',
-                      params: {},
-                      message: 'must match a schema in anyOf',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err40];
-                    } else {
-                      vErrors.push(err40);
-                    }
-                    errors++;
-                  } else {
-                    errors = _errs34;
-                    if (vErrors !== null) {
-                      if (_errs34) {
-                        vErrors.length = _errs34;
-                      } else {
-                        vErrors = null;
-                      }
-                    }
-                  }
-                }
-                if (data13.meta !== undefined) {
-                  let data18 = data13.meta;
-                  if (!(data18 && typeof data18 == 'object' && !Array.isArray(data18))) {
-                    const err41 = {
-                      instancePath: instancePath + '/data/relationships/account/meta',
-                      schemaPath: '#/properties/data/properties/relationships/properties/account/properties/meta/type',
-                      keyword: 'type',
-                      params: { type: 'object' },
-                      message: 'must be object',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err41];
-                    } else {
-                      vErrors.push(err41);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err42 = {
-                  instancePath: instancePath + '/data/relationships/account',
-                  schemaPath: '#/properties/data/properties/relationships/properties/account/type',
+            if (data2.custom11 !== undefined) {
+              let data19 = data2.custom11;
+              if (typeof data19 !== 'string' && data19 !== null) {
+                const err25 = {
+                  instancePath: instancePath + '/data/attributes/custom11',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom11/type',
                   keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom11.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err25];
+                } else {
+                  vErrors.push(err25);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom110 !== undefined) {
+              let data20 = data2.custom110;
+              if (typeof data20 !== 'string' && data20 !== null) {
+                const err26 = {
+                  instancePath: instancePath + '/data/attributes/custom110',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom110/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom110.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err26];
+                } else {
+                  vErrors.push(err26);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom111 !== undefined) {
+              let data21 = data2.custom111;
+              if (typeof data21 !== 'string' && data21 !== null) {
+                const err27 = {
+                  instancePath: instancePath + '/data/attributes/custom111',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom111/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom111.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err27];
+                } else {
+                  vErrors.push(err27);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom112 !== undefined) {
+              let data22 = data2.custom112;
+              if (typeof data22 !== 'string' && data22 !== null) {
+                const err28 = {
+                  instancePath: instancePath + '/data/attributes/custom112',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom112/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom112.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err28];
+                } else {
+                  vErrors.push(err28);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom113 !== undefined) {
+              let data23 = data2.custom113;
+              if (typeof data23 !== 'string' && data23 !== null) {
+                const err29 = {
+                  instancePath: instancePath + '/data/attributes/custom113',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom113/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom113.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err29];
+                } else {
+                  vErrors.push(err29);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom114 !== undefined) {
+              let data24 = data2.custom114;
+              if (typeof data24 !== 'string' && data24 !== null) {
+                const err30 = {
+                  instancePath: instancePath + '/data/attributes/custom114',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom114/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom114.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err30];
+                } else {
+                  vErrors.push(err30);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom115 !== undefined) {
+              let data25 = data2.custom115;
+              if (typeof data25 !== 'string' && data25 !== null) {
+                const err31 = {
+                  instancePath: instancePath + '/data/attributes/custom115',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom115/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom115.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err31];
+                } else {
+                  vErrors.push(err31);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom116 !== undefined) {
+              let data26 = data2.custom116;
+              if (typeof data26 !== 'string' && data26 !== null) {
+                const err32 = {
+                  instancePath: instancePath + '/data/attributes/custom116',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom116/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom116.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err32];
+                } else {
+                  vErrors.push(err32);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom117 !== undefined) {
+              let data27 = data2.custom117;
+              if (typeof data27 !== 'string' && data27 !== null) {
+                const err33 = {
+                  instancePath: instancePath + '/data/attributes/custom117',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom117/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom117.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err33];
+                } else {
+                  vErrors.push(err33);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom118 !== undefined) {
+              let data28 = data2.custom118;
+              if (typeof data28 !== 'string' && data28 !== null) {
+                const err34 = {
+                  instancePath: instancePath + '/data/attributes/custom118',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom118/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom118.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err34];
+                } else {
+                  vErrors.push(err34);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom119 !== undefined) {
+              let data29 = data2.custom119;
+              if (typeof data29 !== 'string' && data29 !== null) {
+                const err35 = {
+                  instancePath: instancePath + '/data/attributes/custom119',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom119/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom119.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err35];
+                } else {
+                  vErrors.push(err35);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom12 !== undefined) {
+              let data30 = data2.custom12;
+              if (typeof data30 !== 'string' && data30 !== null) {
+                const err36 = {
+                  instancePath: instancePath + '/data/attributes/custom12',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom12/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom12.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err36];
+                } else {
+                  vErrors.push(err36);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom120 !== undefined) {
+              let data31 = data2.custom120;
+              if (typeof data31 !== 'string' && data31 !== null) {
+                const err37 = {
+                  instancePath: instancePath + '/data/attributes/custom120',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom120/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom120.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err37];
+                } else {
+                  vErrors.push(err37);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom121 !== undefined) {
+              let data32 = data2.custom121;
+              if (typeof data32 !== 'string' && data32 !== null) {
+                const err38 = {
+                  instancePath: instancePath + '/data/attributes/custom121',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom121/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom121.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err38];
+                } else {
+                  vErrors.push(err38);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom122 !== undefined) {
+              let data33 = data2.custom122;
+              if (typeof data33 !== 'string' && data33 !== null) {
+                const err39 = {
+                  instancePath: instancePath + '/data/attributes/custom122',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom122/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom122.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err39];
+                } else {
+                  vErrors.push(err39);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom123 !== undefined) {
+              let data34 = data2.custom123;
+              if (typeof data34 !== 'string' && data34 !== null) {
+                const err40 = {
+                  instancePath: instancePath + '/data/attributes/custom123',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom123/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom123.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err40];
+                } else {
+                  vErrors.push(err40);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom124 !== undefined) {
+              let data35 = data2.custom124;
+              if (typeof data35 !== 'string' && data35 !== null) {
+                const err41 = {
+                  instancePath: instancePath + '/data/attributes/custom124',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom124/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom124.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err41];
+                } else {
+                  vErrors.push(err41);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom125 !== undefined) {
+              let data36 = data2.custom125;
+              if (typeof data36 !== 'string' && data36 !== null) {
+                const err42 = {
+                  instancePath: instancePath + '/data/attributes/custom125',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom125/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom125.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err42];
@@ -900,344 +1072,321 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data12.owner !== undefined) {
-              let data19 = data12.owner;
-              if (data19 && typeof data19 == 'object' && !Array.isArray(data19)) {
-                if (data19.data === undefined) {
-                  const err43 = {
-                    instancePath: instancePath + '/data/relationships/owner',
-                    schemaPath: '#/properties/data/properties/relationships/properties/owner/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'data' },
-                    message: "must have required property '" + 'data' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err43];
-                  } else {
-                    vErrors.push(err43);
-                  }
-                  errors++;
-                }
-                for (const key5 in data19) {
-                  if (!(key5 === 'data' || key5 === 'meta')) {
-                    const err44 = {
-                      instancePath: instancePath + '/data/relationships/owner',
-                      schemaPath: '#/properties/data/properties/relationships/properties/owner/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key5 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err44];
-                    } else {
-                      vErrors.push(err44);
-                    }
-                    errors++;
-                  }
-                }
-                if (data19.data !== undefined) {
-                  let data20 = data19.data;
-                  const _errs55 = errors;
-                  let valid9 = false;
-                  const _errs56 = errors;
-                  if (data20 !== null) {
-                    const err45 = {
-                      instancePath: instancePath + '/data/relationships/owner/data',
-                      schemaPath:
-                        '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/0/type',
-                      keyword: 'type',
-                      params: { type: 'null' },
-                      message: 'must be null',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err45];
-                    } else {
-                      vErrors.push(err45);
-                    }
-                    errors++;
-                  }
-                  var _valid2 = _errs56 === errors;
-                  valid9 = valid9 || _valid2;
-                  if (!valid9) {
-                    const _errs58 = errors;
-                    if (data20 && typeof data20 == 'object' && !Array.isArray(data20)) {
-                      if (data20.type === undefined) {
-                        const err46 = {
-                          instancePath: instancePath + '/data/relationships/owner/data',
-                          schemaPath:
-                            '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
-                          keyword: 'required',
-                          params: { missingProperty: 'type' },
-                          message: "must have required property '" + 'type' + "'",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err46];
-                        } else {
-                          vErrors.push(err46);
-                        }
-                        errors++;
-                      }
-                      if (data20.id === undefined) {
-                        const err47 = {
-                          instancePath: instancePath + '/data/relationships/owner/data',
-                          schemaPath:
-                            '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
-                          keyword: 'required',
-                          params: { missingProperty: 'id' },
-                          message: "must have required property '" + 'id' + "'",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err47];
-                        } else {
-                          vErrors.push(err47);
-                        }
-                        errors++;
-                      }
-                      for (const key6 in data20) {
-                        if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
-                          const err48 = {
-                            instancePath: instancePath + '/data/relationships/owner/data',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/additionalProperties',
-                            keyword: 'additionalProperties',
-                            params: { additionalProperty: key6 },
-                            message: 'must NOT have additional properties',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err48];
-                          } else {
-                            vErrors.push(err48);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data20.type !== undefined) {
-                        if ('user' !== data20.type) {
-                          const err49 = {
-                            instancePath: instancePath + '/data/relationships/owner/data/type',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/type/const',
-                            keyword: 'const',
-                            params: { allowedValue: 'user' },
-                            message: 'must be equal to constant',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err49];
-                          } else {
-                            vErrors.push(err49);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data20.id !== undefined) {
-                        let data22 = data20.id;
-                        const _errs63 = errors;
-                        let valid11 = false;
-                        const _errs64 = errors;
-                        if (!(typeof data22 == 'number' && !(data22 % 1) && !isNaN(data22) && isFinite(data22))) {
-                          const err50 = {
-                            instancePath: instancePath + '/data/relationships/owner/data/id',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/type',
-                            keyword: 'type',
-                            params: { type: 'integer' },
-                            message: 'must be integer',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err50];
-                          } else {
-                            vErrors.push(err50);
-                          }
-                          errors++;
-                        }
-                        if (typeof data22 == 'number' && isFinite(data22)) {
-                          if (data22 > 9007199254740991 || isNaN(data22)) {
-                            const err51 = {
-                              instancePath: instancePath + '/data/relationships/owner/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
-                              keyword: 'maximum',
-                              params: { comparison: '<=', limit: 9007199254740991 },
-                              message: 'must be <= 9007199254740991',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err51];
-                            } else {
-                              vErrors.push(err51);
-                            }
-                            errors++;
-                          }
-                          if (data22 < 1 || isNaN(data22)) {
-                            const err52 = {
-                              instancePath: instancePath + '/data/relationships/owner/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
-                              keyword: 'minimum',
-                              params: { comparison: '>=', limit: 1 },
-                              message: 'must be >= 1',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err52];
-                            } else {
-                              vErrors.push(err52);
-                            }
-                            errors++;
-                          }
-                        }
-                        var _valid3 = _errs64 === errors;
-                        valid11 = valid11 || _valid3;
-                        if (!valid11) {
-                          const _errs66 = errors;
-                          if (typeof data22 === 'string') {
-                            if (!pattern0.test(data22)) {
-                              const err53 = {
-                                instancePath: instancePath + '/data/relationships/owner/data/id',
-                                schemaPath:
-                                  '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
-                                keyword: 'pattern',
-                                params: { pattern: '^[1-9][0-9]{0,14}$' },
-                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
-                              };
-                              if (vErrors === null) {
-                                vErrors = [err53];
-                              } else {
-                                vErrors.push(err53);
-                              }
-                              errors++;
-                            }
-                          } else {
-                            const err54 = {
-                              instancePath: instancePath + '/data/relationships/owner/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/type',
-                              keyword: 'type',
-                              params: { type: 'string' },
-                              message: 'must be string',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err54];
-                            } else {
-                              vErrors.push(err54);
-                            }
-                            errors++;
-                          }
-                          var _valid3 = _errs66 === errors;
-                          valid11 = valid11 || _valid3;
-                        }
-                        if (!valid11) {
-                          const err55 = {
-                            instancePath: instancePath + '/data/relationships/owner/data/id',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf',
-                            keyword: 'anyOf',
-                            params: {},
-                            message: 'must match a schema in anyOf',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err55];
-                          } else {
-                            vErrors.push(err55);
-                          }
-                          errors++;
-                        } else {
-                          errors = _errs63;
-                          if (vErrors !== null) {
-                            if (_errs63) {
-                              vErrors.length = _errs63;
-                            } else {
-                              vErrors = null;
-                            }
-                          }
-                        }
-                      }
-                      if (data20.meta !== undefined) {
-                        let data23 = data20.meta;
-                        if (!(data23 && typeof data23 == 'object' && !Array.isArray(data23))) {
-                          const err56 = {
-                            instancePath: instancePath + '/data/relationships/owner/data/meta',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/meta/type',
-                            keyword: 'type',
-                            params: { type: 'object' },
-                            message: 'must be object',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err56];
-                          } else {
-                            vErrors.push(err56);
-                          }
-                          errors++;
-                        }
-                      }
-                    } else {
-                      const err57 = {
-                        instancePath: instancePath + '/data/relationships/owner/data',
-                        schemaPath:
-                          '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/type',
-                        keyword: 'type',
-                        params: { type: 'object' },
-                        message: 'must be object',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err57];
-                      } else {
-                        vErrors.push(err57);
-                      }
-                      errors++;
-                    }
-                    var _valid2 = _errs58 === errors;
-                    valid9 = valid9 || _valid2;
-                  }
-                  if (!valid9) {
-                    const err58 = {
-                      instancePath: instancePath + '/data/relationships/owner/data',
-                      schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf',
-                      keyword: 'anyOf',
-                      params: {},
-                      message: 'must match a schema in anyOf',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err58];
-                    } else {
-                      vErrors.push(err58);
-                    }
-                    errors++;
-                  } else {
-                    errors = _errs55;
-                    if (vErrors !== null) {
-                      if (_errs55) {
-                        vErrors.length = _errs55;
-                      } else {
-                        vErrors = null;
-                      }
-                    }
-                  }
-                }
-                if (data19.meta !== undefined) {
-                  let data24 = data19.meta;
-                  if (!(data24 && typeof data24 == 'object' && !Array.isArray(data24))) {
-                    const err59 = {
-                      instancePath: instancePath + '/data/relationships/owner/meta',
-                      schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/meta/type',
-                      keyword: 'type',
-                      params: { type: 'object' },
-                      message: 'must be object',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err59];
-                    } else {
-                      vErrors.push(err59);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err60 = {
-                  instancePath: instancePath + '/data/relationships/owner',
-                  schemaPath: '#/properties/data/properties/relationships/properties/owner/type',
+            if (data2.custom126 !== undefined) {
+              let data37 = data2.custom126;
+              if (typeof data37 !== 'string' && data37 !== null) {
+                const err43 = {
+                  instancePath: instancePath + '/data/attributes/custom126',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom126/type',
                   keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom126.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err43];
+                } else {
+                  vErrors.push(err43);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom127 !== undefined) {
+              let data38 = data2.custom127;
+              if (typeof data38 !== 'string' && data38 !== null) {
+                const err44 = {
+                  instancePath: instancePath + '/data/attributes/custom127',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom127/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom127.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err44];
+                } else {
+                  vErrors.push(err44);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom128 !== undefined) {
+              let data39 = data2.custom128;
+              if (typeof data39 !== 'string' && data39 !== null) {
+                const err45 = {
+                  instancePath: instancePath + '/data/attributes/custom128',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom128/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom128.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err45];
+                } else {
+                  vErrors.push(err45);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom129 !== undefined) {
+              let data40 = data2.custom129;
+              if (typeof data40 !== 'string' && data40 !== null) {
+                const err46 = {
+                  instancePath: instancePath + '/data/attributes/custom129',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom129/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom129.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err46];
+                } else {
+                  vErrors.push(err46);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom13 !== undefined) {
+              let data41 = data2.custom13;
+              if (typeof data41 !== 'string' && data41 !== null) {
+                const err47 = {
+                  instancePath: instancePath + '/data/attributes/custom13',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom13/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom13.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err47];
+                } else {
+                  vErrors.push(err47);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom130 !== undefined) {
+              let data42 = data2.custom130;
+              if (typeof data42 !== 'string' && data42 !== null) {
+                const err48 = {
+                  instancePath: instancePath + '/data/attributes/custom130',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom130/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom130.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err48];
+                } else {
+                  vErrors.push(err48);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom131 !== undefined) {
+              let data43 = data2.custom131;
+              if (typeof data43 !== 'string' && data43 !== null) {
+                const err49 = {
+                  instancePath: instancePath + '/data/attributes/custom131',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom131/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom131.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err49];
+                } else {
+                  vErrors.push(err49);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom132 !== undefined) {
+              let data44 = data2.custom132;
+              if (typeof data44 !== 'string' && data44 !== null) {
+                const err50 = {
+                  instancePath: instancePath + '/data/attributes/custom132',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom132/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom132.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err50];
+                } else {
+                  vErrors.push(err50);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom133 !== undefined) {
+              let data45 = data2.custom133;
+              if (typeof data45 !== 'string' && data45 !== null) {
+                const err51 = {
+                  instancePath: instancePath + '/data/attributes/custom133',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom133/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom133.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err51];
+                } else {
+                  vErrors.push(err51);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom134 !== undefined) {
+              let data46 = data2.custom134;
+              if (typeof data46 !== 'string' && data46 !== null) {
+                const err52 = {
+                  instancePath: instancePath + '/data/attributes/custom134',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom134/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom134.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err52];
+                } else {
+                  vErrors.push(err52);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom135 !== undefined) {
+              let data47 = data2.custom135;
+              if (typeof data47 !== 'string' && data47 !== null) {
+                const err53 = {
+                  instancePath: instancePath + '/data/attributes/custom135',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom135/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom135.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err53];
+                } else {
+                  vErrors.push(err53);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom136 !== undefined) {
+              let data48 = data2.custom136;
+              if (typeof data48 !== 'string' && data48 !== null) {
+                const err54 = {
+                  instancePath: instancePath + '/data/attributes/custom136',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom136/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom136.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err54];
+                } else {
+                  vErrors.push(err54);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom137 !== undefined) {
+              let data49 = data2.custom137;
+              if (typeof data49 !== 'string' && data49 !== null) {
+                const err55 = {
+                  instancePath: instancePath + '/data/attributes/custom137',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom137/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom137.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err55];
+                } else {
+                  vErrors.push(err55);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom138 !== undefined) {
+              let data50 = data2.custom138;
+              if (typeof data50 !== 'string' && data50 !== null) {
+                const err56 = {
+                  instancePath: instancePath + '/data/attributes/custom138',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom138/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom138.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err56];
+                } else {
+                  vErrors.push(err56);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom139 !== undefined) {
+              let data51 = data2.custom139;
+              if (typeof data51 !== 'string' && data51 !== null) {
+                const err57 = {
+                  instancePath: instancePath + '/data/attributes/custom139',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom139/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom139.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err57];
+                } else {
+                  vErrors.push(err57);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom14 !== undefined) {
+              let data52 = data2.custom14;
+              if (typeof data52 !== 'string' && data52 !== null) {
+                const err58 = {
+                  instancePath: instancePath + '/data/attributes/custom14',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom14/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom14.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err58];
+                } else {
+                  vErrors.push(err58);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom140 !== undefined) {
+              let data53 = data2.custom140;
+              if (typeof data53 !== 'string' && data53 !== null) {
+                const err59 = {
+                  instancePath: instancePath + '/data/attributes/custom140',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom140/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom140.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err59];
+                } else {
+                  vErrors.push(err59);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom141 !== undefined) {
+              let data54 = data2.custom141;
+              if (typeof data54 !== 'string' && data54 !== null) {
+                const err60 = {
+                  instancePath: instancePath + '/data/attributes/custom141',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom141/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom141.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err60];
@@ -1247,8 +1396,3472 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data2.custom142 !== undefined) {
+              let data55 = data2.custom142;
+              if (typeof data55 !== 'string' && data55 !== null) {
+                const err61 = {
+                  instancePath: instancePath + '/data/attributes/custom142',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom142/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom142.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err61];
+                } else {
+                  vErrors.push(err61);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom143 !== undefined) {
+              let data56 = data2.custom143;
+              if (typeof data56 !== 'string' && data56 !== null) {
+                const err62 = {
+                  instancePath: instancePath + '/data/attributes/custom143',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom143/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom143.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err62];
+                } else {
+                  vErrors.push(err62);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom144 !== undefined) {
+              let data57 = data2.custom144;
+              if (typeof data57 !== 'string' && data57 !== null) {
+                const err63 = {
+                  instancePath: instancePath + '/data/attributes/custom144',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom144/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom144.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err63];
+                } else {
+                  vErrors.push(err63);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom145 !== undefined) {
+              let data58 = data2.custom145;
+              if (typeof data58 !== 'string' && data58 !== null) {
+                const err64 = {
+                  instancePath: instancePath + '/data/attributes/custom145',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom145/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom145.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err64];
+                } else {
+                  vErrors.push(err64);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom146 !== undefined) {
+              let data59 = data2.custom146;
+              if (typeof data59 !== 'string' && data59 !== null) {
+                const err65 = {
+                  instancePath: instancePath + '/data/attributes/custom146',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom146/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom146.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err65];
+                } else {
+                  vErrors.push(err65);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom147 !== undefined) {
+              let data60 = data2.custom147;
+              if (typeof data60 !== 'string' && data60 !== null) {
+                const err66 = {
+                  instancePath: instancePath + '/data/attributes/custom147',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom147/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom147.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err66];
+                } else {
+                  vErrors.push(err66);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom148 !== undefined) {
+              let data61 = data2.custom148;
+              if (typeof data61 !== 'string' && data61 !== null) {
+                const err67 = {
+                  instancePath: instancePath + '/data/attributes/custom148',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom148/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom148.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err67];
+                } else {
+                  vErrors.push(err67);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom149 !== undefined) {
+              let data62 = data2.custom149;
+              if (typeof data62 !== 'string' && data62 !== null) {
+                const err68 = {
+                  instancePath: instancePath + '/data/attributes/custom149',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom149/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom149.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err68];
+                } else {
+                  vErrors.push(err68);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom15 !== undefined) {
+              let data63 = data2.custom15;
+              if (typeof data63 !== 'string' && data63 !== null) {
+                const err69 = {
+                  instancePath: instancePath + '/data/attributes/custom15',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom15/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom15.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err69];
+                } else {
+                  vErrors.push(err69);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom150 !== undefined) {
+              let data64 = data2.custom150;
+              if (typeof data64 !== 'string' && data64 !== null) {
+                const err70 = {
+                  instancePath: instancePath + '/data/attributes/custom150',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom150/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom150.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err70];
+                } else {
+                  vErrors.push(err70);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom16 !== undefined) {
+              let data65 = data2.custom16;
+              if (typeof data65 !== 'string' && data65 !== null) {
+                const err71 = {
+                  instancePath: instancePath + '/data/attributes/custom16',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom16/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom16.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err71];
+                } else {
+                  vErrors.push(err71);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom17 !== undefined) {
+              let data66 = data2.custom17;
+              if (typeof data66 !== 'string' && data66 !== null) {
+                const err72 = {
+                  instancePath: instancePath + '/data/attributes/custom17',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom17/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom17.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err72];
+                } else {
+                  vErrors.push(err72);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom18 !== undefined) {
+              let data67 = data2.custom18;
+              if (typeof data67 !== 'string' && data67 !== null) {
+                const err73 = {
+                  instancePath: instancePath + '/data/attributes/custom18',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom18/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom18.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err73];
+                } else {
+                  vErrors.push(err73);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom19 !== undefined) {
+              let data68 = data2.custom19;
+              if (typeof data68 !== 'string' && data68 !== null) {
+                const err74 = {
+                  instancePath: instancePath + '/data/attributes/custom19',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom19/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom19.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err74];
+                } else {
+                  vErrors.push(err74);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom2 !== undefined) {
+              let data69 = data2.custom2;
+              if (typeof data69 !== 'string' && data69 !== null) {
+                const err75 = {
+                  instancePath: instancePath + '/data/attributes/custom2',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom2/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom2.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err75];
+                } else {
+                  vErrors.push(err75);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom20 !== undefined) {
+              let data70 = data2.custom20;
+              if (typeof data70 !== 'string' && data70 !== null) {
+                const err76 = {
+                  instancePath: instancePath + '/data/attributes/custom20',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom20/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom20.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err76];
+                } else {
+                  vErrors.push(err76);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom21 !== undefined) {
+              let data71 = data2.custom21;
+              if (typeof data71 !== 'string' && data71 !== null) {
+                const err77 = {
+                  instancePath: instancePath + '/data/attributes/custom21',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom21/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom21.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err77];
+                } else {
+                  vErrors.push(err77);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom22 !== undefined) {
+              let data72 = data2.custom22;
+              if (typeof data72 !== 'string' && data72 !== null) {
+                const err78 = {
+                  instancePath: instancePath + '/data/attributes/custom22',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom22/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom22.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err78];
+                } else {
+                  vErrors.push(err78);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom23 !== undefined) {
+              let data73 = data2.custom23;
+              if (typeof data73 !== 'string' && data73 !== null) {
+                const err79 = {
+                  instancePath: instancePath + '/data/attributes/custom23',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom23/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom23.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err79];
+                } else {
+                  vErrors.push(err79);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom24 !== undefined) {
+              let data74 = data2.custom24;
+              if (typeof data74 !== 'string' && data74 !== null) {
+                const err80 = {
+                  instancePath: instancePath + '/data/attributes/custom24',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom24/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom24.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err80];
+                } else {
+                  vErrors.push(err80);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom25 !== undefined) {
+              let data75 = data2.custom25;
+              if (typeof data75 !== 'string' && data75 !== null) {
+                const err81 = {
+                  instancePath: instancePath + '/data/attributes/custom25',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom25/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom25.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err81];
+                } else {
+                  vErrors.push(err81);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom26 !== undefined) {
+              let data76 = data2.custom26;
+              if (typeof data76 !== 'string' && data76 !== null) {
+                const err82 = {
+                  instancePath: instancePath + '/data/attributes/custom26',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom26/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom26.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err82];
+                } else {
+                  vErrors.push(err82);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom27 !== undefined) {
+              let data77 = data2.custom27;
+              if (typeof data77 !== 'string' && data77 !== null) {
+                const err83 = {
+                  instancePath: instancePath + '/data/attributes/custom27',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom27/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom27.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err83];
+                } else {
+                  vErrors.push(err83);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom28 !== undefined) {
+              let data78 = data2.custom28;
+              if (typeof data78 !== 'string' && data78 !== null) {
+                const err84 = {
+                  instancePath: instancePath + '/data/attributes/custom28',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom28/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom28.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err84];
+                } else {
+                  vErrors.push(err84);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom29 !== undefined) {
+              let data79 = data2.custom29;
+              if (typeof data79 !== 'string' && data79 !== null) {
+                const err85 = {
+                  instancePath: instancePath + '/data/attributes/custom29',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom29/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom29.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err85];
+                } else {
+                  vErrors.push(err85);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom3 !== undefined) {
+              let data80 = data2.custom3;
+              if (typeof data80 !== 'string' && data80 !== null) {
+                const err86 = {
+                  instancePath: instancePath + '/data/attributes/custom3',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom3/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom3.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err86];
+                } else {
+                  vErrors.push(err86);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom30 !== undefined) {
+              let data81 = data2.custom30;
+              if (typeof data81 !== 'string' && data81 !== null) {
+                const err87 = {
+                  instancePath: instancePath + '/data/attributes/custom30',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom30/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom30.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err87];
+                } else {
+                  vErrors.push(err87);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom31 !== undefined) {
+              let data82 = data2.custom31;
+              if (typeof data82 !== 'string' && data82 !== null) {
+                const err88 = {
+                  instancePath: instancePath + '/data/attributes/custom31',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom31/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom31.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err88];
+                } else {
+                  vErrors.push(err88);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom32 !== undefined) {
+              let data83 = data2.custom32;
+              if (typeof data83 !== 'string' && data83 !== null) {
+                const err89 = {
+                  instancePath: instancePath + '/data/attributes/custom32',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom32/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom32.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err89];
+                } else {
+                  vErrors.push(err89);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom33 !== undefined) {
+              let data84 = data2.custom33;
+              if (typeof data84 !== 'string' && data84 !== null) {
+                const err90 = {
+                  instancePath: instancePath + '/data/attributes/custom33',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom33/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom33.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err90];
+                } else {
+                  vErrors.push(err90);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom34 !== undefined) {
+              let data85 = data2.custom34;
+              if (typeof data85 !== 'string' && data85 !== null) {
+                const err91 = {
+                  instancePath: instancePath + '/data/attributes/custom34',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom34/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom34.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err91];
+                } else {
+                  vErrors.push(err91);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom35 !== undefined) {
+              let data86 = data2.custom35;
+              if (typeof data86 !== 'string' && data86 !== null) {
+                const err92 = {
+                  instancePath: instancePath + '/data/attributes/custom35',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom35/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom35.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err92];
+                } else {
+                  vErrors.push(err92);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom36 !== undefined) {
+              let data87 = data2.custom36;
+              if (typeof data87 !== 'string' && data87 !== null) {
+                const err93 = {
+                  instancePath: instancePath + '/data/attributes/custom36',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom36/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom36.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err93];
+                } else {
+                  vErrors.push(err93);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom37 !== undefined) {
+              let data88 = data2.custom37;
+              if (typeof data88 !== 'string' && data88 !== null) {
+                const err94 = {
+                  instancePath: instancePath + '/data/attributes/custom37',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom37/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom37.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err94];
+                } else {
+                  vErrors.push(err94);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom38 !== undefined) {
+              let data89 = data2.custom38;
+              if (typeof data89 !== 'string' && data89 !== null) {
+                const err95 = {
+                  instancePath: instancePath + '/data/attributes/custom38',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom38/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom38.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err95];
+                } else {
+                  vErrors.push(err95);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom39 !== undefined) {
+              let data90 = data2.custom39;
+              if (typeof data90 !== 'string' && data90 !== null) {
+                const err96 = {
+                  instancePath: instancePath + '/data/attributes/custom39',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom39/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom39.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err96];
+                } else {
+                  vErrors.push(err96);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom4 !== undefined) {
+              let data91 = data2.custom4;
+              if (typeof data91 !== 'string' && data91 !== null) {
+                const err97 = {
+                  instancePath: instancePath + '/data/attributes/custom4',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom4/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom4.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err97];
+                } else {
+                  vErrors.push(err97);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom40 !== undefined) {
+              let data92 = data2.custom40;
+              if (typeof data92 !== 'string' && data92 !== null) {
+                const err98 = {
+                  instancePath: instancePath + '/data/attributes/custom40',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom40/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom40.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err98];
+                } else {
+                  vErrors.push(err98);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom41 !== undefined) {
+              let data93 = data2.custom41;
+              if (typeof data93 !== 'string' && data93 !== null) {
+                const err99 = {
+                  instancePath: instancePath + '/data/attributes/custom41',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom41/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom41.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err99];
+                } else {
+                  vErrors.push(err99);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom42 !== undefined) {
+              let data94 = data2.custom42;
+              if (typeof data94 !== 'string' && data94 !== null) {
+                const err100 = {
+                  instancePath: instancePath + '/data/attributes/custom42',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom42/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom42.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err100];
+                } else {
+                  vErrors.push(err100);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom43 !== undefined) {
+              let data95 = data2.custom43;
+              if (typeof data95 !== 'string' && data95 !== null) {
+                const err101 = {
+                  instancePath: instancePath + '/data/attributes/custom43',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom43/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom43.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err101];
+                } else {
+                  vErrors.push(err101);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom44 !== undefined) {
+              let data96 = data2.custom44;
+              if (typeof data96 !== 'string' && data96 !== null) {
+                const err102 = {
+                  instancePath: instancePath + '/data/attributes/custom44',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom44/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom44.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err102];
+                } else {
+                  vErrors.push(err102);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom45 !== undefined) {
+              let data97 = data2.custom45;
+              if (typeof data97 !== 'string' && data97 !== null) {
+                const err103 = {
+                  instancePath: instancePath + '/data/attributes/custom45',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom45/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom45.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err103];
+                } else {
+                  vErrors.push(err103);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom46 !== undefined) {
+              let data98 = data2.custom46;
+              if (typeof data98 !== 'string' && data98 !== null) {
+                const err104 = {
+                  instancePath: instancePath + '/data/attributes/custom46',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom46/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom46.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err104];
+                } else {
+                  vErrors.push(err104);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom47 !== undefined) {
+              let data99 = data2.custom47;
+              if (typeof data99 !== 'string' && data99 !== null) {
+                const err105 = {
+                  instancePath: instancePath + '/data/attributes/custom47',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom47/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom47.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err105];
+                } else {
+                  vErrors.push(err105);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom48 !== undefined) {
+              let data100 = data2.custom48;
+              if (typeof data100 !== 'string' && data100 !== null) {
+                const err106 = {
+                  instancePath: instancePath + '/data/attributes/custom48',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom48/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom48.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err106];
+                } else {
+                  vErrors.push(err106);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom49 !== undefined) {
+              let data101 = data2.custom49;
+              if (typeof data101 !== 'string' && data101 !== null) {
+                const err107 = {
+                  instancePath: instancePath + '/data/attributes/custom49',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom49/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom49.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err107];
+                } else {
+                  vErrors.push(err107);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom5 !== undefined) {
+              let data102 = data2.custom5;
+              if (typeof data102 !== 'string' && data102 !== null) {
+                const err108 = {
+                  instancePath: instancePath + '/data/attributes/custom5',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom5/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom5.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err108];
+                } else {
+                  vErrors.push(err108);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom50 !== undefined) {
+              let data103 = data2.custom50;
+              if (typeof data103 !== 'string' && data103 !== null) {
+                const err109 = {
+                  instancePath: instancePath + '/data/attributes/custom50',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom50/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom50.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err109];
+                } else {
+                  vErrors.push(err109);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom51 !== undefined) {
+              let data104 = data2.custom51;
+              if (typeof data104 !== 'string' && data104 !== null) {
+                const err110 = {
+                  instancePath: instancePath + '/data/attributes/custom51',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom51/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom51.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err110];
+                } else {
+                  vErrors.push(err110);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom52 !== undefined) {
+              let data105 = data2.custom52;
+              if (typeof data105 !== 'string' && data105 !== null) {
+                const err111 = {
+                  instancePath: instancePath + '/data/attributes/custom52',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom52/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom52.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err111];
+                } else {
+                  vErrors.push(err111);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom53 !== undefined) {
+              let data106 = data2.custom53;
+              if (typeof data106 !== 'string' && data106 !== null) {
+                const err112 = {
+                  instancePath: instancePath + '/data/attributes/custom53',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom53/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom53.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err112];
+                } else {
+                  vErrors.push(err112);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom54 !== undefined) {
+              let data107 = data2.custom54;
+              if (typeof data107 !== 'string' && data107 !== null) {
+                const err113 = {
+                  instancePath: instancePath + '/data/attributes/custom54',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom54/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom54.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err113];
+                } else {
+                  vErrors.push(err113);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom55 !== undefined) {
+              let data108 = data2.custom55;
+              if (typeof data108 !== 'string' && data108 !== null) {
+                const err114 = {
+                  instancePath: instancePath + '/data/attributes/custom55',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom55/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom55.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err114];
+                } else {
+                  vErrors.push(err114);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom56 !== undefined) {
+              let data109 = data2.custom56;
+              if (typeof data109 !== 'string' && data109 !== null) {
+                const err115 = {
+                  instancePath: instancePath + '/data/attributes/custom56',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom56/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom56.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err115];
+                } else {
+                  vErrors.push(err115);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom57 !== undefined) {
+              let data110 = data2.custom57;
+              if (typeof data110 !== 'string' && data110 !== null) {
+                const err116 = {
+                  instancePath: instancePath + '/data/attributes/custom57',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom57/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom57.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err116];
+                } else {
+                  vErrors.push(err116);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom58 !== undefined) {
+              let data111 = data2.custom58;
+              if (typeof data111 !== 'string' && data111 !== null) {
+                const err117 = {
+                  instancePath: instancePath + '/data/attributes/custom58',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom58/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom58.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err117];
+                } else {
+                  vErrors.push(err117);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom59 !== undefined) {
+              let data112 = data2.custom59;
+              if (typeof data112 !== 'string' && data112 !== null) {
+                const err118 = {
+                  instancePath: instancePath + '/data/attributes/custom59',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom59/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom59.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err118];
+                } else {
+                  vErrors.push(err118);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom6 !== undefined) {
+              let data113 = data2.custom6;
+              if (typeof data113 !== 'string' && data113 !== null) {
+                const err119 = {
+                  instancePath: instancePath + '/data/attributes/custom6',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom6/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom6.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err119];
+                } else {
+                  vErrors.push(err119);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom60 !== undefined) {
+              let data114 = data2.custom60;
+              if (typeof data114 !== 'string' && data114 !== null) {
+                const err120 = {
+                  instancePath: instancePath + '/data/attributes/custom60',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom60/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom60.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err120];
+                } else {
+                  vErrors.push(err120);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom61 !== undefined) {
+              let data115 = data2.custom61;
+              if (typeof data115 !== 'string' && data115 !== null) {
+                const err121 = {
+                  instancePath: instancePath + '/data/attributes/custom61',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom61/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom61.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err121];
+                } else {
+                  vErrors.push(err121);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom62 !== undefined) {
+              let data116 = data2.custom62;
+              if (typeof data116 !== 'string' && data116 !== null) {
+                const err122 = {
+                  instancePath: instancePath + '/data/attributes/custom62',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom62/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom62.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err122];
+                } else {
+                  vErrors.push(err122);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom63 !== undefined) {
+              let data117 = data2.custom63;
+              if (typeof data117 !== 'string' && data117 !== null) {
+                const err123 = {
+                  instancePath: instancePath + '/data/attributes/custom63',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom63/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom63.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err123];
+                } else {
+                  vErrors.push(err123);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom64 !== undefined) {
+              let data118 = data2.custom64;
+              if (typeof data118 !== 'string' && data118 !== null) {
+                const err124 = {
+                  instancePath: instancePath + '/data/attributes/custom64',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom64/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom64.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err124];
+                } else {
+                  vErrors.push(err124);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom65 !== undefined) {
+              let data119 = data2.custom65;
+              if (typeof data119 !== 'string' && data119 !== null) {
+                const err125 = {
+                  instancePath: instancePath + '/data/attributes/custom65',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom65/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom65.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err125];
+                } else {
+                  vErrors.push(err125);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom66 !== undefined) {
+              let data120 = data2.custom66;
+              if (typeof data120 !== 'string' && data120 !== null) {
+                const err126 = {
+                  instancePath: instancePath + '/data/attributes/custom66',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom66/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom66.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err126];
+                } else {
+                  vErrors.push(err126);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom67 !== undefined) {
+              let data121 = data2.custom67;
+              if (typeof data121 !== 'string' && data121 !== null) {
+                const err127 = {
+                  instancePath: instancePath + '/data/attributes/custom67',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom67/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom67.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err127];
+                } else {
+                  vErrors.push(err127);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom68 !== undefined) {
+              let data122 = data2.custom68;
+              if (typeof data122 !== 'string' && data122 !== null) {
+                const err128 = {
+                  instancePath: instancePath + '/data/attributes/custom68',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom68/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom68.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err128];
+                } else {
+                  vErrors.push(err128);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom69 !== undefined) {
+              let data123 = data2.custom69;
+              if (typeof data123 !== 'string' && data123 !== null) {
+                const err129 = {
+                  instancePath: instancePath + '/data/attributes/custom69',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom69/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom69.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err129];
+                } else {
+                  vErrors.push(err129);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom7 !== undefined) {
+              let data124 = data2.custom7;
+              if (typeof data124 !== 'string' && data124 !== null) {
+                const err130 = {
+                  instancePath: instancePath + '/data/attributes/custom7',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom7/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom7.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err130];
+                } else {
+                  vErrors.push(err130);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom70 !== undefined) {
+              let data125 = data2.custom70;
+              if (typeof data125 !== 'string' && data125 !== null) {
+                const err131 = {
+                  instancePath: instancePath + '/data/attributes/custom70',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom70/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom70.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err131];
+                } else {
+                  vErrors.push(err131);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom71 !== undefined) {
+              let data126 = data2.custom71;
+              if (typeof data126 !== 'string' && data126 !== null) {
+                const err132 = {
+                  instancePath: instancePath + '/data/attributes/custom71',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom71/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom71.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err132];
+                } else {
+                  vErrors.push(err132);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom72 !== undefined) {
+              let data127 = data2.custom72;
+              if (typeof data127 !== 'string' && data127 !== null) {
+                const err133 = {
+                  instancePath: instancePath + '/data/attributes/custom72',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom72/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom72.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err133];
+                } else {
+                  vErrors.push(err133);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom73 !== undefined) {
+              let data128 = data2.custom73;
+              if (typeof data128 !== 'string' && data128 !== null) {
+                const err134 = {
+                  instancePath: instancePath + '/data/attributes/custom73',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom73/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom73.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err134];
+                } else {
+                  vErrors.push(err134);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom74 !== undefined) {
+              let data129 = data2.custom74;
+              if (typeof data129 !== 'string' && data129 !== null) {
+                const err135 = {
+                  instancePath: instancePath + '/data/attributes/custom74',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom74/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom74.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err135];
+                } else {
+                  vErrors.push(err135);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom75 !== undefined) {
+              let data130 = data2.custom75;
+              if (typeof data130 !== 'string' && data130 !== null) {
+                const err136 = {
+                  instancePath: instancePath + '/data/attributes/custom75',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom75/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom75.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err136];
+                } else {
+                  vErrors.push(err136);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom76 !== undefined) {
+              let data131 = data2.custom76;
+              if (typeof data131 !== 'string' && data131 !== null) {
+                const err137 = {
+                  instancePath: instancePath + '/data/attributes/custom76',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom76/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom76.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err137];
+                } else {
+                  vErrors.push(err137);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom77 !== undefined) {
+              let data132 = data2.custom77;
+              if (typeof data132 !== 'string' && data132 !== null) {
+                const err138 = {
+                  instancePath: instancePath + '/data/attributes/custom77',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom77/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom77.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err138];
+                } else {
+                  vErrors.push(err138);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom78 !== undefined) {
+              let data133 = data2.custom78;
+              if (typeof data133 !== 'string' && data133 !== null) {
+                const err139 = {
+                  instancePath: instancePath + '/data/attributes/custom78',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom78/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom78.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err139];
+                } else {
+                  vErrors.push(err139);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom79 !== undefined) {
+              let data134 = data2.custom79;
+              if (typeof data134 !== 'string' && data134 !== null) {
+                const err140 = {
+                  instancePath: instancePath + '/data/attributes/custom79',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom79/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom79.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err140];
+                } else {
+                  vErrors.push(err140);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom8 !== undefined) {
+              let data135 = data2.custom8;
+              if (typeof data135 !== 'string' && data135 !== null) {
+                const err141 = {
+                  instancePath: instancePath + '/data/attributes/custom8',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom8/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom8.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err141];
+                } else {
+                  vErrors.push(err141);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom80 !== undefined) {
+              let data136 = data2.custom80;
+              if (typeof data136 !== 'string' && data136 !== null) {
+                const err142 = {
+                  instancePath: instancePath + '/data/attributes/custom80',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom80/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom80.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err142];
+                } else {
+                  vErrors.push(err142);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom81 !== undefined) {
+              let data137 = data2.custom81;
+              if (typeof data137 !== 'string' && data137 !== null) {
+                const err143 = {
+                  instancePath: instancePath + '/data/attributes/custom81',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom81/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom81.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err143];
+                } else {
+                  vErrors.push(err143);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom82 !== undefined) {
+              let data138 = data2.custom82;
+              if (typeof data138 !== 'string' && data138 !== null) {
+                const err144 = {
+                  instancePath: instancePath + '/data/attributes/custom82',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom82/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom82.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err144];
+                } else {
+                  vErrors.push(err144);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom83 !== undefined) {
+              let data139 = data2.custom83;
+              if (typeof data139 !== 'string' && data139 !== null) {
+                const err145 = {
+                  instancePath: instancePath + '/data/attributes/custom83',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom83/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom83.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err145];
+                } else {
+                  vErrors.push(err145);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom84 !== undefined) {
+              let data140 = data2.custom84;
+              if (typeof data140 !== 'string' && data140 !== null) {
+                const err146 = {
+                  instancePath: instancePath + '/data/attributes/custom84',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom84/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom84.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err146];
+                } else {
+                  vErrors.push(err146);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom85 !== undefined) {
+              let data141 = data2.custom85;
+              if (typeof data141 !== 'string' && data141 !== null) {
+                const err147 = {
+                  instancePath: instancePath + '/data/attributes/custom85',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom85/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom85.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err147];
+                } else {
+                  vErrors.push(err147);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom86 !== undefined) {
+              let data142 = data2.custom86;
+              if (typeof data142 !== 'string' && data142 !== null) {
+                const err148 = {
+                  instancePath: instancePath + '/data/attributes/custom86',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom86/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom86.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err148];
+                } else {
+                  vErrors.push(err148);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom87 !== undefined) {
+              let data143 = data2.custom87;
+              if (typeof data143 !== 'string' && data143 !== null) {
+                const err149 = {
+                  instancePath: instancePath + '/data/attributes/custom87',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom87/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom87.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err149];
+                } else {
+                  vErrors.push(err149);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom88 !== undefined) {
+              let data144 = data2.custom88;
+              if (typeof data144 !== 'string' && data144 !== null) {
+                const err150 = {
+                  instancePath: instancePath + '/data/attributes/custom88',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom88/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom88.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err150];
+                } else {
+                  vErrors.push(err150);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom89 !== undefined) {
+              let data145 = data2.custom89;
+              if (typeof data145 !== 'string' && data145 !== null) {
+                const err151 = {
+                  instancePath: instancePath + '/data/attributes/custom89',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom89/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom89.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err151];
+                } else {
+                  vErrors.push(err151);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom9 !== undefined) {
+              let data146 = data2.custom9;
+              if (typeof data146 !== 'string' && data146 !== null) {
+                const err152 = {
+                  instancePath: instancePath + '/data/attributes/custom9',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom9/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom9.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err152];
+                } else {
+                  vErrors.push(err152);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom90 !== undefined) {
+              let data147 = data2.custom90;
+              if (typeof data147 !== 'string' && data147 !== null) {
+                const err153 = {
+                  instancePath: instancePath + '/data/attributes/custom90',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom90/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom90.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err153];
+                } else {
+                  vErrors.push(err153);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom91 !== undefined) {
+              let data148 = data2.custom91;
+              if (typeof data148 !== 'string' && data148 !== null) {
+                const err154 = {
+                  instancePath: instancePath + '/data/attributes/custom91',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom91/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom91.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err154];
+                } else {
+                  vErrors.push(err154);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom92 !== undefined) {
+              let data149 = data2.custom92;
+              if (typeof data149 !== 'string' && data149 !== null) {
+                const err155 = {
+                  instancePath: instancePath + '/data/attributes/custom92',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom92/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom92.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err155];
+                } else {
+                  vErrors.push(err155);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom93 !== undefined) {
+              let data150 = data2.custom93;
+              if (typeof data150 !== 'string' && data150 !== null) {
+                const err156 = {
+                  instancePath: instancePath + '/data/attributes/custom93',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom93/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom93.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err156];
+                } else {
+                  vErrors.push(err156);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom94 !== undefined) {
+              let data151 = data2.custom94;
+              if (typeof data151 !== 'string' && data151 !== null) {
+                const err157 = {
+                  instancePath: instancePath + '/data/attributes/custom94',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom94/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom94.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err157];
+                } else {
+                  vErrors.push(err157);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom95 !== undefined) {
+              let data152 = data2.custom95;
+              if (typeof data152 !== 'string' && data152 !== null) {
+                const err158 = {
+                  instancePath: instancePath + '/data/attributes/custom95',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom95/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom95.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err158];
+                } else {
+                  vErrors.push(err158);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom96 !== undefined) {
+              let data153 = data2.custom96;
+              if (typeof data153 !== 'string' && data153 !== null) {
+                const err159 = {
+                  instancePath: instancePath + '/data/attributes/custom96',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom96/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom96.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err159];
+                } else {
+                  vErrors.push(err159);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom97 !== undefined) {
+              let data154 = data2.custom97;
+              if (typeof data154 !== 'string' && data154 !== null) {
+                const err160 = {
+                  instancePath: instancePath + '/data/attributes/custom97',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom97/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom97.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err160];
+                } else {
+                  vErrors.push(err160);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom98 !== undefined) {
+              let data155 = data2.custom98;
+              if (typeof data155 !== 'string' && data155 !== null) {
+                const err161 = {
+                  instancePath: instancePath + '/data/attributes/custom98',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom98/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom98.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err161];
+                } else {
+                  vErrors.push(err161);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom99 !== undefined) {
+              let data156 = data2.custom99;
+              if (typeof data156 !== 'string' && data156 !== null) {
+                const err162 = {
+                  instancePath: instancePath + '/data/attributes/custom99',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom99/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom99.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err162];
+                } else {
+                  vErrors.push(err162);
+                }
+                errors++;
+              }
+            }
+            if (data2.customId !== undefined) {
+              let data157 = data2.customId;
+              if (typeof data157 !== 'string' && data157 !== null) {
+                const err163 = {
+                  instancePath: instancePath + '/data/attributes/customId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/customId/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.customId.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err163];
+                } else {
+                  vErrors.push(err163);
+                }
+                errors++;
+              }
+            }
+            if (data2.description !== undefined) {
+              let data158 = data2.description;
+              if (typeof data158 !== 'string' && data158 !== null) {
+                const err164 = {
+                  instancePath: instancePath + '/data/attributes/description',
+                  schemaPath: '#/properties/data/properties/attributes/properties/description/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.description.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err164];
+                } else {
+                  vErrors.push(err164);
+                }
+                errors++;
+              }
+            }
+            if (data2.externalCreatedAt !== undefined) {
+              let data159 = data2.externalCreatedAt;
+              if (typeof data159 !== 'string' && data159 !== null) {
+                const err165 = {
+                  instancePath: instancePath + '/data/attributes/externalCreatedAt',
+                  schemaPath: '#/properties/data/properties/attributes/properties/externalCreatedAt/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.externalCreatedAt.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err165];
+                } else {
+                  vErrors.push(err165);
+                }
+                errors++;
+              }
+              if (typeof data159 === 'string') {
+                if (!formats0.validate(data159)) {
+                  const err166 = {
+                    instancePath: instancePath + '/data/attributes/externalCreatedAt',
+                    schemaPath: '#/properties/data/properties/attributes/properties/externalCreatedAt/format',
+                    keyword: 'format',
+                    params: { format: 'date-time' },
+                    message: 'must match format "' + 'date-time' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err166];
+                  } else {
+                    vErrors.push(err166);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.externalUpdatedAt !== undefined) {
+              let data160 = data2.externalUpdatedAt;
+              if (typeof data160 !== 'string' && data160 !== null) {
+                const err167 = {
+                  instancePath: instancePath + '/data/attributes/externalUpdatedAt',
+                  schemaPath: '#/properties/data/properties/attributes/properties/externalUpdatedAt/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.externalUpdatedAt.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err167];
+                } else {
+                  vErrors.push(err167);
+                }
+                errors++;
+              }
+              if (typeof data160 === 'string') {
+                if (!formats0.validate(data160)) {
+                  const err168 = {
+                    instancePath: instancePath + '/data/attributes/externalUpdatedAt',
+                    schemaPath: '#/properties/data/properties/attributes/properties/externalUpdatedAt/format',
+                    keyword: 'format',
+                    params: { format: 'date-time' },
+                    message: 'must match format "' + 'date-time' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err168];
+                  } else {
+                    vErrors.push(err168);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.forecastCategory !== undefined) {
+              let data161 = data2.forecastCategory;
+              if (typeof data161 !== 'string' && data161 !== null) {
+                const err169 = {
+                  instancePath: instancePath + '/data/attributes/forecastCategory',
+                  schemaPath: '#/properties/data/properties/attributes/properties/forecastCategory/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.forecastCategory.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err169];
+                } else {
+                  vErrors.push(err169);
+                }
+                errors++;
+              }
+              if (typeof data161 === 'string') {
+                if (func3(data161) > 255) {
+                  const err170 = {
+                    instancePath: instancePath + '/data/attributes/forecastCategory',
+                    schemaPath: '#/properties/data/properties/attributes/properties/forecastCategory/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err170];
+                  } else {
+                    vErrors.push(err170);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.leadSource !== undefined) {
+              let data162 = data2.leadSource;
+              if (typeof data162 !== 'string' && data162 !== null) {
+                const err171 = {
+                  instancePath: instancePath + '/data/attributes/leadSource',
+                  schemaPath: '#/properties/data/properties/attributes/properties/leadSource/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.leadSource.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err171];
+                } else {
+                  vErrors.push(err171);
+                }
+                errors++;
+              }
+              if (typeof data162 === 'string') {
+                if (func3(data162) > 255) {
+                  const err172 = {
+                    instancePath: instancePath + '/data/attributes/leadSource',
+                    schemaPath: '#/properties/data/properties/attributes/properties/leadSource/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err172];
+                  } else {
+                    vErrors.push(err172);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.lostReason !== undefined) {
+              let data163 = data2.lostReason;
+              if (typeof data163 !== 'string' && data163 !== null) {
+                const err173 = {
+                  instancePath: instancePath + '/data/attributes/lostReason',
+                  schemaPath: '#/properties/data/properties/attributes/properties/lostReason/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.lostReason.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err173];
+                } else {
+                  vErrors.push(err173);
+                }
+                errors++;
+              }
+              if (typeof data163 === 'string') {
+                if (func3(data163) > 255) {
+                  const err174 = {
+                    instancePath: instancePath + '/data/attributes/lostReason',
+                    schemaPath: '#/properties/data/properties/attributes/properties/lostReason/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err174];
+                  } else {
+                    vErrors.push(err174);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.mapLink !== undefined) {
+              let data164 = data2.mapLink;
+              if (typeof data164 !== 'string' && data164 !== null) {
+                const err175 = {
+                  instancePath: instancePath + '/data/attributes/mapLink',
+                  schemaPath: '#/properties/data/properties/attributes/properties/mapLink/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.mapLink.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err175];
+                } else {
+                  vErrors.push(err175);
+                }
+                errors++;
+              }
+            }
+            if (data2.mapNextSteps !== undefined) {
+              let data165 = data2.mapNextSteps;
+              if (typeof data165 !== 'string' && data165 !== null) {
+                const err176 = {
+                  instancePath: instancePath + '/data/attributes/mapNextSteps',
+                  schemaPath: '#/properties/data/properties/attributes/properties/mapNextSteps/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.mapNextSteps.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err176];
+                } else {
+                  vErrors.push(err176);
+                }
+                errors++;
+              }
+            }
+            if (data2.mapStatus !== undefined) {
+              let data166 = data2.mapStatus;
+              if (typeof data166 !== 'string' && data166 !== null) {
+                const err177 = {
+                  instancePath: instancePath + '/data/attributes/mapStatus',
+                  schemaPath: '#/properties/data/properties/attributes/properties/mapStatus/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.mapStatus.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err177];
+                } else {
+                  vErrors.push(err177);
+                }
+                errors++;
+              }
+            }
+            if (data2.name !== undefined) {
+              let data167 = data2.name;
+              if (typeof data167 !== 'string' && data167 !== null) {
+                const err178 = {
+                  instancePath: instancePath + '/data/attributes/name',
+                  schemaPath: '#/properties/data/properties/attributes/properties/name/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.name.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err178];
+                } else {
+                  vErrors.push(err178);
+                }
+                errors++;
+              }
+              if (typeof data167 === 'string') {
+                if (func3(data167) > 255) {
+                  const err179 = {
+                    instancePath: instancePath + '/data/attributes/name',
+                    schemaPath: '#/properties/data/properties/attributes/properties/name/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err179];
+                  } else {
+                    vErrors.push(err179);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.nextStep !== undefined) {
+              let data168 = data2.nextStep;
+              if (typeof data168 !== 'string' && data168 !== null) {
+                const err180 = {
+                  instancePath: instancePath + '/data/attributes/nextStep',
+                  schemaPath: '#/properties/data/properties/attributes/properties/nextStep/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.nextStep.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err180];
+                } else {
+                  vErrors.push(err180);
+                }
+                errors++;
+              }
+            }
+            if (data2.opportunityType !== undefined) {
+              let data169 = data2.opportunityType;
+              if (typeof data169 !== 'string' && data169 !== null) {
+                const err181 = {
+                  instancePath: instancePath + '/data/attributes/opportunityType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/opportunityType/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.opportunityType.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err181];
+                } else {
+                  vErrors.push(err181);
+                }
+                errors++;
+              }
+            }
+            if (data2.probability !== undefined) {
+              let data170 = data2.probability;
+              if (
+                !(typeof data170 == 'number' && !(data170 % 1) && !isNaN(data170) && isFinite(data170)) &&
+                data170 !== null
+              ) {
+                const err182 = {
+                  instancePath: instancePath + '/data/attributes/probability',
+                  schemaPath: '#/properties/data/properties/attributes/properties/probability/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.probability.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err182];
+                } else {
+                  vErrors.push(err182);
+                }
+                errors++;
+              }
+              if (typeof data170 == 'number' && isFinite(data170)) {
+                if (data170 > 2147483647 || isNaN(data170)) {
+                  const err183 = {
+                    instancePath: instancePath + '/data/attributes/probability',
+                    schemaPath: '#/properties/data/properties/attributes/properties/probability/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err183];
+                  } else {
+                    vErrors.push(err183);
+                  }
+                  errors++;
+                }
+                if (data170 < -2147483648 || isNaN(data170)) {
+                  const err184 = {
+                    instancePath: instancePath + '/data/attributes/probability',
+                    schemaPath: '#/properties/data/properties/attributes/properties/probability/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err184];
+                  } else {
+                    vErrors.push(err184);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.prospectingRepId !== undefined) {
+              let data171 = data2.prospectingRepId;
+              if (typeof data171 !== 'string' && data171 !== null) {
+                const err185 = {
+                  instancePath: instancePath + '/data/attributes/prospectingRepId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/prospectingRepId/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.prospectingRepId.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err185];
+                } else {
+                  vErrors.push(err185);
+                }
+                errors++;
+              }
+            }
+            if (data2.recordType !== undefined) {
+              let data172 = data2.recordType;
+              if (typeof data172 !== 'string' && data172 !== null) {
+                const err186 = {
+                  instancePath: instancePath + '/data/attributes/recordType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/recordType/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.recordType.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err186];
+                } else {
+                  vErrors.push(err186);
+                }
+                errors++;
+              }
+              if (typeof data172 === 'string') {
+                if (func3(data172) > 255) {
+                  const err187 = {
+                    instancePath: instancePath + '/data/attributes/recordType',
+                    schemaPath: '#/properties/data/properties/attributes/properties/recordType/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err187];
+                  } else {
+                    vErrors.push(err187);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.sharingTeamId !== undefined) {
+              let data173 = data2.sharingTeamId;
+              if (typeof data173 !== 'string' && data173 !== null) {
+                const err188 = {
+                  instancePath: instancePath + '/data/attributes/sharingTeamId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sharingTeamId/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.sharingTeamId.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err188];
+                } else {
+                  vErrors.push(err188);
+                }
+                errors++;
+              }
+            }
+            if (data2.tags !== undefined) {
+              let data174 = data2.tags;
+              if (!Array.isArray(data174) && data174 !== null) {
+                const err189 = {
+                  instancePath: instancePath + '/data/attributes/tags',
+                  schemaPath: '#/properties/data/properties/attributes/properties/tags/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.tags.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err189];
+                } else {
+                  vErrors.push(err189);
+                }
+                errors++;
+              }
+              if (Array.isArray(data174)) {
+                if (data174.length > 1000) {
+                  const err190 = {
+                    instancePath: instancePath + '/data/attributes/tags',
+                    schemaPath: '#/properties/data/properties/attributes/properties/tags/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err190];
+                  } else {
+                    vErrors.push(err190);
+                  }
+                  errors++;
+                }
+                const len0 = data174.length;
+                for (let i0 = 0; i0 < len0; i0++) {
+                  if (typeof data174[i0] !== 'string') {
+                    const err191 = {
+                      instancePath: instancePath + '/data/attributes/tags/' + i0,
+                      schemaPath: '#/properties/data/properties/attributes/properties/tags/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err191];
+                    } else {
+                      vErrors.push(err191);
+                    }
+                    errors++;
+                  }
+                }
+              }
+            }
+            if (data2.trashedAt !== undefined) {
+              let data176 = data2.trashedAt;
+              if (typeof data176 !== 'string' && data176 !== null) {
+                const err192 = {
+                  instancePath: instancePath + '/data/attributes/trashedAt',
+                  schemaPath: '#/properties/data/properties/attributes/properties/trashedAt/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.trashedAt.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err192];
+                } else {
+                  vErrors.push(err192);
+                }
+                errors++;
+              }
+              if (typeof data176 === 'string') {
+                if (!formats0.validate(data176)) {
+                  const err193 = {
+                    instancePath: instancePath + '/data/attributes/trashedAt',
+                    schemaPath: '#/properties/data/properties/attributes/properties/trashedAt/format',
+                    keyword: 'format',
+                    params: { format: 'date-time' },
+                    message: 'must match format "' + 'date-time' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err193];
+                  } else {
+                    vErrors.push(err193);
+                  }
+                  errors++;
+                }
+              }
+            }
           } else {
-            const err61 = {
+            const err194 = {
+              instancePath: instancePath + '/data/attributes',
+              schemaPath: '#/properties/data/properties/attributes/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err194];
+            } else {
+              vErrors.push(err194);
+            }
+            errors++;
+          }
+        }
+        if (data0.relationships !== undefined) {
+          let data177 = data0.relationships;
+          if (data177 && typeof data177 == 'object' && !Array.isArray(data177)) {
+            for (const key2 in data177) {
+              if (!(key2 === 'account' || key2 === 'opportunityStage' || key2 === 'owner')) {
+                const err195 = {
+                  instancePath: instancePath + '/data/relationships',
+                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key2 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err195];
+                } else {
+                  vErrors.push(err195);
+                }
+                errors++;
+              }
+            }
+            if (data177.account !== undefined) {
+              let data178 = data177.account;
+              if (data178 && typeof data178 == 'object' && !Array.isArray(data178)) {
+                if (data178.data === undefined) {
+                  const err196 = {
+                    instancePath: instancePath + '/data/relationships/account',
+                    schemaPath: '#/properties/data/properties/relationships/properties/account/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err196];
+                  } else {
+                    vErrors.push(err196);
+                  }
+                  errors++;
+                }
+                for (const key3 in data178) {
+                  if (!(key3 === 'data' || key3 === 'meta')) {
+                    const err197 = {
+                      instancePath: instancePath + '/data/relationships/account',
+                      schemaPath: '#/properties/data/properties/relationships/properties/account/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key3 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err197];
+                    } else {
+                      vErrors.push(err197);
+                    }
+                    errors++;
+                  }
+                }
+                if (data178.data !== undefined) {
+                  let data179 = data178.data;
+                  const _errs364 = errors;
+                  let valid7 = false;
+                  const _errs365 = errors;
+                  if (data179 !== null) {
+                    const err198 = {
+                      instancePath: instancePath + '/data/relationships/account/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err198];
+                    } else {
+                      vErrors.push(err198);
+                    }
+                    errors++;
+                  }
+                  var _valid0 = _errs365 === errors;
+                  valid7 = valid7 || _valid0;
+                  if (!valid7) {
+                    const _errs367 = errors;
+                    if (data179 && typeof data179 == 'object' && !Array.isArray(data179)) {
+                      if (data179.type === undefined) {
+                        const err199 = {
+                          instancePath: instancePath + '/data/relationships/account/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err199];
+                        } else {
+                          vErrors.push(err199);
+                        }
+                        errors++;
+                      }
+                      if (data179.id === undefined) {
+                        const err200 = {
+                          instancePath: instancePath + '/data/relationships/account/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err200];
+                        } else {
+                          vErrors.push(err200);
+                        }
+                        errors++;
+                      }
+                      for (const key4 in data179) {
+                        if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
+                          const err201 = {
+                            instancePath: instancePath + '/data/relationships/account/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key4 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err201];
+                          } else {
+                            vErrors.push(err201);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data179.type !== undefined) {
+                        if ('account' !== data179.type) {
+                          const err202 = {
+                            instancePath: instancePath + '/data/relationships/account/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'account' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err202];
+                          } else {
+                            vErrors.push(err202);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data179.id !== undefined) {
+                        let data181 = data179.id;
+                        const _errs372 = errors;
+                        let valid9 = false;
+                        const _errs373 = errors;
+                        if (!(typeof data181 == 'number' && !(data181 % 1) && !isNaN(data181) && isFinite(data181))) {
+                          const err203 = {
+                            instancePath: instancePath + '/data/relationships/account/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err203];
+                          } else {
+                            vErrors.push(err203);
+                          }
+                          errors++;
+                        }
+                        if (typeof data181 == 'number' && isFinite(data181)) {
+                          if (data181 > 9007199254740991 || isNaN(data181)) {
+                            const err204 = {
+                              instancePath: instancePath + '/data/relationships/account/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err204];
+                            } else {
+                              vErrors.push(err204);
+                            }
+                            errors++;
+                          }
+                          if (data181 < 1 || isNaN(data181)) {
+                            const err205 = {
+                              instancePath: instancePath + '/data/relationships/account/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err205];
+                            } else {
+                              vErrors.push(err205);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid1 = _errs373 === errors;
+                        valid9 = valid9 || _valid1;
+                        if (!valid9) {
+                          const _errs375 = errors;
+                          if (typeof data181 === 'string') {
+                            if (!pattern0.test(data181)) {
+                              const err206 = {
+                                instancePath: instancePath + '/data/relationships/account/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err206];
+                              } else {
+                                vErrors.push(err206);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err207 = {
+                              instancePath: instancePath + '/data/relationships/account/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err207];
+                            } else {
+                              vErrors.push(err207);
+                            }
+                            errors++;
+                          }
+                          var _valid1 = _errs375 === errors;
+                          valid9 = valid9 || _valid1;
+                        }
+                        if (!valid9) {
+                          const err208 = {
+                            instancePath: instancePath + '/data/relationships/account/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err208];
+                          } else {
+                            vErrors.push(err208);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs372;
+                          if (vErrors !== null) {
+                            if (_errs372) {
+                              vErrors.length = _errs372;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data179.meta !== undefined) {
+                        let data182 = data179.meta;
+                        if (!(data182 && typeof data182 == 'object' && !Array.isArray(data182))) {
+                          const err209 = {
+                            instancePath: instancePath + '/data/relationships/account/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err209];
+                          } else {
+                            vErrors.push(err209);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err210 = {
+                        instancePath: instancePath + '/data/relationships/account/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err210];
+                      } else {
+                        vErrors.push(err210);
+                      }
+                      errors++;
+                    }
+                    var _valid0 = _errs367 === errors;
+                    valid7 = valid7 || _valid0;
+                  }
+                  if (!valid7) {
+                    const err211 = {
+                      instancePath: instancePath + '/data/relationships/account/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/account/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err211];
+                    } else {
+                      vErrors.push(err211);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs364;
+                    if (vErrors !== null) {
+                      if (_errs364) {
+                        vErrors.length = _errs364;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data178.meta !== undefined) {
+                  let data183 = data178.meta;
+                  if (!(data183 && typeof data183 == 'object' && !Array.isArray(data183))) {
+                    const err212 = {
+                      instancePath: instancePath + '/data/relationships/account/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/account/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err212];
+                    } else {
+                      vErrors.push(err212);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err213 = {
+                  instancePath: instancePath + '/data/relationships/account',
+                  schemaPath: '#/properties/data/properties/relationships/properties/account/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err213];
+                } else {
+                  vErrors.push(err213);
+                }
+                errors++;
+              }
+            }
+            if (data177.opportunityStage !== undefined) {
+              let data184 = data177.opportunityStage;
+              if (data184 && typeof data184 == 'object' && !Array.isArray(data184)) {
+                if (data184.data === undefined) {
+                  const err214 = {
+                    instancePath: instancePath + '/data/relationships/opportunityStage',
+                    schemaPath: '#/properties/data/properties/relationships/properties/opportunityStage/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err214];
+                  } else {
+                    vErrors.push(err214);
+                  }
+                  errors++;
+                }
+                for (const key5 in data184) {
+                  if (!(key5 === 'data' || key5 === 'meta')) {
+                    const err215 = {
+                      instancePath: instancePath + '/data/relationships/opportunityStage',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/opportunityStage/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key5 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err215];
+                    } else {
+                      vErrors.push(err215);
+                    }
+                    errors++;
+                  }
+                }
+                if (data184.data !== undefined) {
+                  let data185 = data184.data;
+                  const _errs385 = errors;
+                  let valid11 = false;
+                  const _errs386 = errors;
+                  if (data185 !== null) {
+                    const err216 = {
+                      instancePath: instancePath + '/data/relationships/opportunityStage/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/opportunityStage/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err216];
+                    } else {
+                      vErrors.push(err216);
+                    }
+                    errors++;
+                  }
+                  var _valid2 = _errs386 === errors;
+                  valid11 = valid11 || _valid2;
+                  if (!valid11) {
+                    const _errs388 = errors;
+                    if (data185 && typeof data185 == 'object' && !Array.isArray(data185)) {
+                      if (data185.type === undefined) {
+                        const err217 = {
+                          instancePath: instancePath + '/data/relationships/opportunityStage/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/opportunityStage/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err217];
+                        } else {
+                          vErrors.push(err217);
+                        }
+                        errors++;
+                      }
+                      if (data185.id === undefined) {
+                        const err218 = {
+                          instancePath: instancePath + '/data/relationships/opportunityStage/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/opportunityStage/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err218];
+                        } else {
+                          vErrors.push(err218);
+                        }
+                        errors++;
+                      }
+                      for (const key6 in data185) {
+                        if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
+                          const err219 = {
+                            instancePath: instancePath + '/data/relationships/opportunityStage/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/opportunityStage/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key6 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err219];
+                          } else {
+                            vErrors.push(err219);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data185.type !== undefined) {
+                        if ('opportunityStage' !== data185.type) {
+                          const err220 = {
+                            instancePath: instancePath + '/data/relationships/opportunityStage/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/opportunityStage/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'opportunityStage' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err220];
+                          } else {
+                            vErrors.push(err220);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data185.id !== undefined) {
+                        let data187 = data185.id;
+                        const _errs393 = errors;
+                        let valid13 = false;
+                        const _errs394 = errors;
+                        if (!(typeof data187 == 'number' && !(data187 % 1) && !isNaN(data187) && isFinite(data187))) {
+                          const err221 = {
+                            instancePath: instancePath + '/data/relationships/opportunityStage/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/opportunityStage/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err221];
+                          } else {
+                            vErrors.push(err221);
+                          }
+                          errors++;
+                        }
+                        if (typeof data187 == 'number' && isFinite(data187)) {
+                          if (data187 > 9007199254740991 || isNaN(data187)) {
+                            const err222 = {
+                              instancePath: instancePath + '/data/relationships/opportunityStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/opportunityStage/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err222];
+                            } else {
+                              vErrors.push(err222);
+                            }
+                            errors++;
+                          }
+                          if (data187 < 1 || isNaN(data187)) {
+                            const err223 = {
+                              instancePath: instancePath + '/data/relationships/opportunityStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/opportunityStage/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err223];
+                            } else {
+                              vErrors.push(err223);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid3 = _errs394 === errors;
+                        valid13 = valid13 || _valid3;
+                        if (!valid13) {
+                          const _errs396 = errors;
+                          if (typeof data187 === 'string') {
+                            if (!pattern0.test(data187)) {
+                              const err224 = {
+                                instancePath: instancePath + '/data/relationships/opportunityStage/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/opportunityStage/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err224];
+                              } else {
+                                vErrors.push(err224);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err225 = {
+                              instancePath: instancePath + '/data/relationships/opportunityStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/opportunityStage/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err225];
+                            } else {
+                              vErrors.push(err225);
+                            }
+                            errors++;
+                          }
+                          var _valid3 = _errs396 === errors;
+                          valid13 = valid13 || _valid3;
+                        }
+                        if (!valid13) {
+                          const err226 = {
+                            instancePath: instancePath + '/data/relationships/opportunityStage/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/opportunityStage/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err226];
+                          } else {
+                            vErrors.push(err226);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs393;
+                          if (vErrors !== null) {
+                            if (_errs393) {
+                              vErrors.length = _errs393;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data185.meta !== undefined) {
+                        let data188 = data185.meta;
+                        if (!(data188 && typeof data188 == 'object' && !Array.isArray(data188))) {
+                          const err227 = {
+                            instancePath: instancePath + '/data/relationships/opportunityStage/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/opportunityStage/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err227];
+                          } else {
+                            vErrors.push(err227);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err228 = {
+                        instancePath: instancePath + '/data/relationships/opportunityStage/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/opportunityStage/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err228];
+                      } else {
+                        vErrors.push(err228);
+                      }
+                      errors++;
+                    }
+                    var _valid2 = _errs388 === errors;
+                    valid11 = valid11 || _valid2;
+                  }
+                  if (!valid11) {
+                    const err229 = {
+                      instancePath: instancePath + '/data/relationships/opportunityStage/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/opportunityStage/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err229];
+                    } else {
+                      vErrors.push(err229);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs385;
+                    if (vErrors !== null) {
+                      if (_errs385) {
+                        vErrors.length = _errs385;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data184.meta !== undefined) {
+                  let data189 = data184.meta;
+                  if (!(data189 && typeof data189 == 'object' && !Array.isArray(data189))) {
+                    const err230 = {
+                      instancePath: instancePath + '/data/relationships/opportunityStage/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/opportunityStage/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err230];
+                    } else {
+                      vErrors.push(err230);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err231 = {
+                  instancePath: instancePath + '/data/relationships/opportunityStage',
+                  schemaPath: '#/properties/data/properties/relationships/properties/opportunityStage/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err231];
+                } else {
+                  vErrors.push(err231);
+                }
+                errors++;
+              }
+            }
+            if (data177.owner !== undefined) {
+              let data190 = data177.owner;
+              if (data190 && typeof data190 == 'object' && !Array.isArray(data190)) {
+                if (data190.data === undefined) {
+                  const err232 = {
+                    instancePath: instancePath + '/data/relationships/owner',
+                    schemaPath: '#/properties/data/properties/relationships/properties/owner/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err232];
+                  } else {
+                    vErrors.push(err232);
+                  }
+                  errors++;
+                }
+                for (const key7 in data190) {
+                  if (!(key7 === 'data' || key7 === 'meta')) {
+                    const err233 = {
+                      instancePath: instancePath + '/data/relationships/owner',
+                      schemaPath: '#/properties/data/properties/relationships/properties/owner/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key7 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err233];
+                    } else {
+                      vErrors.push(err233);
+                    }
+                    errors++;
+                  }
+                }
+                if (data190.data !== undefined) {
+                  let data191 = data190.data;
+                  const _errs406 = errors;
+                  let valid15 = false;
+                  const _errs407 = errors;
+                  if (data191 !== null) {
+                    const err234 = {
+                      instancePath: instancePath + '/data/relationships/owner/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err234];
+                    } else {
+                      vErrors.push(err234);
+                    }
+                    errors++;
+                  }
+                  var _valid4 = _errs407 === errors;
+                  valid15 = valid15 || _valid4;
+                  if (!valid15) {
+                    const _errs409 = errors;
+                    if (data191 && typeof data191 == 'object' && !Array.isArray(data191)) {
+                      if (data191.type === undefined) {
+                        const err235 = {
+                          instancePath: instancePath + '/data/relationships/owner/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err235];
+                        } else {
+                          vErrors.push(err235);
+                        }
+                        errors++;
+                      }
+                      if (data191.id === undefined) {
+                        const err236 = {
+                          instancePath: instancePath + '/data/relationships/owner/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err236];
+                        } else {
+                          vErrors.push(err236);
+                        }
+                        errors++;
+                      }
+                      for (const key8 in data191) {
+                        if (!(key8 === 'type' || key8 === 'id' || key8 === 'meta')) {
+                          const err237 = {
+                            instancePath: instancePath + '/data/relationships/owner/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key8 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err237];
+                          } else {
+                            vErrors.push(err237);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data191.type !== undefined) {
+                        if ('user' !== data191.type) {
+                          const err238 = {
+                            instancePath: instancePath + '/data/relationships/owner/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'user' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err238];
+                          } else {
+                            vErrors.push(err238);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data191.id !== undefined) {
+                        let data193 = data191.id;
+                        const _errs414 = errors;
+                        let valid17 = false;
+                        const _errs415 = errors;
+                        if (!(typeof data193 == 'number' && !(data193 % 1) && !isNaN(data193) && isFinite(data193))) {
+                          const err239 = {
+                            instancePath: instancePath + '/data/relationships/owner/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err239];
+                          } else {
+                            vErrors.push(err239);
+                          }
+                          errors++;
+                        }
+                        if (typeof data193 == 'number' && isFinite(data193)) {
+                          if (data193 > 9007199254740991 || isNaN(data193)) {
+                            const err240 = {
+                              instancePath: instancePath + '/data/relationships/owner/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err240];
+                            } else {
+                              vErrors.push(err240);
+                            }
+                            errors++;
+                          }
+                          if (data193 < 1 || isNaN(data193)) {
+                            const err241 = {
+                              instancePath: instancePath + '/data/relationships/owner/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err241];
+                            } else {
+                              vErrors.push(err241);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid5 = _errs415 === errors;
+                        valid17 = valid17 || _valid5;
+                        if (!valid17) {
+                          const _errs417 = errors;
+                          if (typeof data193 === 'string') {
+                            if (!pattern0.test(data193)) {
+                              const err242 = {
+                                instancePath: instancePath + '/data/relationships/owner/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err242];
+                              } else {
+                                vErrors.push(err242);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err243 = {
+                              instancePath: instancePath + '/data/relationships/owner/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err243];
+                            } else {
+                              vErrors.push(err243);
+                            }
+                            errors++;
+                          }
+                          var _valid5 = _errs417 === errors;
+                          valid17 = valid17 || _valid5;
+                        }
+                        if (!valid17) {
+                          const err244 = {
+                            instancePath: instancePath + '/data/relationships/owner/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err244];
+                          } else {
+                            vErrors.push(err244);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs414;
+                          if (vErrors !== null) {
+                            if (_errs414) {
+                              vErrors.length = _errs414;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data191.meta !== undefined) {
+                        let data194 = data191.meta;
+                        if (!(data194 && typeof data194 == 'object' && !Array.isArray(data194))) {
+                          const err245 = {
+                            instancePath: instancePath + '/data/relationships/owner/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err245];
+                          } else {
+                            vErrors.push(err245);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err246 = {
+                        instancePath: instancePath + '/data/relationships/owner/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err246];
+                      } else {
+                        vErrors.push(err246);
+                      }
+                      errors++;
+                    }
+                    var _valid4 = _errs409 === errors;
+                    valid15 = valid15 || _valid4;
+                  }
+                  if (!valid15) {
+                    const err247 = {
+                      instancePath: instancePath + '/data/relationships/owner/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err247];
+                    } else {
+                      vErrors.push(err247);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs406;
+                    if (vErrors !== null) {
+                      if (_errs406) {
+                        vErrors.length = _errs406;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data190.meta !== undefined) {
+                  let data195 = data190.meta;
+                  if (!(data195 && typeof data195 == 'object' && !Array.isArray(data195))) {
+                    const err248 = {
+                      instancePath: instancePath + '/data/relationships/owner/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err248];
+                    } else {
+                      vErrors.push(err248);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err249 = {
+                  instancePath: instancePath + '/data/relationships/owner',
+                  schemaPath: '#/properties/data/properties/relationships/properties/owner/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err249];
+                } else {
+                  vErrors.push(err249);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err250 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
               keyword: 'type',
@@ -1256,17 +4869,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err61];
+              vErrors = [err250];
             } else {
-              vErrors.push(err61);
+              vErrors.push(err250);
             }
             errors++;
           }
         }
         if (data0.meta !== undefined) {
-          let data25 = data0.meta;
-          if (!(data25 && typeof data25 == 'object' && !Array.isArray(data25))) {
-            const err62 = {
+          let data196 = data0.meta;
+          if (!(data196 && typeof data196 == 'object' && !Array.isArray(data196))) {
+            const err251 = {
               instancePath: instancePath + '/data/meta',
               schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
@@ -1274,17 +4887,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err62];
+              vErrors = [err251];
             } else {
-              vErrors.push(err62);
+              vErrors.push(err251);
             }
             errors++;
           }
         }
         if (data0.links !== undefined) {
-          let data26 = data0.links;
-          if (!(data26 && typeof data26 == 'object' && !Array.isArray(data26))) {
-            const err63 = {
+          let data197 = data0.links;
+          if (!(data197 && typeof data197 == 'object' && !Array.isArray(data197))) {
+            const err252 = {
               instancePath: instancePath + '/data/links',
               schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
@@ -1292,15 +4905,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err63];
+              vErrors = [err252];
             } else {
-              vErrors.push(err63);
+              vErrors.push(err252);
             }
             errors++;
           }
         }
       } else {
-        const err64 = {
+        const err253 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -1308,15 +4921,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err64];
+          vErrors = [err253];
         } else {
-          vErrors.push(err64);
+          vErrors.push(err253);
         }
         errors++;
       }
     }
   } else {
-    const err65 = {
+    const err254 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -1324,9 +4937,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err65];
+      vErrors = [err254];
     } else {
-      vErrors.push(err65);
+      vErrors.push(err254);
     }
     errors++;
   }
@@ -1356,14 +4969,178 @@ const schema12 = {
           required: [],
           additionalProperties: false,
           properties: {
+            amount: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
             amountPrecise: { type: ['string', 'null'], maxLength: 255 },
+            closeDate: { type: ['string', 'null'], format: 'date-time' },
+            currencyType: { type: ['string', 'null'] },
+            custom1: { type: ['string', 'null'] },
+            custom10: { type: ['string', 'null'] },
+            custom100: { type: ['string', 'null'] },
+            custom101: { type: ['string', 'null'] },
+            custom102: { type: ['string', 'null'] },
+            custom103: { type: ['string', 'null'] },
+            custom104: { type: ['string', 'null'] },
+            custom105: { type: ['string', 'null'] },
+            custom106: { type: ['string', 'null'] },
+            custom107: { type: ['string', 'null'] },
+            custom108: { type: ['string', 'null'] },
+            custom109: { type: ['string', 'null'] },
+            custom11: { type: ['string', 'null'] },
+            custom110: { type: ['string', 'null'] },
+            custom111: { type: ['string', 'null'] },
+            custom112: { type: ['string', 'null'] },
+            custom113: { type: ['string', 'null'] },
+            custom114: { type: ['string', 'null'] },
+            custom115: { type: ['string', 'null'] },
+            custom116: { type: ['string', 'null'] },
+            custom117: { type: ['string', 'null'] },
+            custom118: { type: ['string', 'null'] },
+            custom119: { type: ['string', 'null'] },
+            custom12: { type: ['string', 'null'] },
+            custom120: { type: ['string', 'null'] },
+            custom121: { type: ['string', 'null'] },
+            custom122: { type: ['string', 'null'] },
+            custom123: { type: ['string', 'null'] },
+            custom124: { type: ['string', 'null'] },
+            custom125: { type: ['string', 'null'] },
+            custom126: { type: ['string', 'null'] },
+            custom127: { type: ['string', 'null'] },
+            custom128: { type: ['string', 'null'] },
+            custom129: { type: ['string', 'null'] },
+            custom13: { type: ['string', 'null'] },
+            custom130: { type: ['string', 'null'] },
+            custom131: { type: ['string', 'null'] },
+            custom132: { type: ['string', 'null'] },
+            custom133: { type: ['string', 'null'] },
+            custom134: { type: ['string', 'null'] },
+            custom135: { type: ['string', 'null'] },
+            custom136: { type: ['string', 'null'] },
+            custom137: { type: ['string', 'null'] },
+            custom138: { type: ['string', 'null'] },
+            custom139: { type: ['string', 'null'] },
+            custom14: { type: ['string', 'null'] },
+            custom140: { type: ['string', 'null'] },
+            custom141: { type: ['string', 'null'] },
+            custom142: { type: ['string', 'null'] },
+            custom143: { type: ['string', 'null'] },
+            custom144: { type: ['string', 'null'] },
+            custom145: { type: ['string', 'null'] },
+            custom146: { type: ['string', 'null'] },
+            custom147: { type: ['string', 'null'] },
+            custom148: { type: ['string', 'null'] },
+            custom149: { type: ['string', 'null'] },
+            custom15: { type: ['string', 'null'] },
+            custom150: { type: ['string', 'null'] },
+            custom16: { type: ['string', 'null'] },
+            custom17: { type: ['string', 'null'] },
+            custom18: { type: ['string', 'null'] },
+            custom19: { type: ['string', 'null'] },
+            custom2: { type: ['string', 'null'] },
+            custom20: { type: ['string', 'null'] },
+            custom21: { type: ['string', 'null'] },
+            custom22: { type: ['string', 'null'] },
+            custom23: { type: ['string', 'null'] },
+            custom24: { type: ['string', 'null'] },
+            custom25: { type: ['string', 'null'] },
+            custom26: { type: ['string', 'null'] },
+            custom27: { type: ['string', 'null'] },
+            custom28: { type: ['string', 'null'] },
+            custom29: { type: ['string', 'null'] },
+            custom3: { type: ['string', 'null'] },
+            custom30: { type: ['string', 'null'] },
+            custom31: { type: ['string', 'null'] },
+            custom32: { type: ['string', 'null'] },
+            custom33: { type: ['string', 'null'] },
+            custom34: { type: ['string', 'null'] },
+            custom35: { type: ['string', 'null'] },
+            custom36: { type: ['string', 'null'] },
+            custom37: { type: ['string', 'null'] },
+            custom38: { type: ['string', 'null'] },
+            custom39: { type: ['string', 'null'] },
+            custom4: { type: ['string', 'null'] },
+            custom40: { type: ['string', 'null'] },
+            custom41: { type: ['string', 'null'] },
+            custom42: { type: ['string', 'null'] },
+            custom43: { type: ['string', 'null'] },
+            custom44: { type: ['string', 'null'] },
+            custom45: { type: ['string', 'null'] },
+            custom46: { type: ['string', 'null'] },
+            custom47: { type: ['string', 'null'] },
+            custom48: { type: ['string', 'null'] },
+            custom49: { type: ['string', 'null'] },
+            custom5: { type: ['string', 'null'] },
+            custom50: { type: ['string', 'null'] },
+            custom51: { type: ['string', 'null'] },
+            custom52: { type: ['string', 'null'] },
+            custom53: { type: ['string', 'null'] },
+            custom54: { type: ['string', 'null'] },
+            custom55: { type: ['string', 'null'] },
+            custom56: { type: ['string', 'null'] },
+            custom57: { type: ['string', 'null'] },
+            custom58: { type: ['string', 'null'] },
+            custom59: { type: ['string', 'null'] },
+            custom6: { type: ['string', 'null'] },
+            custom60: { type: ['string', 'null'] },
+            custom61: { type: ['string', 'null'] },
+            custom62: { type: ['string', 'null'] },
+            custom63: { type: ['string', 'null'] },
+            custom64: { type: ['string', 'null'] },
+            custom65: { type: ['string', 'null'] },
+            custom66: { type: ['string', 'null'] },
+            custom67: { type: ['string', 'null'] },
+            custom68: { type: ['string', 'null'] },
+            custom69: { type: ['string', 'null'] },
+            custom7: { type: ['string', 'null'] },
+            custom70: { type: ['string', 'null'] },
+            custom71: { type: ['string', 'null'] },
+            custom72: { type: ['string', 'null'] },
+            custom73: { type: ['string', 'null'] },
+            custom74: { type: ['string', 'null'] },
+            custom75: { type: ['string', 'null'] },
+            custom76: { type: ['string', 'null'] },
+            custom77: { type: ['string', 'null'] },
+            custom78: { type: ['string', 'null'] },
+            custom79: { type: ['string', 'null'] },
+            custom8: { type: ['string', 'null'] },
+            custom80: { type: ['string', 'null'] },
+            custom81: { type: ['string', 'null'] },
+            custom82: { type: ['string', 'null'] },
+            custom83: { type: ['string', 'null'] },
+            custom84: { type: ['string', 'null'] },
+            custom85: { type: ['string', 'null'] },
+            custom86: { type: ['string', 'null'] },
+            custom87: { type: ['string', 'null'] },
+            custom88: { type: ['string', 'null'] },
+            custom89: { type: ['string', 'null'] },
+            custom9: { type: ['string', 'null'] },
+            custom90: { type: ['string', 'null'] },
+            custom91: { type: ['string', 'null'] },
+            custom92: { type: ['string', 'null'] },
+            custom93: { type: ['string', 'null'] },
+            custom94: { type: ['string', 'null'] },
+            custom95: { type: ['string', 'null'] },
+            custom96: { type: ['string', 'null'] },
+            custom97: { type: ['string', 'null'] },
+            custom98: { type: ['string', 'null'] },
+            custom99: { type: ['string', 'null'] },
+            customId: { type: ['string', 'null'] },
+            description: { type: ['string', 'null'] },
             externalCreatedAt: { type: ['string', 'null'], format: 'date-time' },
             externalUpdatedAt: { type: ['string', 'null'], format: 'date-time' },
             forecastCategory: { type: ['string', 'null'], maxLength: 255 },
             leadSource: { type: ['string', 'null'], maxLength: 255 },
             lostReason: { type: ['string', 'null'], maxLength: 255 },
+            mapLink: { type: ['string', 'null'] },
+            mapNextSteps: { type: ['string', 'null'] },
+            mapStatus: { type: ['string', 'null'] },
             name: { type: ['string', 'null'], maxLength: 255 },
+            nextStep: { type: ['string', 'null'] },
+            opportunityType: { type: ['string', 'null'] },
+            probability: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            prospectingRepId: { type: ['string', 'null'] },
             recordType: { type: ['string', 'null'], maxLength: 255 },
+            sharingTeamId: { type: ['string', 'null'] },
+            tags: { type: ['array', 'null'], items: { type: 'string' }, maxItems: 1000 },
             trashedAt: { type: ['string', 'null'], format: 'date-time' },
           },
         },
@@ -1386,6 +5163,34 @@ const schema12 = {
                       additionalProperties: false,
                       properties: {
                         type: { const: 'account' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            opportunityStage: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'opportunityStage' },
                         id: {
                           anyOf: [
                             { type: 'integer', minimum: 1, maximum: 9007199254740991 },
@@ -1664,15 +5469,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.amountPrecise !== undefined) {
-              let data4 = data3.amountPrecise;
-              if (typeof data4 !== 'string' && data4 !== null) {
+            if (data3.amount !== undefined) {
+              let data4 = data3.amount;
+              if (!(typeof data4 == 'number' && !(data4 % 1) && !isNaN(data4) && isFinite(data4)) && data4 !== null) {
                 const err12 = {
-                  instancePath: instancePath + '/data/attributes/amountPrecise',
-                  schemaPath: '#/properties/data/properties/attributes/properties/amountPrecise/type',
+                  instancePath: instancePath + '/data/attributes/amount',
+                  schemaPath: '#/properties/data/properties/attributes/properties/amount/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.amountPrecise.type },
-                  message: 'must be string,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.amount.type },
+                  message: 'must be integer,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err12];
@@ -1681,14 +5486,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data4 === 'string') {
-                if (func3(data4) > 255) {
+              if (typeof data4 == 'number' && isFinite(data4)) {
+                if (data4 > 2147483647 || isNaN(data4)) {
                   const err13 = {
-                    instancePath: instancePath + '/data/attributes/amountPrecise',
-                    schemaPath: '#/properties/data/properties/attributes/properties/amountPrecise/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
+                    instancePath: instancePath + '/data/attributes/amount',
+                    schemaPath: '#/properties/data/properties/attributes/properties/amount/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
                     vErrors = [err13];
@@ -1697,121 +5502,119 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
+                if (data4 < -2147483648 || isNaN(data4)) {
+                  const err14 = {
+                    instancePath: instancePath + '/data/attributes/amount',
+                    schemaPath: '#/properties/data/properties/attributes/properties/amount/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err14];
+                  } else {
+                    vErrors.push(err14);
+                  }
+                  errors++;
+                }
               }
             }
-            if (data3.externalCreatedAt !== undefined) {
-              let data5 = data3.externalCreatedAt;
+            if (data3.amountPrecise !== undefined) {
+              let data5 = data3.amountPrecise;
               if (typeof data5 !== 'string' && data5 !== null) {
-                const err14 = {
-                  instancePath: instancePath + '/data/attributes/externalCreatedAt',
-                  schemaPath: '#/properties/data/properties/attributes/properties/externalCreatedAt/type',
+                const err15 = {
+                  instancePath: instancePath + '/data/attributes/amountPrecise',
+                  schemaPath: '#/properties/data/properties/attributes/properties/amountPrecise/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.externalCreatedAt.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.amountPrecise.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err14];
+                  vErrors = [err15];
                 } else {
-                  vErrors.push(err14);
+                  vErrors.push(err15);
                 }
                 errors++;
               }
               if (typeof data5 === 'string') {
-                if (!formats0.validate(data5)) {
-                  const err15 = {
-                    instancePath: instancePath + '/data/attributes/externalCreatedAt',
-                    schemaPath: '#/properties/data/properties/attributes/properties/externalCreatedAt/format',
-                    keyword: 'format',
-                    params: { format: 'date-time' },
-                    message: 'must match format "' + 'date-time' + '"',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err15];
-                  } else {
-                    vErrors.push(err15);
-                  }
-                  errors++;
-                }
-              }
-            }
-            if (data3.externalUpdatedAt !== undefined) {
-              let data6 = data3.externalUpdatedAt;
-              if (typeof data6 !== 'string' && data6 !== null) {
-                const err16 = {
-                  instancePath: instancePath + '/data/attributes/externalUpdatedAt',
-                  schemaPath: '#/properties/data/properties/attributes/properties/externalUpdatedAt/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.externalUpdatedAt.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err16];
-                } else {
-                  vErrors.push(err16);
-                }
-                errors++;
-              }
-              if (typeof data6 === 'string') {
-                if (!formats0.validate(data6)) {
-                  const err17 = {
-                    instancePath: instancePath + '/data/attributes/externalUpdatedAt',
-                    schemaPath: '#/properties/data/properties/attributes/properties/externalUpdatedAt/format',
-                    keyword: 'format',
-                    params: { format: 'date-time' },
-                    message: 'must match format "' + 'date-time' + '"',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err17];
-                  } else {
-                    vErrors.push(err17);
-                  }
-                  errors++;
-                }
-              }
-            }
-            if (data3.forecastCategory !== undefined) {
-              let data7 = data3.forecastCategory;
-              if (typeof data7 !== 'string' && data7 !== null) {
-                const err18 = {
-                  instancePath: instancePath + '/data/attributes/forecastCategory',
-                  schemaPath: '#/properties/data/properties/attributes/properties/forecastCategory/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.forecastCategory.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err18];
-                } else {
-                  vErrors.push(err18);
-                }
-                errors++;
-              }
-              if (typeof data7 === 'string') {
-                if (func3(data7) > 255) {
-                  const err19 = {
-                    instancePath: instancePath + '/data/attributes/forecastCategory',
-                    schemaPath: '#/properties/data/properties/attributes/properties/forecastCategory/maxLength',
+                if (func3(data5) > 255) {
+                  const err16 = {
+                    instancePath: instancePath + '/data/attributes/amountPrecise',
+                    schemaPath: '#/properties/data/properties/attributes/properties/amountPrecise/maxLength',
                     keyword: 'maxLength',
                     params: { limit: 255 },
                     message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err19];
+                    vErrors = [err16];
                   } else {
-                    vErrors.push(err19);
+                    vErrors.push(err16);
                   }
                   errors++;
                 }
               }
             }
-            if (data3.leadSource !== undefined) {
-              let data8 = data3.leadSource;
+            if (data3.closeDate !== undefined) {
+              let data6 = data3.closeDate;
+              if (typeof data6 !== 'string' && data6 !== null) {
+                const err17 = {
+                  instancePath: instancePath + '/data/attributes/closeDate',
+                  schemaPath: '#/properties/data/properties/attributes/properties/closeDate/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.closeDate.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err17];
+                } else {
+                  vErrors.push(err17);
+                }
+                errors++;
+              }
+              if (typeof data6 === 'string') {
+                if (!formats0.validate(data6)) {
+                  const err18 = {
+                    instancePath: instancePath + '/data/attributes/closeDate',
+                    schemaPath: '#/properties/data/properties/attributes/properties/closeDate/format',
+                    keyword: 'format',
+                    params: { format: 'date-time' },
+                    message: 'must match format "' + 'date-time' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err18];
+                  } else {
+                    vErrors.push(err18);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.currencyType !== undefined) {
+              let data7 = data3.currencyType;
+              if (typeof data7 !== 'string' && data7 !== null) {
+                const err19 = {
+                  instancePath: instancePath + '/data/attributes/currencyType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/currencyType/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.currencyType.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err19];
+                } else {
+                  vErrors.push(err19);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom1 !== undefined) {
+              let data8 = data3.custom1;
               if (typeof data8 !== 'string' && data8 !== null) {
                 const err20 = {
-                  instancePath: instancePath + '/data/attributes/leadSource',
-                  schemaPath: '#/properties/data/properties/attributes/properties/leadSource/type',
+                  instancePath: instancePath + '/data/attributes/custom1',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom1/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.leadSource.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom1.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1821,32 +5624,33 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data8 === 'string') {
-                if (func3(data8) > 255) {
-                  const err21 = {
-                    instancePath: instancePath + '/data/attributes/leadSource',
-                    schemaPath: '#/properties/data/properties/attributes/properties/leadSource/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err21];
-                  } else {
-                    vErrors.push(err21);
-                  }
-                  errors++;
+            }
+            if (data3.custom10 !== undefined) {
+              let data9 = data3.custom10;
+              if (typeof data9 !== 'string' && data9 !== null) {
+                const err21 = {
+                  instancePath: instancePath + '/data/attributes/custom10',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom10/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom10.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err21];
+                } else {
+                  vErrors.push(err21);
                 }
+                errors++;
               }
             }
-            if (data3.lostReason !== undefined) {
-              let data9 = data3.lostReason;
-              if (typeof data9 !== 'string' && data9 !== null) {
+            if (data3.custom100 !== undefined) {
+              let data10 = data3.custom100;
+              if (typeof data10 !== 'string' && data10 !== null) {
                 const err22 = {
-                  instancePath: instancePath + '/data/attributes/lostReason',
-                  schemaPath: '#/properties/data/properties/attributes/properties/lostReason/type',
+                  instancePath: instancePath + '/data/attributes/custom100',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom100/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.lostReason.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom100.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1856,32 +5660,33 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data9 === 'string') {
-                if (func3(data9) > 255) {
-                  const err23 = {
-                    instancePath: instancePath + '/data/attributes/lostReason',
-                    schemaPath: '#/properties/data/properties/attributes/properties/lostReason/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err23];
-                  } else {
-                    vErrors.push(err23);
-                  }
-                  errors++;
+            }
+            if (data3.custom101 !== undefined) {
+              let data11 = data3.custom101;
+              if (typeof data11 !== 'string' && data11 !== null) {
+                const err23 = {
+                  instancePath: instancePath + '/data/attributes/custom101',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom101/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom101.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err23];
+                } else {
+                  vErrors.push(err23);
                 }
+                errors++;
               }
             }
-            if (data3.name !== undefined) {
-              let data10 = data3.name;
-              if (typeof data10 !== 'string' && data10 !== null) {
+            if (data3.custom102 !== undefined) {
+              let data12 = data3.custom102;
+              if (typeof data12 !== 'string' && data12 !== null) {
                 const err24 = {
-                  instancePath: instancePath + '/data/attributes/name',
-                  schemaPath: '#/properties/data/properties/attributes/properties/name/type',
+                  instancePath: instancePath + '/data/attributes/custom102',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom102/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.name.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom102.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1891,32 +5696,33 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data10 === 'string') {
-                if (func3(data10) > 255) {
-                  const err25 = {
-                    instancePath: instancePath + '/data/attributes/name',
-                    schemaPath: '#/properties/data/properties/attributes/properties/name/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err25];
-                  } else {
-                    vErrors.push(err25);
-                  }
-                  errors++;
+            }
+            if (data3.custom103 !== undefined) {
+              let data13 = data3.custom103;
+              if (typeof data13 !== 'string' && data13 !== null) {
+                const err25 = {
+                  instancePath: instancePath + '/data/attributes/custom103',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom103/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom103.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err25];
+                } else {
+                  vErrors.push(err25);
                 }
+                errors++;
               }
             }
-            if (data3.recordType !== undefined) {
-              let data11 = data3.recordType;
-              if (typeof data11 !== 'string' && data11 !== null) {
+            if (data3.custom104 !== undefined) {
+              let data14 = data3.custom104;
+              if (typeof data14 !== 'string' && data14 !== null) {
                 const err26 = {
-                  instancePath: instancePath + '/data/attributes/recordType',
-                  schemaPath: '#/properties/data/properties/attributes/properties/recordType/type',
+                  instancePath: instancePath + '/data/attributes/custom104',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom104/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.recordType.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom104.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1926,32 +5732,33 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data11 === 'string') {
-                if (func3(data11) > 255) {
-                  const err27 = {
-                    instancePath: instancePath + '/data/attributes/recordType',
-                    schemaPath: '#/properties/data/properties/attributes/properties/recordType/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err27];
-                  } else {
-                    vErrors.push(err27);
-                  }
-                  errors++;
+            }
+            if (data3.custom105 !== undefined) {
+              let data15 = data3.custom105;
+              if (typeof data15 !== 'string' && data15 !== null) {
+                const err27 = {
+                  instancePath: instancePath + '/data/attributes/custom105',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom105/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom105.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err27];
+                } else {
+                  vErrors.push(err27);
                 }
+                errors++;
               }
             }
-            if (data3.trashedAt !== undefined) {
-              let data12 = data3.trashedAt;
-              if (typeof data12 !== 'string' && data12 !== null) {
+            if (data3.custom106 !== undefined) {
+              let data16 = data3.custom106;
+              if (typeof data16 !== 'string' && data16 !== null) {
                 const err28 = {
-                  instancePath: instancePath + '/data/attributes/trashedAt',
-                  schemaPath: '#/properties/data/properties/attributes/properties/trashedAt/type',
+                  instancePath: instancePath + '/data/attributes/custom106',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom106/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.trashedAt.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom106.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1961,51 +5768,52 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data12 === 'string') {
-                if (!formats0.validate(data12)) {
-                  const err29 = {
-                    instancePath: instancePath + '/data/attributes/trashedAt',
-                    schemaPath: '#/properties/data/properties/attributes/properties/trashedAt/format',
-                    keyword: 'format',
-                    params: { format: 'date-time' },
-                    message: 'must match format "' + 'date-time' + '"',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err29];
-                  } else {
-                    vErrors.push(err29);
-                  }
-                  errors++;
+            }
+            if (data3.custom107 !== undefined) {
+              let data17 = data3.custom107;
+              if (typeof data17 !== 'string' && data17 !== null) {
+                const err29 = {
+                  instancePath: instancePath + '/data/attributes/custom107',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom107/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom107.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err29];
+                } else {
+                  vErrors.push(err29);
                 }
+                errors++;
               }
             }
-          } else {
-            const err30 = {
-              instancePath: instancePath + '/data/attributes',
-              schemaPath: '#/properties/data/properties/attributes/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err30];
-            } else {
-              vErrors.push(err30);
+            if (data3.custom108 !== undefined) {
+              let data18 = data3.custom108;
+              if (typeof data18 !== 'string' && data18 !== null) {
+                const err30 = {
+                  instancePath: instancePath + '/data/attributes/custom108',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom108/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom108.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err30];
+                } else {
+                  vErrors.push(err30);
+                }
+                errors++;
+              }
             }
-            errors++;
-          }
-        }
-        if (data0.relationships !== undefined) {
-          let data13 = data0.relationships;
-          if (data13 && typeof data13 == 'object' && !Array.isArray(data13)) {
-            for (const key2 in data13) {
-              if (!(key2 === 'account' || key2 === 'owner')) {
+            if (data3.custom109 !== undefined) {
+              let data19 = data3.custom109;
+              if (typeof data19 !== 'string' && data19 !== null) {
                 const err31 = {
-                  instancePath: instancePath + '/data/relationships',
-                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key2 },
-                  message: 'must NOT have additional properties',
+                  instancePath: instancePath + '/data/attributes/custom109',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom109/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom109.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err31];
@@ -2015,344 +5823,321 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data13.account !== undefined) {
-              let data14 = data13.account;
-              if (data14 && typeof data14 == 'object' && !Array.isArray(data14)) {
-                if (data14.data === undefined) {
-                  const err32 = {
-                    instancePath: instancePath + '/data/relationships/account',
-                    schemaPath: '#/properties/data/properties/relationships/properties/account/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'data' },
-                    message: "must have required property '" + 'data' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err32];
-                  } else {
-                    vErrors.push(err32);
-                  }
-                  errors++;
-                }
-                for (const key3 in data14) {
-                  if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err33 = {
-                      instancePath: instancePath + '/data/relationships/account',
-                      schemaPath: '#/properties/data/properties/relationships/properties/account/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key3 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err33];
-                    } else {
-                      vErrors.push(err33);
-                    }
-                    errors++;
-                  }
-                }
-                if (data14.data !== undefined) {
-                  let data15 = data14.data;
-                  const _errs40 = errors;
-                  let valid6 = false;
-                  const _errs41 = errors;
-                  if (data15 !== null) {
-                    const err34 = {
-                      instancePath: instancePath + '/data/relationships/account/data',
-                      schemaPath:
-                        '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/0/type',
-                      keyword: 'type',
-                      params: { type: 'null' },
-                      message: 'must be null',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err34];
-                    } else {
-                      vErrors.push(err34);
-                    }
-                    errors++;
-                  }
-                  var _valid1 = _errs41 === errors;
-                  valid6 = valid6 || _valid1;
-                  if (!valid6) {
-                    const _errs43 = errors;
-                    if (data15 && typeof data15 == 'object' && !Array.isArray(data15)) {
-                      if (data15.type === undefined) {
-                        const err35 = {
-                          instancePath: instancePath + '/data/relationships/account/data',
-                          schemaPath:
-                            '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/required',
-                          keyword: 'required',
-                          params: { missingProperty: 'type' },
-                          message: "must have required property '" + 'type' + "'",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err35];
-                        } else {
-                          vErrors.push(err35);
-                        }
-                        errors++;
-                      }
-                      if (data15.id === undefined) {
-                        const err36 = {
-                          instancePath: instancePath + '/data/relationships/account/data',
-                          schemaPath:
-                            '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/required',
-                          keyword: 'required',
-                          params: { missingProperty: 'id' },
-                          message: "must have required property '" + 'id' + "'",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err36];
-                        } else {
-                          vErrors.push(err36);
-                        }
-                        errors++;
-                      }
-                      for (const key4 in data15) {
-                        if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err37 = {
-                            instancePath: instancePath + '/data/relationships/account/data',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/additionalProperties',
-                            keyword: 'additionalProperties',
-                            params: { additionalProperty: key4 },
-                            message: 'must NOT have additional properties',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err37];
-                          } else {
-                            vErrors.push(err37);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data15.type !== undefined) {
-                        if ('account' !== data15.type) {
-                          const err38 = {
-                            instancePath: instancePath + '/data/relationships/account/data/type',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/type/const',
-                            keyword: 'const',
-                            params: { allowedValue: 'account' },
-                            message: 'must be equal to constant',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err38];
-                          } else {
-                            vErrors.push(err38);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data15.id !== undefined) {
-                        let data17 = data15.id;
-                        const _errs48 = errors;
-                        let valid8 = false;
-                        const _errs49 = errors;
-                        if (!(typeof data17 == 'number' && !(data17 % 1) && !isNaN(data17) && isFinite(data17))) {
-                          const err39 = {
-                            instancePath: instancePath + '/data/relationships/account/data/id',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/type',
-                            keyword: 'type',
-                            params: { type: 'integer' },
-                            message: 'must be integer',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err39];
-                          } else {
-                            vErrors.push(err39);
-                          }
-                          errors++;
-                        }
-                        if (typeof data17 == 'number' && isFinite(data17)) {
-                          if (data17 > 9007199254740991 || isNaN(data17)) {
-                            const err40 = {
-                              instancePath: instancePath + '/data/relationships/account/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
-                              keyword: 'maximum',
-                              params: { comparison: '<=', limit: 9007199254740991 },
-                              message: 'must be <= 9007199254740991',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err40];
-                            } else {
-                              vErrors.push(err40);
-                            }
-                            errors++;
-                          }
-                          if (data17 < 1 || isNaN(data17)) {
-                            const err41 = {
-                              instancePath: instancePath + '/data/relationships/account/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
-                              keyword: 'minimum',
-                              params: { comparison: '>=', limit: 1 },
-                              message: 'must be >= 1',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err41];
-                            } else {
-                              vErrors.push(err41);
-                            }
-                            errors++;
-                          }
-                        }
-                        var _valid2 = _errs49 === errors;
-                        valid8 = valid8 || _valid2;
-                        if (!valid8) {
-                          const _errs51 = errors;
-                          if (typeof data17 === 'string') {
-                            if (!pattern0.test(data17)) {
-                              const err42 = {
-                                instancePath: instancePath + '/data/relationships/account/data/id',
-                                schemaPath:
-                                  '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
-                                keyword: 'pattern',
-                                params: { pattern: '^[1-9][0-9]{0,14}$' },
-                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
-                              };
-                              if (vErrors === null) {
-                                vErrors = [err42];
-                              } else {
-                                vErrors.push(err42);
-                              }
-                              errors++;
-                            }
-                          } else {
-                            const err43 = {
-                              instancePath: instancePath + '/data/relationships/account/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/1/type',
-                              keyword: 'type',
-                              params: { type: 'string' },
-                              message: 'must be string',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err43];
-                            } else {
-                              vErrors.push(err43);
-                            }
-                            errors++;
-                          }
-                          var _valid2 = _errs51 === errors;
-                          valid8 = valid8 || _valid2;
-                        }
-                        if (!valid8) {
-                          const err44 = {
-                            instancePath: instancePath + '/data/relationships/account/data/id',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf',
-                            keyword: 'anyOf',
-                            params: {},
-                            message: 'must match a schema in anyOf',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err44];
-                          } else {
-                            vErrors.push(err44);
-                          }
-                          errors++;
-                        } else {
-                          errors = _errs48;
-                          if (vErrors !== null) {
-                            if (_errs48) {
-                              vErrors.length = _errs48;
-                            } else {
-                              vErrors = null;
-                            }
-                          }
-                        }
-                      }
-                      if (data15.meta !== undefined) {
-                        let data18 = data15.meta;
-                        if (!(data18 && typeof data18 == 'object' && !Array.isArray(data18))) {
-                          const err45 = {
-                            instancePath: instancePath + '/data/relationships/account/data/meta',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/meta/type',
-                            keyword: 'type',
-                            params: { type: 'object' },
-                            message: 'must be object',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err45];
-                          } else {
-                            vErrors.push(err45);
-                          }
-                          errors++;
-                        }
-                      }
-                    } else {
-                      const err46 = {
-                        instancePath: instancePath + '/data/relationships/account/data',
-                        schemaPath:
-                          '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/type',
-                        keyword: 'type',
-                        params: { type: 'object' },
-                        message: 'must be object',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err46];
-                      } else {
-                        vErrors.push(err46);
-                      }
-                      errors++;
-                    }
-                    var _valid1 = _errs43 === errors;
-                    valid6 = valid6 || _valid1;
-                  }
-                  if (!valid6) {
-                    const err47 = {
-                      instancePath: instancePath + '/data/relationships/account/data',
-                      schemaPath: '#/properties/data/properties/relationships/properties/account/properties/data/anyOf',
-                      keyword: 'anyOf',
-                      params: {},
-                      message: 'must match a schema in anyOf',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err47];
-                    } else {
-                      vErrors.push(err47);
-                    }
-                    errors++;
-                  } else {
-                    errors = _errs40;
-                    if (vErrors !== null) {
-                      if (_errs40) {
-                        vErrors.length = _errs40;
-                      } else {
-                        vErrors = null;
-                      }
-                    }
-                  }
-                }
-                if (data14.meta !== undefined) {
-                  let data19 = data14.meta;
-                  if (!(data19 && typeof data19 == 'object' && !Array.isArray(data19))) {
-                    const err48 = {
-                      instancePath: instancePath + '/data/relationships/account/meta',
-                      schemaPath: '#/properties/data/properties/relationships/properties/account/properties/meta/type',
-                      keyword: 'type',
-                      params: { type: 'object' },
-                      message: 'must be object',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err48];
-                    } else {
-                      vErrors.push(err48);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err49 = {
-                  instancePath: instancePath + '/data/relationships/account',
-                  schemaPath: '#/properties/data/properties/relationships/properties/account/type',
+            if (data3.custom11 !== undefined) {
+              let data20 = data3.custom11;
+              if (typeof data20 !== 'string' && data20 !== null) {
+                const err32 = {
+                  instancePath: instancePath + '/data/attributes/custom11',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom11/type',
                   keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom11.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err32];
+                } else {
+                  vErrors.push(err32);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom110 !== undefined) {
+              let data21 = data3.custom110;
+              if (typeof data21 !== 'string' && data21 !== null) {
+                const err33 = {
+                  instancePath: instancePath + '/data/attributes/custom110',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom110/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom110.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err33];
+                } else {
+                  vErrors.push(err33);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom111 !== undefined) {
+              let data22 = data3.custom111;
+              if (typeof data22 !== 'string' && data22 !== null) {
+                const err34 = {
+                  instancePath: instancePath + '/data/attributes/custom111',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom111/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom111.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err34];
+                } else {
+                  vErrors.push(err34);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom112 !== undefined) {
+              let data23 = data3.custom112;
+              if (typeof data23 !== 'string' && data23 !== null) {
+                const err35 = {
+                  instancePath: instancePath + '/data/attributes/custom112',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom112/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom112.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err35];
+                } else {
+                  vErrors.push(err35);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom113 !== undefined) {
+              let data24 = data3.custom113;
+              if (typeof data24 !== 'string' && data24 !== null) {
+                const err36 = {
+                  instancePath: instancePath + '/data/attributes/custom113',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom113/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom113.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err36];
+                } else {
+                  vErrors.push(err36);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom114 !== undefined) {
+              let data25 = data3.custom114;
+              if (typeof data25 !== 'string' && data25 !== null) {
+                const err37 = {
+                  instancePath: instancePath + '/data/attributes/custom114',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom114/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom114.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err37];
+                } else {
+                  vErrors.push(err37);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom115 !== undefined) {
+              let data26 = data3.custom115;
+              if (typeof data26 !== 'string' && data26 !== null) {
+                const err38 = {
+                  instancePath: instancePath + '/data/attributes/custom115',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom115/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom115.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err38];
+                } else {
+                  vErrors.push(err38);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom116 !== undefined) {
+              let data27 = data3.custom116;
+              if (typeof data27 !== 'string' && data27 !== null) {
+                const err39 = {
+                  instancePath: instancePath + '/data/attributes/custom116',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom116/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom116.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err39];
+                } else {
+                  vErrors.push(err39);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom117 !== undefined) {
+              let data28 = data3.custom117;
+              if (typeof data28 !== 'string' && data28 !== null) {
+                const err40 = {
+                  instancePath: instancePath + '/data/attributes/custom117',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom117/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom117.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err40];
+                } else {
+                  vErrors.push(err40);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom118 !== undefined) {
+              let data29 = data3.custom118;
+              if (typeof data29 !== 'string' && data29 !== null) {
+                const err41 = {
+                  instancePath: instancePath + '/data/attributes/custom118',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom118/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom118.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err41];
+                } else {
+                  vErrors.push(err41);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom119 !== undefined) {
+              let data30 = data3.custom119;
+              if (typeof data30 !== 'string' && data30 !== null) {
+                const err42 = {
+                  instancePath: instancePath + '/data/attributes/custom119',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom119/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom119.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err42];
+                } else {
+                  vErrors.push(err42);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom12 !== undefined) {
+              let data31 = data3.custom12;
+              if (typeof data31 !== 'string' && data31 !== null) {
+                const err43 = {
+                  instancePath: instancePath + '/data/attributes/custom12',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom12/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom12.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err43];
+                } else {
+                  vErrors.push(err43);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom120 !== undefined) {
+              let data32 = data3.custom120;
+              if (typeof data32 !== 'string' && data32 !== null) {
+                const err44 = {
+                  instancePath: instancePath + '/data/attributes/custom120',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom120/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom120.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err44];
+                } else {
+                  vErrors.push(err44);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom121 !== undefined) {
+              let data33 = data3.custom121;
+              if (typeof data33 !== 'string' && data33 !== null) {
+                const err45 = {
+                  instancePath: instancePath + '/data/attributes/custom121',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom121/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom121.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err45];
+                } else {
+                  vErrors.push(err45);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom122 !== undefined) {
+              let data34 = data3.custom122;
+              if (typeof data34 !== 'string' && data34 !== null) {
+                const err46 = {
+                  instancePath: instancePath + '/data/attributes/custom122',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom122/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom122.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err46];
+                } else {
+                  vErrors.push(err46);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom123 !== undefined) {
+              let data35 = data3.custom123;
+              if (typeof data35 !== 'string' && data35 !== null) {
+                const err47 = {
+                  instancePath: instancePath + '/data/attributes/custom123',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom123/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom123.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err47];
+                } else {
+                  vErrors.push(err47);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom124 !== undefined) {
+              let data36 = data3.custom124;
+              if (typeof data36 !== 'string' && data36 !== null) {
+                const err48 = {
+                  instancePath: instancePath + '/data/attributes/custom124',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom124/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom124.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err48];
+                } else {
+                  vErrors.push(err48);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom125 !== undefined) {
+              let data37 = data3.custom125;
+              if (typeof data37 !== 'string' && data37 !== null) {
+                const err49 = {
+                  instancePath: instancePath + '/data/attributes/custom125',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom125/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom125.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err49];
@@ -2362,344 +6147,321 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data13.owner !== undefined) {
-              let data20 = data13.owner;
-              if (data20 && typeof data20 == 'object' && !Array.isArray(data20)) {
-                if (data20.data === undefined) {
-                  const err50 = {
-                    instancePath: instancePath + '/data/relationships/owner',
-                    schemaPath: '#/properties/data/properties/relationships/properties/owner/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'data' },
-                    message: "must have required property '" + 'data' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err50];
-                  } else {
-                    vErrors.push(err50);
-                  }
-                  errors++;
-                }
-                for (const key5 in data20) {
-                  if (!(key5 === 'data' || key5 === 'meta')) {
-                    const err51 = {
-                      instancePath: instancePath + '/data/relationships/owner',
-                      schemaPath: '#/properties/data/properties/relationships/properties/owner/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key5 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err51];
-                    } else {
-                      vErrors.push(err51);
-                    }
-                    errors++;
-                  }
-                }
-                if (data20.data !== undefined) {
-                  let data21 = data20.data;
-                  const _errs61 = errors;
-                  let valid10 = false;
-                  const _errs62 = errors;
-                  if (data21 !== null) {
-                    const err52 = {
-                      instancePath: instancePath + '/data/relationships/owner/data',
-                      schemaPath:
-                        '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/0/type',
-                      keyword: 'type',
-                      params: { type: 'null' },
-                      message: 'must be null',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err52];
-                    } else {
-                      vErrors.push(err52);
-                    }
-                    errors++;
-                  }
-                  var _valid3 = _errs62 === errors;
-                  valid10 = valid10 || _valid3;
-                  if (!valid10) {
-                    const _errs64 = errors;
-                    if (data21 && typeof data21 == 'object' && !Array.isArray(data21)) {
-                      if (data21.type === undefined) {
-                        const err53 = {
-                          instancePath: instancePath + '/data/relationships/owner/data',
-                          schemaPath:
-                            '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
-                          keyword: 'required',
-                          params: { missingProperty: 'type' },
-                          message: "must have required property '" + 'type' + "'",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err53];
-                        } else {
-                          vErrors.push(err53);
-                        }
-                        errors++;
-                      }
-                      if (data21.id === undefined) {
-                        const err54 = {
-                          instancePath: instancePath + '/data/relationships/owner/data',
-                          schemaPath:
-                            '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
-                          keyword: 'required',
-                          params: { missingProperty: 'id' },
-                          message: "must have required property '" + 'id' + "'",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err54];
-                        } else {
-                          vErrors.push(err54);
-                        }
-                        errors++;
-                      }
-                      for (const key6 in data21) {
-                        if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
-                          const err55 = {
-                            instancePath: instancePath + '/data/relationships/owner/data',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/additionalProperties',
-                            keyword: 'additionalProperties',
-                            params: { additionalProperty: key6 },
-                            message: 'must NOT have additional properties',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err55];
-                          } else {
-                            vErrors.push(err55);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data21.type !== undefined) {
-                        if ('user' !== data21.type) {
-                          const err56 = {
-                            instancePath: instancePath + '/data/relationships/owner/data/type',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/type/const',
-                            keyword: 'const',
-                            params: { allowedValue: 'user' },
-                            message: 'must be equal to constant',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err56];
-                          } else {
-                            vErrors.push(err56);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data21.id !== undefined) {
-                        let data23 = data21.id;
-                        const _errs69 = errors;
-                        let valid12 = false;
-                        const _errs70 = errors;
-                        if (!(typeof data23 == 'number' && !(data23 % 1) && !isNaN(data23) && isFinite(data23))) {
-                          const err57 = {
-                            instancePath: instancePath + '/data/relationships/owner/data/id',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/type',
-                            keyword: 'type',
-                            params: { type: 'integer' },
-                            message: 'must be integer',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err57];
-                          } else {
-                            vErrors.push(err57);
-                          }
-                          errors++;
-                        }
-                        if (typeof data23 == 'number' && isFinite(data23)) {
-                          if (data23 > 9007199254740991 || isNaN(data23)) {
-                            const err58 = {
-                              instancePath: instancePath + '/data/relationships/owner/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
-                              keyword: 'maximum',
-                              params: { comparison: '<=', limit: 9007199254740991 },
-                              message: 'must be <= 9007199254740991',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err58];
-                            } else {
-                              vErrors.push(err58);
-                            }
-                            errors++;
-                          }
-                          if (data23 < 1 || isNaN(data23)) {
-                            const err59 = {
-                              instancePath: instancePath + '/data/relationships/owner/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
-                              keyword: 'minimum',
-                              params: { comparison: '>=', limit: 1 },
-                              message: 'must be >= 1',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err59];
-                            } else {
-                              vErrors.push(err59);
-                            }
-                            errors++;
-                          }
-                        }
-                        var _valid4 = _errs70 === errors;
-                        valid12 = valid12 || _valid4;
-                        if (!valid12) {
-                          const _errs72 = errors;
-                          if (typeof data23 === 'string') {
-                            if (!pattern0.test(data23)) {
-                              const err60 = {
-                                instancePath: instancePath + '/data/relationships/owner/data/id',
-                                schemaPath:
-                                  '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
-                                keyword: 'pattern',
-                                params: { pattern: '^[1-9][0-9]{0,14}$' },
-                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
-                              };
-                              if (vErrors === null) {
-                                vErrors = [err60];
-                              } else {
-                                vErrors.push(err60);
-                              }
-                              errors++;
-                            }
-                          } else {
-                            const err61 = {
-                              instancePath: instancePath + '/data/relationships/owner/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/type',
-                              keyword: 'type',
-                              params: { type: 'string' },
-                              message: 'must be string',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err61];
-                            } else {
-                              vErrors.push(err61);
-                            }
-                            errors++;
-                          }
-                          var _valid4 = _errs72 === errors;
-                          valid12 = valid12 || _valid4;
-                        }
-                        if (!valid12) {
-                          const err62 = {
-                            instancePath: instancePath + '/data/relationships/owner/data/id',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf',
-                            keyword: 'anyOf',
-                            params: {},
-                            message: 'must match a schema in anyOf',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err62];
-                          } else {
-                            vErrors.push(err62);
-                          }
-                          errors++;
-                        } else {
-                          errors = _errs69;
-                          if (vErrors !== null) {
-                            if (_errs69) {
-                              vErrors.length = _errs69;
-                            } else {
-                              vErrors = null;
-                            }
-                          }
-                        }
-                      }
-                      if (data21.meta !== undefined) {
-                        let data24 = data21.meta;
-                        if (!(data24 && typeof data24 == 'object' && !Array.isArray(data24))) {
-                          const err63 = {
-                            instancePath: instancePath + '/data/relationships/owner/data/meta',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/meta/type',
-                            keyword: 'type',
-                            params: { type: 'object' },
-                            message: 'must be object',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err63];
-                          } else {
-                            vErrors.push(err63);
-                          }
-                          errors++;
-                        }
-                      }
-                    } else {
-                      const err64 = {
-                        instancePath: instancePath + '/data/relationships/owner/data',
-                        schemaPath:
-                          '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/type',
-                        keyword: 'type',
-                        params: { type: 'object' },
-                        message: 'must be object',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err64];
-                      } else {
-                        vErrors.push(err64);
-                      }
-                      errors++;
-                    }
-                    var _valid3 = _errs64 === errors;
-                    valid10 = valid10 || _valid3;
-                  }
-                  if (!valid10) {
-                    const err65 = {
-                      instancePath: instancePath + '/data/relationships/owner/data',
-                      schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf',
-                      keyword: 'anyOf',
-                      params: {},
-                      message: 'must match a schema in anyOf',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err65];
-                    } else {
-                      vErrors.push(err65);
-                    }
-                    errors++;
-                  } else {
-                    errors = _errs61;
-                    if (vErrors !== null) {
-                      if (_errs61) {
-                        vErrors.length = _errs61;
-                      } else {
-                        vErrors = null;
-                      }
-                    }
-                  }
-                }
-                if (data20.meta !== undefined) {
-                  let data25 = data20.meta;
-                  if (!(data25 && typeof data25 == 'object' && !Array.isArray(data25))) {
-                    const err66 = {
-                      instancePath: instancePath + '/data/relationships/owner/meta',
-                      schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/meta/type',
-                      keyword: 'type',
-                      params: { type: 'object' },
-                      message: 'must be object',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err66];
-                    } else {
-                      vErrors.push(err66);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err67 = {
-                  instancePath: instancePath + '/data/relationships/owner',
-                  schemaPath: '#/properties/data/properties/relationships/properties/owner/type',
+            if (data3.custom126 !== undefined) {
+              let data38 = data3.custom126;
+              if (typeof data38 !== 'string' && data38 !== null) {
+                const err50 = {
+                  instancePath: instancePath + '/data/attributes/custom126',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom126/type',
                   keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom126.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err50];
+                } else {
+                  vErrors.push(err50);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom127 !== undefined) {
+              let data39 = data3.custom127;
+              if (typeof data39 !== 'string' && data39 !== null) {
+                const err51 = {
+                  instancePath: instancePath + '/data/attributes/custom127',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom127/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom127.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err51];
+                } else {
+                  vErrors.push(err51);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom128 !== undefined) {
+              let data40 = data3.custom128;
+              if (typeof data40 !== 'string' && data40 !== null) {
+                const err52 = {
+                  instancePath: instancePath + '/data/attributes/custom128',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom128/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom128.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err52];
+                } else {
+                  vErrors.push(err52);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom129 !== undefined) {
+              let data41 = data3.custom129;
+              if (typeof data41 !== 'string' && data41 !== null) {
+                const err53 = {
+                  instancePath: instancePath + '/data/attributes/custom129',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom129/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom129.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err53];
+                } else {
+                  vErrors.push(err53);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom13 !== undefined) {
+              let data42 = data3.custom13;
+              if (typeof data42 !== 'string' && data42 !== null) {
+                const err54 = {
+                  instancePath: instancePath + '/data/attributes/custom13',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom13/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom13.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err54];
+                } else {
+                  vErrors.push(err54);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom130 !== undefined) {
+              let data43 = data3.custom130;
+              if (typeof data43 !== 'string' && data43 !== null) {
+                const err55 = {
+                  instancePath: instancePath + '/data/attributes/custom130',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom130/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom130.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err55];
+                } else {
+                  vErrors.push(err55);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom131 !== undefined) {
+              let data44 = data3.custom131;
+              if (typeof data44 !== 'string' && data44 !== null) {
+                const err56 = {
+                  instancePath: instancePath + '/data/attributes/custom131',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom131/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom131.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err56];
+                } else {
+                  vErrors.push(err56);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom132 !== undefined) {
+              let data45 = data3.custom132;
+              if (typeof data45 !== 'string' && data45 !== null) {
+                const err57 = {
+                  instancePath: instancePath + '/data/attributes/custom132',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom132/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom132.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err57];
+                } else {
+                  vErrors.push(err57);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom133 !== undefined) {
+              let data46 = data3.custom133;
+              if (typeof data46 !== 'string' && data46 !== null) {
+                const err58 = {
+                  instancePath: instancePath + '/data/attributes/custom133',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom133/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom133.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err58];
+                } else {
+                  vErrors.push(err58);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom134 !== undefined) {
+              let data47 = data3.custom134;
+              if (typeof data47 !== 'string' && data47 !== null) {
+                const err59 = {
+                  instancePath: instancePath + '/data/attributes/custom134',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom134/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom134.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err59];
+                } else {
+                  vErrors.push(err59);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom135 !== undefined) {
+              let data48 = data3.custom135;
+              if (typeof data48 !== 'string' && data48 !== null) {
+                const err60 = {
+                  instancePath: instancePath + '/data/attributes/custom135',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom135/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom135.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err60];
+                } else {
+                  vErrors.push(err60);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom136 !== undefined) {
+              let data49 = data3.custom136;
+              if (typeof data49 !== 'string' && data49 !== null) {
+                const err61 = {
+                  instancePath: instancePath + '/data/attributes/custom136',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom136/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom136.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err61];
+                } else {
+                  vErrors.push(err61);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom137 !== undefined) {
+              let data50 = data3.custom137;
+              if (typeof data50 !== 'string' && data50 !== null) {
+                const err62 = {
+                  instancePath: instancePath + '/data/attributes/custom137',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom137/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom137.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err62];
+                } else {
+                  vErrors.push(err62);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom138 !== undefined) {
+              let data51 = data3.custom138;
+              if (typeof data51 !== 'string' && data51 !== null) {
+                const err63 = {
+                  instancePath: instancePath + '/data/attributes/custom138',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom138/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom138.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err63];
+                } else {
+                  vErrors.push(err63);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom139 !== undefined) {
+              let data52 = data3.custom139;
+              if (typeof data52 !== 'string' && data52 !== null) {
+                const err64 = {
+                  instancePath: instancePath + '/data/attributes/custom139',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom139/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom139.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err64];
+                } else {
+                  vErrors.push(err64);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom14 !== undefined) {
+              let data53 = data3.custom14;
+              if (typeof data53 !== 'string' && data53 !== null) {
+                const err65 = {
+                  instancePath: instancePath + '/data/attributes/custom14',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom14/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom14.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err65];
+                } else {
+                  vErrors.push(err65);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom140 !== undefined) {
+              let data54 = data3.custom140;
+              if (typeof data54 !== 'string' && data54 !== null) {
+                const err66 = {
+                  instancePath: instancePath + '/data/attributes/custom140',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom140/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom140.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err66];
+                } else {
+                  vErrors.push(err66);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom141 !== undefined) {
+              let data55 = data3.custom141;
+              if (typeof data55 !== 'string' && data55 !== null) {
+                const err67 = {
+                  instancePath: instancePath + '/data/attributes/custom141',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom141/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom141.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err67];
@@ -2709,8 +6471,3472 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data3.custom142 !== undefined) {
+              let data56 = data3.custom142;
+              if (typeof data56 !== 'string' && data56 !== null) {
+                const err68 = {
+                  instancePath: instancePath + '/data/attributes/custom142',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom142/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom142.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err68];
+                } else {
+                  vErrors.push(err68);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom143 !== undefined) {
+              let data57 = data3.custom143;
+              if (typeof data57 !== 'string' && data57 !== null) {
+                const err69 = {
+                  instancePath: instancePath + '/data/attributes/custom143',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom143/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom143.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err69];
+                } else {
+                  vErrors.push(err69);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom144 !== undefined) {
+              let data58 = data3.custom144;
+              if (typeof data58 !== 'string' && data58 !== null) {
+                const err70 = {
+                  instancePath: instancePath + '/data/attributes/custom144',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom144/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom144.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err70];
+                } else {
+                  vErrors.push(err70);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom145 !== undefined) {
+              let data59 = data3.custom145;
+              if (typeof data59 !== 'string' && data59 !== null) {
+                const err71 = {
+                  instancePath: instancePath + '/data/attributes/custom145',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom145/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom145.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err71];
+                } else {
+                  vErrors.push(err71);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom146 !== undefined) {
+              let data60 = data3.custom146;
+              if (typeof data60 !== 'string' && data60 !== null) {
+                const err72 = {
+                  instancePath: instancePath + '/data/attributes/custom146',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom146/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom146.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err72];
+                } else {
+                  vErrors.push(err72);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom147 !== undefined) {
+              let data61 = data3.custom147;
+              if (typeof data61 !== 'string' && data61 !== null) {
+                const err73 = {
+                  instancePath: instancePath + '/data/attributes/custom147',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom147/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom147.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err73];
+                } else {
+                  vErrors.push(err73);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom148 !== undefined) {
+              let data62 = data3.custom148;
+              if (typeof data62 !== 'string' && data62 !== null) {
+                const err74 = {
+                  instancePath: instancePath + '/data/attributes/custom148',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom148/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom148.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err74];
+                } else {
+                  vErrors.push(err74);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom149 !== undefined) {
+              let data63 = data3.custom149;
+              if (typeof data63 !== 'string' && data63 !== null) {
+                const err75 = {
+                  instancePath: instancePath + '/data/attributes/custom149',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom149/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom149.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err75];
+                } else {
+                  vErrors.push(err75);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom15 !== undefined) {
+              let data64 = data3.custom15;
+              if (typeof data64 !== 'string' && data64 !== null) {
+                const err76 = {
+                  instancePath: instancePath + '/data/attributes/custom15',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom15/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom15.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err76];
+                } else {
+                  vErrors.push(err76);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom150 !== undefined) {
+              let data65 = data3.custom150;
+              if (typeof data65 !== 'string' && data65 !== null) {
+                const err77 = {
+                  instancePath: instancePath + '/data/attributes/custom150',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom150/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom150.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err77];
+                } else {
+                  vErrors.push(err77);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom16 !== undefined) {
+              let data66 = data3.custom16;
+              if (typeof data66 !== 'string' && data66 !== null) {
+                const err78 = {
+                  instancePath: instancePath + '/data/attributes/custom16',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom16/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom16.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err78];
+                } else {
+                  vErrors.push(err78);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom17 !== undefined) {
+              let data67 = data3.custom17;
+              if (typeof data67 !== 'string' && data67 !== null) {
+                const err79 = {
+                  instancePath: instancePath + '/data/attributes/custom17',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom17/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom17.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err79];
+                } else {
+                  vErrors.push(err79);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom18 !== undefined) {
+              let data68 = data3.custom18;
+              if (typeof data68 !== 'string' && data68 !== null) {
+                const err80 = {
+                  instancePath: instancePath + '/data/attributes/custom18',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom18/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom18.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err80];
+                } else {
+                  vErrors.push(err80);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom19 !== undefined) {
+              let data69 = data3.custom19;
+              if (typeof data69 !== 'string' && data69 !== null) {
+                const err81 = {
+                  instancePath: instancePath + '/data/attributes/custom19',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom19/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom19.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err81];
+                } else {
+                  vErrors.push(err81);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom2 !== undefined) {
+              let data70 = data3.custom2;
+              if (typeof data70 !== 'string' && data70 !== null) {
+                const err82 = {
+                  instancePath: instancePath + '/data/attributes/custom2',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom2/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom2.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err82];
+                } else {
+                  vErrors.push(err82);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom20 !== undefined) {
+              let data71 = data3.custom20;
+              if (typeof data71 !== 'string' && data71 !== null) {
+                const err83 = {
+                  instancePath: instancePath + '/data/attributes/custom20',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom20/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom20.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err83];
+                } else {
+                  vErrors.push(err83);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom21 !== undefined) {
+              let data72 = data3.custom21;
+              if (typeof data72 !== 'string' && data72 !== null) {
+                const err84 = {
+                  instancePath: instancePath + '/data/attributes/custom21',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom21/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom21.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err84];
+                } else {
+                  vErrors.push(err84);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom22 !== undefined) {
+              let data73 = data3.custom22;
+              if (typeof data73 !== 'string' && data73 !== null) {
+                const err85 = {
+                  instancePath: instancePath + '/data/attributes/custom22',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom22/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom22.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err85];
+                } else {
+                  vErrors.push(err85);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom23 !== undefined) {
+              let data74 = data3.custom23;
+              if (typeof data74 !== 'string' && data74 !== null) {
+                const err86 = {
+                  instancePath: instancePath + '/data/attributes/custom23',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom23/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom23.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err86];
+                } else {
+                  vErrors.push(err86);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom24 !== undefined) {
+              let data75 = data3.custom24;
+              if (typeof data75 !== 'string' && data75 !== null) {
+                const err87 = {
+                  instancePath: instancePath + '/data/attributes/custom24',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom24/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom24.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err87];
+                } else {
+                  vErrors.push(err87);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom25 !== undefined) {
+              let data76 = data3.custom25;
+              if (typeof data76 !== 'string' && data76 !== null) {
+                const err88 = {
+                  instancePath: instancePath + '/data/attributes/custom25',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom25/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom25.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err88];
+                } else {
+                  vErrors.push(err88);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom26 !== undefined) {
+              let data77 = data3.custom26;
+              if (typeof data77 !== 'string' && data77 !== null) {
+                const err89 = {
+                  instancePath: instancePath + '/data/attributes/custom26',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom26/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom26.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err89];
+                } else {
+                  vErrors.push(err89);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom27 !== undefined) {
+              let data78 = data3.custom27;
+              if (typeof data78 !== 'string' && data78 !== null) {
+                const err90 = {
+                  instancePath: instancePath + '/data/attributes/custom27',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom27/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom27.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err90];
+                } else {
+                  vErrors.push(err90);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom28 !== undefined) {
+              let data79 = data3.custom28;
+              if (typeof data79 !== 'string' && data79 !== null) {
+                const err91 = {
+                  instancePath: instancePath + '/data/attributes/custom28',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom28/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom28.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err91];
+                } else {
+                  vErrors.push(err91);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom29 !== undefined) {
+              let data80 = data3.custom29;
+              if (typeof data80 !== 'string' && data80 !== null) {
+                const err92 = {
+                  instancePath: instancePath + '/data/attributes/custom29',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom29/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom29.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err92];
+                } else {
+                  vErrors.push(err92);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom3 !== undefined) {
+              let data81 = data3.custom3;
+              if (typeof data81 !== 'string' && data81 !== null) {
+                const err93 = {
+                  instancePath: instancePath + '/data/attributes/custom3',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom3/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom3.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err93];
+                } else {
+                  vErrors.push(err93);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom30 !== undefined) {
+              let data82 = data3.custom30;
+              if (typeof data82 !== 'string' && data82 !== null) {
+                const err94 = {
+                  instancePath: instancePath + '/data/attributes/custom30',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom30/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom30.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err94];
+                } else {
+                  vErrors.push(err94);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom31 !== undefined) {
+              let data83 = data3.custom31;
+              if (typeof data83 !== 'string' && data83 !== null) {
+                const err95 = {
+                  instancePath: instancePath + '/data/attributes/custom31',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom31/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom31.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err95];
+                } else {
+                  vErrors.push(err95);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom32 !== undefined) {
+              let data84 = data3.custom32;
+              if (typeof data84 !== 'string' && data84 !== null) {
+                const err96 = {
+                  instancePath: instancePath + '/data/attributes/custom32',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom32/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom32.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err96];
+                } else {
+                  vErrors.push(err96);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom33 !== undefined) {
+              let data85 = data3.custom33;
+              if (typeof data85 !== 'string' && data85 !== null) {
+                const err97 = {
+                  instancePath: instancePath + '/data/attributes/custom33',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom33/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom33.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err97];
+                } else {
+                  vErrors.push(err97);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom34 !== undefined) {
+              let data86 = data3.custom34;
+              if (typeof data86 !== 'string' && data86 !== null) {
+                const err98 = {
+                  instancePath: instancePath + '/data/attributes/custom34',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom34/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom34.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err98];
+                } else {
+                  vErrors.push(err98);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom35 !== undefined) {
+              let data87 = data3.custom35;
+              if (typeof data87 !== 'string' && data87 !== null) {
+                const err99 = {
+                  instancePath: instancePath + '/data/attributes/custom35',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom35/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom35.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err99];
+                } else {
+                  vErrors.push(err99);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom36 !== undefined) {
+              let data88 = data3.custom36;
+              if (typeof data88 !== 'string' && data88 !== null) {
+                const err100 = {
+                  instancePath: instancePath + '/data/attributes/custom36',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom36/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom36.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err100];
+                } else {
+                  vErrors.push(err100);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom37 !== undefined) {
+              let data89 = data3.custom37;
+              if (typeof data89 !== 'string' && data89 !== null) {
+                const err101 = {
+                  instancePath: instancePath + '/data/attributes/custom37',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom37/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom37.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err101];
+                } else {
+                  vErrors.push(err101);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom38 !== undefined) {
+              let data90 = data3.custom38;
+              if (typeof data90 !== 'string' && data90 !== null) {
+                const err102 = {
+                  instancePath: instancePath + '/data/attributes/custom38',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom38/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom38.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err102];
+                } else {
+                  vErrors.push(err102);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom39 !== undefined) {
+              let data91 = data3.custom39;
+              if (typeof data91 !== 'string' && data91 !== null) {
+                const err103 = {
+                  instancePath: instancePath + '/data/attributes/custom39',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom39/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom39.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err103];
+                } else {
+                  vErrors.push(err103);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom4 !== undefined) {
+              let data92 = data3.custom4;
+              if (typeof data92 !== 'string' && data92 !== null) {
+                const err104 = {
+                  instancePath: instancePath + '/data/attributes/custom4',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom4/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom4.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err104];
+                } else {
+                  vErrors.push(err104);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom40 !== undefined) {
+              let data93 = data3.custom40;
+              if (typeof data93 !== 'string' && data93 !== null) {
+                const err105 = {
+                  instancePath: instancePath + '/data/attributes/custom40',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom40/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom40.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err105];
+                } else {
+                  vErrors.push(err105);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom41 !== undefined) {
+              let data94 = data3.custom41;
+              if (typeof data94 !== 'string' && data94 !== null) {
+                const err106 = {
+                  instancePath: instancePath + '/data/attributes/custom41',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom41/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom41.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err106];
+                } else {
+                  vErrors.push(err106);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom42 !== undefined) {
+              let data95 = data3.custom42;
+              if (typeof data95 !== 'string' && data95 !== null) {
+                const err107 = {
+                  instancePath: instancePath + '/data/attributes/custom42',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom42/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom42.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err107];
+                } else {
+                  vErrors.push(err107);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom43 !== undefined) {
+              let data96 = data3.custom43;
+              if (typeof data96 !== 'string' && data96 !== null) {
+                const err108 = {
+                  instancePath: instancePath + '/data/attributes/custom43',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom43/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom43.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err108];
+                } else {
+                  vErrors.push(err108);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom44 !== undefined) {
+              let data97 = data3.custom44;
+              if (typeof data97 !== 'string' && data97 !== null) {
+                const err109 = {
+                  instancePath: instancePath + '/data/attributes/custom44',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom44/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom44.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err109];
+                } else {
+                  vErrors.push(err109);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom45 !== undefined) {
+              let data98 = data3.custom45;
+              if (typeof data98 !== 'string' && data98 !== null) {
+                const err110 = {
+                  instancePath: instancePath + '/data/attributes/custom45',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom45/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom45.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err110];
+                } else {
+                  vErrors.push(err110);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom46 !== undefined) {
+              let data99 = data3.custom46;
+              if (typeof data99 !== 'string' && data99 !== null) {
+                const err111 = {
+                  instancePath: instancePath + '/data/attributes/custom46',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom46/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom46.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err111];
+                } else {
+                  vErrors.push(err111);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom47 !== undefined) {
+              let data100 = data3.custom47;
+              if (typeof data100 !== 'string' && data100 !== null) {
+                const err112 = {
+                  instancePath: instancePath + '/data/attributes/custom47',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom47/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom47.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err112];
+                } else {
+                  vErrors.push(err112);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom48 !== undefined) {
+              let data101 = data3.custom48;
+              if (typeof data101 !== 'string' && data101 !== null) {
+                const err113 = {
+                  instancePath: instancePath + '/data/attributes/custom48',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom48/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom48.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err113];
+                } else {
+                  vErrors.push(err113);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom49 !== undefined) {
+              let data102 = data3.custom49;
+              if (typeof data102 !== 'string' && data102 !== null) {
+                const err114 = {
+                  instancePath: instancePath + '/data/attributes/custom49',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom49/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom49.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err114];
+                } else {
+                  vErrors.push(err114);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom5 !== undefined) {
+              let data103 = data3.custom5;
+              if (typeof data103 !== 'string' && data103 !== null) {
+                const err115 = {
+                  instancePath: instancePath + '/data/attributes/custom5',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom5/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom5.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err115];
+                } else {
+                  vErrors.push(err115);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom50 !== undefined) {
+              let data104 = data3.custom50;
+              if (typeof data104 !== 'string' && data104 !== null) {
+                const err116 = {
+                  instancePath: instancePath + '/data/attributes/custom50',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom50/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom50.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err116];
+                } else {
+                  vErrors.push(err116);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom51 !== undefined) {
+              let data105 = data3.custom51;
+              if (typeof data105 !== 'string' && data105 !== null) {
+                const err117 = {
+                  instancePath: instancePath + '/data/attributes/custom51',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom51/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom51.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err117];
+                } else {
+                  vErrors.push(err117);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom52 !== undefined) {
+              let data106 = data3.custom52;
+              if (typeof data106 !== 'string' && data106 !== null) {
+                const err118 = {
+                  instancePath: instancePath + '/data/attributes/custom52',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom52/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom52.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err118];
+                } else {
+                  vErrors.push(err118);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom53 !== undefined) {
+              let data107 = data3.custom53;
+              if (typeof data107 !== 'string' && data107 !== null) {
+                const err119 = {
+                  instancePath: instancePath + '/data/attributes/custom53',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom53/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom53.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err119];
+                } else {
+                  vErrors.push(err119);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom54 !== undefined) {
+              let data108 = data3.custom54;
+              if (typeof data108 !== 'string' && data108 !== null) {
+                const err120 = {
+                  instancePath: instancePath + '/data/attributes/custom54',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom54/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom54.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err120];
+                } else {
+                  vErrors.push(err120);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom55 !== undefined) {
+              let data109 = data3.custom55;
+              if (typeof data109 !== 'string' && data109 !== null) {
+                const err121 = {
+                  instancePath: instancePath + '/data/attributes/custom55',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom55/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom55.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err121];
+                } else {
+                  vErrors.push(err121);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom56 !== undefined) {
+              let data110 = data3.custom56;
+              if (typeof data110 !== 'string' && data110 !== null) {
+                const err122 = {
+                  instancePath: instancePath + '/data/attributes/custom56',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom56/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom56.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err122];
+                } else {
+                  vErrors.push(err122);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom57 !== undefined) {
+              let data111 = data3.custom57;
+              if (typeof data111 !== 'string' && data111 !== null) {
+                const err123 = {
+                  instancePath: instancePath + '/data/attributes/custom57',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom57/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom57.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err123];
+                } else {
+                  vErrors.push(err123);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom58 !== undefined) {
+              let data112 = data3.custom58;
+              if (typeof data112 !== 'string' && data112 !== null) {
+                const err124 = {
+                  instancePath: instancePath + '/data/attributes/custom58',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom58/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom58.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err124];
+                } else {
+                  vErrors.push(err124);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom59 !== undefined) {
+              let data113 = data3.custom59;
+              if (typeof data113 !== 'string' && data113 !== null) {
+                const err125 = {
+                  instancePath: instancePath + '/data/attributes/custom59',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom59/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom59.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err125];
+                } else {
+                  vErrors.push(err125);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom6 !== undefined) {
+              let data114 = data3.custom6;
+              if (typeof data114 !== 'string' && data114 !== null) {
+                const err126 = {
+                  instancePath: instancePath + '/data/attributes/custom6',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom6/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom6.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err126];
+                } else {
+                  vErrors.push(err126);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom60 !== undefined) {
+              let data115 = data3.custom60;
+              if (typeof data115 !== 'string' && data115 !== null) {
+                const err127 = {
+                  instancePath: instancePath + '/data/attributes/custom60',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom60/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom60.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err127];
+                } else {
+                  vErrors.push(err127);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom61 !== undefined) {
+              let data116 = data3.custom61;
+              if (typeof data116 !== 'string' && data116 !== null) {
+                const err128 = {
+                  instancePath: instancePath + '/data/attributes/custom61',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom61/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom61.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err128];
+                } else {
+                  vErrors.push(err128);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom62 !== undefined) {
+              let data117 = data3.custom62;
+              if (typeof data117 !== 'string' && data117 !== null) {
+                const err129 = {
+                  instancePath: instancePath + '/data/attributes/custom62',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom62/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom62.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err129];
+                } else {
+                  vErrors.push(err129);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom63 !== undefined) {
+              let data118 = data3.custom63;
+              if (typeof data118 !== 'string' && data118 !== null) {
+                const err130 = {
+                  instancePath: instancePath + '/data/attributes/custom63',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom63/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom63.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err130];
+                } else {
+                  vErrors.push(err130);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom64 !== undefined) {
+              let data119 = data3.custom64;
+              if (typeof data119 !== 'string' && data119 !== null) {
+                const err131 = {
+                  instancePath: instancePath + '/data/attributes/custom64',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom64/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom64.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err131];
+                } else {
+                  vErrors.push(err131);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom65 !== undefined) {
+              let data120 = data3.custom65;
+              if (typeof data120 !== 'string' && data120 !== null) {
+                const err132 = {
+                  instancePath: instancePath + '/data/attributes/custom65',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom65/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom65.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err132];
+                } else {
+                  vErrors.push(err132);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom66 !== undefined) {
+              let data121 = data3.custom66;
+              if (typeof data121 !== 'string' && data121 !== null) {
+                const err133 = {
+                  instancePath: instancePath + '/data/attributes/custom66',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom66/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom66.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err133];
+                } else {
+                  vErrors.push(err133);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom67 !== undefined) {
+              let data122 = data3.custom67;
+              if (typeof data122 !== 'string' && data122 !== null) {
+                const err134 = {
+                  instancePath: instancePath + '/data/attributes/custom67',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom67/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom67.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err134];
+                } else {
+                  vErrors.push(err134);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom68 !== undefined) {
+              let data123 = data3.custom68;
+              if (typeof data123 !== 'string' && data123 !== null) {
+                const err135 = {
+                  instancePath: instancePath + '/data/attributes/custom68',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom68/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom68.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err135];
+                } else {
+                  vErrors.push(err135);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom69 !== undefined) {
+              let data124 = data3.custom69;
+              if (typeof data124 !== 'string' && data124 !== null) {
+                const err136 = {
+                  instancePath: instancePath + '/data/attributes/custom69',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom69/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom69.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err136];
+                } else {
+                  vErrors.push(err136);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom7 !== undefined) {
+              let data125 = data3.custom7;
+              if (typeof data125 !== 'string' && data125 !== null) {
+                const err137 = {
+                  instancePath: instancePath + '/data/attributes/custom7',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom7/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom7.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err137];
+                } else {
+                  vErrors.push(err137);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom70 !== undefined) {
+              let data126 = data3.custom70;
+              if (typeof data126 !== 'string' && data126 !== null) {
+                const err138 = {
+                  instancePath: instancePath + '/data/attributes/custom70',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom70/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom70.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err138];
+                } else {
+                  vErrors.push(err138);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom71 !== undefined) {
+              let data127 = data3.custom71;
+              if (typeof data127 !== 'string' && data127 !== null) {
+                const err139 = {
+                  instancePath: instancePath + '/data/attributes/custom71',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom71/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom71.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err139];
+                } else {
+                  vErrors.push(err139);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom72 !== undefined) {
+              let data128 = data3.custom72;
+              if (typeof data128 !== 'string' && data128 !== null) {
+                const err140 = {
+                  instancePath: instancePath + '/data/attributes/custom72',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom72/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom72.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err140];
+                } else {
+                  vErrors.push(err140);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom73 !== undefined) {
+              let data129 = data3.custom73;
+              if (typeof data129 !== 'string' && data129 !== null) {
+                const err141 = {
+                  instancePath: instancePath + '/data/attributes/custom73',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom73/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom73.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err141];
+                } else {
+                  vErrors.push(err141);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom74 !== undefined) {
+              let data130 = data3.custom74;
+              if (typeof data130 !== 'string' && data130 !== null) {
+                const err142 = {
+                  instancePath: instancePath + '/data/attributes/custom74',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom74/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom74.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err142];
+                } else {
+                  vErrors.push(err142);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom75 !== undefined) {
+              let data131 = data3.custom75;
+              if (typeof data131 !== 'string' && data131 !== null) {
+                const err143 = {
+                  instancePath: instancePath + '/data/attributes/custom75',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom75/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom75.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err143];
+                } else {
+                  vErrors.push(err143);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom76 !== undefined) {
+              let data132 = data3.custom76;
+              if (typeof data132 !== 'string' && data132 !== null) {
+                const err144 = {
+                  instancePath: instancePath + '/data/attributes/custom76',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom76/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom76.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err144];
+                } else {
+                  vErrors.push(err144);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom77 !== undefined) {
+              let data133 = data3.custom77;
+              if (typeof data133 !== 'string' && data133 !== null) {
+                const err145 = {
+                  instancePath: instancePath + '/data/attributes/custom77',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom77/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom77.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err145];
+                } else {
+                  vErrors.push(err145);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom78 !== undefined) {
+              let data134 = data3.custom78;
+              if (typeof data134 !== 'string' && data134 !== null) {
+                const err146 = {
+                  instancePath: instancePath + '/data/attributes/custom78',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom78/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom78.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err146];
+                } else {
+                  vErrors.push(err146);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom79 !== undefined) {
+              let data135 = data3.custom79;
+              if (typeof data135 !== 'string' && data135 !== null) {
+                const err147 = {
+                  instancePath: instancePath + '/data/attributes/custom79',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom79/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom79.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err147];
+                } else {
+                  vErrors.push(err147);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom8 !== undefined) {
+              let data136 = data3.custom8;
+              if (typeof data136 !== 'string' && data136 !== null) {
+                const err148 = {
+                  instancePath: instancePath + '/data/attributes/custom8',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom8/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom8.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err148];
+                } else {
+                  vErrors.push(err148);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom80 !== undefined) {
+              let data137 = data3.custom80;
+              if (typeof data137 !== 'string' && data137 !== null) {
+                const err149 = {
+                  instancePath: instancePath + '/data/attributes/custom80',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom80/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom80.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err149];
+                } else {
+                  vErrors.push(err149);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom81 !== undefined) {
+              let data138 = data3.custom81;
+              if (typeof data138 !== 'string' && data138 !== null) {
+                const err150 = {
+                  instancePath: instancePath + '/data/attributes/custom81',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom81/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom81.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err150];
+                } else {
+                  vErrors.push(err150);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom82 !== undefined) {
+              let data139 = data3.custom82;
+              if (typeof data139 !== 'string' && data139 !== null) {
+                const err151 = {
+                  instancePath: instancePath + '/data/attributes/custom82',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom82/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom82.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err151];
+                } else {
+                  vErrors.push(err151);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom83 !== undefined) {
+              let data140 = data3.custom83;
+              if (typeof data140 !== 'string' && data140 !== null) {
+                const err152 = {
+                  instancePath: instancePath + '/data/attributes/custom83',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom83/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom83.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err152];
+                } else {
+                  vErrors.push(err152);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom84 !== undefined) {
+              let data141 = data3.custom84;
+              if (typeof data141 !== 'string' && data141 !== null) {
+                const err153 = {
+                  instancePath: instancePath + '/data/attributes/custom84',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom84/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom84.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err153];
+                } else {
+                  vErrors.push(err153);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom85 !== undefined) {
+              let data142 = data3.custom85;
+              if (typeof data142 !== 'string' && data142 !== null) {
+                const err154 = {
+                  instancePath: instancePath + '/data/attributes/custom85',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom85/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom85.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err154];
+                } else {
+                  vErrors.push(err154);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom86 !== undefined) {
+              let data143 = data3.custom86;
+              if (typeof data143 !== 'string' && data143 !== null) {
+                const err155 = {
+                  instancePath: instancePath + '/data/attributes/custom86',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom86/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom86.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err155];
+                } else {
+                  vErrors.push(err155);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom87 !== undefined) {
+              let data144 = data3.custom87;
+              if (typeof data144 !== 'string' && data144 !== null) {
+                const err156 = {
+                  instancePath: instancePath + '/data/attributes/custom87',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom87/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom87.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err156];
+                } else {
+                  vErrors.push(err156);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom88 !== undefined) {
+              let data145 = data3.custom88;
+              if (typeof data145 !== 'string' && data145 !== null) {
+                const err157 = {
+                  instancePath: instancePath + '/data/attributes/custom88',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom88/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom88.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err157];
+                } else {
+                  vErrors.push(err157);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom89 !== undefined) {
+              let data146 = data3.custom89;
+              if (typeof data146 !== 'string' && data146 !== null) {
+                const err158 = {
+                  instancePath: instancePath + '/data/attributes/custom89',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom89/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom89.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err158];
+                } else {
+                  vErrors.push(err158);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom9 !== undefined) {
+              let data147 = data3.custom9;
+              if (typeof data147 !== 'string' && data147 !== null) {
+                const err159 = {
+                  instancePath: instancePath + '/data/attributes/custom9',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom9/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom9.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err159];
+                } else {
+                  vErrors.push(err159);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom90 !== undefined) {
+              let data148 = data3.custom90;
+              if (typeof data148 !== 'string' && data148 !== null) {
+                const err160 = {
+                  instancePath: instancePath + '/data/attributes/custom90',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom90/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom90.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err160];
+                } else {
+                  vErrors.push(err160);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom91 !== undefined) {
+              let data149 = data3.custom91;
+              if (typeof data149 !== 'string' && data149 !== null) {
+                const err161 = {
+                  instancePath: instancePath + '/data/attributes/custom91',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom91/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom91.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err161];
+                } else {
+                  vErrors.push(err161);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom92 !== undefined) {
+              let data150 = data3.custom92;
+              if (typeof data150 !== 'string' && data150 !== null) {
+                const err162 = {
+                  instancePath: instancePath + '/data/attributes/custom92',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom92/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom92.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err162];
+                } else {
+                  vErrors.push(err162);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom93 !== undefined) {
+              let data151 = data3.custom93;
+              if (typeof data151 !== 'string' && data151 !== null) {
+                const err163 = {
+                  instancePath: instancePath + '/data/attributes/custom93',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom93/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom93.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err163];
+                } else {
+                  vErrors.push(err163);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom94 !== undefined) {
+              let data152 = data3.custom94;
+              if (typeof data152 !== 'string' && data152 !== null) {
+                const err164 = {
+                  instancePath: instancePath + '/data/attributes/custom94',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom94/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom94.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err164];
+                } else {
+                  vErrors.push(err164);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom95 !== undefined) {
+              let data153 = data3.custom95;
+              if (typeof data153 !== 'string' && data153 !== null) {
+                const err165 = {
+                  instancePath: instancePath + '/data/attributes/custom95',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom95/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom95.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err165];
+                } else {
+                  vErrors.push(err165);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom96 !== undefined) {
+              let data154 = data3.custom96;
+              if (typeof data154 !== 'string' && data154 !== null) {
+                const err166 = {
+                  instancePath: instancePath + '/data/attributes/custom96',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom96/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom96.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err166];
+                } else {
+                  vErrors.push(err166);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom97 !== undefined) {
+              let data155 = data3.custom97;
+              if (typeof data155 !== 'string' && data155 !== null) {
+                const err167 = {
+                  instancePath: instancePath + '/data/attributes/custom97',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom97/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom97.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err167];
+                } else {
+                  vErrors.push(err167);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom98 !== undefined) {
+              let data156 = data3.custom98;
+              if (typeof data156 !== 'string' && data156 !== null) {
+                const err168 = {
+                  instancePath: instancePath + '/data/attributes/custom98',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom98/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom98.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err168];
+                } else {
+                  vErrors.push(err168);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom99 !== undefined) {
+              let data157 = data3.custom99;
+              if (typeof data157 !== 'string' && data157 !== null) {
+                const err169 = {
+                  instancePath: instancePath + '/data/attributes/custom99',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom99/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom99.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err169];
+                } else {
+                  vErrors.push(err169);
+                }
+                errors++;
+              }
+            }
+            if (data3.customId !== undefined) {
+              let data158 = data3.customId;
+              if (typeof data158 !== 'string' && data158 !== null) {
+                const err170 = {
+                  instancePath: instancePath + '/data/attributes/customId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/customId/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.customId.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err170];
+                } else {
+                  vErrors.push(err170);
+                }
+                errors++;
+              }
+            }
+            if (data3.description !== undefined) {
+              let data159 = data3.description;
+              if (typeof data159 !== 'string' && data159 !== null) {
+                const err171 = {
+                  instancePath: instancePath + '/data/attributes/description',
+                  schemaPath: '#/properties/data/properties/attributes/properties/description/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.description.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err171];
+                } else {
+                  vErrors.push(err171);
+                }
+                errors++;
+              }
+            }
+            if (data3.externalCreatedAt !== undefined) {
+              let data160 = data3.externalCreatedAt;
+              if (typeof data160 !== 'string' && data160 !== null) {
+                const err172 = {
+                  instancePath: instancePath + '/data/attributes/externalCreatedAt',
+                  schemaPath: '#/properties/data/properties/attributes/properties/externalCreatedAt/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.externalCreatedAt.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err172];
+                } else {
+                  vErrors.push(err172);
+                }
+                errors++;
+              }
+              if (typeof data160 === 'string') {
+                if (!formats0.validate(data160)) {
+                  const err173 = {
+                    instancePath: instancePath + '/data/attributes/externalCreatedAt',
+                    schemaPath: '#/properties/data/properties/attributes/properties/externalCreatedAt/format',
+                    keyword: 'format',
+                    params: { format: 'date-time' },
+                    message: 'must match format "' + 'date-time' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err173];
+                  } else {
+                    vErrors.push(err173);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.externalUpdatedAt !== undefined) {
+              let data161 = data3.externalUpdatedAt;
+              if (typeof data161 !== 'string' && data161 !== null) {
+                const err174 = {
+                  instancePath: instancePath + '/data/attributes/externalUpdatedAt',
+                  schemaPath: '#/properties/data/properties/attributes/properties/externalUpdatedAt/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.externalUpdatedAt.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err174];
+                } else {
+                  vErrors.push(err174);
+                }
+                errors++;
+              }
+              if (typeof data161 === 'string') {
+                if (!formats0.validate(data161)) {
+                  const err175 = {
+                    instancePath: instancePath + '/data/attributes/externalUpdatedAt',
+                    schemaPath: '#/properties/data/properties/attributes/properties/externalUpdatedAt/format',
+                    keyword: 'format',
+                    params: { format: 'date-time' },
+                    message: 'must match format "' + 'date-time' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err175];
+                  } else {
+                    vErrors.push(err175);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.forecastCategory !== undefined) {
+              let data162 = data3.forecastCategory;
+              if (typeof data162 !== 'string' && data162 !== null) {
+                const err176 = {
+                  instancePath: instancePath + '/data/attributes/forecastCategory',
+                  schemaPath: '#/properties/data/properties/attributes/properties/forecastCategory/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.forecastCategory.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err176];
+                } else {
+                  vErrors.push(err176);
+                }
+                errors++;
+              }
+              if (typeof data162 === 'string') {
+                if (func3(data162) > 255) {
+                  const err177 = {
+                    instancePath: instancePath + '/data/attributes/forecastCategory',
+                    schemaPath: '#/properties/data/properties/attributes/properties/forecastCategory/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err177];
+                  } else {
+                    vErrors.push(err177);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.leadSource !== undefined) {
+              let data163 = data3.leadSource;
+              if (typeof data163 !== 'string' && data163 !== null) {
+                const err178 = {
+                  instancePath: instancePath + '/data/attributes/leadSource',
+                  schemaPath: '#/properties/data/properties/attributes/properties/leadSource/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.leadSource.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err178];
+                } else {
+                  vErrors.push(err178);
+                }
+                errors++;
+              }
+              if (typeof data163 === 'string') {
+                if (func3(data163) > 255) {
+                  const err179 = {
+                    instancePath: instancePath + '/data/attributes/leadSource',
+                    schemaPath: '#/properties/data/properties/attributes/properties/leadSource/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err179];
+                  } else {
+                    vErrors.push(err179);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.lostReason !== undefined) {
+              let data164 = data3.lostReason;
+              if (typeof data164 !== 'string' && data164 !== null) {
+                const err180 = {
+                  instancePath: instancePath + '/data/attributes/lostReason',
+                  schemaPath: '#/properties/data/properties/attributes/properties/lostReason/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.lostReason.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err180];
+                } else {
+                  vErrors.push(err180);
+                }
+                errors++;
+              }
+              if (typeof data164 === 'string') {
+                if (func3(data164) > 255) {
+                  const err181 = {
+                    instancePath: instancePath + '/data/attributes/lostReason',
+                    schemaPath: '#/properties/data/properties/attributes/properties/lostReason/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err181];
+                  } else {
+                    vErrors.push(err181);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.mapLink !== undefined) {
+              let data165 = data3.mapLink;
+              if (typeof data165 !== 'string' && data165 !== null) {
+                const err182 = {
+                  instancePath: instancePath + '/data/attributes/mapLink',
+                  schemaPath: '#/properties/data/properties/attributes/properties/mapLink/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.mapLink.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err182];
+                } else {
+                  vErrors.push(err182);
+                }
+                errors++;
+              }
+            }
+            if (data3.mapNextSteps !== undefined) {
+              let data166 = data3.mapNextSteps;
+              if (typeof data166 !== 'string' && data166 !== null) {
+                const err183 = {
+                  instancePath: instancePath + '/data/attributes/mapNextSteps',
+                  schemaPath: '#/properties/data/properties/attributes/properties/mapNextSteps/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.mapNextSteps.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err183];
+                } else {
+                  vErrors.push(err183);
+                }
+                errors++;
+              }
+            }
+            if (data3.mapStatus !== undefined) {
+              let data167 = data3.mapStatus;
+              if (typeof data167 !== 'string' && data167 !== null) {
+                const err184 = {
+                  instancePath: instancePath + '/data/attributes/mapStatus',
+                  schemaPath: '#/properties/data/properties/attributes/properties/mapStatus/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.mapStatus.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err184];
+                } else {
+                  vErrors.push(err184);
+                }
+                errors++;
+              }
+            }
+            if (data3.name !== undefined) {
+              let data168 = data3.name;
+              if (typeof data168 !== 'string' && data168 !== null) {
+                const err185 = {
+                  instancePath: instancePath + '/data/attributes/name',
+                  schemaPath: '#/properties/data/properties/attributes/properties/name/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.name.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err185];
+                } else {
+                  vErrors.push(err185);
+                }
+                errors++;
+              }
+              if (typeof data168 === 'string') {
+                if (func3(data168) > 255) {
+                  const err186 = {
+                    instancePath: instancePath + '/data/attributes/name',
+                    schemaPath: '#/properties/data/properties/attributes/properties/name/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err186];
+                  } else {
+                    vErrors.push(err186);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.nextStep !== undefined) {
+              let data169 = data3.nextStep;
+              if (typeof data169 !== 'string' && data169 !== null) {
+                const err187 = {
+                  instancePath: instancePath + '/data/attributes/nextStep',
+                  schemaPath: '#/properties/data/properties/attributes/properties/nextStep/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.nextStep.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err187];
+                } else {
+                  vErrors.push(err187);
+                }
+                errors++;
+              }
+            }
+            if (data3.opportunityType !== undefined) {
+              let data170 = data3.opportunityType;
+              if (typeof data170 !== 'string' && data170 !== null) {
+                const err188 = {
+                  instancePath: instancePath + '/data/attributes/opportunityType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/opportunityType/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.opportunityType.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err188];
+                } else {
+                  vErrors.push(err188);
+                }
+                errors++;
+              }
+            }
+            if (data3.probability !== undefined) {
+              let data171 = data3.probability;
+              if (
+                !(typeof data171 == 'number' && !(data171 % 1) && !isNaN(data171) && isFinite(data171)) &&
+                data171 !== null
+              ) {
+                const err189 = {
+                  instancePath: instancePath + '/data/attributes/probability',
+                  schemaPath: '#/properties/data/properties/attributes/properties/probability/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.probability.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err189];
+                } else {
+                  vErrors.push(err189);
+                }
+                errors++;
+              }
+              if (typeof data171 == 'number' && isFinite(data171)) {
+                if (data171 > 2147483647 || isNaN(data171)) {
+                  const err190 = {
+                    instancePath: instancePath + '/data/attributes/probability',
+                    schemaPath: '#/properties/data/properties/attributes/properties/probability/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err190];
+                  } else {
+                    vErrors.push(err190);
+                  }
+                  errors++;
+                }
+                if (data171 < -2147483648 || isNaN(data171)) {
+                  const err191 = {
+                    instancePath: instancePath + '/data/attributes/probability',
+                    schemaPath: '#/properties/data/properties/attributes/properties/probability/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err191];
+                  } else {
+                    vErrors.push(err191);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.prospectingRepId !== undefined) {
+              let data172 = data3.prospectingRepId;
+              if (typeof data172 !== 'string' && data172 !== null) {
+                const err192 = {
+                  instancePath: instancePath + '/data/attributes/prospectingRepId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/prospectingRepId/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.prospectingRepId.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err192];
+                } else {
+                  vErrors.push(err192);
+                }
+                errors++;
+              }
+            }
+            if (data3.recordType !== undefined) {
+              let data173 = data3.recordType;
+              if (typeof data173 !== 'string' && data173 !== null) {
+                const err193 = {
+                  instancePath: instancePath + '/data/attributes/recordType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/recordType/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.recordType.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err193];
+                } else {
+                  vErrors.push(err193);
+                }
+                errors++;
+              }
+              if (typeof data173 === 'string') {
+                if (func3(data173) > 255) {
+                  const err194 = {
+                    instancePath: instancePath + '/data/attributes/recordType',
+                    schemaPath: '#/properties/data/properties/attributes/properties/recordType/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err194];
+                  } else {
+                    vErrors.push(err194);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.sharingTeamId !== undefined) {
+              let data174 = data3.sharingTeamId;
+              if (typeof data174 !== 'string' && data174 !== null) {
+                const err195 = {
+                  instancePath: instancePath + '/data/attributes/sharingTeamId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sharingTeamId/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.sharingTeamId.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err195];
+                } else {
+                  vErrors.push(err195);
+                }
+                errors++;
+              }
+            }
+            if (data3.tags !== undefined) {
+              let data175 = data3.tags;
+              if (!Array.isArray(data175) && data175 !== null) {
+                const err196 = {
+                  instancePath: instancePath + '/data/attributes/tags',
+                  schemaPath: '#/properties/data/properties/attributes/properties/tags/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.tags.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err196];
+                } else {
+                  vErrors.push(err196);
+                }
+                errors++;
+              }
+              if (Array.isArray(data175)) {
+                if (data175.length > 1000) {
+                  const err197 = {
+                    instancePath: instancePath + '/data/attributes/tags',
+                    schemaPath: '#/properties/data/properties/attributes/properties/tags/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err197];
+                  } else {
+                    vErrors.push(err197);
+                  }
+                  errors++;
+                }
+                const len0 = data175.length;
+                for (let i0 = 0; i0 < len0; i0++) {
+                  if (typeof data175[i0] !== 'string') {
+                    const err198 = {
+                      instancePath: instancePath + '/data/attributes/tags/' + i0,
+                      schemaPath: '#/properties/data/properties/attributes/properties/tags/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err198];
+                    } else {
+                      vErrors.push(err198);
+                    }
+                    errors++;
+                  }
+                }
+              }
+            }
+            if (data3.trashedAt !== undefined) {
+              let data177 = data3.trashedAt;
+              if (typeof data177 !== 'string' && data177 !== null) {
+                const err199 = {
+                  instancePath: instancePath + '/data/attributes/trashedAt',
+                  schemaPath: '#/properties/data/properties/attributes/properties/trashedAt/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.trashedAt.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err199];
+                } else {
+                  vErrors.push(err199);
+                }
+                errors++;
+              }
+              if (typeof data177 === 'string') {
+                if (!formats0.validate(data177)) {
+                  const err200 = {
+                    instancePath: instancePath + '/data/attributes/trashedAt',
+                    schemaPath: '#/properties/data/properties/attributes/properties/trashedAt/format',
+                    keyword: 'format',
+                    params: { format: 'date-time' },
+                    message: 'must match format "' + 'date-time' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err200];
+                  } else {
+                    vErrors.push(err200);
+                  }
+                  errors++;
+                }
+              }
+            }
           } else {
-            const err68 = {
+            const err201 = {
+              instancePath: instancePath + '/data/attributes',
+              schemaPath: '#/properties/data/properties/attributes/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err201];
+            } else {
+              vErrors.push(err201);
+            }
+            errors++;
+          }
+        }
+        if (data0.relationships !== undefined) {
+          let data178 = data0.relationships;
+          if (data178 && typeof data178 == 'object' && !Array.isArray(data178)) {
+            for (const key2 in data178) {
+              if (!(key2 === 'account' || key2 === 'opportunityStage' || key2 === 'owner')) {
+                const err202 = {
+                  instancePath: instancePath + '/data/relationships',
+                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key2 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err202];
+                } else {
+                  vErrors.push(err202);
+                }
+                errors++;
+              }
+            }
+            if (data178.account !== undefined) {
+              let data179 = data178.account;
+              if (data179 && typeof data179 == 'object' && !Array.isArray(data179)) {
+                if (data179.data === undefined) {
+                  const err203 = {
+                    instancePath: instancePath + '/data/relationships/account',
+                    schemaPath: '#/properties/data/properties/relationships/properties/account/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err203];
+                  } else {
+                    vErrors.push(err203);
+                  }
+                  errors++;
+                }
+                for (const key3 in data179) {
+                  if (!(key3 === 'data' || key3 === 'meta')) {
+                    const err204 = {
+                      instancePath: instancePath + '/data/relationships/account',
+                      schemaPath: '#/properties/data/properties/relationships/properties/account/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key3 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err204];
+                    } else {
+                      vErrors.push(err204);
+                    }
+                    errors++;
+                  }
+                }
+                if (data179.data !== undefined) {
+                  let data180 = data179.data;
+                  const _errs370 = errors;
+                  let valid8 = false;
+                  const _errs371 = errors;
+                  if (data180 !== null) {
+                    const err205 = {
+                      instancePath: instancePath + '/data/relationships/account/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err205];
+                    } else {
+                      vErrors.push(err205);
+                    }
+                    errors++;
+                  }
+                  var _valid1 = _errs371 === errors;
+                  valid8 = valid8 || _valid1;
+                  if (!valid8) {
+                    const _errs373 = errors;
+                    if (data180 && typeof data180 == 'object' && !Array.isArray(data180)) {
+                      if (data180.type === undefined) {
+                        const err206 = {
+                          instancePath: instancePath + '/data/relationships/account/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err206];
+                        } else {
+                          vErrors.push(err206);
+                        }
+                        errors++;
+                      }
+                      if (data180.id === undefined) {
+                        const err207 = {
+                          instancePath: instancePath + '/data/relationships/account/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err207];
+                        } else {
+                          vErrors.push(err207);
+                        }
+                        errors++;
+                      }
+                      for (const key4 in data180) {
+                        if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
+                          const err208 = {
+                            instancePath: instancePath + '/data/relationships/account/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key4 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err208];
+                          } else {
+                            vErrors.push(err208);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data180.type !== undefined) {
+                        if ('account' !== data180.type) {
+                          const err209 = {
+                            instancePath: instancePath + '/data/relationships/account/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'account' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err209];
+                          } else {
+                            vErrors.push(err209);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data180.id !== undefined) {
+                        let data182 = data180.id;
+                        const _errs378 = errors;
+                        let valid10 = false;
+                        const _errs379 = errors;
+                        if (!(typeof data182 == 'number' && !(data182 % 1) && !isNaN(data182) && isFinite(data182))) {
+                          const err210 = {
+                            instancePath: instancePath + '/data/relationships/account/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err210];
+                          } else {
+                            vErrors.push(err210);
+                          }
+                          errors++;
+                        }
+                        if (typeof data182 == 'number' && isFinite(data182)) {
+                          if (data182 > 9007199254740991 || isNaN(data182)) {
+                            const err211 = {
+                              instancePath: instancePath + '/data/relationships/account/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err211];
+                            } else {
+                              vErrors.push(err211);
+                            }
+                            errors++;
+                          }
+                          if (data182 < 1 || isNaN(data182)) {
+                            const err212 = {
+                              instancePath: instancePath + '/data/relationships/account/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err212];
+                            } else {
+                              vErrors.push(err212);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid2 = _errs379 === errors;
+                        valid10 = valid10 || _valid2;
+                        if (!valid10) {
+                          const _errs381 = errors;
+                          if (typeof data182 === 'string') {
+                            if (!pattern0.test(data182)) {
+                              const err213 = {
+                                instancePath: instancePath + '/data/relationships/account/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err213];
+                              } else {
+                                vErrors.push(err213);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err214 = {
+                              instancePath: instancePath + '/data/relationships/account/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err214];
+                            } else {
+                              vErrors.push(err214);
+                            }
+                            errors++;
+                          }
+                          var _valid2 = _errs381 === errors;
+                          valid10 = valid10 || _valid2;
+                        }
+                        if (!valid10) {
+                          const err215 = {
+                            instancePath: instancePath + '/data/relationships/account/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err215];
+                          } else {
+                            vErrors.push(err215);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs378;
+                          if (vErrors !== null) {
+                            if (_errs378) {
+                              vErrors.length = _errs378;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data180.meta !== undefined) {
+                        let data183 = data180.meta;
+                        if (!(data183 && typeof data183 == 'object' && !Array.isArray(data183))) {
+                          const err216 = {
+                            instancePath: instancePath + '/data/relationships/account/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err216];
+                          } else {
+                            vErrors.push(err216);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err217 = {
+                        instancePath: instancePath + '/data/relationships/account/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err217];
+                      } else {
+                        vErrors.push(err217);
+                      }
+                      errors++;
+                    }
+                    var _valid1 = _errs373 === errors;
+                    valid8 = valid8 || _valid1;
+                  }
+                  if (!valid8) {
+                    const err218 = {
+                      instancePath: instancePath + '/data/relationships/account/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/account/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err218];
+                    } else {
+                      vErrors.push(err218);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs370;
+                    if (vErrors !== null) {
+                      if (_errs370) {
+                        vErrors.length = _errs370;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data179.meta !== undefined) {
+                  let data184 = data179.meta;
+                  if (!(data184 && typeof data184 == 'object' && !Array.isArray(data184))) {
+                    const err219 = {
+                      instancePath: instancePath + '/data/relationships/account/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/account/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err219];
+                    } else {
+                      vErrors.push(err219);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err220 = {
+                  instancePath: instancePath + '/data/relationships/account',
+                  schemaPath: '#/properties/data/properties/relationships/properties/account/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err220];
+                } else {
+                  vErrors.push(err220);
+                }
+                errors++;
+              }
+            }
+            if (data178.opportunityStage !== undefined) {
+              let data185 = data178.opportunityStage;
+              if (data185 && typeof data185 == 'object' && !Array.isArray(data185)) {
+                if (data185.data === undefined) {
+                  const err221 = {
+                    instancePath: instancePath + '/data/relationships/opportunityStage',
+                    schemaPath: '#/properties/data/properties/relationships/properties/opportunityStage/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err221];
+                  } else {
+                    vErrors.push(err221);
+                  }
+                  errors++;
+                }
+                for (const key5 in data185) {
+                  if (!(key5 === 'data' || key5 === 'meta')) {
+                    const err222 = {
+                      instancePath: instancePath + '/data/relationships/opportunityStage',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/opportunityStage/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key5 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err222];
+                    } else {
+                      vErrors.push(err222);
+                    }
+                    errors++;
+                  }
+                }
+                if (data185.data !== undefined) {
+                  let data186 = data185.data;
+                  const _errs391 = errors;
+                  let valid12 = false;
+                  const _errs392 = errors;
+                  if (data186 !== null) {
+                    const err223 = {
+                      instancePath: instancePath + '/data/relationships/opportunityStage/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/opportunityStage/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err223];
+                    } else {
+                      vErrors.push(err223);
+                    }
+                    errors++;
+                  }
+                  var _valid3 = _errs392 === errors;
+                  valid12 = valid12 || _valid3;
+                  if (!valid12) {
+                    const _errs394 = errors;
+                    if (data186 && typeof data186 == 'object' && !Array.isArray(data186)) {
+                      if (data186.type === undefined) {
+                        const err224 = {
+                          instancePath: instancePath + '/data/relationships/opportunityStage/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/opportunityStage/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err224];
+                        } else {
+                          vErrors.push(err224);
+                        }
+                        errors++;
+                      }
+                      if (data186.id === undefined) {
+                        const err225 = {
+                          instancePath: instancePath + '/data/relationships/opportunityStage/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/opportunityStage/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err225];
+                        } else {
+                          vErrors.push(err225);
+                        }
+                        errors++;
+                      }
+                      for (const key6 in data186) {
+                        if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
+                          const err226 = {
+                            instancePath: instancePath + '/data/relationships/opportunityStage/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/opportunityStage/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key6 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err226];
+                          } else {
+                            vErrors.push(err226);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data186.type !== undefined) {
+                        if ('opportunityStage' !== data186.type) {
+                          const err227 = {
+                            instancePath: instancePath + '/data/relationships/opportunityStage/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/opportunityStage/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'opportunityStage' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err227];
+                          } else {
+                            vErrors.push(err227);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data186.id !== undefined) {
+                        let data188 = data186.id;
+                        const _errs399 = errors;
+                        let valid14 = false;
+                        const _errs400 = errors;
+                        if (!(typeof data188 == 'number' && !(data188 % 1) && !isNaN(data188) && isFinite(data188))) {
+                          const err228 = {
+                            instancePath: instancePath + '/data/relationships/opportunityStage/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/opportunityStage/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err228];
+                          } else {
+                            vErrors.push(err228);
+                          }
+                          errors++;
+                        }
+                        if (typeof data188 == 'number' && isFinite(data188)) {
+                          if (data188 > 9007199254740991 || isNaN(data188)) {
+                            const err229 = {
+                              instancePath: instancePath + '/data/relationships/opportunityStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/opportunityStage/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err229];
+                            } else {
+                              vErrors.push(err229);
+                            }
+                            errors++;
+                          }
+                          if (data188 < 1 || isNaN(data188)) {
+                            const err230 = {
+                              instancePath: instancePath + '/data/relationships/opportunityStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/opportunityStage/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err230];
+                            } else {
+                              vErrors.push(err230);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid4 = _errs400 === errors;
+                        valid14 = valid14 || _valid4;
+                        if (!valid14) {
+                          const _errs402 = errors;
+                          if (typeof data188 === 'string') {
+                            if (!pattern0.test(data188)) {
+                              const err231 = {
+                                instancePath: instancePath + '/data/relationships/opportunityStage/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/opportunityStage/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err231];
+                              } else {
+                                vErrors.push(err231);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err232 = {
+                              instancePath: instancePath + '/data/relationships/opportunityStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/opportunityStage/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err232];
+                            } else {
+                              vErrors.push(err232);
+                            }
+                            errors++;
+                          }
+                          var _valid4 = _errs402 === errors;
+                          valid14 = valid14 || _valid4;
+                        }
+                        if (!valid14) {
+                          const err233 = {
+                            instancePath: instancePath + '/data/relationships/opportunityStage/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/opportunityStage/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err233];
+                          } else {
+                            vErrors.push(err233);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs399;
+                          if (vErrors !== null) {
+                            if (_errs399) {
+                              vErrors.length = _errs399;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data186.meta !== undefined) {
+                        let data189 = data186.meta;
+                        if (!(data189 && typeof data189 == 'object' && !Array.isArray(data189))) {
+                          const err234 = {
+                            instancePath: instancePath + '/data/relationships/opportunityStage/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/opportunityStage/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err234];
+                          } else {
+                            vErrors.push(err234);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err235 = {
+                        instancePath: instancePath + '/data/relationships/opportunityStage/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/opportunityStage/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err235];
+                      } else {
+                        vErrors.push(err235);
+                      }
+                      errors++;
+                    }
+                    var _valid3 = _errs394 === errors;
+                    valid12 = valid12 || _valid3;
+                  }
+                  if (!valid12) {
+                    const err236 = {
+                      instancePath: instancePath + '/data/relationships/opportunityStage/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/opportunityStage/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err236];
+                    } else {
+                      vErrors.push(err236);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs391;
+                    if (vErrors !== null) {
+                      if (_errs391) {
+                        vErrors.length = _errs391;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data185.meta !== undefined) {
+                  let data190 = data185.meta;
+                  if (!(data190 && typeof data190 == 'object' && !Array.isArray(data190))) {
+                    const err237 = {
+                      instancePath: instancePath + '/data/relationships/opportunityStage/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/opportunityStage/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err237];
+                    } else {
+                      vErrors.push(err237);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err238 = {
+                  instancePath: instancePath + '/data/relationships/opportunityStage',
+                  schemaPath: '#/properties/data/properties/relationships/properties/opportunityStage/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err238];
+                } else {
+                  vErrors.push(err238);
+                }
+                errors++;
+              }
+            }
+            if (data178.owner !== undefined) {
+              let data191 = data178.owner;
+              if (data191 && typeof data191 == 'object' && !Array.isArray(data191)) {
+                if (data191.data === undefined) {
+                  const err239 = {
+                    instancePath: instancePath + '/data/relationships/owner',
+                    schemaPath: '#/properties/data/properties/relationships/properties/owner/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err239];
+                  } else {
+                    vErrors.push(err239);
+                  }
+                  errors++;
+                }
+                for (const key7 in data191) {
+                  if (!(key7 === 'data' || key7 === 'meta')) {
+                    const err240 = {
+                      instancePath: instancePath + '/data/relationships/owner',
+                      schemaPath: '#/properties/data/properties/relationships/properties/owner/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key7 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err240];
+                    } else {
+                      vErrors.push(err240);
+                    }
+                    errors++;
+                  }
+                }
+                if (data191.data !== undefined) {
+                  let data192 = data191.data;
+                  const _errs412 = errors;
+                  let valid16 = false;
+                  const _errs413 = errors;
+                  if (data192 !== null) {
+                    const err241 = {
+                      instancePath: instancePath + '/data/relationships/owner/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err241];
+                    } else {
+                      vErrors.push(err241);
+                    }
+                    errors++;
+                  }
+                  var _valid5 = _errs413 === errors;
+                  valid16 = valid16 || _valid5;
+                  if (!valid16) {
+                    const _errs415 = errors;
+                    if (data192 && typeof data192 == 'object' && !Array.isArray(data192)) {
+                      if (data192.type === undefined) {
+                        const err242 = {
+                          instancePath: instancePath + '/data/relationships/owner/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err242];
+                        } else {
+                          vErrors.push(err242);
+                        }
+                        errors++;
+                      }
+                      if (data192.id === undefined) {
+                        const err243 = {
+                          instancePath: instancePath + '/data/relationships/owner/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err243];
+                        } else {
+                          vErrors.push(err243);
+                        }
+                        errors++;
+                      }
+                      for (const key8 in data192) {
+                        if (!(key8 === 'type' || key8 === 'id' || key8 === 'meta')) {
+                          const err244 = {
+                            instancePath: instancePath + '/data/relationships/owner/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key8 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err244];
+                          } else {
+                            vErrors.push(err244);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data192.type !== undefined) {
+                        if ('user' !== data192.type) {
+                          const err245 = {
+                            instancePath: instancePath + '/data/relationships/owner/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'user' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err245];
+                          } else {
+                            vErrors.push(err245);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data192.id !== undefined) {
+                        let data194 = data192.id;
+                        const _errs420 = errors;
+                        let valid18 = false;
+                        const _errs421 = errors;
+                        if (!(typeof data194 == 'number' && !(data194 % 1) && !isNaN(data194) && isFinite(data194))) {
+                          const err246 = {
+                            instancePath: instancePath + '/data/relationships/owner/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err246];
+                          } else {
+                            vErrors.push(err246);
+                          }
+                          errors++;
+                        }
+                        if (typeof data194 == 'number' && isFinite(data194)) {
+                          if (data194 > 9007199254740991 || isNaN(data194)) {
+                            const err247 = {
+                              instancePath: instancePath + '/data/relationships/owner/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err247];
+                            } else {
+                              vErrors.push(err247);
+                            }
+                            errors++;
+                          }
+                          if (data194 < 1 || isNaN(data194)) {
+                            const err248 = {
+                              instancePath: instancePath + '/data/relationships/owner/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err248];
+                            } else {
+                              vErrors.push(err248);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid6 = _errs421 === errors;
+                        valid18 = valid18 || _valid6;
+                        if (!valid18) {
+                          const _errs423 = errors;
+                          if (typeof data194 === 'string') {
+                            if (!pattern0.test(data194)) {
+                              const err249 = {
+                                instancePath: instancePath + '/data/relationships/owner/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err249];
+                              } else {
+                                vErrors.push(err249);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err250 = {
+                              instancePath: instancePath + '/data/relationships/owner/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err250];
+                            } else {
+                              vErrors.push(err250);
+                            }
+                            errors++;
+                          }
+                          var _valid6 = _errs423 === errors;
+                          valid18 = valid18 || _valid6;
+                        }
+                        if (!valid18) {
+                          const err251 = {
+                            instancePath: instancePath + '/data/relationships/owner/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err251];
+                          } else {
+                            vErrors.push(err251);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs420;
+                          if (vErrors !== null) {
+                            if (_errs420) {
+                              vErrors.length = _errs420;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data192.meta !== undefined) {
+                        let data195 = data192.meta;
+                        if (!(data195 && typeof data195 == 'object' && !Array.isArray(data195))) {
+                          const err252 = {
+                            instancePath: instancePath + '/data/relationships/owner/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err252];
+                          } else {
+                            vErrors.push(err252);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err253 = {
+                        instancePath: instancePath + '/data/relationships/owner/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err253];
+                      } else {
+                        vErrors.push(err253);
+                      }
+                      errors++;
+                    }
+                    var _valid5 = _errs415 === errors;
+                    valid16 = valid16 || _valid5;
+                  }
+                  if (!valid16) {
+                    const err254 = {
+                      instancePath: instancePath + '/data/relationships/owner/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err254];
+                    } else {
+                      vErrors.push(err254);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs412;
+                    if (vErrors !== null) {
+                      if (_errs412) {
+                        vErrors.length = _errs412;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data191.meta !== undefined) {
+                  let data196 = data191.meta;
+                  if (!(data196 && typeof data196 == 'object' && !Array.isArray(data196))) {
+                    const err255 = {
+                      instancePath: instancePath + '/data/relationships/owner/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err255];
+                    } else {
+                      vErrors.push(err255);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err256 = {
+                  instancePath: instancePath + '/data/relationships/owner',
+                  schemaPath: '#/properties/data/properties/relationships/properties/owner/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err256];
+                } else {
+                  vErrors.push(err256);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err257 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
               keyword: 'type',
@@ -2718,17 +9944,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err68];
+              vErrors = [err257];
             } else {
-              vErrors.push(err68);
+              vErrors.push(err257);
             }
             errors++;
           }
         }
         if (data0.meta !== undefined) {
-          let data26 = data0.meta;
-          if (!(data26 && typeof data26 == 'object' && !Array.isArray(data26))) {
-            const err69 = {
+          let data197 = data0.meta;
+          if (!(data197 && typeof data197 == 'object' && !Array.isArray(data197))) {
+            const err258 = {
               instancePath: instancePath + '/data/meta',
               schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
@@ -2736,17 +9962,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err69];
+              vErrors = [err258];
             } else {
-              vErrors.push(err69);
+              vErrors.push(err258);
             }
             errors++;
           }
         }
         if (data0.links !== undefined) {
-          let data27 = data0.links;
-          if (!(data27 && typeof data27 == 'object' && !Array.isArray(data27))) {
-            const err70 = {
+          let data198 = data0.links;
+          if (!(data198 && typeof data198 == 'object' && !Array.isArray(data198))) {
+            const err259 = {
               instancePath: instancePath + '/data/links',
               schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
@@ -2754,15 +9980,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err70];
+              vErrors = [err259];
             } else {
-              vErrors.push(err70);
+              vErrors.push(err259);
             }
             errors++;
           }
         }
       } else {
-        const err71 = {
+        const err260 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -2770,15 +9996,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err71];
+          vErrors = [err260];
         } else {
-          vErrors.push(err71);
+          vErrors.push(err260);
         }
         errors++;
       }
     }
   } else {
-    const err72 = {
+    const err261 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -2786,9 +10012,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err72];
+      vErrors = [err261];
     } else {
-      vErrors.push(err72);
+      vErrors.push(err261);
     }
     errors++;
   }

@@ -20,16 +20,224 @@ const schema11 = {
           required: [],
           additionalProperties: false,
           properties: {
+            addedAt: { type: ['string', 'null'], format: 'date-time' },
+            addressCity: { type: ['string', 'null'] },
+            addressCountry: { type: ['string', 'null'] },
+            addressState: { type: ['string', 'null'] },
+            addressStreet: { type: ['string', 'null'] },
+            addressStreet2: { type: ['string', 'null'] },
+            addressZip: { type: ['string', 'null'] },
+            angelListUrl: { type: ['string', 'null'] },
+            availableAt: { type: ['string', 'null'], format: 'date-time' },
+            callOptedOut: { type: ['boolean', 'null'] },
+            callsOptStatus: { type: ['string', 'null'] },
+            campaignName: { type: ['string', 'null'] },
             company: { type: ['string', 'null'], maxLength: 255 },
             custom1: { type: ['string', 'null'], maxLength: 32000 },
+            custom10: { type: ['string', 'null'] },
+            custom100: { type: ['string', 'null'] },
+            custom101: { type: ['string', 'null'] },
+            custom102: { type: ['string', 'null'] },
+            custom103: { type: ['string', 'null'] },
+            custom104: { type: ['string', 'null'] },
+            custom105: { type: ['string', 'null'] },
+            custom106: { type: ['string', 'null'] },
+            custom107: { type: ['string', 'null'] },
+            custom108: { type: ['string', 'null'] },
+            custom109: { type: ['string', 'null'] },
+            custom11: { type: ['string', 'null'] },
+            custom110: { type: ['string', 'null'] },
+            custom111: { type: ['string', 'null'] },
+            custom112: { type: ['string', 'null'] },
+            custom113: { type: ['string', 'null'] },
+            custom114: { type: ['string', 'null'] },
+            custom115: { type: ['string', 'null'] },
+            custom116: { type: ['string', 'null'] },
+            custom117: { type: ['string', 'null'] },
+            custom118: { type: ['string', 'null'] },
+            custom119: { type: ['string', 'null'] },
+            custom12: { type: ['string', 'null'] },
+            custom120: { type: ['string', 'null'] },
+            custom121: { type: ['string', 'null'] },
+            custom122: { type: ['string', 'null'] },
+            custom123: { type: ['string', 'null'] },
+            custom124: { type: ['string', 'null'] },
+            custom125: { type: ['string', 'null'] },
+            custom126: { type: ['string', 'null'] },
+            custom127: { type: ['string', 'null'] },
+            custom128: { type: ['string', 'null'] },
+            custom129: { type: ['string', 'null'] },
+            custom13: { type: ['string', 'null'] },
+            custom130: { type: ['string', 'null'] },
+            custom131: { type: ['string', 'null'] },
+            custom132: { type: ['string', 'null'] },
+            custom133: { type: ['string', 'null'] },
+            custom134: { type: ['string', 'null'] },
+            custom135: { type: ['string', 'null'] },
+            custom136: { type: ['string', 'null'] },
+            custom137: { type: ['string', 'null'] },
+            custom138: { type: ['string', 'null'] },
+            custom139: { type: ['string', 'null'] },
+            custom14: { type: ['string', 'null'] },
+            custom140: { type: ['string', 'null'] },
+            custom141: { type: ['string', 'null'] },
+            custom142: { type: ['string', 'null'] },
+            custom143: { type: ['string', 'null'] },
+            custom144: { type: ['string', 'null'] },
+            custom145: { type: ['string', 'null'] },
+            custom146: { type: ['string', 'null'] },
+            custom147: { type: ['string', 'null'] },
+            custom148: { type: ['string', 'null'] },
+            custom149: { type: ['string', 'null'] },
+            custom15: { type: ['string', 'null'] },
+            custom150: { type: ['string', 'null'] },
+            custom16: { type: ['string', 'null'] },
+            custom17: { type: ['string', 'null'] },
+            custom18: { type: ['string', 'null'] },
+            custom19: { type: ['string', 'null'] },
+            custom2: { type: ['string', 'null'] },
+            custom20: { type: ['string', 'null'] },
+            custom21: { type: ['string', 'null'] },
+            custom22: { type: ['string', 'null'] },
+            custom23: { type: ['string', 'null'] },
+            custom24: { type: ['string', 'null'] },
+            custom25: { type: ['string', 'null'] },
+            custom26: { type: ['string', 'null'] },
+            custom27: { type: ['string', 'null'] },
+            custom28: { type: ['string', 'null'] },
+            custom29: { type: ['string', 'null'] },
+            custom3: { type: ['string', 'null'] },
+            custom30: { type: ['string', 'null'] },
+            custom31: { type: ['string', 'null'] },
+            custom32: { type: ['string', 'null'] },
+            custom33: { type: ['string', 'null'] },
+            custom34: { type: ['string', 'null'] },
+            custom35: { type: ['string', 'null'] },
+            custom36: { type: ['string', 'null'] },
+            custom37: { type: ['string', 'null'] },
+            custom38: { type: ['string', 'null'] },
+            custom39: { type: ['string', 'null'] },
+            custom4: { type: ['string', 'null'] },
+            custom40: { type: ['string', 'null'] },
+            custom41: { type: ['string', 'null'] },
+            custom42: { type: ['string', 'null'] },
+            custom43: { type: ['string', 'null'] },
+            custom44: { type: ['string', 'null'] },
+            custom45: { type: ['string', 'null'] },
+            custom46: { type: ['string', 'null'] },
+            custom47: { type: ['string', 'null'] },
+            custom48: { type: ['string', 'null'] },
+            custom49: { type: ['string', 'null'] },
+            custom5: { type: ['string', 'null'] },
+            custom50: { type: ['string', 'null'] },
+            custom51: { type: ['string', 'null'] },
+            custom52: { type: ['string', 'null'] },
+            custom53: { type: ['string', 'null'] },
+            custom54: { type: ['string', 'null'] },
+            custom55: { type: ['string', 'null'] },
+            custom56: { type: ['string', 'null'] },
+            custom57: { type: ['string', 'null'] },
+            custom58: { type: ['string', 'null'] },
+            custom59: { type: ['string', 'null'] },
+            custom6: { type: ['string', 'null'] },
+            custom60: { type: ['string', 'null'] },
+            custom61: { type: ['string', 'null'] },
+            custom62: { type: ['string', 'null'] },
+            custom63: { type: ['string', 'null'] },
+            custom64: { type: ['string', 'null'] },
+            custom65: { type: ['string', 'null'] },
+            custom66: { type: ['string', 'null'] },
+            custom67: { type: ['string', 'null'] },
+            custom68: { type: ['string', 'null'] },
+            custom69: { type: ['string', 'null'] },
+            custom7: { type: ['string', 'null'] },
+            custom70: { type: ['string', 'null'] },
+            custom71: { type: ['string', 'null'] },
+            custom72: { type: ['string', 'null'] },
+            custom73: { type: ['string', 'null'] },
+            custom74: { type: ['string', 'null'] },
+            custom75: { type: ['string', 'null'] },
+            custom76: { type: ['string', 'null'] },
+            custom77: { type: ['string', 'null'] },
+            custom78: { type: ['string', 'null'] },
+            custom79: { type: ['string', 'null'] },
+            custom8: { type: ['string', 'null'] },
+            custom80: { type: ['string', 'null'] },
+            custom81: { type: ['string', 'null'] },
+            custom82: { type: ['string', 'null'] },
+            custom83: { type: ['string', 'null'] },
+            custom84: { type: ['string', 'null'] },
+            custom85: { type: ['string', 'null'] },
+            custom86: { type: ['string', 'null'] },
+            custom87: { type: ['string', 'null'] },
+            custom88: { type: ['string', 'null'] },
+            custom89: { type: ['string', 'null'] },
+            custom9: { type: ['string', 'null'] },
+            custom90: { type: ['string', 'null'] },
+            custom91: { type: ['string', 'null'] },
+            custom92: { type: ['string', 'null'] },
+            custom93: { type: ['string', 'null'] },
+            custom94: { type: ['string', 'null'] },
+            custom95: { type: ['string', 'null'] },
+            custom96: { type: ['string', 'null'] },
+            custom97: { type: ['string', 'null'] },
+            custom98: { type: ['string', 'null'] },
+            custom99: { type: ['string', 'null'] },
+            dateOfBirth: { type: ['string', 'null'], format: 'date' },
+            degree: { type: ['string', 'null'] },
+            emailOptedOut: { type: ['boolean', 'null'] },
             emails: {
               type: ['array', 'null'],
               items: { type: 'string', format: 'email', maxLength: 255 },
               maxItems: 1000,
             },
+            emailsOptStatus: { type: ['string', 'null'] },
+            eventName: { type: ['string', 'null'] },
+            externalId: { type: ['string', 'null'] },
+            externalOwner: { type: ['string', 'null'] },
+            externalSource: { type: ['string', 'null'] },
+            facebookUrl: { type: ['string', 'null'] },
             firstName: { type: ['string', 'null'], maxLength: 255 },
+            gender: { type: ['string', 'null'] },
+            githubUrl: { type: ['string', 'null'] },
+            githubUsername: { type: ['string', 'null'] },
+            googlePlusUrl: { type: ['string', 'null'] },
+            graduationDate: { type: ['string', 'null'], format: 'date' },
+            homePhones: { type: ['array', 'null'], items: { type: 'string' }, maxItems: 1000 },
+            jobStartDate: { type: ['string', 'null'], format: 'date' },
             lastName: { type: ['string', 'null'], maxLength: 255 },
+            linkedInConnections: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            linkedInId: { type: ['string', 'null'] },
+            linkedInUrl: { type: ['string', 'null'] },
+            middleName: { type: ['string', 'null'] },
+            mobilePhones: { type: ['array', 'null'], items: { type: 'string' }, maxItems: 1000 },
+            nickname: { type: ['string', 'null'] },
+            occupation: { type: ['string', 'null'] },
+            optedOut: { type: ['boolean', 'null'] },
+            otherPhones: { type: ['array', 'null'], items: { type: 'string' }, maxItems: 1000 },
+            personalNote1: { type: ['string', 'null'] },
+            personalNote2: { type: ['string', 'null'] },
+            preferredContact: { type: ['string', 'null'] },
+            quoraUrl: { type: ['string', 'null'] },
+            region: { type: ['string', 'null'] },
+            school: { type: ['string', 'null'] },
+            score: { type: ['number', 'null'] },
+            sharingTeamId: { type: ['string', 'null'] },
+            source: { type: ['string', 'null'] },
+            specialties: { type: ['string', 'null'] },
+            stackOverflowId: { type: ['string', 'null'] },
+            stackOverflowUrl: { type: ['string', 'null'] },
+            tags: { type: ['array', 'null'], items: { type: 'string' }, maxItems: 1000 },
+            timeZone: { type: ['string', 'null'] },
             title: { type: ['string', 'null'], maxLength: 255 },
+            trashedAt: { type: ['string', 'null'], format: 'date-time' },
+            twitterUrl: { type: ['string', 'null'] },
+            twitterUsername: { type: ['string', 'null'] },
+            voipPhones: { type: ['array', 'null'], items: { type: 'string' }, maxItems: 1000 },
+            websiteUrl1: { type: ['string', 'null'] },
+            websiteUrl2: { type: ['string', 'null'] },
+            websiteUrl3: { type: ['string', 'null'] },
+            workPhones: { type: ['array', 'null'], items: { type: 'string' }, maxItems: 1000 },
           },
         },
         relationships: {
@@ -93,6 +301,34 @@ const schema11 = {
                 meta: { type: 'object' },
               },
             },
+            persona: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'persona' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
             stage: {
               type: 'object',
               required: ['data'],
@@ -129,8 +365,11 @@ const schema11 = {
     },
   },
 };
-const func2 = require('ajv/dist/runtime/ucs2length').default;
-const formats0 =
+const func2 = Object.prototype.hasOwnProperty;
+const func3 = require('ajv/dist/runtime/ucs2length').default;
+const formats0 = require('ajv-formats/dist/formats').fullFormats['date-time'];
+const formats4 = require('ajv-formats/dist/formats').fullFormats.date;
+const formats6 =
   /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 const pattern0 = new RegExp('^[1-9][0-9]{0,14}$', 'u');
 function validate10(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
@@ -215,14 +454,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           let data2 = data0.attributes;
           if (data2 && typeof data2 == 'object' && !Array.isArray(data2)) {
             for (const key1 in data2) {
-              if (!(
-                key1 === 'company' ||
-                key1 === 'custom1' ||
-                key1 === 'emails' ||
-                key1 === 'firstName' ||
-                key1 === 'lastName' ||
-                key1 === 'title'
-              )) {
+              if (!func2.call(schema11.properties.data.properties.attributes.properties, key1)) {
                 const err4 = {
                   instancePath: instancePath + '/data/attributes',
                   schemaPath: '#/properties/data/properties/attributes/additionalProperties',
@@ -238,14 +470,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.company !== undefined) {
-              let data3 = data2.company;
+            if (data2.addedAt !== undefined) {
+              let data3 = data2.addedAt;
               if (typeof data3 !== 'string' && data3 !== null) {
                 const err5 = {
-                  instancePath: instancePath + '/data/attributes/company',
-                  schemaPath: '#/properties/data/properties/attributes/properties/company/type',
+                  instancePath: instancePath + '/data/attributes/addedAt',
+                  schemaPath: '#/properties/data/properties/attributes/properties/addedAt/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.company.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.addedAt.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -256,13 +488,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
               if (typeof data3 === 'string') {
-                if (func2(data3) > 255) {
+                if (!formats0.validate(data3)) {
                   const err6 = {
-                    instancePath: instancePath + '/data/attributes/company',
-                    schemaPath: '#/properties/data/properties/attributes/properties/company/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
+                    instancePath: instancePath + '/data/attributes/addedAt',
+                    schemaPath: '#/properties/data/properties/attributes/properties/addedAt/format',
+                    keyword: 'format',
+                    params: { format: 'date-time' },
+                    message: 'must match format "' + 'date-time' + '"',
                   };
                   if (vErrors === null) {
                     vErrors = [err6];
@@ -273,14 +505,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data2.custom1 !== undefined) {
-              let data4 = data2.custom1;
+            if (data2.addressCity !== undefined) {
+              let data4 = data2.addressCity;
               if (typeof data4 !== 'string' && data4 !== null) {
                 const err7 = {
-                  instancePath: instancePath + '/data/attributes/custom1',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom1/type',
+                  instancePath: instancePath + '/data/attributes/addressCity',
+                  schemaPath: '#/properties/data/properties/attributes/properties/addressCity/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom1.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.addressCity.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -290,33 +522,34 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data4 === 'string') {
-                if (func2(data4) > 32000) {
-                  const err8 = {
-                    instancePath: instancePath + '/data/attributes/custom1',
-                    schemaPath: '#/properties/data/properties/attributes/properties/custom1/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 32000 },
-                    message: 'must NOT have more than 32000 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err8];
-                  } else {
-                    vErrors.push(err8);
-                  }
-                  errors++;
+            }
+            if (data2.addressCountry !== undefined) {
+              let data5 = data2.addressCountry;
+              if (typeof data5 !== 'string' && data5 !== null) {
+                const err8 = {
+                  instancePath: instancePath + '/data/attributes/addressCountry',
+                  schemaPath: '#/properties/data/properties/attributes/properties/addressCountry/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.addressCountry.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err8];
+                } else {
+                  vErrors.push(err8);
                 }
+                errors++;
               }
             }
-            if (data2.emails !== undefined) {
-              let data5 = data2.emails;
-              if (!Array.isArray(data5) && data5 !== null) {
+            if (data2.addressState !== undefined) {
+              let data6 = data2.addressState;
+              if (typeof data6 !== 'string' && data6 !== null) {
                 const err9 = {
-                  instancePath: instancePath + '/data/attributes/emails',
-                  schemaPath: '#/properties/data/properties/attributes/properties/emails/type',
+                  instancePath: instancePath + '/data/attributes/addressState',
+                  schemaPath: '#/properties/data/properties/attributes/properties/addressState/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.emails.type },
-                  message: 'must be array,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.addressState.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err9];
@@ -325,82 +558,87 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (Array.isArray(data5)) {
-                if (data5.length > 1000) {
-                  const err10 = {
-                    instancePath: instancePath + '/data/attributes/emails',
-                    schemaPath: '#/properties/data/properties/attributes/properties/emails/maxItems',
-                    keyword: 'maxItems',
-                    params: { limit: 1000 },
-                    message: 'must NOT have more than 1000 items',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err10];
-                  } else {
-                    vErrors.push(err10);
-                  }
-                  errors++;
+            }
+            if (data2.addressStreet !== undefined) {
+              let data7 = data2.addressStreet;
+              if (typeof data7 !== 'string' && data7 !== null) {
+                const err10 = {
+                  instancePath: instancePath + '/data/attributes/addressStreet',
+                  schemaPath: '#/properties/data/properties/attributes/properties/addressStreet/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.addressStreet.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err10];
+                } else {
+                  vErrors.push(err10);
                 }
-                const len0 = data5.length;
-                for (let i0 = 0; i0 < len0; i0++) {
-                  let data6 = data5[i0];
-                  if (typeof data6 === 'string') {
-                    if (func2(data6) > 255) {
-                      const err11 = {
-                        instancePath: instancePath + '/data/attributes/emails/' + i0,
-                        schemaPath: '#/properties/data/properties/attributes/properties/emails/items/maxLength',
-                        keyword: 'maxLength',
-                        params: { limit: 255 },
-                        message: 'must NOT have more than 255 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err11];
-                      } else {
-                        vErrors.push(err11);
-                      }
-                      errors++;
-                    }
-                    if (!formats0.test(data6)) {
-                      const err12 = {
-                        instancePath: instancePath + '/data/attributes/emails/' + i0,
-                        schemaPath: '#/properties/data/properties/attributes/properties/emails/items/format',
-                        keyword: 'format',
-                        params: { format: 'email' },
-                        message: 'must match format "' + 'email' + '"',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err12];
-                      } else {
-                        vErrors.push(err12);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err13 = {
-                      instancePath: instancePath + '/data/attributes/emails/' + i0,
-                      schemaPath: '#/properties/data/properties/attributes/properties/emails/items/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err13];
-                    } else {
-                      vErrors.push(err13);
-                    }
-                    errors++;
-                  }
-                }
+                errors++;
               }
             }
-            if (data2.firstName !== undefined) {
-              let data7 = data2.firstName;
-              if (typeof data7 !== 'string' && data7 !== null) {
-                const err14 = {
-                  instancePath: instancePath + '/data/attributes/firstName',
-                  schemaPath: '#/properties/data/properties/attributes/properties/firstName/type',
+            if (data2.addressStreet2 !== undefined) {
+              let data8 = data2.addressStreet2;
+              if (typeof data8 !== 'string' && data8 !== null) {
+                const err11 = {
+                  instancePath: instancePath + '/data/attributes/addressStreet2',
+                  schemaPath: '#/properties/data/properties/attributes/properties/addressStreet2/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.firstName.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.addressStreet2.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err11];
+                } else {
+                  vErrors.push(err11);
+                }
+                errors++;
+              }
+            }
+            if (data2.addressZip !== undefined) {
+              let data9 = data2.addressZip;
+              if (typeof data9 !== 'string' && data9 !== null) {
+                const err12 = {
+                  instancePath: instancePath + '/data/attributes/addressZip',
+                  schemaPath: '#/properties/data/properties/attributes/properties/addressZip/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.addressZip.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err12];
+                } else {
+                  vErrors.push(err12);
+                }
+                errors++;
+              }
+            }
+            if (data2.angelListUrl !== undefined) {
+              let data10 = data2.angelListUrl;
+              if (typeof data10 !== 'string' && data10 !== null) {
+                const err13 = {
+                  instancePath: instancePath + '/data/attributes/angelListUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/angelListUrl/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.angelListUrl.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err13];
+                } else {
+                  vErrors.push(err13);
+                }
+                errors++;
+              }
+            }
+            if (data2.availableAt !== undefined) {
+              let data11 = data2.availableAt;
+              if (typeof data11 !== 'string' && data11 !== null) {
+                const err14 = {
+                  instancePath: instancePath + '/data/attributes/availableAt',
+                  schemaPath: '#/properties/data/properties/attributes/properties/availableAt/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.availableAt.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -410,14 +648,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data7 === 'string') {
-                if (func2(data7) > 255) {
+              if (typeof data11 === 'string') {
+                if (!formats0.validate(data11)) {
                   const err15 = {
-                    instancePath: instancePath + '/data/attributes/firstName',
-                    schemaPath: '#/properties/data/properties/attributes/properties/firstName/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
+                    instancePath: instancePath + '/data/attributes/availableAt',
+                    schemaPath: '#/properties/data/properties/attributes/properties/availableAt/format',
+                    keyword: 'format',
+                    params: { format: 'date-time' },
+                    message: 'must match format "' + 'date-time' + '"',
                   };
                   if (vErrors === null) {
                     vErrors = [err15];
@@ -428,15 +666,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data2.lastName !== undefined) {
-              let data8 = data2.lastName;
-              if (typeof data8 !== 'string' && data8 !== null) {
+            if (data2.callOptedOut !== undefined) {
+              let data12 = data2.callOptedOut;
+              if (typeof data12 !== 'boolean' && data12 !== null) {
                 const err16 = {
-                  instancePath: instancePath + '/data/attributes/lastName',
-                  schemaPath: '#/properties/data/properties/attributes/properties/lastName/type',
+                  instancePath: instancePath + '/data/attributes/callOptedOut',
+                  schemaPath: '#/properties/data/properties/attributes/properties/callOptedOut/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.lastName.type },
-                  message: 'must be string,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.callOptedOut.type },
+                  message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err16];
@@ -445,32 +683,33 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data8 === 'string') {
-                if (func2(data8) > 255) {
-                  const err17 = {
-                    instancePath: instancePath + '/data/attributes/lastName',
-                    schemaPath: '#/properties/data/properties/attributes/properties/lastName/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err17];
-                  } else {
-                    vErrors.push(err17);
-                  }
-                  errors++;
+            }
+            if (data2.callsOptStatus !== undefined) {
+              let data13 = data2.callsOptStatus;
+              if (typeof data13 !== 'string' && data13 !== null) {
+                const err17 = {
+                  instancePath: instancePath + '/data/attributes/callsOptStatus',
+                  schemaPath: '#/properties/data/properties/attributes/properties/callsOptStatus/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.callsOptStatus.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err17];
+                } else {
+                  vErrors.push(err17);
                 }
+                errors++;
               }
             }
-            if (data2.title !== undefined) {
-              let data9 = data2.title;
-              if (typeof data9 !== 'string' && data9 !== null) {
+            if (data2.campaignName !== undefined) {
+              let data14 = data2.campaignName;
+              if (typeof data14 !== 'string' && data14 !== null) {
                 const err18 = {
-                  instancePath: instancePath + '/data/attributes/title',
-                  schemaPath: '#/properties/data/properties/attributes/properties/title/type',
+                  instancePath: instancePath + '/data/attributes/campaignName',
+                  schemaPath: '#/properties/data/properties/attributes/properties/campaignName/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.title.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.campaignName.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -480,51 +719,51 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data9 === 'string') {
-                if (func2(data9) > 255) {
-                  const err19 = {
-                    instancePath: instancePath + '/data/attributes/title',
-                    schemaPath: '#/properties/data/properties/attributes/properties/title/maxLength',
+            }
+            if (data2.company !== undefined) {
+              let data15 = data2.company;
+              if (typeof data15 !== 'string' && data15 !== null) {
+                const err19 = {
+                  instancePath: instancePath + '/data/attributes/company',
+                  schemaPath: '#/properties/data/properties/attributes/properties/company/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.company.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err19];
+                } else {
+                  vErrors.push(err19);
+                }
+                errors++;
+              }
+              if (typeof data15 === 'string') {
+                if (func3(data15) > 255) {
+                  const err20 = {
+                    instancePath: instancePath + '/data/attributes/company',
+                    schemaPath: '#/properties/data/properties/attributes/properties/company/maxLength',
                     keyword: 'maxLength',
                     params: { limit: 255 },
                     message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err19];
+                    vErrors = [err20];
                   } else {
-                    vErrors.push(err19);
+                    vErrors.push(err20);
                   }
                   errors++;
                 }
               }
             }
-          } else {
-            const err20 = {
-              instancePath: instancePath + '/data/attributes',
-              schemaPath: '#/properties/data/properties/attributes/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err20];
-            } else {
-              vErrors.push(err20);
-            }
-            errors++;
-          }
-        }
-        if (data0.relationships !== undefined) {
-          let data10 = data0.relationships;
-          if (data10 && typeof data10 == 'object' && !Array.isArray(data10)) {
-            for (const key2 in data10) {
-              if (!(key2 === 'account' || key2 === 'owner' || key2 === 'stage')) {
+            if (data2.custom1 !== undefined) {
+              let data16 = data2.custom1;
+              if (typeof data16 !== 'string' && data16 !== null) {
                 const err21 = {
-                  instancePath: instancePath + '/data/relationships',
-                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key2 },
-                  message: 'must NOT have additional properties',
+                  instancePath: instancePath + '/data/attributes/custom1',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom1/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom1.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err21];
@@ -533,17 +772,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data10.account !== undefined) {
-              let data11 = data10.account;
-              if (data11 && typeof data11 == 'object' && !Array.isArray(data11)) {
-                if (data11.data === undefined) {
+              if (typeof data16 === 'string') {
+                if (func3(data16) > 32000) {
                   const err22 = {
-                    instancePath: instancePath + '/data/relationships/account',
-                    schemaPath: '#/properties/data/properties/relationships/properties/account/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'data' },
-                    message: "must have required property '" + 'data' + "'",
+                    instancePath: instancePath + '/data/attributes/custom1',
+                    schemaPath: '#/properties/data/properties/attributes/properties/custom1/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 32000 },
+                    message: 'must NOT have more than 32000 characters',
                   };
                   if (vErrors === null) {
                     vErrors = [err22];
@@ -552,326 +788,305 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                for (const key3 in data11) {
-                  if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err23 = {
-                      instancePath: instancePath + '/data/relationships/account',
-                      schemaPath: '#/properties/data/properties/relationships/properties/account/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key3 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err23];
-                    } else {
-                      vErrors.push(err23);
-                    }
-                    errors++;
-                  }
-                }
-                if (data11.data !== undefined) {
-                  let data12 = data11.data;
-                  const _errs30 = errors;
-                  let valid7 = false;
-                  const _errs31 = errors;
-                  if (data12 !== null) {
-                    const err24 = {
-                      instancePath: instancePath + '/data/relationships/account/data',
-                      schemaPath:
-                        '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/0/type',
-                      keyword: 'type',
-                      params: { type: 'null' },
-                      message: 'must be null',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err24];
-                    } else {
-                      vErrors.push(err24);
-                    }
-                    errors++;
-                  }
-                  var _valid0 = _errs31 === errors;
-                  valid7 = valid7 || _valid0;
-                  if (!valid7) {
-                    const _errs33 = errors;
-                    if (data12 && typeof data12 == 'object' && !Array.isArray(data12)) {
-                      if (data12.type === undefined) {
-                        const err25 = {
-                          instancePath: instancePath + '/data/relationships/account/data',
-                          schemaPath:
-                            '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/required',
-                          keyword: 'required',
-                          params: { missingProperty: 'type' },
-                          message: "must have required property '" + 'type' + "'",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err25];
-                        } else {
-                          vErrors.push(err25);
-                        }
-                        errors++;
-                      }
-                      if (data12.id === undefined) {
-                        const err26 = {
-                          instancePath: instancePath + '/data/relationships/account/data',
-                          schemaPath:
-                            '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/required',
-                          keyword: 'required',
-                          params: { missingProperty: 'id' },
-                          message: "must have required property '" + 'id' + "'",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err26];
-                        } else {
-                          vErrors.push(err26);
-                        }
-                        errors++;
-                      }
-                      for (const key4 in data12) {
-                        if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err27 = {
-                            instancePath: instancePath + '/data/relationships/account/data',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/additionalProperties',
-                            keyword: 'additionalProperties',
-                            params: { additionalProperty: key4 },
-                            message: 'must NOT have additional properties',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err27];
-                          } else {
-                            vErrors.push(err27);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data12.type !== undefined) {
-                        if ('account' !== data12.type) {
-                          const err28 = {
-                            instancePath: instancePath + '/data/relationships/account/data/type',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/type/const',
-                            keyword: 'const',
-                            params: { allowedValue: 'account' },
-                            message: 'must be equal to constant',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err28];
-                          } else {
-                            vErrors.push(err28);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data12.id !== undefined) {
-                        let data14 = data12.id;
-                        const _errs38 = errors;
-                        let valid9 = false;
-                        const _errs39 = errors;
-                        if (!(typeof data14 == 'number' && !(data14 % 1) && !isNaN(data14) && isFinite(data14))) {
-                          const err29 = {
-                            instancePath: instancePath + '/data/relationships/account/data/id',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/type',
-                            keyword: 'type',
-                            params: { type: 'integer' },
-                            message: 'must be integer',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err29];
-                          } else {
-                            vErrors.push(err29);
-                          }
-                          errors++;
-                        }
-                        if (typeof data14 == 'number' && isFinite(data14)) {
-                          if (data14 > 9007199254740991 || isNaN(data14)) {
-                            const err30 = {
-                              instancePath: instancePath + '/data/relationships/account/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
-                              keyword: 'maximum',
-                              params: { comparison: '<=', limit: 9007199254740991 },
-                              message: 'must be <= 9007199254740991',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err30];
-                            } else {
-                              vErrors.push(err30);
-                            }
-                            errors++;
-                          }
-                          if (data14 < 1 || isNaN(data14)) {
-                            const err31 = {
-                              instancePath: instancePath + '/data/relationships/account/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
-                              keyword: 'minimum',
-                              params: { comparison: '>=', limit: 1 },
-                              message: 'must be >= 1',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err31];
-                            } else {
-                              vErrors.push(err31);
-                            }
-                            errors++;
-                          }
-                        }
-                        var _valid1 = _errs39 === errors;
-                        valid9 = valid9 || _valid1;
-                        if (!valid9) {
-                          const _errs41 = errors;
-                          if (typeof data14 === 'string') {
-                            if (!pattern0.test(data14)) {
-                              const err32 = {
-                                instancePath: instancePath + '/data/relationships/account/data/id',
-                                schemaPath:
-                                  '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
-                                keyword: 'pattern',
-                                params: { pattern: '^[1-9][0-9]{0,14}$' },
-                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
-                              };
-                              if (vErrors === null) {
-                                vErrors = [err32];
-                              } else {
-                                vErrors.push(err32);
-                              }
-                              errors++;
-                            }
-                          } else {
-                            const err33 = {
-                              instancePath: instancePath + '/data/relationships/account/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/1/type',
-                              keyword: 'type',
-                              params: { type: 'string' },
-                              message: 'must be string',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err33];
-                            } else {
-                              vErrors.push(err33);
-                            }
-                            errors++;
-                          }
-                          var _valid1 = _errs41 === errors;
-                          valid9 = valid9 || _valid1;
-                        }
-                        if (!valid9) {
-                          const err34 = {
-                            instancePath: instancePath + '/data/relationships/account/data/id',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf',
-                            keyword: 'anyOf',
-                            params: {},
-                            message: 'must match a schema in anyOf',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err34];
-                          } else {
-                            vErrors.push(err34);
-                          }
-                          errors++;
-                        } else {
-                          errors = _errs38;
-                          if (vErrors !== null) {
-                            if (_errs38) {
-                              vErrors.length = _errs38;
-                            } else {
-                              vErrors = null;
-                            }
-                          }
-                        }
-                      }
-                      if (data12.meta !== undefined) {
-                        let data15 = data12.meta;
-                        if (!(data15 && typeof data15 == 'object' && !Array.isArray(data15))) {
-                          const err35 = {
-                            instancePath: instancePath + '/data/relationships/account/data/meta',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/meta/type',
-                            keyword: 'type',
-                            params: { type: 'object' },
-                            message: 'must be object',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err35];
-                          } else {
-                            vErrors.push(err35);
-                          }
-                          errors++;
-                        }
-                      }
-                    } else {
-                      const err36 = {
-                        instancePath: instancePath + '/data/relationships/account/data',
-                        schemaPath:
-                          '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/type',
-                        keyword: 'type',
-                        params: { type: 'object' },
-                        message: 'must be object',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err36];
-                      } else {
-                        vErrors.push(err36);
-                      }
-                      errors++;
-                    }
-                    var _valid0 = _errs33 === errors;
-                    valid7 = valid7 || _valid0;
-                  }
-                  if (!valid7) {
-                    const err37 = {
-                      instancePath: instancePath + '/data/relationships/account/data',
-                      schemaPath: '#/properties/data/properties/relationships/properties/account/properties/data/anyOf',
-                      keyword: 'anyOf',
-                      params: {},
-                      message: 'must match a schema in anyOf',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err37];
-                    } else {
-                      vErrors.push(err37);
-                    }
-                    errors++;
-                  } else {
-                    errors = _errs30;
-                    if (vErrors !== null) {
-                      if (_errs30) {
-                        vErrors.length = _errs30;
-                      } else {
-                        vErrors = null;
-                      }
-                    }
-                  }
-                }
-                if (data11.meta !== undefined) {
-                  let data16 = data11.meta;
-                  if (!(data16 && typeof data16 == 'object' && !Array.isArray(data16))) {
-                    const err38 = {
-                      instancePath: instancePath + '/data/relationships/account/meta',
-                      schemaPath: '#/properties/data/properties/relationships/properties/account/properties/meta/type',
-                      keyword: 'type',
-                      params: { type: 'object' },
-                      message: 'must be object',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err38];
-                    } else {
-                      vErrors.push(err38);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err39 = {
-                  instancePath: instancePath + '/data/relationships/account',
-                  schemaPath: '#/properties/data/properties/relationships/properties/account/type',
+              }
+            }
+            if (data2.custom10 !== undefined) {
+              let data17 = data2.custom10;
+              if (typeof data17 !== 'string' && data17 !== null) {
+                const err23 = {
+                  instancePath: instancePath + '/data/attributes/custom10',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom10/type',
                   keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom10.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err23];
+                } else {
+                  vErrors.push(err23);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom100 !== undefined) {
+              let data18 = data2.custom100;
+              if (typeof data18 !== 'string' && data18 !== null) {
+                const err24 = {
+                  instancePath: instancePath + '/data/attributes/custom100',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom100/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom100.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err24];
+                } else {
+                  vErrors.push(err24);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom101 !== undefined) {
+              let data19 = data2.custom101;
+              if (typeof data19 !== 'string' && data19 !== null) {
+                const err25 = {
+                  instancePath: instancePath + '/data/attributes/custom101',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom101/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom101.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err25];
+                } else {
+                  vErrors.push(err25);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom102 !== undefined) {
+              let data20 = data2.custom102;
+              if (typeof data20 !== 'string' && data20 !== null) {
+                const err26 = {
+                  instancePath: instancePath + '/data/attributes/custom102',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom102/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom102.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err26];
+                } else {
+                  vErrors.push(err26);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom103 !== undefined) {
+              let data21 = data2.custom103;
+              if (typeof data21 !== 'string' && data21 !== null) {
+                const err27 = {
+                  instancePath: instancePath + '/data/attributes/custom103',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom103/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom103.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err27];
+                } else {
+                  vErrors.push(err27);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom104 !== undefined) {
+              let data22 = data2.custom104;
+              if (typeof data22 !== 'string' && data22 !== null) {
+                const err28 = {
+                  instancePath: instancePath + '/data/attributes/custom104',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom104/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom104.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err28];
+                } else {
+                  vErrors.push(err28);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom105 !== undefined) {
+              let data23 = data2.custom105;
+              if (typeof data23 !== 'string' && data23 !== null) {
+                const err29 = {
+                  instancePath: instancePath + '/data/attributes/custom105',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom105/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom105.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err29];
+                } else {
+                  vErrors.push(err29);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom106 !== undefined) {
+              let data24 = data2.custom106;
+              if (typeof data24 !== 'string' && data24 !== null) {
+                const err30 = {
+                  instancePath: instancePath + '/data/attributes/custom106',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom106/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom106.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err30];
+                } else {
+                  vErrors.push(err30);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom107 !== undefined) {
+              let data25 = data2.custom107;
+              if (typeof data25 !== 'string' && data25 !== null) {
+                const err31 = {
+                  instancePath: instancePath + '/data/attributes/custom107',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom107/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom107.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err31];
+                } else {
+                  vErrors.push(err31);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom108 !== undefined) {
+              let data26 = data2.custom108;
+              if (typeof data26 !== 'string' && data26 !== null) {
+                const err32 = {
+                  instancePath: instancePath + '/data/attributes/custom108',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom108/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom108.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err32];
+                } else {
+                  vErrors.push(err32);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom109 !== undefined) {
+              let data27 = data2.custom109;
+              if (typeof data27 !== 'string' && data27 !== null) {
+                const err33 = {
+                  instancePath: instancePath + '/data/attributes/custom109',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom109/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom109.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err33];
+                } else {
+                  vErrors.push(err33);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom11 !== undefined) {
+              let data28 = data2.custom11;
+              if (typeof data28 !== 'string' && data28 !== null) {
+                const err34 = {
+                  instancePath: instancePath + '/data/attributes/custom11',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom11/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom11.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err34];
+                } else {
+                  vErrors.push(err34);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom110 !== undefined) {
+              let data29 = data2.custom110;
+              if (typeof data29 !== 'string' && data29 !== null) {
+                const err35 = {
+                  instancePath: instancePath + '/data/attributes/custom110',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom110/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom110.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err35];
+                } else {
+                  vErrors.push(err35);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom111 !== undefined) {
+              let data30 = data2.custom111;
+              if (typeof data30 !== 'string' && data30 !== null) {
+                const err36 = {
+                  instancePath: instancePath + '/data/attributes/custom111',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom111/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom111.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err36];
+                } else {
+                  vErrors.push(err36);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom112 !== undefined) {
+              let data31 = data2.custom112;
+              if (typeof data31 !== 'string' && data31 !== null) {
+                const err37 = {
+                  instancePath: instancePath + '/data/attributes/custom112',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom112/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom112.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err37];
+                } else {
+                  vErrors.push(err37);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom113 !== undefined) {
+              let data32 = data2.custom113;
+              if (typeof data32 !== 'string' && data32 !== null) {
+                const err38 = {
+                  instancePath: instancePath + '/data/attributes/custom113',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom113/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom113.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err38];
+                } else {
+                  vErrors.push(err38);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom114 !== undefined) {
+              let data33 = data2.custom114;
+              if (typeof data33 !== 'string' && data33 !== null) {
+                const err39 = {
+                  instancePath: instancePath + '/data/attributes/custom114',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom114/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom114.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err39];
@@ -881,344 +1096,321 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data10.owner !== undefined) {
-              let data17 = data10.owner;
-              if (data17 && typeof data17 == 'object' && !Array.isArray(data17)) {
-                if (data17.data === undefined) {
-                  const err40 = {
-                    instancePath: instancePath + '/data/relationships/owner',
-                    schemaPath: '#/properties/data/properties/relationships/properties/owner/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'data' },
-                    message: "must have required property '" + 'data' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err40];
-                  } else {
-                    vErrors.push(err40);
-                  }
-                  errors++;
-                }
-                for (const key5 in data17) {
-                  if (!(key5 === 'data' || key5 === 'meta')) {
-                    const err41 = {
-                      instancePath: instancePath + '/data/relationships/owner',
-                      schemaPath: '#/properties/data/properties/relationships/properties/owner/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key5 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err41];
-                    } else {
-                      vErrors.push(err41);
-                    }
-                    errors++;
-                  }
-                }
-                if (data17.data !== undefined) {
-                  let data18 = data17.data;
-                  const _errs51 = errors;
-                  let valid11 = false;
-                  const _errs52 = errors;
-                  if (data18 !== null) {
-                    const err42 = {
-                      instancePath: instancePath + '/data/relationships/owner/data',
-                      schemaPath:
-                        '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/0/type',
-                      keyword: 'type',
-                      params: { type: 'null' },
-                      message: 'must be null',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err42];
-                    } else {
-                      vErrors.push(err42);
-                    }
-                    errors++;
-                  }
-                  var _valid2 = _errs52 === errors;
-                  valid11 = valid11 || _valid2;
-                  if (!valid11) {
-                    const _errs54 = errors;
-                    if (data18 && typeof data18 == 'object' && !Array.isArray(data18)) {
-                      if (data18.type === undefined) {
-                        const err43 = {
-                          instancePath: instancePath + '/data/relationships/owner/data',
-                          schemaPath:
-                            '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
-                          keyword: 'required',
-                          params: { missingProperty: 'type' },
-                          message: "must have required property '" + 'type' + "'",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err43];
-                        } else {
-                          vErrors.push(err43);
-                        }
-                        errors++;
-                      }
-                      if (data18.id === undefined) {
-                        const err44 = {
-                          instancePath: instancePath + '/data/relationships/owner/data',
-                          schemaPath:
-                            '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
-                          keyword: 'required',
-                          params: { missingProperty: 'id' },
-                          message: "must have required property '" + 'id' + "'",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err44];
-                        } else {
-                          vErrors.push(err44);
-                        }
-                        errors++;
-                      }
-                      for (const key6 in data18) {
-                        if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
-                          const err45 = {
-                            instancePath: instancePath + '/data/relationships/owner/data',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/additionalProperties',
-                            keyword: 'additionalProperties',
-                            params: { additionalProperty: key6 },
-                            message: 'must NOT have additional properties',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err45];
-                          } else {
-                            vErrors.push(err45);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data18.type !== undefined) {
-                        if ('user' !== data18.type) {
-                          const err46 = {
-                            instancePath: instancePath + '/data/relationships/owner/data/type',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/type/const',
-                            keyword: 'const',
-                            params: { allowedValue: 'user' },
-                            message: 'must be equal to constant',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err46];
-                          } else {
-                            vErrors.push(err46);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data18.id !== undefined) {
-                        let data20 = data18.id;
-                        const _errs59 = errors;
-                        let valid13 = false;
-                        const _errs60 = errors;
-                        if (!(typeof data20 == 'number' && !(data20 % 1) && !isNaN(data20) && isFinite(data20))) {
-                          const err47 = {
-                            instancePath: instancePath + '/data/relationships/owner/data/id',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/type',
-                            keyword: 'type',
-                            params: { type: 'integer' },
-                            message: 'must be integer',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err47];
-                          } else {
-                            vErrors.push(err47);
-                          }
-                          errors++;
-                        }
-                        if (typeof data20 == 'number' && isFinite(data20)) {
-                          if (data20 > 9007199254740991 || isNaN(data20)) {
-                            const err48 = {
-                              instancePath: instancePath + '/data/relationships/owner/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
-                              keyword: 'maximum',
-                              params: { comparison: '<=', limit: 9007199254740991 },
-                              message: 'must be <= 9007199254740991',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err48];
-                            } else {
-                              vErrors.push(err48);
-                            }
-                            errors++;
-                          }
-                          if (data20 < 1 || isNaN(data20)) {
-                            const err49 = {
-                              instancePath: instancePath + '/data/relationships/owner/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
-                              keyword: 'minimum',
-                              params: { comparison: '>=', limit: 1 },
-                              message: 'must be >= 1',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err49];
-                            } else {
-                              vErrors.push(err49);
-                            }
-                            errors++;
-                          }
-                        }
-                        var _valid3 = _errs60 === errors;
-                        valid13 = valid13 || _valid3;
-                        if (!valid13) {
-                          const _errs62 = errors;
-                          if (typeof data20 === 'string') {
-                            if (!pattern0.test(data20)) {
-                              const err50 = {
-                                instancePath: instancePath + '/data/relationships/owner/data/id',
-                                schemaPath:
-                                  '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
-                                keyword: 'pattern',
-                                params: { pattern: '^[1-9][0-9]{0,14}$' },
-                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
-                              };
-                              if (vErrors === null) {
-                                vErrors = [err50];
-                              } else {
-                                vErrors.push(err50);
-                              }
-                              errors++;
-                            }
-                          } else {
-                            const err51 = {
-                              instancePath: instancePath + '/data/relationships/owner/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/type',
-                              keyword: 'type',
-                              params: { type: 'string' },
-                              message: 'must be string',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err51];
-                            } else {
-                              vErrors.push(err51);
-                            }
-                            errors++;
-                          }
-                          var _valid3 = _errs62 === errors;
-                          valid13 = valid13 || _valid3;
-                        }
-                        if (!valid13) {
-                          const err52 = {
-                            instancePath: instancePath + '/data/relationships/owner/data/id',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf',
-                            keyword: 'anyOf',
-                            params: {},
-                            message: 'must match a schema in anyOf',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err52];
-                          } else {
-                            vErrors.push(err52);
-                          }
-                          errors++;
-                        } else {
-                          errors = _errs59;
-                          if (vErrors !== null) {
-                            if (_errs59) {
-                              vErrors.length = _errs59;
-                            } else {
-                              vErrors = null;
-                            }
-                          }
-                        }
-                      }
-                      if (data18.meta !== undefined) {
-                        let data21 = data18.meta;
-                        if (!(data21 && typeof data21 == 'object' && !Array.isArray(data21))) {
-                          const err53 = {
-                            instancePath: instancePath + '/data/relationships/owner/data/meta',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/meta/type',
-                            keyword: 'type',
-                            params: { type: 'object' },
-                            message: 'must be object',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err53];
-                          } else {
-                            vErrors.push(err53);
-                          }
-                          errors++;
-                        }
-                      }
-                    } else {
-                      const err54 = {
-                        instancePath: instancePath + '/data/relationships/owner/data',
-                        schemaPath:
-                          '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/type',
-                        keyword: 'type',
-                        params: { type: 'object' },
-                        message: 'must be object',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err54];
-                      } else {
-                        vErrors.push(err54);
-                      }
-                      errors++;
-                    }
-                    var _valid2 = _errs54 === errors;
-                    valid11 = valid11 || _valid2;
-                  }
-                  if (!valid11) {
-                    const err55 = {
-                      instancePath: instancePath + '/data/relationships/owner/data',
-                      schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf',
-                      keyword: 'anyOf',
-                      params: {},
-                      message: 'must match a schema in anyOf',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err55];
-                    } else {
-                      vErrors.push(err55);
-                    }
-                    errors++;
-                  } else {
-                    errors = _errs51;
-                    if (vErrors !== null) {
-                      if (_errs51) {
-                        vErrors.length = _errs51;
-                      } else {
-                        vErrors = null;
-                      }
-                    }
-                  }
-                }
-                if (data17.meta !== undefined) {
-                  let data22 = data17.meta;
-                  if (!(data22 && typeof data22 == 'object' && !Array.isArray(data22))) {
-                    const err56 = {
-                      instancePath: instancePath + '/data/relationships/owner/meta',
-                      schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/meta/type',
-                      keyword: 'type',
-                      params: { type: 'object' },
-                      message: 'must be object',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err56];
-                    } else {
-                      vErrors.push(err56);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err57 = {
-                  instancePath: instancePath + '/data/relationships/owner',
-                  schemaPath: '#/properties/data/properties/relationships/properties/owner/type',
+            if (data2.custom115 !== undefined) {
+              let data34 = data2.custom115;
+              if (typeof data34 !== 'string' && data34 !== null) {
+                const err40 = {
+                  instancePath: instancePath + '/data/attributes/custom115',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom115/type',
                   keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom115.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err40];
+                } else {
+                  vErrors.push(err40);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom116 !== undefined) {
+              let data35 = data2.custom116;
+              if (typeof data35 !== 'string' && data35 !== null) {
+                const err41 = {
+                  instancePath: instancePath + '/data/attributes/custom116',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom116/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom116.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err41];
+                } else {
+                  vErrors.push(err41);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom117 !== undefined) {
+              let data36 = data2.custom117;
+              if (typeof data36 !== 'string' && data36 !== null) {
+                const err42 = {
+                  instancePath: instancePath + '/data/attributes/custom117',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom117/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom117.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err42];
+                } else {
+                  vErrors.push(err42);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom118 !== undefined) {
+              let data37 = data2.custom118;
+              if (typeof data37 !== 'string' && data37 !== null) {
+                const err43 = {
+                  instancePath: instancePath + '/data/attributes/custom118',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom118/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom118.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err43];
+                } else {
+                  vErrors.push(err43);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom119 !== undefined) {
+              let data38 = data2.custom119;
+              if (typeof data38 !== 'string' && data38 !== null) {
+                const err44 = {
+                  instancePath: instancePath + '/data/attributes/custom119',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom119/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom119.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err44];
+                } else {
+                  vErrors.push(err44);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom12 !== undefined) {
+              let data39 = data2.custom12;
+              if (typeof data39 !== 'string' && data39 !== null) {
+                const err45 = {
+                  instancePath: instancePath + '/data/attributes/custom12',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom12/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom12.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err45];
+                } else {
+                  vErrors.push(err45);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom120 !== undefined) {
+              let data40 = data2.custom120;
+              if (typeof data40 !== 'string' && data40 !== null) {
+                const err46 = {
+                  instancePath: instancePath + '/data/attributes/custom120',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom120/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom120.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err46];
+                } else {
+                  vErrors.push(err46);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom121 !== undefined) {
+              let data41 = data2.custom121;
+              if (typeof data41 !== 'string' && data41 !== null) {
+                const err47 = {
+                  instancePath: instancePath + '/data/attributes/custom121',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom121/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom121.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err47];
+                } else {
+                  vErrors.push(err47);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom122 !== undefined) {
+              let data42 = data2.custom122;
+              if (typeof data42 !== 'string' && data42 !== null) {
+                const err48 = {
+                  instancePath: instancePath + '/data/attributes/custom122',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom122/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom122.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err48];
+                } else {
+                  vErrors.push(err48);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom123 !== undefined) {
+              let data43 = data2.custom123;
+              if (typeof data43 !== 'string' && data43 !== null) {
+                const err49 = {
+                  instancePath: instancePath + '/data/attributes/custom123',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom123/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom123.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err49];
+                } else {
+                  vErrors.push(err49);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom124 !== undefined) {
+              let data44 = data2.custom124;
+              if (typeof data44 !== 'string' && data44 !== null) {
+                const err50 = {
+                  instancePath: instancePath + '/data/attributes/custom124',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom124/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom124.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err50];
+                } else {
+                  vErrors.push(err50);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom125 !== undefined) {
+              let data45 = data2.custom125;
+              if (typeof data45 !== 'string' && data45 !== null) {
+                const err51 = {
+                  instancePath: instancePath + '/data/attributes/custom125',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom125/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom125.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err51];
+                } else {
+                  vErrors.push(err51);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom126 !== undefined) {
+              let data46 = data2.custom126;
+              if (typeof data46 !== 'string' && data46 !== null) {
+                const err52 = {
+                  instancePath: instancePath + '/data/attributes/custom126',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom126/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom126.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err52];
+                } else {
+                  vErrors.push(err52);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom127 !== undefined) {
+              let data47 = data2.custom127;
+              if (typeof data47 !== 'string' && data47 !== null) {
+                const err53 = {
+                  instancePath: instancePath + '/data/attributes/custom127',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom127/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom127.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err53];
+                } else {
+                  vErrors.push(err53);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom128 !== undefined) {
+              let data48 = data2.custom128;
+              if (typeof data48 !== 'string' && data48 !== null) {
+                const err54 = {
+                  instancePath: instancePath + '/data/attributes/custom128',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom128/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom128.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err54];
+                } else {
+                  vErrors.push(err54);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom129 !== undefined) {
+              let data49 = data2.custom129;
+              if (typeof data49 !== 'string' && data49 !== null) {
+                const err55 = {
+                  instancePath: instancePath + '/data/attributes/custom129',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom129/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom129.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err55];
+                } else {
+                  vErrors.push(err55);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom13 !== undefined) {
+              let data50 = data2.custom13;
+              if (typeof data50 !== 'string' && data50 !== null) {
+                const err56 = {
+                  instancePath: instancePath + '/data/attributes/custom13',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom13/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom13.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err56];
+                } else {
+                  vErrors.push(err56);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom130 !== undefined) {
+              let data51 = data2.custom130;
+              if (typeof data51 !== 'string' && data51 !== null) {
+                const err57 = {
+                  instancePath: instancePath + '/data/attributes/custom130',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom130/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom130.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err57];
@@ -1228,344 +1420,321 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data10.stage !== undefined) {
-              let data23 = data10.stage;
-              if (data23 && typeof data23 == 'object' && !Array.isArray(data23)) {
-                if (data23.data === undefined) {
-                  const err58 = {
-                    instancePath: instancePath + '/data/relationships/stage',
-                    schemaPath: '#/properties/data/properties/relationships/properties/stage/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'data' },
-                    message: "must have required property '" + 'data' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err58];
-                  } else {
-                    vErrors.push(err58);
-                  }
-                  errors++;
-                }
-                for (const key7 in data23) {
-                  if (!(key7 === 'data' || key7 === 'meta')) {
-                    const err59 = {
-                      instancePath: instancePath + '/data/relationships/stage',
-                      schemaPath: '#/properties/data/properties/relationships/properties/stage/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key7 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err59];
-                    } else {
-                      vErrors.push(err59);
-                    }
-                    errors++;
-                  }
-                }
-                if (data23.data !== undefined) {
-                  let data24 = data23.data;
-                  const _errs72 = errors;
-                  let valid15 = false;
-                  const _errs73 = errors;
-                  if (data24 !== null) {
-                    const err60 = {
-                      instancePath: instancePath + '/data/relationships/stage/data',
-                      schemaPath:
-                        '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/0/type',
-                      keyword: 'type',
-                      params: { type: 'null' },
-                      message: 'must be null',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err60];
-                    } else {
-                      vErrors.push(err60);
-                    }
-                    errors++;
-                  }
-                  var _valid4 = _errs73 === errors;
-                  valid15 = valid15 || _valid4;
-                  if (!valid15) {
-                    const _errs75 = errors;
-                    if (data24 && typeof data24 == 'object' && !Array.isArray(data24)) {
-                      if (data24.type === undefined) {
-                        const err61 = {
-                          instancePath: instancePath + '/data/relationships/stage/data',
-                          schemaPath:
-                            '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/required',
-                          keyword: 'required',
-                          params: { missingProperty: 'type' },
-                          message: "must have required property '" + 'type' + "'",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err61];
-                        } else {
-                          vErrors.push(err61);
-                        }
-                        errors++;
-                      }
-                      if (data24.id === undefined) {
-                        const err62 = {
-                          instancePath: instancePath + '/data/relationships/stage/data',
-                          schemaPath:
-                            '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/required',
-                          keyword: 'required',
-                          params: { missingProperty: 'id' },
-                          message: "must have required property '" + 'id' + "'",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err62];
-                        } else {
-                          vErrors.push(err62);
-                        }
-                        errors++;
-                      }
-                      for (const key8 in data24) {
-                        if (!(key8 === 'type' || key8 === 'id' || key8 === 'meta')) {
-                          const err63 = {
-                            instancePath: instancePath + '/data/relationships/stage/data',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/additionalProperties',
-                            keyword: 'additionalProperties',
-                            params: { additionalProperty: key8 },
-                            message: 'must NOT have additional properties',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err63];
-                          } else {
-                            vErrors.push(err63);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data24.type !== undefined) {
-                        if ('stage' !== data24.type) {
-                          const err64 = {
-                            instancePath: instancePath + '/data/relationships/stage/data/type',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/type/const',
-                            keyword: 'const',
-                            params: { allowedValue: 'stage' },
-                            message: 'must be equal to constant',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err64];
-                          } else {
-                            vErrors.push(err64);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data24.id !== undefined) {
-                        let data26 = data24.id;
-                        const _errs80 = errors;
-                        let valid17 = false;
-                        const _errs81 = errors;
-                        if (!(typeof data26 == 'number' && !(data26 % 1) && !isNaN(data26) && isFinite(data26))) {
-                          const err65 = {
-                            instancePath: instancePath + '/data/relationships/stage/data/id',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf/0/type',
-                            keyword: 'type',
-                            params: { type: 'integer' },
-                            message: 'must be integer',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err65];
-                          } else {
-                            vErrors.push(err65);
-                          }
-                          errors++;
-                        }
-                        if (typeof data26 == 'number' && isFinite(data26)) {
-                          if (data26 > 9007199254740991 || isNaN(data26)) {
-                            const err66 = {
-                              instancePath: instancePath + '/data/relationships/stage/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
-                              keyword: 'maximum',
-                              params: { comparison: '<=', limit: 9007199254740991 },
-                              message: 'must be <= 9007199254740991',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err66];
-                            } else {
-                              vErrors.push(err66);
-                            }
-                            errors++;
-                          }
-                          if (data26 < 1 || isNaN(data26)) {
-                            const err67 = {
-                              instancePath: instancePath + '/data/relationships/stage/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
-                              keyword: 'minimum',
-                              params: { comparison: '>=', limit: 1 },
-                              message: 'must be >= 1',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err67];
-                            } else {
-                              vErrors.push(err67);
-                            }
-                            errors++;
-                          }
-                        }
-                        var _valid5 = _errs81 === errors;
-                        valid17 = valid17 || _valid5;
-                        if (!valid17) {
-                          const _errs83 = errors;
-                          if (typeof data26 === 'string') {
-                            if (!pattern0.test(data26)) {
-                              const err68 = {
-                                instancePath: instancePath + '/data/relationships/stage/data/id',
-                                schemaPath:
-                                  '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
-                                keyword: 'pattern',
-                                params: { pattern: '^[1-9][0-9]{0,14}$' },
-                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
-                              };
-                              if (vErrors === null) {
-                                vErrors = [err68];
-                              } else {
-                                vErrors.push(err68);
-                              }
-                              errors++;
-                            }
-                          } else {
-                            const err69 = {
-                              instancePath: instancePath + '/data/relationships/stage/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf/1/type',
-                              keyword: 'type',
-                              params: { type: 'string' },
-                              message: 'must be string',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err69];
-                            } else {
-                              vErrors.push(err69);
-                            }
-                            errors++;
-                          }
-                          var _valid5 = _errs83 === errors;
-                          valid17 = valid17 || _valid5;
-                        }
-                        if (!valid17) {
-                          const err70 = {
-                            instancePath: instancePath + '/data/relationships/stage/data/id',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf',
-                            keyword: 'anyOf',
-                            params: {},
-                            message: 'must match a schema in anyOf',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err70];
-                          } else {
-                            vErrors.push(err70);
-                          }
-                          errors++;
-                        } else {
-                          errors = _errs80;
-                          if (vErrors !== null) {
-                            if (_errs80) {
-                              vErrors.length = _errs80;
-                            } else {
-                              vErrors = null;
-                            }
-                          }
-                        }
-                      }
-                      if (data24.meta !== undefined) {
-                        let data27 = data24.meta;
-                        if (!(data27 && typeof data27 == 'object' && !Array.isArray(data27))) {
-                          const err71 = {
-                            instancePath: instancePath + '/data/relationships/stage/data/meta',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/meta/type',
-                            keyword: 'type',
-                            params: { type: 'object' },
-                            message: 'must be object',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err71];
-                          } else {
-                            vErrors.push(err71);
-                          }
-                          errors++;
-                        }
-                      }
-                    } else {
-                      const err72 = {
-                        instancePath: instancePath + '/data/relationships/stage/data',
-                        schemaPath:
-                          '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/type',
-                        keyword: 'type',
-                        params: { type: 'object' },
-                        message: 'must be object',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err72];
-                      } else {
-                        vErrors.push(err72);
-                      }
-                      errors++;
-                    }
-                    var _valid4 = _errs75 === errors;
-                    valid15 = valid15 || _valid4;
-                  }
-                  if (!valid15) {
-                    const err73 = {
-                      instancePath: instancePath + '/data/relationships/stage/data',
-                      schemaPath: '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf',
-                      keyword: 'anyOf',
-                      params: {},
-                      message: 'must match a schema in anyOf',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err73];
-                    } else {
-                      vErrors.push(err73);
-                    }
-                    errors++;
-                  } else {
-                    errors = _errs72;
-                    if (vErrors !== null) {
-                      if (_errs72) {
-                        vErrors.length = _errs72;
-                      } else {
-                        vErrors = null;
-                      }
-                    }
-                  }
-                }
-                if (data23.meta !== undefined) {
-                  let data28 = data23.meta;
-                  if (!(data28 && typeof data28 == 'object' && !Array.isArray(data28))) {
-                    const err74 = {
-                      instancePath: instancePath + '/data/relationships/stage/meta',
-                      schemaPath: '#/properties/data/properties/relationships/properties/stage/properties/meta/type',
-                      keyword: 'type',
-                      params: { type: 'object' },
-                      message: 'must be object',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err74];
-                    } else {
-                      vErrors.push(err74);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err75 = {
-                  instancePath: instancePath + '/data/relationships/stage',
-                  schemaPath: '#/properties/data/properties/relationships/properties/stage/type',
+            if (data2.custom131 !== undefined) {
+              let data52 = data2.custom131;
+              if (typeof data52 !== 'string' && data52 !== null) {
+                const err58 = {
+                  instancePath: instancePath + '/data/attributes/custom131',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom131/type',
                   keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom131.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err58];
+                } else {
+                  vErrors.push(err58);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom132 !== undefined) {
+              let data53 = data2.custom132;
+              if (typeof data53 !== 'string' && data53 !== null) {
+                const err59 = {
+                  instancePath: instancePath + '/data/attributes/custom132',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom132/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom132.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err59];
+                } else {
+                  vErrors.push(err59);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom133 !== undefined) {
+              let data54 = data2.custom133;
+              if (typeof data54 !== 'string' && data54 !== null) {
+                const err60 = {
+                  instancePath: instancePath + '/data/attributes/custom133',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom133/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom133.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err60];
+                } else {
+                  vErrors.push(err60);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom134 !== undefined) {
+              let data55 = data2.custom134;
+              if (typeof data55 !== 'string' && data55 !== null) {
+                const err61 = {
+                  instancePath: instancePath + '/data/attributes/custom134',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom134/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom134.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err61];
+                } else {
+                  vErrors.push(err61);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom135 !== undefined) {
+              let data56 = data2.custom135;
+              if (typeof data56 !== 'string' && data56 !== null) {
+                const err62 = {
+                  instancePath: instancePath + '/data/attributes/custom135',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom135/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom135.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err62];
+                } else {
+                  vErrors.push(err62);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom136 !== undefined) {
+              let data57 = data2.custom136;
+              if (typeof data57 !== 'string' && data57 !== null) {
+                const err63 = {
+                  instancePath: instancePath + '/data/attributes/custom136',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom136/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom136.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err63];
+                } else {
+                  vErrors.push(err63);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom137 !== undefined) {
+              let data58 = data2.custom137;
+              if (typeof data58 !== 'string' && data58 !== null) {
+                const err64 = {
+                  instancePath: instancePath + '/data/attributes/custom137',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom137/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom137.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err64];
+                } else {
+                  vErrors.push(err64);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom138 !== undefined) {
+              let data59 = data2.custom138;
+              if (typeof data59 !== 'string' && data59 !== null) {
+                const err65 = {
+                  instancePath: instancePath + '/data/attributes/custom138',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom138/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom138.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err65];
+                } else {
+                  vErrors.push(err65);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom139 !== undefined) {
+              let data60 = data2.custom139;
+              if (typeof data60 !== 'string' && data60 !== null) {
+                const err66 = {
+                  instancePath: instancePath + '/data/attributes/custom139',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom139/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom139.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err66];
+                } else {
+                  vErrors.push(err66);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom14 !== undefined) {
+              let data61 = data2.custom14;
+              if (typeof data61 !== 'string' && data61 !== null) {
+                const err67 = {
+                  instancePath: instancePath + '/data/attributes/custom14',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom14/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom14.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err67];
+                } else {
+                  vErrors.push(err67);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom140 !== undefined) {
+              let data62 = data2.custom140;
+              if (typeof data62 !== 'string' && data62 !== null) {
+                const err68 = {
+                  instancePath: instancePath + '/data/attributes/custom140',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom140/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom140.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err68];
+                } else {
+                  vErrors.push(err68);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom141 !== undefined) {
+              let data63 = data2.custom141;
+              if (typeof data63 !== 'string' && data63 !== null) {
+                const err69 = {
+                  instancePath: instancePath + '/data/attributes/custom141',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom141/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom141.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err69];
+                } else {
+                  vErrors.push(err69);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom142 !== undefined) {
+              let data64 = data2.custom142;
+              if (typeof data64 !== 'string' && data64 !== null) {
+                const err70 = {
+                  instancePath: instancePath + '/data/attributes/custom142',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom142/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom142.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err70];
+                } else {
+                  vErrors.push(err70);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom143 !== undefined) {
+              let data65 = data2.custom143;
+              if (typeof data65 !== 'string' && data65 !== null) {
+                const err71 = {
+                  instancePath: instancePath + '/data/attributes/custom143',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom143/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom143.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err71];
+                } else {
+                  vErrors.push(err71);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom144 !== undefined) {
+              let data66 = data2.custom144;
+              if (typeof data66 !== 'string' && data66 !== null) {
+                const err72 = {
+                  instancePath: instancePath + '/data/attributes/custom144',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom144/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom144.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err72];
+                } else {
+                  vErrors.push(err72);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom145 !== undefined) {
+              let data67 = data2.custom145;
+              if (typeof data67 !== 'string' && data67 !== null) {
+                const err73 = {
+                  instancePath: instancePath + '/data/attributes/custom145',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom145/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom145.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err73];
+                } else {
+                  vErrors.push(err73);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom146 !== undefined) {
+              let data68 = data2.custom146;
+              if (typeof data68 !== 'string' && data68 !== null) {
+                const err74 = {
+                  instancePath: instancePath + '/data/attributes/custom146',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom146/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom146.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err74];
+                } else {
+                  vErrors.push(err74);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom147 !== undefined) {
+              let data69 = data2.custom147;
+              if (typeof data69 !== 'string' && data69 !== null) {
+                const err75 = {
+                  instancePath: instancePath + '/data/attributes/custom147',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom147/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom147.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err75];
@@ -1575,8 +1744,4509 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data2.custom148 !== undefined) {
+              let data70 = data2.custom148;
+              if (typeof data70 !== 'string' && data70 !== null) {
+                const err76 = {
+                  instancePath: instancePath + '/data/attributes/custom148',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom148/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom148.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err76];
+                } else {
+                  vErrors.push(err76);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom149 !== undefined) {
+              let data71 = data2.custom149;
+              if (typeof data71 !== 'string' && data71 !== null) {
+                const err77 = {
+                  instancePath: instancePath + '/data/attributes/custom149',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom149/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom149.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err77];
+                } else {
+                  vErrors.push(err77);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom15 !== undefined) {
+              let data72 = data2.custom15;
+              if (typeof data72 !== 'string' && data72 !== null) {
+                const err78 = {
+                  instancePath: instancePath + '/data/attributes/custom15',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom15/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom15.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err78];
+                } else {
+                  vErrors.push(err78);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom150 !== undefined) {
+              let data73 = data2.custom150;
+              if (typeof data73 !== 'string' && data73 !== null) {
+                const err79 = {
+                  instancePath: instancePath + '/data/attributes/custom150',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom150/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom150.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err79];
+                } else {
+                  vErrors.push(err79);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom16 !== undefined) {
+              let data74 = data2.custom16;
+              if (typeof data74 !== 'string' && data74 !== null) {
+                const err80 = {
+                  instancePath: instancePath + '/data/attributes/custom16',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom16/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom16.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err80];
+                } else {
+                  vErrors.push(err80);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom17 !== undefined) {
+              let data75 = data2.custom17;
+              if (typeof data75 !== 'string' && data75 !== null) {
+                const err81 = {
+                  instancePath: instancePath + '/data/attributes/custom17',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom17/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom17.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err81];
+                } else {
+                  vErrors.push(err81);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom18 !== undefined) {
+              let data76 = data2.custom18;
+              if (typeof data76 !== 'string' && data76 !== null) {
+                const err82 = {
+                  instancePath: instancePath + '/data/attributes/custom18',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom18/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom18.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err82];
+                } else {
+                  vErrors.push(err82);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom19 !== undefined) {
+              let data77 = data2.custom19;
+              if (typeof data77 !== 'string' && data77 !== null) {
+                const err83 = {
+                  instancePath: instancePath + '/data/attributes/custom19',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom19/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom19.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err83];
+                } else {
+                  vErrors.push(err83);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom2 !== undefined) {
+              let data78 = data2.custom2;
+              if (typeof data78 !== 'string' && data78 !== null) {
+                const err84 = {
+                  instancePath: instancePath + '/data/attributes/custom2',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom2/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom2.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err84];
+                } else {
+                  vErrors.push(err84);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom20 !== undefined) {
+              let data79 = data2.custom20;
+              if (typeof data79 !== 'string' && data79 !== null) {
+                const err85 = {
+                  instancePath: instancePath + '/data/attributes/custom20',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom20/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom20.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err85];
+                } else {
+                  vErrors.push(err85);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom21 !== undefined) {
+              let data80 = data2.custom21;
+              if (typeof data80 !== 'string' && data80 !== null) {
+                const err86 = {
+                  instancePath: instancePath + '/data/attributes/custom21',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom21/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom21.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err86];
+                } else {
+                  vErrors.push(err86);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom22 !== undefined) {
+              let data81 = data2.custom22;
+              if (typeof data81 !== 'string' && data81 !== null) {
+                const err87 = {
+                  instancePath: instancePath + '/data/attributes/custom22',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom22/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom22.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err87];
+                } else {
+                  vErrors.push(err87);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom23 !== undefined) {
+              let data82 = data2.custom23;
+              if (typeof data82 !== 'string' && data82 !== null) {
+                const err88 = {
+                  instancePath: instancePath + '/data/attributes/custom23',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom23/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom23.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err88];
+                } else {
+                  vErrors.push(err88);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom24 !== undefined) {
+              let data83 = data2.custom24;
+              if (typeof data83 !== 'string' && data83 !== null) {
+                const err89 = {
+                  instancePath: instancePath + '/data/attributes/custom24',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom24/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom24.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err89];
+                } else {
+                  vErrors.push(err89);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom25 !== undefined) {
+              let data84 = data2.custom25;
+              if (typeof data84 !== 'string' && data84 !== null) {
+                const err90 = {
+                  instancePath: instancePath + '/data/attributes/custom25',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom25/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom25.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err90];
+                } else {
+                  vErrors.push(err90);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom26 !== undefined) {
+              let data85 = data2.custom26;
+              if (typeof data85 !== 'string' && data85 !== null) {
+                const err91 = {
+                  instancePath: instancePath + '/data/attributes/custom26',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom26/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom26.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err91];
+                } else {
+                  vErrors.push(err91);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom27 !== undefined) {
+              let data86 = data2.custom27;
+              if (typeof data86 !== 'string' && data86 !== null) {
+                const err92 = {
+                  instancePath: instancePath + '/data/attributes/custom27',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom27/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom27.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err92];
+                } else {
+                  vErrors.push(err92);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom28 !== undefined) {
+              let data87 = data2.custom28;
+              if (typeof data87 !== 'string' && data87 !== null) {
+                const err93 = {
+                  instancePath: instancePath + '/data/attributes/custom28',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom28/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom28.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err93];
+                } else {
+                  vErrors.push(err93);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom29 !== undefined) {
+              let data88 = data2.custom29;
+              if (typeof data88 !== 'string' && data88 !== null) {
+                const err94 = {
+                  instancePath: instancePath + '/data/attributes/custom29',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom29/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom29.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err94];
+                } else {
+                  vErrors.push(err94);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom3 !== undefined) {
+              let data89 = data2.custom3;
+              if (typeof data89 !== 'string' && data89 !== null) {
+                const err95 = {
+                  instancePath: instancePath + '/data/attributes/custom3',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom3/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom3.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err95];
+                } else {
+                  vErrors.push(err95);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom30 !== undefined) {
+              let data90 = data2.custom30;
+              if (typeof data90 !== 'string' && data90 !== null) {
+                const err96 = {
+                  instancePath: instancePath + '/data/attributes/custom30',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom30/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom30.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err96];
+                } else {
+                  vErrors.push(err96);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom31 !== undefined) {
+              let data91 = data2.custom31;
+              if (typeof data91 !== 'string' && data91 !== null) {
+                const err97 = {
+                  instancePath: instancePath + '/data/attributes/custom31',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom31/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom31.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err97];
+                } else {
+                  vErrors.push(err97);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom32 !== undefined) {
+              let data92 = data2.custom32;
+              if (typeof data92 !== 'string' && data92 !== null) {
+                const err98 = {
+                  instancePath: instancePath + '/data/attributes/custom32',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom32/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom32.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err98];
+                } else {
+                  vErrors.push(err98);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom33 !== undefined) {
+              let data93 = data2.custom33;
+              if (typeof data93 !== 'string' && data93 !== null) {
+                const err99 = {
+                  instancePath: instancePath + '/data/attributes/custom33',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom33/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom33.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err99];
+                } else {
+                  vErrors.push(err99);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom34 !== undefined) {
+              let data94 = data2.custom34;
+              if (typeof data94 !== 'string' && data94 !== null) {
+                const err100 = {
+                  instancePath: instancePath + '/data/attributes/custom34',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom34/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom34.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err100];
+                } else {
+                  vErrors.push(err100);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom35 !== undefined) {
+              let data95 = data2.custom35;
+              if (typeof data95 !== 'string' && data95 !== null) {
+                const err101 = {
+                  instancePath: instancePath + '/data/attributes/custom35',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom35/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom35.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err101];
+                } else {
+                  vErrors.push(err101);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom36 !== undefined) {
+              let data96 = data2.custom36;
+              if (typeof data96 !== 'string' && data96 !== null) {
+                const err102 = {
+                  instancePath: instancePath + '/data/attributes/custom36',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom36/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom36.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err102];
+                } else {
+                  vErrors.push(err102);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom37 !== undefined) {
+              let data97 = data2.custom37;
+              if (typeof data97 !== 'string' && data97 !== null) {
+                const err103 = {
+                  instancePath: instancePath + '/data/attributes/custom37',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom37/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom37.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err103];
+                } else {
+                  vErrors.push(err103);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom38 !== undefined) {
+              let data98 = data2.custom38;
+              if (typeof data98 !== 'string' && data98 !== null) {
+                const err104 = {
+                  instancePath: instancePath + '/data/attributes/custom38',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom38/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom38.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err104];
+                } else {
+                  vErrors.push(err104);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom39 !== undefined) {
+              let data99 = data2.custom39;
+              if (typeof data99 !== 'string' && data99 !== null) {
+                const err105 = {
+                  instancePath: instancePath + '/data/attributes/custom39',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom39/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom39.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err105];
+                } else {
+                  vErrors.push(err105);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom4 !== undefined) {
+              let data100 = data2.custom4;
+              if (typeof data100 !== 'string' && data100 !== null) {
+                const err106 = {
+                  instancePath: instancePath + '/data/attributes/custom4',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom4/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom4.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err106];
+                } else {
+                  vErrors.push(err106);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom40 !== undefined) {
+              let data101 = data2.custom40;
+              if (typeof data101 !== 'string' && data101 !== null) {
+                const err107 = {
+                  instancePath: instancePath + '/data/attributes/custom40',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom40/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom40.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err107];
+                } else {
+                  vErrors.push(err107);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom41 !== undefined) {
+              let data102 = data2.custom41;
+              if (typeof data102 !== 'string' && data102 !== null) {
+                const err108 = {
+                  instancePath: instancePath + '/data/attributes/custom41',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom41/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom41.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err108];
+                } else {
+                  vErrors.push(err108);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom42 !== undefined) {
+              let data103 = data2.custom42;
+              if (typeof data103 !== 'string' && data103 !== null) {
+                const err109 = {
+                  instancePath: instancePath + '/data/attributes/custom42',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom42/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom42.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err109];
+                } else {
+                  vErrors.push(err109);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom43 !== undefined) {
+              let data104 = data2.custom43;
+              if (typeof data104 !== 'string' && data104 !== null) {
+                const err110 = {
+                  instancePath: instancePath + '/data/attributes/custom43',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom43/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom43.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err110];
+                } else {
+                  vErrors.push(err110);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom44 !== undefined) {
+              let data105 = data2.custom44;
+              if (typeof data105 !== 'string' && data105 !== null) {
+                const err111 = {
+                  instancePath: instancePath + '/data/attributes/custom44',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom44/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom44.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err111];
+                } else {
+                  vErrors.push(err111);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom45 !== undefined) {
+              let data106 = data2.custom45;
+              if (typeof data106 !== 'string' && data106 !== null) {
+                const err112 = {
+                  instancePath: instancePath + '/data/attributes/custom45',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom45/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom45.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err112];
+                } else {
+                  vErrors.push(err112);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom46 !== undefined) {
+              let data107 = data2.custom46;
+              if (typeof data107 !== 'string' && data107 !== null) {
+                const err113 = {
+                  instancePath: instancePath + '/data/attributes/custom46',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom46/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom46.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err113];
+                } else {
+                  vErrors.push(err113);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom47 !== undefined) {
+              let data108 = data2.custom47;
+              if (typeof data108 !== 'string' && data108 !== null) {
+                const err114 = {
+                  instancePath: instancePath + '/data/attributes/custom47',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom47/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom47.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err114];
+                } else {
+                  vErrors.push(err114);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom48 !== undefined) {
+              let data109 = data2.custom48;
+              if (typeof data109 !== 'string' && data109 !== null) {
+                const err115 = {
+                  instancePath: instancePath + '/data/attributes/custom48',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom48/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom48.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err115];
+                } else {
+                  vErrors.push(err115);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom49 !== undefined) {
+              let data110 = data2.custom49;
+              if (typeof data110 !== 'string' && data110 !== null) {
+                const err116 = {
+                  instancePath: instancePath + '/data/attributes/custom49',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom49/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom49.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err116];
+                } else {
+                  vErrors.push(err116);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom5 !== undefined) {
+              let data111 = data2.custom5;
+              if (typeof data111 !== 'string' && data111 !== null) {
+                const err117 = {
+                  instancePath: instancePath + '/data/attributes/custom5',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom5/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom5.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err117];
+                } else {
+                  vErrors.push(err117);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom50 !== undefined) {
+              let data112 = data2.custom50;
+              if (typeof data112 !== 'string' && data112 !== null) {
+                const err118 = {
+                  instancePath: instancePath + '/data/attributes/custom50',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom50/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom50.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err118];
+                } else {
+                  vErrors.push(err118);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom51 !== undefined) {
+              let data113 = data2.custom51;
+              if (typeof data113 !== 'string' && data113 !== null) {
+                const err119 = {
+                  instancePath: instancePath + '/data/attributes/custom51',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom51/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom51.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err119];
+                } else {
+                  vErrors.push(err119);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom52 !== undefined) {
+              let data114 = data2.custom52;
+              if (typeof data114 !== 'string' && data114 !== null) {
+                const err120 = {
+                  instancePath: instancePath + '/data/attributes/custom52',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom52/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom52.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err120];
+                } else {
+                  vErrors.push(err120);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom53 !== undefined) {
+              let data115 = data2.custom53;
+              if (typeof data115 !== 'string' && data115 !== null) {
+                const err121 = {
+                  instancePath: instancePath + '/data/attributes/custom53',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom53/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom53.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err121];
+                } else {
+                  vErrors.push(err121);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom54 !== undefined) {
+              let data116 = data2.custom54;
+              if (typeof data116 !== 'string' && data116 !== null) {
+                const err122 = {
+                  instancePath: instancePath + '/data/attributes/custom54',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom54/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom54.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err122];
+                } else {
+                  vErrors.push(err122);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom55 !== undefined) {
+              let data117 = data2.custom55;
+              if (typeof data117 !== 'string' && data117 !== null) {
+                const err123 = {
+                  instancePath: instancePath + '/data/attributes/custom55',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom55/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom55.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err123];
+                } else {
+                  vErrors.push(err123);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom56 !== undefined) {
+              let data118 = data2.custom56;
+              if (typeof data118 !== 'string' && data118 !== null) {
+                const err124 = {
+                  instancePath: instancePath + '/data/attributes/custom56',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom56/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom56.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err124];
+                } else {
+                  vErrors.push(err124);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom57 !== undefined) {
+              let data119 = data2.custom57;
+              if (typeof data119 !== 'string' && data119 !== null) {
+                const err125 = {
+                  instancePath: instancePath + '/data/attributes/custom57',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom57/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom57.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err125];
+                } else {
+                  vErrors.push(err125);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom58 !== undefined) {
+              let data120 = data2.custom58;
+              if (typeof data120 !== 'string' && data120 !== null) {
+                const err126 = {
+                  instancePath: instancePath + '/data/attributes/custom58',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom58/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom58.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err126];
+                } else {
+                  vErrors.push(err126);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom59 !== undefined) {
+              let data121 = data2.custom59;
+              if (typeof data121 !== 'string' && data121 !== null) {
+                const err127 = {
+                  instancePath: instancePath + '/data/attributes/custom59',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom59/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom59.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err127];
+                } else {
+                  vErrors.push(err127);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom6 !== undefined) {
+              let data122 = data2.custom6;
+              if (typeof data122 !== 'string' && data122 !== null) {
+                const err128 = {
+                  instancePath: instancePath + '/data/attributes/custom6',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom6/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom6.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err128];
+                } else {
+                  vErrors.push(err128);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom60 !== undefined) {
+              let data123 = data2.custom60;
+              if (typeof data123 !== 'string' && data123 !== null) {
+                const err129 = {
+                  instancePath: instancePath + '/data/attributes/custom60',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom60/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom60.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err129];
+                } else {
+                  vErrors.push(err129);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom61 !== undefined) {
+              let data124 = data2.custom61;
+              if (typeof data124 !== 'string' && data124 !== null) {
+                const err130 = {
+                  instancePath: instancePath + '/data/attributes/custom61',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom61/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom61.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err130];
+                } else {
+                  vErrors.push(err130);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom62 !== undefined) {
+              let data125 = data2.custom62;
+              if (typeof data125 !== 'string' && data125 !== null) {
+                const err131 = {
+                  instancePath: instancePath + '/data/attributes/custom62',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom62/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom62.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err131];
+                } else {
+                  vErrors.push(err131);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom63 !== undefined) {
+              let data126 = data2.custom63;
+              if (typeof data126 !== 'string' && data126 !== null) {
+                const err132 = {
+                  instancePath: instancePath + '/data/attributes/custom63',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom63/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom63.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err132];
+                } else {
+                  vErrors.push(err132);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom64 !== undefined) {
+              let data127 = data2.custom64;
+              if (typeof data127 !== 'string' && data127 !== null) {
+                const err133 = {
+                  instancePath: instancePath + '/data/attributes/custom64',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom64/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom64.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err133];
+                } else {
+                  vErrors.push(err133);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom65 !== undefined) {
+              let data128 = data2.custom65;
+              if (typeof data128 !== 'string' && data128 !== null) {
+                const err134 = {
+                  instancePath: instancePath + '/data/attributes/custom65',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom65/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom65.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err134];
+                } else {
+                  vErrors.push(err134);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom66 !== undefined) {
+              let data129 = data2.custom66;
+              if (typeof data129 !== 'string' && data129 !== null) {
+                const err135 = {
+                  instancePath: instancePath + '/data/attributes/custom66',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom66/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom66.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err135];
+                } else {
+                  vErrors.push(err135);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom67 !== undefined) {
+              let data130 = data2.custom67;
+              if (typeof data130 !== 'string' && data130 !== null) {
+                const err136 = {
+                  instancePath: instancePath + '/data/attributes/custom67',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom67/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom67.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err136];
+                } else {
+                  vErrors.push(err136);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom68 !== undefined) {
+              let data131 = data2.custom68;
+              if (typeof data131 !== 'string' && data131 !== null) {
+                const err137 = {
+                  instancePath: instancePath + '/data/attributes/custom68',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom68/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom68.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err137];
+                } else {
+                  vErrors.push(err137);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom69 !== undefined) {
+              let data132 = data2.custom69;
+              if (typeof data132 !== 'string' && data132 !== null) {
+                const err138 = {
+                  instancePath: instancePath + '/data/attributes/custom69',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom69/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom69.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err138];
+                } else {
+                  vErrors.push(err138);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom7 !== undefined) {
+              let data133 = data2.custom7;
+              if (typeof data133 !== 'string' && data133 !== null) {
+                const err139 = {
+                  instancePath: instancePath + '/data/attributes/custom7',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom7/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom7.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err139];
+                } else {
+                  vErrors.push(err139);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom70 !== undefined) {
+              let data134 = data2.custom70;
+              if (typeof data134 !== 'string' && data134 !== null) {
+                const err140 = {
+                  instancePath: instancePath + '/data/attributes/custom70',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom70/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom70.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err140];
+                } else {
+                  vErrors.push(err140);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom71 !== undefined) {
+              let data135 = data2.custom71;
+              if (typeof data135 !== 'string' && data135 !== null) {
+                const err141 = {
+                  instancePath: instancePath + '/data/attributes/custom71',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom71/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom71.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err141];
+                } else {
+                  vErrors.push(err141);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom72 !== undefined) {
+              let data136 = data2.custom72;
+              if (typeof data136 !== 'string' && data136 !== null) {
+                const err142 = {
+                  instancePath: instancePath + '/data/attributes/custom72',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom72/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom72.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err142];
+                } else {
+                  vErrors.push(err142);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom73 !== undefined) {
+              let data137 = data2.custom73;
+              if (typeof data137 !== 'string' && data137 !== null) {
+                const err143 = {
+                  instancePath: instancePath + '/data/attributes/custom73',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom73/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom73.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err143];
+                } else {
+                  vErrors.push(err143);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom74 !== undefined) {
+              let data138 = data2.custom74;
+              if (typeof data138 !== 'string' && data138 !== null) {
+                const err144 = {
+                  instancePath: instancePath + '/data/attributes/custom74',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom74/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom74.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err144];
+                } else {
+                  vErrors.push(err144);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom75 !== undefined) {
+              let data139 = data2.custom75;
+              if (typeof data139 !== 'string' && data139 !== null) {
+                const err145 = {
+                  instancePath: instancePath + '/data/attributes/custom75',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom75/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom75.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err145];
+                } else {
+                  vErrors.push(err145);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom76 !== undefined) {
+              let data140 = data2.custom76;
+              if (typeof data140 !== 'string' && data140 !== null) {
+                const err146 = {
+                  instancePath: instancePath + '/data/attributes/custom76',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom76/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom76.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err146];
+                } else {
+                  vErrors.push(err146);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom77 !== undefined) {
+              let data141 = data2.custom77;
+              if (typeof data141 !== 'string' && data141 !== null) {
+                const err147 = {
+                  instancePath: instancePath + '/data/attributes/custom77',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom77/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom77.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err147];
+                } else {
+                  vErrors.push(err147);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom78 !== undefined) {
+              let data142 = data2.custom78;
+              if (typeof data142 !== 'string' && data142 !== null) {
+                const err148 = {
+                  instancePath: instancePath + '/data/attributes/custom78',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom78/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom78.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err148];
+                } else {
+                  vErrors.push(err148);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom79 !== undefined) {
+              let data143 = data2.custom79;
+              if (typeof data143 !== 'string' && data143 !== null) {
+                const err149 = {
+                  instancePath: instancePath + '/data/attributes/custom79',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom79/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom79.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err149];
+                } else {
+                  vErrors.push(err149);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom8 !== undefined) {
+              let data144 = data2.custom8;
+              if (typeof data144 !== 'string' && data144 !== null) {
+                const err150 = {
+                  instancePath: instancePath + '/data/attributes/custom8',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom8/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom8.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err150];
+                } else {
+                  vErrors.push(err150);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom80 !== undefined) {
+              let data145 = data2.custom80;
+              if (typeof data145 !== 'string' && data145 !== null) {
+                const err151 = {
+                  instancePath: instancePath + '/data/attributes/custom80',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom80/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom80.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err151];
+                } else {
+                  vErrors.push(err151);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom81 !== undefined) {
+              let data146 = data2.custom81;
+              if (typeof data146 !== 'string' && data146 !== null) {
+                const err152 = {
+                  instancePath: instancePath + '/data/attributes/custom81',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom81/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom81.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err152];
+                } else {
+                  vErrors.push(err152);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom82 !== undefined) {
+              let data147 = data2.custom82;
+              if (typeof data147 !== 'string' && data147 !== null) {
+                const err153 = {
+                  instancePath: instancePath + '/data/attributes/custom82',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom82/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom82.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err153];
+                } else {
+                  vErrors.push(err153);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom83 !== undefined) {
+              let data148 = data2.custom83;
+              if (typeof data148 !== 'string' && data148 !== null) {
+                const err154 = {
+                  instancePath: instancePath + '/data/attributes/custom83',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom83/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom83.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err154];
+                } else {
+                  vErrors.push(err154);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom84 !== undefined) {
+              let data149 = data2.custom84;
+              if (typeof data149 !== 'string' && data149 !== null) {
+                const err155 = {
+                  instancePath: instancePath + '/data/attributes/custom84',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom84/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom84.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err155];
+                } else {
+                  vErrors.push(err155);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom85 !== undefined) {
+              let data150 = data2.custom85;
+              if (typeof data150 !== 'string' && data150 !== null) {
+                const err156 = {
+                  instancePath: instancePath + '/data/attributes/custom85',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom85/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom85.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err156];
+                } else {
+                  vErrors.push(err156);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom86 !== undefined) {
+              let data151 = data2.custom86;
+              if (typeof data151 !== 'string' && data151 !== null) {
+                const err157 = {
+                  instancePath: instancePath + '/data/attributes/custom86',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom86/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom86.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err157];
+                } else {
+                  vErrors.push(err157);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom87 !== undefined) {
+              let data152 = data2.custom87;
+              if (typeof data152 !== 'string' && data152 !== null) {
+                const err158 = {
+                  instancePath: instancePath + '/data/attributes/custom87',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom87/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom87.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err158];
+                } else {
+                  vErrors.push(err158);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom88 !== undefined) {
+              let data153 = data2.custom88;
+              if (typeof data153 !== 'string' && data153 !== null) {
+                const err159 = {
+                  instancePath: instancePath + '/data/attributes/custom88',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom88/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom88.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err159];
+                } else {
+                  vErrors.push(err159);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom89 !== undefined) {
+              let data154 = data2.custom89;
+              if (typeof data154 !== 'string' && data154 !== null) {
+                const err160 = {
+                  instancePath: instancePath + '/data/attributes/custom89',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom89/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom89.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err160];
+                } else {
+                  vErrors.push(err160);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom9 !== undefined) {
+              let data155 = data2.custom9;
+              if (typeof data155 !== 'string' && data155 !== null) {
+                const err161 = {
+                  instancePath: instancePath + '/data/attributes/custom9',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom9/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom9.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err161];
+                } else {
+                  vErrors.push(err161);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom90 !== undefined) {
+              let data156 = data2.custom90;
+              if (typeof data156 !== 'string' && data156 !== null) {
+                const err162 = {
+                  instancePath: instancePath + '/data/attributes/custom90',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom90/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom90.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err162];
+                } else {
+                  vErrors.push(err162);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom91 !== undefined) {
+              let data157 = data2.custom91;
+              if (typeof data157 !== 'string' && data157 !== null) {
+                const err163 = {
+                  instancePath: instancePath + '/data/attributes/custom91',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom91/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom91.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err163];
+                } else {
+                  vErrors.push(err163);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom92 !== undefined) {
+              let data158 = data2.custom92;
+              if (typeof data158 !== 'string' && data158 !== null) {
+                const err164 = {
+                  instancePath: instancePath + '/data/attributes/custom92',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom92/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom92.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err164];
+                } else {
+                  vErrors.push(err164);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom93 !== undefined) {
+              let data159 = data2.custom93;
+              if (typeof data159 !== 'string' && data159 !== null) {
+                const err165 = {
+                  instancePath: instancePath + '/data/attributes/custom93',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom93/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom93.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err165];
+                } else {
+                  vErrors.push(err165);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom94 !== undefined) {
+              let data160 = data2.custom94;
+              if (typeof data160 !== 'string' && data160 !== null) {
+                const err166 = {
+                  instancePath: instancePath + '/data/attributes/custom94',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom94/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom94.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err166];
+                } else {
+                  vErrors.push(err166);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom95 !== undefined) {
+              let data161 = data2.custom95;
+              if (typeof data161 !== 'string' && data161 !== null) {
+                const err167 = {
+                  instancePath: instancePath + '/data/attributes/custom95',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom95/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom95.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err167];
+                } else {
+                  vErrors.push(err167);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom96 !== undefined) {
+              let data162 = data2.custom96;
+              if (typeof data162 !== 'string' && data162 !== null) {
+                const err168 = {
+                  instancePath: instancePath + '/data/attributes/custom96',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom96/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom96.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err168];
+                } else {
+                  vErrors.push(err168);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom97 !== undefined) {
+              let data163 = data2.custom97;
+              if (typeof data163 !== 'string' && data163 !== null) {
+                const err169 = {
+                  instancePath: instancePath + '/data/attributes/custom97',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom97/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom97.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err169];
+                } else {
+                  vErrors.push(err169);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom98 !== undefined) {
+              let data164 = data2.custom98;
+              if (typeof data164 !== 'string' && data164 !== null) {
+                const err170 = {
+                  instancePath: instancePath + '/data/attributes/custom98',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom98/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom98.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err170];
+                } else {
+                  vErrors.push(err170);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom99 !== undefined) {
+              let data165 = data2.custom99;
+              if (typeof data165 !== 'string' && data165 !== null) {
+                const err171 = {
+                  instancePath: instancePath + '/data/attributes/custom99',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom99/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom99.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err171];
+                } else {
+                  vErrors.push(err171);
+                }
+                errors++;
+              }
+            }
+            if (data2.dateOfBirth !== undefined) {
+              let data166 = data2.dateOfBirth;
+              if (typeof data166 !== 'string' && data166 !== null) {
+                const err172 = {
+                  instancePath: instancePath + '/data/attributes/dateOfBirth',
+                  schemaPath: '#/properties/data/properties/attributes/properties/dateOfBirth/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.dateOfBirth.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err172];
+                } else {
+                  vErrors.push(err172);
+                }
+                errors++;
+              }
+              if (typeof data166 === 'string') {
+                if (!formats4.validate(data166)) {
+                  const err173 = {
+                    instancePath: instancePath + '/data/attributes/dateOfBirth',
+                    schemaPath: '#/properties/data/properties/attributes/properties/dateOfBirth/format',
+                    keyword: 'format',
+                    params: { format: 'date' },
+                    message: 'must match format "' + 'date' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err173];
+                  } else {
+                    vErrors.push(err173);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.degree !== undefined) {
+              let data167 = data2.degree;
+              if (typeof data167 !== 'string' && data167 !== null) {
+                const err174 = {
+                  instancePath: instancePath + '/data/attributes/degree',
+                  schemaPath: '#/properties/data/properties/attributes/properties/degree/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.degree.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err174];
+                } else {
+                  vErrors.push(err174);
+                }
+                errors++;
+              }
+            }
+            if (data2.emailOptedOut !== undefined) {
+              let data168 = data2.emailOptedOut;
+              if (typeof data168 !== 'boolean' && data168 !== null) {
+                const err175 = {
+                  instancePath: instancePath + '/data/attributes/emailOptedOut',
+                  schemaPath: '#/properties/data/properties/attributes/properties/emailOptedOut/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.emailOptedOut.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err175];
+                } else {
+                  vErrors.push(err175);
+                }
+                errors++;
+              }
+            }
+            if (data2.emails !== undefined) {
+              let data169 = data2.emails;
+              if (!Array.isArray(data169) && data169 !== null) {
+                const err176 = {
+                  instancePath: instancePath + '/data/attributes/emails',
+                  schemaPath: '#/properties/data/properties/attributes/properties/emails/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.emails.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err176];
+                } else {
+                  vErrors.push(err176);
+                }
+                errors++;
+              }
+              if (Array.isArray(data169)) {
+                if (data169.length > 1000) {
+                  const err177 = {
+                    instancePath: instancePath + '/data/attributes/emails',
+                    schemaPath: '#/properties/data/properties/attributes/properties/emails/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err177];
+                  } else {
+                    vErrors.push(err177);
+                  }
+                  errors++;
+                }
+                const len0 = data169.length;
+                for (let i0 = 0; i0 < len0; i0++) {
+                  let data170 = data169[i0];
+                  if (typeof data170 === 'string') {
+                    if (func3(data170) > 255) {
+                      const err178 = {
+                        instancePath: instancePath + '/data/attributes/emails/' + i0,
+                        schemaPath: '#/properties/data/properties/attributes/properties/emails/items/maxLength',
+                        keyword: 'maxLength',
+                        params: { limit: 255 },
+                        message: 'must NOT have more than 255 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err178];
+                      } else {
+                        vErrors.push(err178);
+                      }
+                      errors++;
+                    }
+                    if (!formats6.test(data170)) {
+                      const err179 = {
+                        instancePath: instancePath + '/data/attributes/emails/' + i0,
+                        schemaPath: '#/properties/data/properties/attributes/properties/emails/items/format',
+                        keyword: 'format',
+                        params: { format: 'email' },
+                        message: 'must match format "' + 'email' + '"',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err179];
+                      } else {
+                        vErrors.push(err179);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err180 = {
+                      instancePath: instancePath + '/data/attributes/emails/' + i0,
+                      schemaPath: '#/properties/data/properties/attributes/properties/emails/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err180];
+                    } else {
+                      vErrors.push(err180);
+                    }
+                    errors++;
+                  }
+                }
+              }
+            }
+            if (data2.emailsOptStatus !== undefined) {
+              let data171 = data2.emailsOptStatus;
+              if (typeof data171 !== 'string' && data171 !== null) {
+                const err181 = {
+                  instancePath: instancePath + '/data/attributes/emailsOptStatus',
+                  schemaPath: '#/properties/data/properties/attributes/properties/emailsOptStatus/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.emailsOptStatus.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err181];
+                } else {
+                  vErrors.push(err181);
+                }
+                errors++;
+              }
+            }
+            if (data2.eventName !== undefined) {
+              let data172 = data2.eventName;
+              if (typeof data172 !== 'string' && data172 !== null) {
+                const err182 = {
+                  instancePath: instancePath + '/data/attributes/eventName',
+                  schemaPath: '#/properties/data/properties/attributes/properties/eventName/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.eventName.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err182];
+                } else {
+                  vErrors.push(err182);
+                }
+                errors++;
+              }
+            }
+            if (data2.externalId !== undefined) {
+              let data173 = data2.externalId;
+              if (typeof data173 !== 'string' && data173 !== null) {
+                const err183 = {
+                  instancePath: instancePath + '/data/attributes/externalId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/externalId/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.externalId.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err183];
+                } else {
+                  vErrors.push(err183);
+                }
+                errors++;
+              }
+            }
+            if (data2.externalOwner !== undefined) {
+              let data174 = data2.externalOwner;
+              if (typeof data174 !== 'string' && data174 !== null) {
+                const err184 = {
+                  instancePath: instancePath + '/data/attributes/externalOwner',
+                  schemaPath: '#/properties/data/properties/attributes/properties/externalOwner/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.externalOwner.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err184];
+                } else {
+                  vErrors.push(err184);
+                }
+                errors++;
+              }
+            }
+            if (data2.externalSource !== undefined) {
+              let data175 = data2.externalSource;
+              if (typeof data175 !== 'string' && data175 !== null) {
+                const err185 = {
+                  instancePath: instancePath + '/data/attributes/externalSource',
+                  schemaPath: '#/properties/data/properties/attributes/properties/externalSource/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.externalSource.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err185];
+                } else {
+                  vErrors.push(err185);
+                }
+                errors++;
+              }
+            }
+            if (data2.facebookUrl !== undefined) {
+              let data176 = data2.facebookUrl;
+              if (typeof data176 !== 'string' && data176 !== null) {
+                const err186 = {
+                  instancePath: instancePath + '/data/attributes/facebookUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/facebookUrl/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.facebookUrl.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err186];
+                } else {
+                  vErrors.push(err186);
+                }
+                errors++;
+              }
+            }
+            if (data2.firstName !== undefined) {
+              let data177 = data2.firstName;
+              if (typeof data177 !== 'string' && data177 !== null) {
+                const err187 = {
+                  instancePath: instancePath + '/data/attributes/firstName',
+                  schemaPath: '#/properties/data/properties/attributes/properties/firstName/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.firstName.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err187];
+                } else {
+                  vErrors.push(err187);
+                }
+                errors++;
+              }
+              if (typeof data177 === 'string') {
+                if (func3(data177) > 255) {
+                  const err188 = {
+                    instancePath: instancePath + '/data/attributes/firstName',
+                    schemaPath: '#/properties/data/properties/attributes/properties/firstName/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err188];
+                  } else {
+                    vErrors.push(err188);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.gender !== undefined) {
+              let data178 = data2.gender;
+              if (typeof data178 !== 'string' && data178 !== null) {
+                const err189 = {
+                  instancePath: instancePath + '/data/attributes/gender',
+                  schemaPath: '#/properties/data/properties/attributes/properties/gender/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.gender.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err189];
+                } else {
+                  vErrors.push(err189);
+                }
+                errors++;
+              }
+            }
+            if (data2.githubUrl !== undefined) {
+              let data179 = data2.githubUrl;
+              if (typeof data179 !== 'string' && data179 !== null) {
+                const err190 = {
+                  instancePath: instancePath + '/data/attributes/githubUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/githubUrl/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.githubUrl.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err190];
+                } else {
+                  vErrors.push(err190);
+                }
+                errors++;
+              }
+            }
+            if (data2.githubUsername !== undefined) {
+              let data180 = data2.githubUsername;
+              if (typeof data180 !== 'string' && data180 !== null) {
+                const err191 = {
+                  instancePath: instancePath + '/data/attributes/githubUsername',
+                  schemaPath: '#/properties/data/properties/attributes/properties/githubUsername/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.githubUsername.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err191];
+                } else {
+                  vErrors.push(err191);
+                }
+                errors++;
+              }
+            }
+            if (data2.googlePlusUrl !== undefined) {
+              let data181 = data2.googlePlusUrl;
+              if (typeof data181 !== 'string' && data181 !== null) {
+                const err192 = {
+                  instancePath: instancePath + '/data/attributes/googlePlusUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/googlePlusUrl/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.googlePlusUrl.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err192];
+                } else {
+                  vErrors.push(err192);
+                }
+                errors++;
+              }
+            }
+            if (data2.graduationDate !== undefined) {
+              let data182 = data2.graduationDate;
+              if (typeof data182 !== 'string' && data182 !== null) {
+                const err193 = {
+                  instancePath: instancePath + '/data/attributes/graduationDate',
+                  schemaPath: '#/properties/data/properties/attributes/properties/graduationDate/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.graduationDate.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err193];
+                } else {
+                  vErrors.push(err193);
+                }
+                errors++;
+              }
+              if (typeof data182 === 'string') {
+                if (!formats4.validate(data182)) {
+                  const err194 = {
+                    instancePath: instancePath + '/data/attributes/graduationDate',
+                    schemaPath: '#/properties/data/properties/attributes/properties/graduationDate/format',
+                    keyword: 'format',
+                    params: { format: 'date' },
+                    message: 'must match format "' + 'date' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err194];
+                  } else {
+                    vErrors.push(err194);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.homePhones !== undefined) {
+              let data183 = data2.homePhones;
+              if (!Array.isArray(data183) && data183 !== null) {
+                const err195 = {
+                  instancePath: instancePath + '/data/attributes/homePhones',
+                  schemaPath: '#/properties/data/properties/attributes/properties/homePhones/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.homePhones.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err195];
+                } else {
+                  vErrors.push(err195);
+                }
+                errors++;
+              }
+              if (Array.isArray(data183)) {
+                if (data183.length > 1000) {
+                  const err196 = {
+                    instancePath: instancePath + '/data/attributes/homePhones',
+                    schemaPath: '#/properties/data/properties/attributes/properties/homePhones/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err196];
+                  } else {
+                    vErrors.push(err196);
+                  }
+                  errors++;
+                }
+                const len1 = data183.length;
+                for (let i1 = 0; i1 < len1; i1++) {
+                  if (typeof data183[i1] !== 'string') {
+                    const err197 = {
+                      instancePath: instancePath + '/data/attributes/homePhones/' + i1,
+                      schemaPath: '#/properties/data/properties/attributes/properties/homePhones/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err197];
+                    } else {
+                      vErrors.push(err197);
+                    }
+                    errors++;
+                  }
+                }
+              }
+            }
+            if (data2.jobStartDate !== undefined) {
+              let data185 = data2.jobStartDate;
+              if (typeof data185 !== 'string' && data185 !== null) {
+                const err198 = {
+                  instancePath: instancePath + '/data/attributes/jobStartDate',
+                  schemaPath: '#/properties/data/properties/attributes/properties/jobStartDate/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.jobStartDate.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err198];
+                } else {
+                  vErrors.push(err198);
+                }
+                errors++;
+              }
+              if (typeof data185 === 'string') {
+                if (!formats4.validate(data185)) {
+                  const err199 = {
+                    instancePath: instancePath + '/data/attributes/jobStartDate',
+                    schemaPath: '#/properties/data/properties/attributes/properties/jobStartDate/format',
+                    keyword: 'format',
+                    params: { format: 'date' },
+                    message: 'must match format "' + 'date' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err199];
+                  } else {
+                    vErrors.push(err199);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.lastName !== undefined) {
+              let data186 = data2.lastName;
+              if (typeof data186 !== 'string' && data186 !== null) {
+                const err200 = {
+                  instancePath: instancePath + '/data/attributes/lastName',
+                  schemaPath: '#/properties/data/properties/attributes/properties/lastName/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.lastName.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err200];
+                } else {
+                  vErrors.push(err200);
+                }
+                errors++;
+              }
+              if (typeof data186 === 'string') {
+                if (func3(data186) > 255) {
+                  const err201 = {
+                    instancePath: instancePath + '/data/attributes/lastName',
+                    schemaPath: '#/properties/data/properties/attributes/properties/lastName/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err201];
+                  } else {
+                    vErrors.push(err201);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.linkedInConnections !== undefined) {
+              let data187 = data2.linkedInConnections;
+              if (
+                !(typeof data187 == 'number' && !(data187 % 1) && !isNaN(data187) && isFinite(data187)) &&
+                data187 !== null
+              ) {
+                const err202 = {
+                  instancePath: instancePath + '/data/attributes/linkedInConnections',
+                  schemaPath: '#/properties/data/properties/attributes/properties/linkedInConnections/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.linkedInConnections.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err202];
+                } else {
+                  vErrors.push(err202);
+                }
+                errors++;
+              }
+              if (typeof data187 == 'number' && isFinite(data187)) {
+                if (data187 > 2147483647 || isNaN(data187)) {
+                  const err203 = {
+                    instancePath: instancePath + '/data/attributes/linkedInConnections',
+                    schemaPath: '#/properties/data/properties/attributes/properties/linkedInConnections/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err203];
+                  } else {
+                    vErrors.push(err203);
+                  }
+                  errors++;
+                }
+                if (data187 < -2147483648 || isNaN(data187)) {
+                  const err204 = {
+                    instancePath: instancePath + '/data/attributes/linkedInConnections',
+                    schemaPath: '#/properties/data/properties/attributes/properties/linkedInConnections/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err204];
+                  } else {
+                    vErrors.push(err204);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.linkedInId !== undefined) {
+              let data188 = data2.linkedInId;
+              if (typeof data188 !== 'string' && data188 !== null) {
+                const err205 = {
+                  instancePath: instancePath + '/data/attributes/linkedInId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/linkedInId/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.linkedInId.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err205];
+                } else {
+                  vErrors.push(err205);
+                }
+                errors++;
+              }
+            }
+            if (data2.linkedInUrl !== undefined) {
+              let data189 = data2.linkedInUrl;
+              if (typeof data189 !== 'string' && data189 !== null) {
+                const err206 = {
+                  instancePath: instancePath + '/data/attributes/linkedInUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/linkedInUrl/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.linkedInUrl.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err206];
+                } else {
+                  vErrors.push(err206);
+                }
+                errors++;
+              }
+            }
+            if (data2.middleName !== undefined) {
+              let data190 = data2.middleName;
+              if (typeof data190 !== 'string' && data190 !== null) {
+                const err207 = {
+                  instancePath: instancePath + '/data/attributes/middleName',
+                  schemaPath: '#/properties/data/properties/attributes/properties/middleName/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.middleName.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err207];
+                } else {
+                  vErrors.push(err207);
+                }
+                errors++;
+              }
+            }
+            if (data2.mobilePhones !== undefined) {
+              let data191 = data2.mobilePhones;
+              if (!Array.isArray(data191) && data191 !== null) {
+                const err208 = {
+                  instancePath: instancePath + '/data/attributes/mobilePhones',
+                  schemaPath: '#/properties/data/properties/attributes/properties/mobilePhones/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.mobilePhones.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err208];
+                } else {
+                  vErrors.push(err208);
+                }
+                errors++;
+              }
+              if (Array.isArray(data191)) {
+                if (data191.length > 1000) {
+                  const err209 = {
+                    instancePath: instancePath + '/data/attributes/mobilePhones',
+                    schemaPath: '#/properties/data/properties/attributes/properties/mobilePhones/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err209];
+                  } else {
+                    vErrors.push(err209);
+                  }
+                  errors++;
+                }
+                const len2 = data191.length;
+                for (let i2 = 0; i2 < len2; i2++) {
+                  if (typeof data191[i2] !== 'string') {
+                    const err210 = {
+                      instancePath: instancePath + '/data/attributes/mobilePhones/' + i2,
+                      schemaPath: '#/properties/data/properties/attributes/properties/mobilePhones/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err210];
+                    } else {
+                      vErrors.push(err210);
+                    }
+                    errors++;
+                  }
+                }
+              }
+            }
+            if (data2.nickname !== undefined) {
+              let data193 = data2.nickname;
+              if (typeof data193 !== 'string' && data193 !== null) {
+                const err211 = {
+                  instancePath: instancePath + '/data/attributes/nickname',
+                  schemaPath: '#/properties/data/properties/attributes/properties/nickname/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.nickname.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err211];
+                } else {
+                  vErrors.push(err211);
+                }
+                errors++;
+              }
+            }
+            if (data2.occupation !== undefined) {
+              let data194 = data2.occupation;
+              if (typeof data194 !== 'string' && data194 !== null) {
+                const err212 = {
+                  instancePath: instancePath + '/data/attributes/occupation',
+                  schemaPath: '#/properties/data/properties/attributes/properties/occupation/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.occupation.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err212];
+                } else {
+                  vErrors.push(err212);
+                }
+                errors++;
+              }
+            }
+            if (data2.optedOut !== undefined) {
+              let data195 = data2.optedOut;
+              if (typeof data195 !== 'boolean' && data195 !== null) {
+                const err213 = {
+                  instancePath: instancePath + '/data/attributes/optedOut',
+                  schemaPath: '#/properties/data/properties/attributes/properties/optedOut/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.optedOut.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err213];
+                } else {
+                  vErrors.push(err213);
+                }
+                errors++;
+              }
+            }
+            if (data2.otherPhones !== undefined) {
+              let data196 = data2.otherPhones;
+              if (!Array.isArray(data196) && data196 !== null) {
+                const err214 = {
+                  instancePath: instancePath + '/data/attributes/otherPhones',
+                  schemaPath: '#/properties/data/properties/attributes/properties/otherPhones/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.otherPhones.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err214];
+                } else {
+                  vErrors.push(err214);
+                }
+                errors++;
+              }
+              if (Array.isArray(data196)) {
+                if (data196.length > 1000) {
+                  const err215 = {
+                    instancePath: instancePath + '/data/attributes/otherPhones',
+                    schemaPath: '#/properties/data/properties/attributes/properties/otherPhones/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err215];
+                  } else {
+                    vErrors.push(err215);
+                  }
+                  errors++;
+                }
+                const len3 = data196.length;
+                for (let i3 = 0; i3 < len3; i3++) {
+                  if (typeof data196[i3] !== 'string') {
+                    const err216 = {
+                      instancePath: instancePath + '/data/attributes/otherPhones/' + i3,
+                      schemaPath: '#/properties/data/properties/attributes/properties/otherPhones/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err216];
+                    } else {
+                      vErrors.push(err216);
+                    }
+                    errors++;
+                  }
+                }
+              }
+            }
+            if (data2.personalNote1 !== undefined) {
+              let data198 = data2.personalNote1;
+              if (typeof data198 !== 'string' && data198 !== null) {
+                const err217 = {
+                  instancePath: instancePath + '/data/attributes/personalNote1',
+                  schemaPath: '#/properties/data/properties/attributes/properties/personalNote1/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.personalNote1.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err217];
+                } else {
+                  vErrors.push(err217);
+                }
+                errors++;
+              }
+            }
+            if (data2.personalNote2 !== undefined) {
+              let data199 = data2.personalNote2;
+              if (typeof data199 !== 'string' && data199 !== null) {
+                const err218 = {
+                  instancePath: instancePath + '/data/attributes/personalNote2',
+                  schemaPath: '#/properties/data/properties/attributes/properties/personalNote2/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.personalNote2.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err218];
+                } else {
+                  vErrors.push(err218);
+                }
+                errors++;
+              }
+            }
+            if (data2.preferredContact !== undefined) {
+              let data200 = data2.preferredContact;
+              if (typeof data200 !== 'string' && data200 !== null) {
+                const err219 = {
+                  instancePath: instancePath + '/data/attributes/preferredContact',
+                  schemaPath: '#/properties/data/properties/attributes/properties/preferredContact/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.preferredContact.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err219];
+                } else {
+                  vErrors.push(err219);
+                }
+                errors++;
+              }
+            }
+            if (data2.quoraUrl !== undefined) {
+              let data201 = data2.quoraUrl;
+              if (typeof data201 !== 'string' && data201 !== null) {
+                const err220 = {
+                  instancePath: instancePath + '/data/attributes/quoraUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/quoraUrl/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.quoraUrl.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err220];
+                } else {
+                  vErrors.push(err220);
+                }
+                errors++;
+              }
+            }
+            if (data2.region !== undefined) {
+              let data202 = data2.region;
+              if (typeof data202 !== 'string' && data202 !== null) {
+                const err221 = {
+                  instancePath: instancePath + '/data/attributes/region',
+                  schemaPath: '#/properties/data/properties/attributes/properties/region/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.region.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err221];
+                } else {
+                  vErrors.push(err221);
+                }
+                errors++;
+              }
+            }
+            if (data2.school !== undefined) {
+              let data203 = data2.school;
+              if (typeof data203 !== 'string' && data203 !== null) {
+                const err222 = {
+                  instancePath: instancePath + '/data/attributes/school',
+                  schemaPath: '#/properties/data/properties/attributes/properties/school/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.school.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err222];
+                } else {
+                  vErrors.push(err222);
+                }
+                errors++;
+              }
+            }
+            if (data2.score !== undefined) {
+              let data204 = data2.score;
+              if (!(typeof data204 == 'number' && isFinite(data204)) && data204 !== null) {
+                const err223 = {
+                  instancePath: instancePath + '/data/attributes/score',
+                  schemaPath: '#/properties/data/properties/attributes/properties/score/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.score.type },
+                  message: 'must be number,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err223];
+                } else {
+                  vErrors.push(err223);
+                }
+                errors++;
+              }
+            }
+            if (data2.sharingTeamId !== undefined) {
+              let data205 = data2.sharingTeamId;
+              if (typeof data205 !== 'string' && data205 !== null) {
+                const err224 = {
+                  instancePath: instancePath + '/data/attributes/sharingTeamId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sharingTeamId/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.sharingTeamId.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err224];
+                } else {
+                  vErrors.push(err224);
+                }
+                errors++;
+              }
+            }
+            if (data2.source !== undefined) {
+              let data206 = data2.source;
+              if (typeof data206 !== 'string' && data206 !== null) {
+                const err225 = {
+                  instancePath: instancePath + '/data/attributes/source',
+                  schemaPath: '#/properties/data/properties/attributes/properties/source/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.source.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err225];
+                } else {
+                  vErrors.push(err225);
+                }
+                errors++;
+              }
+            }
+            if (data2.specialties !== undefined) {
+              let data207 = data2.specialties;
+              if (typeof data207 !== 'string' && data207 !== null) {
+                const err226 = {
+                  instancePath: instancePath + '/data/attributes/specialties',
+                  schemaPath: '#/properties/data/properties/attributes/properties/specialties/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.specialties.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err226];
+                } else {
+                  vErrors.push(err226);
+                }
+                errors++;
+              }
+            }
+            if (data2.stackOverflowId !== undefined) {
+              let data208 = data2.stackOverflowId;
+              if (typeof data208 !== 'string' && data208 !== null) {
+                const err227 = {
+                  instancePath: instancePath + '/data/attributes/stackOverflowId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/stackOverflowId/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.stackOverflowId.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err227];
+                } else {
+                  vErrors.push(err227);
+                }
+                errors++;
+              }
+            }
+            if (data2.stackOverflowUrl !== undefined) {
+              let data209 = data2.stackOverflowUrl;
+              if (typeof data209 !== 'string' && data209 !== null) {
+                const err228 = {
+                  instancePath: instancePath + '/data/attributes/stackOverflowUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/stackOverflowUrl/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.stackOverflowUrl.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err228];
+                } else {
+                  vErrors.push(err228);
+                }
+                errors++;
+              }
+            }
+            if (data2.tags !== undefined) {
+              let data210 = data2.tags;
+              if (!Array.isArray(data210) && data210 !== null) {
+                const err229 = {
+                  instancePath: instancePath + '/data/attributes/tags',
+                  schemaPath: '#/properties/data/properties/attributes/properties/tags/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.tags.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err229];
+                } else {
+                  vErrors.push(err229);
+                }
+                errors++;
+              }
+              if (Array.isArray(data210)) {
+                if (data210.length > 1000) {
+                  const err230 = {
+                    instancePath: instancePath + '/data/attributes/tags',
+                    schemaPath: '#/properties/data/properties/attributes/properties/tags/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err230];
+                  } else {
+                    vErrors.push(err230);
+                  }
+                  errors++;
+                }
+                const len4 = data210.length;
+                for (let i4 = 0; i4 < len4; i4++) {
+                  if (typeof data210[i4] !== 'string') {
+                    const err231 = {
+                      instancePath: instancePath + '/data/attributes/tags/' + i4,
+                      schemaPath: '#/properties/data/properties/attributes/properties/tags/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err231];
+                    } else {
+                      vErrors.push(err231);
+                    }
+                    errors++;
+                  }
+                }
+              }
+            }
+            if (data2.timeZone !== undefined) {
+              let data212 = data2.timeZone;
+              if (typeof data212 !== 'string' && data212 !== null) {
+                const err232 = {
+                  instancePath: instancePath + '/data/attributes/timeZone',
+                  schemaPath: '#/properties/data/properties/attributes/properties/timeZone/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.timeZone.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err232];
+                } else {
+                  vErrors.push(err232);
+                }
+                errors++;
+              }
+            }
+            if (data2.title !== undefined) {
+              let data213 = data2.title;
+              if (typeof data213 !== 'string' && data213 !== null) {
+                const err233 = {
+                  instancePath: instancePath + '/data/attributes/title',
+                  schemaPath: '#/properties/data/properties/attributes/properties/title/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.title.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err233];
+                } else {
+                  vErrors.push(err233);
+                }
+                errors++;
+              }
+              if (typeof data213 === 'string') {
+                if (func3(data213) > 255) {
+                  const err234 = {
+                    instancePath: instancePath + '/data/attributes/title',
+                    schemaPath: '#/properties/data/properties/attributes/properties/title/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err234];
+                  } else {
+                    vErrors.push(err234);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.trashedAt !== undefined) {
+              let data214 = data2.trashedAt;
+              if (typeof data214 !== 'string' && data214 !== null) {
+                const err235 = {
+                  instancePath: instancePath + '/data/attributes/trashedAt',
+                  schemaPath: '#/properties/data/properties/attributes/properties/trashedAt/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.trashedAt.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err235];
+                } else {
+                  vErrors.push(err235);
+                }
+                errors++;
+              }
+              if (typeof data214 === 'string') {
+                if (!formats0.validate(data214)) {
+                  const err236 = {
+                    instancePath: instancePath + '/data/attributes/trashedAt',
+                    schemaPath: '#/properties/data/properties/attributes/properties/trashedAt/format',
+                    keyword: 'format',
+                    params: { format: 'date-time' },
+                    message: 'must match format "' + 'date-time' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err236];
+                  } else {
+                    vErrors.push(err236);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.twitterUrl !== undefined) {
+              let data215 = data2.twitterUrl;
+              if (typeof data215 !== 'string' && data215 !== null) {
+                const err237 = {
+                  instancePath: instancePath + '/data/attributes/twitterUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/twitterUrl/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.twitterUrl.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err237];
+                } else {
+                  vErrors.push(err237);
+                }
+                errors++;
+              }
+            }
+            if (data2.twitterUsername !== undefined) {
+              let data216 = data2.twitterUsername;
+              if (typeof data216 !== 'string' && data216 !== null) {
+                const err238 = {
+                  instancePath: instancePath + '/data/attributes/twitterUsername',
+                  schemaPath: '#/properties/data/properties/attributes/properties/twitterUsername/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.twitterUsername.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err238];
+                } else {
+                  vErrors.push(err238);
+                }
+                errors++;
+              }
+            }
+            if (data2.voipPhones !== undefined) {
+              let data217 = data2.voipPhones;
+              if (!Array.isArray(data217) && data217 !== null) {
+                const err239 = {
+                  instancePath: instancePath + '/data/attributes/voipPhones',
+                  schemaPath: '#/properties/data/properties/attributes/properties/voipPhones/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.voipPhones.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err239];
+                } else {
+                  vErrors.push(err239);
+                }
+                errors++;
+              }
+              if (Array.isArray(data217)) {
+                if (data217.length > 1000) {
+                  const err240 = {
+                    instancePath: instancePath + '/data/attributes/voipPhones',
+                    schemaPath: '#/properties/data/properties/attributes/properties/voipPhones/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err240];
+                  } else {
+                    vErrors.push(err240);
+                  }
+                  errors++;
+                }
+                const len5 = data217.length;
+                for (let i5 = 0; i5 < len5; i5++) {
+                  if (typeof data217[i5] !== 'string') {
+                    const err241 = {
+                      instancePath: instancePath + '/data/attributes/voipPhones/' + i5,
+                      schemaPath: '#/properties/data/properties/attributes/properties/voipPhones/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err241];
+                    } else {
+                      vErrors.push(err241);
+                    }
+                    errors++;
+                  }
+                }
+              }
+            }
+            if (data2.websiteUrl1 !== undefined) {
+              let data219 = data2.websiteUrl1;
+              if (typeof data219 !== 'string' && data219 !== null) {
+                const err242 = {
+                  instancePath: instancePath + '/data/attributes/websiteUrl1',
+                  schemaPath: '#/properties/data/properties/attributes/properties/websiteUrl1/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.websiteUrl1.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err242];
+                } else {
+                  vErrors.push(err242);
+                }
+                errors++;
+              }
+            }
+            if (data2.websiteUrl2 !== undefined) {
+              let data220 = data2.websiteUrl2;
+              if (typeof data220 !== 'string' && data220 !== null) {
+                const err243 = {
+                  instancePath: instancePath + '/data/attributes/websiteUrl2',
+                  schemaPath: '#/properties/data/properties/attributes/properties/websiteUrl2/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.websiteUrl2.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err243];
+                } else {
+                  vErrors.push(err243);
+                }
+                errors++;
+              }
+            }
+            if (data2.websiteUrl3 !== undefined) {
+              let data221 = data2.websiteUrl3;
+              if (typeof data221 !== 'string' && data221 !== null) {
+                const err244 = {
+                  instancePath: instancePath + '/data/attributes/websiteUrl3',
+                  schemaPath: '#/properties/data/properties/attributes/properties/websiteUrl3/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.websiteUrl3.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err244];
+                } else {
+                  vErrors.push(err244);
+                }
+                errors++;
+              }
+            }
+            if (data2.workPhones !== undefined) {
+              let data222 = data2.workPhones;
+              if (!Array.isArray(data222) && data222 !== null) {
+                const err245 = {
+                  instancePath: instancePath + '/data/attributes/workPhones',
+                  schemaPath: '#/properties/data/properties/attributes/properties/workPhones/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.workPhones.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err245];
+                } else {
+                  vErrors.push(err245);
+                }
+                errors++;
+              }
+              if (Array.isArray(data222)) {
+                if (data222.length > 1000) {
+                  const err246 = {
+                    instancePath: instancePath + '/data/attributes/workPhones',
+                    schemaPath: '#/properties/data/properties/attributes/properties/workPhones/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err246];
+                  } else {
+                    vErrors.push(err246);
+                  }
+                  errors++;
+                }
+                const len6 = data222.length;
+                for (let i6 = 0; i6 < len6; i6++) {
+                  if (typeof data222[i6] !== 'string') {
+                    const err247 = {
+                      instancePath: instancePath + '/data/attributes/workPhones/' + i6,
+                      schemaPath: '#/properties/data/properties/attributes/properties/workPhones/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err247];
+                    } else {
+                      vErrors.push(err247);
+                    }
+                    errors++;
+                  }
+                }
+              }
+            }
           } else {
-            const err76 = {
+            const err248 = {
+              instancePath: instancePath + '/data/attributes',
+              schemaPath: '#/properties/data/properties/attributes/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err248];
+            } else {
+              vErrors.push(err248);
+            }
+            errors++;
+          }
+        }
+        if (data0.relationships !== undefined) {
+          let data224 = data0.relationships;
+          if (data224 && typeof data224 == 'object' && !Array.isArray(data224)) {
+            for (const key2 in data224) {
+              if (!(key2 === 'account' || key2 === 'owner' || key2 === 'persona' || key2 === 'stage')) {
+                const err249 = {
+                  instancePath: instancePath + '/data/relationships',
+                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key2 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err249];
+                } else {
+                  vErrors.push(err249);
+                }
+                errors++;
+              }
+            }
+            if (data224.account !== undefined) {
+              let data225 = data224.account;
+              if (data225 && typeof data225 == 'object' && !Array.isArray(data225)) {
+                if (data225.data === undefined) {
+                  const err250 = {
+                    instancePath: instancePath + '/data/relationships/account',
+                    schemaPath: '#/properties/data/properties/relationships/properties/account/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err250];
+                  } else {
+                    vErrors.push(err250);
+                  }
+                  errors++;
+                }
+                for (const key3 in data225) {
+                  if (!(key3 === 'data' || key3 === 'meta')) {
+                    const err251 = {
+                      instancePath: instancePath + '/data/relationships/account',
+                      schemaPath: '#/properties/data/properties/relationships/properties/account/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key3 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err251];
+                    } else {
+                      vErrors.push(err251);
+                    }
+                    errors++;
+                  }
+                }
+                if (data225.data !== undefined) {
+                  let data226 = data225.data;
+                  const _errs458 = errors;
+                  let valid19 = false;
+                  const _errs459 = errors;
+                  if (data226 !== null) {
+                    const err252 = {
+                      instancePath: instancePath + '/data/relationships/account/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err252];
+                    } else {
+                      vErrors.push(err252);
+                    }
+                    errors++;
+                  }
+                  var _valid0 = _errs459 === errors;
+                  valid19 = valid19 || _valid0;
+                  if (!valid19) {
+                    const _errs461 = errors;
+                    if (data226 && typeof data226 == 'object' && !Array.isArray(data226)) {
+                      if (data226.type === undefined) {
+                        const err253 = {
+                          instancePath: instancePath + '/data/relationships/account/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err253];
+                        } else {
+                          vErrors.push(err253);
+                        }
+                        errors++;
+                      }
+                      if (data226.id === undefined) {
+                        const err254 = {
+                          instancePath: instancePath + '/data/relationships/account/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err254];
+                        } else {
+                          vErrors.push(err254);
+                        }
+                        errors++;
+                      }
+                      for (const key4 in data226) {
+                        if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
+                          const err255 = {
+                            instancePath: instancePath + '/data/relationships/account/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key4 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err255];
+                          } else {
+                            vErrors.push(err255);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data226.type !== undefined) {
+                        if ('account' !== data226.type) {
+                          const err256 = {
+                            instancePath: instancePath + '/data/relationships/account/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'account' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err256];
+                          } else {
+                            vErrors.push(err256);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data226.id !== undefined) {
+                        let data228 = data226.id;
+                        const _errs466 = errors;
+                        let valid21 = false;
+                        const _errs467 = errors;
+                        if (!(typeof data228 == 'number' && !(data228 % 1) && !isNaN(data228) && isFinite(data228))) {
+                          const err257 = {
+                            instancePath: instancePath + '/data/relationships/account/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err257];
+                          } else {
+                            vErrors.push(err257);
+                          }
+                          errors++;
+                        }
+                        if (typeof data228 == 'number' && isFinite(data228)) {
+                          if (data228 > 9007199254740991 || isNaN(data228)) {
+                            const err258 = {
+                              instancePath: instancePath + '/data/relationships/account/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err258];
+                            } else {
+                              vErrors.push(err258);
+                            }
+                            errors++;
+                          }
+                          if (data228 < 1 || isNaN(data228)) {
+                            const err259 = {
+                              instancePath: instancePath + '/data/relationships/account/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err259];
+                            } else {
+                              vErrors.push(err259);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid1 = _errs467 === errors;
+                        valid21 = valid21 || _valid1;
+                        if (!valid21) {
+                          const _errs469 = errors;
+                          if (typeof data228 === 'string') {
+                            if (!pattern0.test(data228)) {
+                              const err260 = {
+                                instancePath: instancePath + '/data/relationships/account/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err260];
+                              } else {
+                                vErrors.push(err260);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err261 = {
+                              instancePath: instancePath + '/data/relationships/account/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err261];
+                            } else {
+                              vErrors.push(err261);
+                            }
+                            errors++;
+                          }
+                          var _valid1 = _errs469 === errors;
+                          valid21 = valid21 || _valid1;
+                        }
+                        if (!valid21) {
+                          const err262 = {
+                            instancePath: instancePath + '/data/relationships/account/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err262];
+                          } else {
+                            vErrors.push(err262);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs466;
+                          if (vErrors !== null) {
+                            if (_errs466) {
+                              vErrors.length = _errs466;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data226.meta !== undefined) {
+                        let data229 = data226.meta;
+                        if (!(data229 && typeof data229 == 'object' && !Array.isArray(data229))) {
+                          const err263 = {
+                            instancePath: instancePath + '/data/relationships/account/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err263];
+                          } else {
+                            vErrors.push(err263);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err264 = {
+                        instancePath: instancePath + '/data/relationships/account/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err264];
+                      } else {
+                        vErrors.push(err264);
+                      }
+                      errors++;
+                    }
+                    var _valid0 = _errs461 === errors;
+                    valid19 = valid19 || _valid0;
+                  }
+                  if (!valid19) {
+                    const err265 = {
+                      instancePath: instancePath + '/data/relationships/account/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/account/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err265];
+                    } else {
+                      vErrors.push(err265);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs458;
+                    if (vErrors !== null) {
+                      if (_errs458) {
+                        vErrors.length = _errs458;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data225.meta !== undefined) {
+                  let data230 = data225.meta;
+                  if (!(data230 && typeof data230 == 'object' && !Array.isArray(data230))) {
+                    const err266 = {
+                      instancePath: instancePath + '/data/relationships/account/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/account/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err266];
+                    } else {
+                      vErrors.push(err266);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err267 = {
+                  instancePath: instancePath + '/data/relationships/account',
+                  schemaPath: '#/properties/data/properties/relationships/properties/account/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err267];
+                } else {
+                  vErrors.push(err267);
+                }
+                errors++;
+              }
+            }
+            if (data224.owner !== undefined) {
+              let data231 = data224.owner;
+              if (data231 && typeof data231 == 'object' && !Array.isArray(data231)) {
+                if (data231.data === undefined) {
+                  const err268 = {
+                    instancePath: instancePath + '/data/relationships/owner',
+                    schemaPath: '#/properties/data/properties/relationships/properties/owner/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err268];
+                  } else {
+                    vErrors.push(err268);
+                  }
+                  errors++;
+                }
+                for (const key5 in data231) {
+                  if (!(key5 === 'data' || key5 === 'meta')) {
+                    const err269 = {
+                      instancePath: instancePath + '/data/relationships/owner',
+                      schemaPath: '#/properties/data/properties/relationships/properties/owner/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key5 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err269];
+                    } else {
+                      vErrors.push(err269);
+                    }
+                    errors++;
+                  }
+                }
+                if (data231.data !== undefined) {
+                  let data232 = data231.data;
+                  const _errs479 = errors;
+                  let valid23 = false;
+                  const _errs480 = errors;
+                  if (data232 !== null) {
+                    const err270 = {
+                      instancePath: instancePath + '/data/relationships/owner/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err270];
+                    } else {
+                      vErrors.push(err270);
+                    }
+                    errors++;
+                  }
+                  var _valid2 = _errs480 === errors;
+                  valid23 = valid23 || _valid2;
+                  if (!valid23) {
+                    const _errs482 = errors;
+                    if (data232 && typeof data232 == 'object' && !Array.isArray(data232)) {
+                      if (data232.type === undefined) {
+                        const err271 = {
+                          instancePath: instancePath + '/data/relationships/owner/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err271];
+                        } else {
+                          vErrors.push(err271);
+                        }
+                        errors++;
+                      }
+                      if (data232.id === undefined) {
+                        const err272 = {
+                          instancePath: instancePath + '/data/relationships/owner/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err272];
+                        } else {
+                          vErrors.push(err272);
+                        }
+                        errors++;
+                      }
+                      for (const key6 in data232) {
+                        if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
+                          const err273 = {
+                            instancePath: instancePath + '/data/relationships/owner/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key6 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err273];
+                          } else {
+                            vErrors.push(err273);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data232.type !== undefined) {
+                        if ('user' !== data232.type) {
+                          const err274 = {
+                            instancePath: instancePath + '/data/relationships/owner/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'user' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err274];
+                          } else {
+                            vErrors.push(err274);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data232.id !== undefined) {
+                        let data234 = data232.id;
+                        const _errs487 = errors;
+                        let valid25 = false;
+                        const _errs488 = errors;
+                        if (!(typeof data234 == 'number' && !(data234 % 1) && !isNaN(data234) && isFinite(data234))) {
+                          const err275 = {
+                            instancePath: instancePath + '/data/relationships/owner/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err275];
+                          } else {
+                            vErrors.push(err275);
+                          }
+                          errors++;
+                        }
+                        if (typeof data234 == 'number' && isFinite(data234)) {
+                          if (data234 > 9007199254740991 || isNaN(data234)) {
+                            const err276 = {
+                              instancePath: instancePath + '/data/relationships/owner/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err276];
+                            } else {
+                              vErrors.push(err276);
+                            }
+                            errors++;
+                          }
+                          if (data234 < 1 || isNaN(data234)) {
+                            const err277 = {
+                              instancePath: instancePath + '/data/relationships/owner/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err277];
+                            } else {
+                              vErrors.push(err277);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid3 = _errs488 === errors;
+                        valid25 = valid25 || _valid3;
+                        if (!valid25) {
+                          const _errs490 = errors;
+                          if (typeof data234 === 'string') {
+                            if (!pattern0.test(data234)) {
+                              const err278 = {
+                                instancePath: instancePath + '/data/relationships/owner/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err278];
+                              } else {
+                                vErrors.push(err278);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err279 = {
+                              instancePath: instancePath + '/data/relationships/owner/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err279];
+                            } else {
+                              vErrors.push(err279);
+                            }
+                            errors++;
+                          }
+                          var _valid3 = _errs490 === errors;
+                          valid25 = valid25 || _valid3;
+                        }
+                        if (!valid25) {
+                          const err280 = {
+                            instancePath: instancePath + '/data/relationships/owner/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err280];
+                          } else {
+                            vErrors.push(err280);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs487;
+                          if (vErrors !== null) {
+                            if (_errs487) {
+                              vErrors.length = _errs487;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data232.meta !== undefined) {
+                        let data235 = data232.meta;
+                        if (!(data235 && typeof data235 == 'object' && !Array.isArray(data235))) {
+                          const err281 = {
+                            instancePath: instancePath + '/data/relationships/owner/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err281];
+                          } else {
+                            vErrors.push(err281);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err282 = {
+                        instancePath: instancePath + '/data/relationships/owner/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err282];
+                      } else {
+                        vErrors.push(err282);
+                      }
+                      errors++;
+                    }
+                    var _valid2 = _errs482 === errors;
+                    valid23 = valid23 || _valid2;
+                  }
+                  if (!valid23) {
+                    const err283 = {
+                      instancePath: instancePath + '/data/relationships/owner/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err283];
+                    } else {
+                      vErrors.push(err283);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs479;
+                    if (vErrors !== null) {
+                      if (_errs479) {
+                        vErrors.length = _errs479;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data231.meta !== undefined) {
+                  let data236 = data231.meta;
+                  if (!(data236 && typeof data236 == 'object' && !Array.isArray(data236))) {
+                    const err284 = {
+                      instancePath: instancePath + '/data/relationships/owner/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err284];
+                    } else {
+                      vErrors.push(err284);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err285 = {
+                  instancePath: instancePath + '/data/relationships/owner',
+                  schemaPath: '#/properties/data/properties/relationships/properties/owner/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err285];
+                } else {
+                  vErrors.push(err285);
+                }
+                errors++;
+              }
+            }
+            if (data224.persona !== undefined) {
+              let data237 = data224.persona;
+              if (data237 && typeof data237 == 'object' && !Array.isArray(data237)) {
+                if (data237.data === undefined) {
+                  const err286 = {
+                    instancePath: instancePath + '/data/relationships/persona',
+                    schemaPath: '#/properties/data/properties/relationships/properties/persona/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err286];
+                  } else {
+                    vErrors.push(err286);
+                  }
+                  errors++;
+                }
+                for (const key7 in data237) {
+                  if (!(key7 === 'data' || key7 === 'meta')) {
+                    const err287 = {
+                      instancePath: instancePath + '/data/relationships/persona',
+                      schemaPath: '#/properties/data/properties/relationships/properties/persona/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key7 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err287];
+                    } else {
+                      vErrors.push(err287);
+                    }
+                    errors++;
+                  }
+                }
+                if (data237.data !== undefined) {
+                  let data238 = data237.data;
+                  const _errs500 = errors;
+                  let valid27 = false;
+                  const _errs501 = errors;
+                  if (data238 !== null) {
+                    const err288 = {
+                      instancePath: instancePath + '/data/relationships/persona/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err288];
+                    } else {
+                      vErrors.push(err288);
+                    }
+                    errors++;
+                  }
+                  var _valid4 = _errs501 === errors;
+                  valid27 = valid27 || _valid4;
+                  if (!valid27) {
+                    const _errs503 = errors;
+                    if (data238 && typeof data238 == 'object' && !Array.isArray(data238)) {
+                      if (data238.type === undefined) {
+                        const err289 = {
+                          instancePath: instancePath + '/data/relationships/persona/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err289];
+                        } else {
+                          vErrors.push(err289);
+                        }
+                        errors++;
+                      }
+                      if (data238.id === undefined) {
+                        const err290 = {
+                          instancePath: instancePath + '/data/relationships/persona/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err290];
+                        } else {
+                          vErrors.push(err290);
+                        }
+                        errors++;
+                      }
+                      for (const key8 in data238) {
+                        if (!(key8 === 'type' || key8 === 'id' || key8 === 'meta')) {
+                          const err291 = {
+                            instancePath: instancePath + '/data/relationships/persona/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key8 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err291];
+                          } else {
+                            vErrors.push(err291);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data238.type !== undefined) {
+                        if ('persona' !== data238.type) {
+                          const err292 = {
+                            instancePath: instancePath + '/data/relationships/persona/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'persona' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err292];
+                          } else {
+                            vErrors.push(err292);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data238.id !== undefined) {
+                        let data240 = data238.id;
+                        const _errs508 = errors;
+                        let valid29 = false;
+                        const _errs509 = errors;
+                        if (!(typeof data240 == 'number' && !(data240 % 1) && !isNaN(data240) && isFinite(data240))) {
+                          const err293 = {
+                            instancePath: instancePath + '/data/relationships/persona/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err293];
+                          } else {
+                            vErrors.push(err293);
+                          }
+                          errors++;
+                        }
+                        if (typeof data240 == 'number' && isFinite(data240)) {
+                          if (data240 > 9007199254740991 || isNaN(data240)) {
+                            const err294 = {
+                              instancePath: instancePath + '/data/relationships/persona/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err294];
+                            } else {
+                              vErrors.push(err294);
+                            }
+                            errors++;
+                          }
+                          if (data240 < 1 || isNaN(data240)) {
+                            const err295 = {
+                              instancePath: instancePath + '/data/relationships/persona/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err295];
+                            } else {
+                              vErrors.push(err295);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid5 = _errs509 === errors;
+                        valid29 = valid29 || _valid5;
+                        if (!valid29) {
+                          const _errs511 = errors;
+                          if (typeof data240 === 'string') {
+                            if (!pattern0.test(data240)) {
+                              const err296 = {
+                                instancePath: instancePath + '/data/relationships/persona/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err296];
+                              } else {
+                                vErrors.push(err296);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err297 = {
+                              instancePath: instancePath + '/data/relationships/persona/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err297];
+                            } else {
+                              vErrors.push(err297);
+                            }
+                            errors++;
+                          }
+                          var _valid5 = _errs511 === errors;
+                          valid29 = valid29 || _valid5;
+                        }
+                        if (!valid29) {
+                          const err298 = {
+                            instancePath: instancePath + '/data/relationships/persona/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err298];
+                          } else {
+                            vErrors.push(err298);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs508;
+                          if (vErrors !== null) {
+                            if (_errs508) {
+                              vErrors.length = _errs508;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data238.meta !== undefined) {
+                        let data241 = data238.meta;
+                        if (!(data241 && typeof data241 == 'object' && !Array.isArray(data241))) {
+                          const err299 = {
+                            instancePath: instancePath + '/data/relationships/persona/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err299];
+                          } else {
+                            vErrors.push(err299);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err300 = {
+                        instancePath: instancePath + '/data/relationships/persona/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err300];
+                      } else {
+                        vErrors.push(err300);
+                      }
+                      errors++;
+                    }
+                    var _valid4 = _errs503 === errors;
+                    valid27 = valid27 || _valid4;
+                  }
+                  if (!valid27) {
+                    const err301 = {
+                      instancePath: instancePath + '/data/relationships/persona/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err301];
+                    } else {
+                      vErrors.push(err301);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs500;
+                    if (vErrors !== null) {
+                      if (_errs500) {
+                        vErrors.length = _errs500;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data237.meta !== undefined) {
+                  let data242 = data237.meta;
+                  if (!(data242 && typeof data242 == 'object' && !Array.isArray(data242))) {
+                    const err302 = {
+                      instancePath: instancePath + '/data/relationships/persona/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/persona/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err302];
+                    } else {
+                      vErrors.push(err302);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err303 = {
+                  instancePath: instancePath + '/data/relationships/persona',
+                  schemaPath: '#/properties/data/properties/relationships/properties/persona/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err303];
+                } else {
+                  vErrors.push(err303);
+                }
+                errors++;
+              }
+            }
+            if (data224.stage !== undefined) {
+              let data243 = data224.stage;
+              if (data243 && typeof data243 == 'object' && !Array.isArray(data243)) {
+                if (data243.data === undefined) {
+                  const err304 = {
+                    instancePath: instancePath + '/data/relationships/stage',
+                    schemaPath: '#/properties/data/properties/relationships/properties/stage/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err304];
+                  } else {
+                    vErrors.push(err304);
+                  }
+                  errors++;
+                }
+                for (const key9 in data243) {
+                  if (!(key9 === 'data' || key9 === 'meta')) {
+                    const err305 = {
+                      instancePath: instancePath + '/data/relationships/stage',
+                      schemaPath: '#/properties/data/properties/relationships/properties/stage/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key9 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err305];
+                    } else {
+                      vErrors.push(err305);
+                    }
+                    errors++;
+                  }
+                }
+                if (data243.data !== undefined) {
+                  let data244 = data243.data;
+                  const _errs521 = errors;
+                  let valid31 = false;
+                  const _errs522 = errors;
+                  if (data244 !== null) {
+                    const err306 = {
+                      instancePath: instancePath + '/data/relationships/stage/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err306];
+                    } else {
+                      vErrors.push(err306);
+                    }
+                    errors++;
+                  }
+                  var _valid6 = _errs522 === errors;
+                  valid31 = valid31 || _valid6;
+                  if (!valid31) {
+                    const _errs524 = errors;
+                    if (data244 && typeof data244 == 'object' && !Array.isArray(data244)) {
+                      if (data244.type === undefined) {
+                        const err307 = {
+                          instancePath: instancePath + '/data/relationships/stage/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err307];
+                        } else {
+                          vErrors.push(err307);
+                        }
+                        errors++;
+                      }
+                      if (data244.id === undefined) {
+                        const err308 = {
+                          instancePath: instancePath + '/data/relationships/stage/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err308];
+                        } else {
+                          vErrors.push(err308);
+                        }
+                        errors++;
+                      }
+                      for (const key10 in data244) {
+                        if (!(key10 === 'type' || key10 === 'id' || key10 === 'meta')) {
+                          const err309 = {
+                            instancePath: instancePath + '/data/relationships/stage/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key10 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err309];
+                          } else {
+                            vErrors.push(err309);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data244.type !== undefined) {
+                        if ('stage' !== data244.type) {
+                          const err310 = {
+                            instancePath: instancePath + '/data/relationships/stage/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'stage' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err310];
+                          } else {
+                            vErrors.push(err310);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data244.id !== undefined) {
+                        let data246 = data244.id;
+                        const _errs529 = errors;
+                        let valid33 = false;
+                        const _errs530 = errors;
+                        if (!(typeof data246 == 'number' && !(data246 % 1) && !isNaN(data246) && isFinite(data246))) {
+                          const err311 = {
+                            instancePath: instancePath + '/data/relationships/stage/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err311];
+                          } else {
+                            vErrors.push(err311);
+                          }
+                          errors++;
+                        }
+                        if (typeof data246 == 'number' && isFinite(data246)) {
+                          if (data246 > 9007199254740991 || isNaN(data246)) {
+                            const err312 = {
+                              instancePath: instancePath + '/data/relationships/stage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err312];
+                            } else {
+                              vErrors.push(err312);
+                            }
+                            errors++;
+                          }
+                          if (data246 < 1 || isNaN(data246)) {
+                            const err313 = {
+                              instancePath: instancePath + '/data/relationships/stage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err313];
+                            } else {
+                              vErrors.push(err313);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid7 = _errs530 === errors;
+                        valid33 = valid33 || _valid7;
+                        if (!valid33) {
+                          const _errs532 = errors;
+                          if (typeof data246 === 'string') {
+                            if (!pattern0.test(data246)) {
+                              const err314 = {
+                                instancePath: instancePath + '/data/relationships/stage/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err314];
+                              } else {
+                                vErrors.push(err314);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err315 = {
+                              instancePath: instancePath + '/data/relationships/stage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err315];
+                            } else {
+                              vErrors.push(err315);
+                            }
+                            errors++;
+                          }
+                          var _valid7 = _errs532 === errors;
+                          valid33 = valid33 || _valid7;
+                        }
+                        if (!valid33) {
+                          const err316 = {
+                            instancePath: instancePath + '/data/relationships/stage/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err316];
+                          } else {
+                            vErrors.push(err316);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs529;
+                          if (vErrors !== null) {
+                            if (_errs529) {
+                              vErrors.length = _errs529;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data244.meta !== undefined) {
+                        let data247 = data244.meta;
+                        if (!(data247 && typeof data247 == 'object' && !Array.isArray(data247))) {
+                          const err317 = {
+                            instancePath: instancePath + '/data/relationships/stage/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err317];
+                          } else {
+                            vErrors.push(err317);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err318 = {
+                        instancePath: instancePath + '/data/relationships/stage/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err318];
+                      } else {
+                        vErrors.push(err318);
+                      }
+                      errors++;
+                    }
+                    var _valid6 = _errs524 === errors;
+                    valid31 = valid31 || _valid6;
+                  }
+                  if (!valid31) {
+                    const err319 = {
+                      instancePath: instancePath + '/data/relationships/stage/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err319];
+                    } else {
+                      vErrors.push(err319);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs521;
+                    if (vErrors !== null) {
+                      if (_errs521) {
+                        vErrors.length = _errs521;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data243.meta !== undefined) {
+                  let data248 = data243.meta;
+                  if (!(data248 && typeof data248 == 'object' && !Array.isArray(data248))) {
+                    const err320 = {
+                      instancePath: instancePath + '/data/relationships/stage/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/stage/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err320];
+                    } else {
+                      vErrors.push(err320);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err321 = {
+                  instancePath: instancePath + '/data/relationships/stage',
+                  schemaPath: '#/properties/data/properties/relationships/properties/stage/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err321];
+                } else {
+                  vErrors.push(err321);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err322 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
               keyword: 'type',
@@ -1584,17 +6254,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err76];
+              vErrors = [err322];
             } else {
-              vErrors.push(err76);
+              vErrors.push(err322);
             }
             errors++;
           }
         }
         if (data0.meta !== undefined) {
-          let data29 = data0.meta;
-          if (!(data29 && typeof data29 == 'object' && !Array.isArray(data29))) {
-            const err77 = {
+          let data249 = data0.meta;
+          if (!(data249 && typeof data249 == 'object' && !Array.isArray(data249))) {
+            const err323 = {
               instancePath: instancePath + '/data/meta',
               schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
@@ -1602,17 +6272,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err77];
+              vErrors = [err323];
             } else {
-              vErrors.push(err77);
+              vErrors.push(err323);
             }
             errors++;
           }
         }
         if (data0.links !== undefined) {
-          let data30 = data0.links;
-          if (!(data30 && typeof data30 == 'object' && !Array.isArray(data30))) {
-            const err78 = {
+          let data250 = data0.links;
+          if (!(data250 && typeof data250 == 'object' && !Array.isArray(data250))) {
+            const err324 = {
               instancePath: instancePath + '/data/links',
               schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
@@ -1620,15 +6290,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err78];
+              vErrors = [err324];
             } else {
-              vErrors.push(err78);
+              vErrors.push(err324);
             }
             errors++;
           }
         }
       } else {
-        const err79 = {
+        const err325 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -1636,15 +6306,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err79];
+          vErrors = [err325];
         } else {
-          vErrors.push(err79);
+          vErrors.push(err325);
         }
         errors++;
       }
     }
   } else {
-    const err80 = {
+    const err326 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -1652,9 +6322,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err80];
+      vErrors = [err326];
     } else {
-      vErrors.push(err80);
+      vErrors.push(err326);
     }
     errors++;
   }
@@ -1684,16 +6354,224 @@ const schema12 = {
           required: [],
           additionalProperties: false,
           properties: {
+            addedAt: { type: ['string', 'null'], format: 'date-time' },
+            addressCity: { type: ['string', 'null'] },
+            addressCountry: { type: ['string', 'null'] },
+            addressState: { type: ['string', 'null'] },
+            addressStreet: { type: ['string', 'null'] },
+            addressStreet2: { type: ['string', 'null'] },
+            addressZip: { type: ['string', 'null'] },
+            angelListUrl: { type: ['string', 'null'] },
+            availableAt: { type: ['string', 'null'], format: 'date-time' },
+            callOptedOut: { type: ['boolean', 'null'] },
+            callsOptStatus: { type: ['string', 'null'] },
+            campaignName: { type: ['string', 'null'] },
             company: { type: ['string', 'null'], maxLength: 255 },
             custom1: { type: ['string', 'null'], maxLength: 32000 },
+            custom10: { type: ['string', 'null'] },
+            custom100: { type: ['string', 'null'] },
+            custom101: { type: ['string', 'null'] },
+            custom102: { type: ['string', 'null'] },
+            custom103: { type: ['string', 'null'] },
+            custom104: { type: ['string', 'null'] },
+            custom105: { type: ['string', 'null'] },
+            custom106: { type: ['string', 'null'] },
+            custom107: { type: ['string', 'null'] },
+            custom108: { type: ['string', 'null'] },
+            custom109: { type: ['string', 'null'] },
+            custom11: { type: ['string', 'null'] },
+            custom110: { type: ['string', 'null'] },
+            custom111: { type: ['string', 'null'] },
+            custom112: { type: ['string', 'null'] },
+            custom113: { type: ['string', 'null'] },
+            custom114: { type: ['string', 'null'] },
+            custom115: { type: ['string', 'null'] },
+            custom116: { type: ['string', 'null'] },
+            custom117: { type: ['string', 'null'] },
+            custom118: { type: ['string', 'null'] },
+            custom119: { type: ['string', 'null'] },
+            custom12: { type: ['string', 'null'] },
+            custom120: { type: ['string', 'null'] },
+            custom121: { type: ['string', 'null'] },
+            custom122: { type: ['string', 'null'] },
+            custom123: { type: ['string', 'null'] },
+            custom124: { type: ['string', 'null'] },
+            custom125: { type: ['string', 'null'] },
+            custom126: { type: ['string', 'null'] },
+            custom127: { type: ['string', 'null'] },
+            custom128: { type: ['string', 'null'] },
+            custom129: { type: ['string', 'null'] },
+            custom13: { type: ['string', 'null'] },
+            custom130: { type: ['string', 'null'] },
+            custom131: { type: ['string', 'null'] },
+            custom132: { type: ['string', 'null'] },
+            custom133: { type: ['string', 'null'] },
+            custom134: { type: ['string', 'null'] },
+            custom135: { type: ['string', 'null'] },
+            custom136: { type: ['string', 'null'] },
+            custom137: { type: ['string', 'null'] },
+            custom138: { type: ['string', 'null'] },
+            custom139: { type: ['string', 'null'] },
+            custom14: { type: ['string', 'null'] },
+            custom140: { type: ['string', 'null'] },
+            custom141: { type: ['string', 'null'] },
+            custom142: { type: ['string', 'null'] },
+            custom143: { type: ['string', 'null'] },
+            custom144: { type: ['string', 'null'] },
+            custom145: { type: ['string', 'null'] },
+            custom146: { type: ['string', 'null'] },
+            custom147: { type: ['string', 'null'] },
+            custom148: { type: ['string', 'null'] },
+            custom149: { type: ['string', 'null'] },
+            custom15: { type: ['string', 'null'] },
+            custom150: { type: ['string', 'null'] },
+            custom16: { type: ['string', 'null'] },
+            custom17: { type: ['string', 'null'] },
+            custom18: { type: ['string', 'null'] },
+            custom19: { type: ['string', 'null'] },
+            custom2: { type: ['string', 'null'] },
+            custom20: { type: ['string', 'null'] },
+            custom21: { type: ['string', 'null'] },
+            custom22: { type: ['string', 'null'] },
+            custom23: { type: ['string', 'null'] },
+            custom24: { type: ['string', 'null'] },
+            custom25: { type: ['string', 'null'] },
+            custom26: { type: ['string', 'null'] },
+            custom27: { type: ['string', 'null'] },
+            custom28: { type: ['string', 'null'] },
+            custom29: { type: ['string', 'null'] },
+            custom3: { type: ['string', 'null'] },
+            custom30: { type: ['string', 'null'] },
+            custom31: { type: ['string', 'null'] },
+            custom32: { type: ['string', 'null'] },
+            custom33: { type: ['string', 'null'] },
+            custom34: { type: ['string', 'null'] },
+            custom35: { type: ['string', 'null'] },
+            custom36: { type: ['string', 'null'] },
+            custom37: { type: ['string', 'null'] },
+            custom38: { type: ['string', 'null'] },
+            custom39: { type: ['string', 'null'] },
+            custom4: { type: ['string', 'null'] },
+            custom40: { type: ['string', 'null'] },
+            custom41: { type: ['string', 'null'] },
+            custom42: { type: ['string', 'null'] },
+            custom43: { type: ['string', 'null'] },
+            custom44: { type: ['string', 'null'] },
+            custom45: { type: ['string', 'null'] },
+            custom46: { type: ['string', 'null'] },
+            custom47: { type: ['string', 'null'] },
+            custom48: { type: ['string', 'null'] },
+            custom49: { type: ['string', 'null'] },
+            custom5: { type: ['string', 'null'] },
+            custom50: { type: ['string', 'null'] },
+            custom51: { type: ['string', 'null'] },
+            custom52: { type: ['string', 'null'] },
+            custom53: { type: ['string', 'null'] },
+            custom54: { type: ['string', 'null'] },
+            custom55: { type: ['string', 'null'] },
+            custom56: { type: ['string', 'null'] },
+            custom57: { type: ['string', 'null'] },
+            custom58: { type: ['string', 'null'] },
+            custom59: { type: ['string', 'null'] },
+            custom6: { type: ['string', 'null'] },
+            custom60: { type: ['string', 'null'] },
+            custom61: { type: ['string', 'null'] },
+            custom62: { type: ['string', 'null'] },
+            custom63: { type: ['string', 'null'] },
+            custom64: { type: ['string', 'null'] },
+            custom65: { type: ['string', 'null'] },
+            custom66: { type: ['string', 'null'] },
+            custom67: { type: ['string', 'null'] },
+            custom68: { type: ['string', 'null'] },
+            custom69: { type: ['string', 'null'] },
+            custom7: { type: ['string', 'null'] },
+            custom70: { type: ['string', 'null'] },
+            custom71: { type: ['string', 'null'] },
+            custom72: { type: ['string', 'null'] },
+            custom73: { type: ['string', 'null'] },
+            custom74: { type: ['string', 'null'] },
+            custom75: { type: ['string', 'null'] },
+            custom76: { type: ['string', 'null'] },
+            custom77: { type: ['string', 'null'] },
+            custom78: { type: ['string', 'null'] },
+            custom79: { type: ['string', 'null'] },
+            custom8: { type: ['string', 'null'] },
+            custom80: { type: ['string', 'null'] },
+            custom81: { type: ['string', 'null'] },
+            custom82: { type: ['string', 'null'] },
+            custom83: { type: ['string', 'null'] },
+            custom84: { type: ['string', 'null'] },
+            custom85: { type: ['string', 'null'] },
+            custom86: { type: ['string', 'null'] },
+            custom87: { type: ['string', 'null'] },
+            custom88: { type: ['string', 'null'] },
+            custom89: { type: ['string', 'null'] },
+            custom9: { type: ['string', 'null'] },
+            custom90: { type: ['string', 'null'] },
+            custom91: { type: ['string', 'null'] },
+            custom92: { type: ['string', 'null'] },
+            custom93: { type: ['string', 'null'] },
+            custom94: { type: ['string', 'null'] },
+            custom95: { type: ['string', 'null'] },
+            custom96: { type: ['string', 'null'] },
+            custom97: { type: ['string', 'null'] },
+            custom98: { type: ['string', 'null'] },
+            custom99: { type: ['string', 'null'] },
+            dateOfBirth: { type: ['string', 'null'], format: 'date' },
+            degree: { type: ['string', 'null'] },
+            emailOptedOut: { type: ['boolean', 'null'] },
             emails: {
               type: ['array', 'null'],
               items: { type: 'string', format: 'email', maxLength: 255 },
               maxItems: 1000,
             },
+            emailsOptStatus: { type: ['string', 'null'] },
+            eventName: { type: ['string', 'null'] },
+            externalId: { type: ['string', 'null'] },
+            externalOwner: { type: ['string', 'null'] },
+            externalSource: { type: ['string', 'null'] },
+            facebookUrl: { type: ['string', 'null'] },
             firstName: { type: ['string', 'null'], maxLength: 255 },
+            gender: { type: ['string', 'null'] },
+            githubUrl: { type: ['string', 'null'] },
+            githubUsername: { type: ['string', 'null'] },
+            googlePlusUrl: { type: ['string', 'null'] },
+            graduationDate: { type: ['string', 'null'], format: 'date' },
+            homePhones: { type: ['array', 'null'], items: { type: 'string' }, maxItems: 1000 },
+            jobStartDate: { type: ['string', 'null'], format: 'date' },
             lastName: { type: ['string', 'null'], maxLength: 255 },
+            linkedInConnections: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            linkedInId: { type: ['string', 'null'] },
+            linkedInUrl: { type: ['string', 'null'] },
+            middleName: { type: ['string', 'null'] },
+            mobilePhones: { type: ['array', 'null'], items: { type: 'string' }, maxItems: 1000 },
+            nickname: { type: ['string', 'null'] },
+            occupation: { type: ['string', 'null'] },
+            optedOut: { type: ['boolean', 'null'] },
+            otherPhones: { type: ['array', 'null'], items: { type: 'string' }, maxItems: 1000 },
+            personalNote1: { type: ['string', 'null'] },
+            personalNote2: { type: ['string', 'null'] },
+            preferredContact: { type: ['string', 'null'] },
+            quoraUrl: { type: ['string', 'null'] },
+            region: { type: ['string', 'null'] },
+            school: { type: ['string', 'null'] },
+            score: { type: ['number', 'null'] },
+            sharingTeamId: { type: ['string', 'null'] },
+            source: { type: ['string', 'null'] },
+            specialties: { type: ['string', 'null'] },
+            stackOverflowId: { type: ['string', 'null'] },
+            stackOverflowUrl: { type: ['string', 'null'] },
+            tags: { type: ['array', 'null'], items: { type: 'string' }, maxItems: 1000 },
+            timeZone: { type: ['string', 'null'] },
             title: { type: ['string', 'null'], maxLength: 255 },
+            trashedAt: { type: ['string', 'null'], format: 'date-time' },
+            twitterUrl: { type: ['string', 'null'] },
+            twitterUsername: { type: ['string', 'null'] },
+            voipPhones: { type: ['array', 'null'], items: { type: 'string' }, maxItems: 1000 },
+            websiteUrl1: { type: ['string', 'null'] },
+            websiteUrl2: { type: ['string', 'null'] },
+            websiteUrl3: { type: ['string', 'null'] },
+            workPhones: { type: ['array', 'null'], items: { type: 'string' }, maxItems: 1000 },
           },
         },
         relationships: {
@@ -1743,6 +6621,34 @@ const schema12 = {
                       additionalProperties: false,
                       properties: {
                         type: { const: 'user' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            persona: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'persona' },
                         id: {
                           anyOf: [
                             { type: 'integer', minimum: 1, maximum: 9007199254740991 },
@@ -2005,14 +6911,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           let data3 = data0.attributes;
           if (data3 && typeof data3 == 'object' && !Array.isArray(data3)) {
             for (const key1 in data3) {
-              if (!(
-                key1 === 'company' ||
-                key1 === 'custom1' ||
-                key1 === 'emails' ||
-                key1 === 'firstName' ||
-                key1 === 'lastName' ||
-                key1 === 'title'
-              )) {
+              if (!func2.call(schema12.properties.data.properties.attributes.properties, key1)) {
                 const err11 = {
                   instancePath: instancePath + '/data/attributes',
                   schemaPath: '#/properties/data/properties/attributes/additionalProperties',
@@ -2028,14 +6927,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.company !== undefined) {
-              let data4 = data3.company;
+            if (data3.addedAt !== undefined) {
+              let data4 = data3.addedAt;
               if (typeof data4 !== 'string' && data4 !== null) {
                 const err12 = {
-                  instancePath: instancePath + '/data/attributes/company',
-                  schemaPath: '#/properties/data/properties/attributes/properties/company/type',
+                  instancePath: instancePath + '/data/attributes/addedAt',
+                  schemaPath: '#/properties/data/properties/attributes/properties/addedAt/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.company.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.addedAt.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2046,13 +6945,13 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
               if (typeof data4 === 'string') {
-                if (func2(data4) > 255) {
+                if (!formats0.validate(data4)) {
                   const err13 = {
-                    instancePath: instancePath + '/data/attributes/company',
-                    schemaPath: '#/properties/data/properties/attributes/properties/company/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
+                    instancePath: instancePath + '/data/attributes/addedAt',
+                    schemaPath: '#/properties/data/properties/attributes/properties/addedAt/format',
+                    keyword: 'format',
+                    params: { format: 'date-time' },
+                    message: 'must match format "' + 'date-time' + '"',
                   };
                   if (vErrors === null) {
                     vErrors = [err13];
@@ -2063,14 +6962,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data3.custom1 !== undefined) {
-              let data5 = data3.custom1;
+            if (data3.addressCity !== undefined) {
+              let data5 = data3.addressCity;
               if (typeof data5 !== 'string' && data5 !== null) {
                 const err14 = {
-                  instancePath: instancePath + '/data/attributes/custom1',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom1/type',
+                  instancePath: instancePath + '/data/attributes/addressCity',
+                  schemaPath: '#/properties/data/properties/attributes/properties/addressCity/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom1.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.addressCity.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2080,33 +6979,34 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data5 === 'string') {
-                if (func2(data5) > 32000) {
-                  const err15 = {
-                    instancePath: instancePath + '/data/attributes/custom1',
-                    schemaPath: '#/properties/data/properties/attributes/properties/custom1/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 32000 },
-                    message: 'must NOT have more than 32000 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err15];
-                  } else {
-                    vErrors.push(err15);
-                  }
-                  errors++;
+            }
+            if (data3.addressCountry !== undefined) {
+              let data6 = data3.addressCountry;
+              if (typeof data6 !== 'string' && data6 !== null) {
+                const err15 = {
+                  instancePath: instancePath + '/data/attributes/addressCountry',
+                  schemaPath: '#/properties/data/properties/attributes/properties/addressCountry/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.addressCountry.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err15];
+                } else {
+                  vErrors.push(err15);
                 }
+                errors++;
               }
             }
-            if (data3.emails !== undefined) {
-              let data6 = data3.emails;
-              if (!Array.isArray(data6) && data6 !== null) {
+            if (data3.addressState !== undefined) {
+              let data7 = data3.addressState;
+              if (typeof data7 !== 'string' && data7 !== null) {
                 const err16 = {
-                  instancePath: instancePath + '/data/attributes/emails',
-                  schemaPath: '#/properties/data/properties/attributes/properties/emails/type',
+                  instancePath: instancePath + '/data/attributes/addressState',
+                  schemaPath: '#/properties/data/properties/attributes/properties/addressState/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.emails.type },
-                  message: 'must be array,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.addressState.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err16];
@@ -2115,82 +7015,87 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (Array.isArray(data6)) {
-                if (data6.length > 1000) {
-                  const err17 = {
-                    instancePath: instancePath + '/data/attributes/emails',
-                    schemaPath: '#/properties/data/properties/attributes/properties/emails/maxItems',
-                    keyword: 'maxItems',
-                    params: { limit: 1000 },
-                    message: 'must NOT have more than 1000 items',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err17];
-                  } else {
-                    vErrors.push(err17);
-                  }
-                  errors++;
+            }
+            if (data3.addressStreet !== undefined) {
+              let data8 = data3.addressStreet;
+              if (typeof data8 !== 'string' && data8 !== null) {
+                const err17 = {
+                  instancePath: instancePath + '/data/attributes/addressStreet',
+                  schemaPath: '#/properties/data/properties/attributes/properties/addressStreet/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.addressStreet.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err17];
+                } else {
+                  vErrors.push(err17);
                 }
-                const len0 = data6.length;
-                for (let i0 = 0; i0 < len0; i0++) {
-                  let data7 = data6[i0];
-                  if (typeof data7 === 'string') {
-                    if (func2(data7) > 255) {
-                      const err18 = {
-                        instancePath: instancePath + '/data/attributes/emails/' + i0,
-                        schemaPath: '#/properties/data/properties/attributes/properties/emails/items/maxLength',
-                        keyword: 'maxLength',
-                        params: { limit: 255 },
-                        message: 'must NOT have more than 255 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err18];
-                      } else {
-                        vErrors.push(err18);
-                      }
-                      errors++;
-                    }
-                    if (!formats0.test(data7)) {
-                      const err19 = {
-                        instancePath: instancePath + '/data/attributes/emails/' + i0,
-                        schemaPath: '#/properties/data/properties/attributes/properties/emails/items/format',
-                        keyword: 'format',
-                        params: { format: 'email' },
-                        message: 'must match format "' + 'email' + '"',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err19];
-                      } else {
-                        vErrors.push(err19);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err20 = {
-                      instancePath: instancePath + '/data/attributes/emails/' + i0,
-                      schemaPath: '#/properties/data/properties/attributes/properties/emails/items/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err20];
-                    } else {
-                      vErrors.push(err20);
-                    }
-                    errors++;
-                  }
-                }
+                errors++;
               }
             }
-            if (data3.firstName !== undefined) {
-              let data8 = data3.firstName;
-              if (typeof data8 !== 'string' && data8 !== null) {
-                const err21 = {
-                  instancePath: instancePath + '/data/attributes/firstName',
-                  schemaPath: '#/properties/data/properties/attributes/properties/firstName/type',
+            if (data3.addressStreet2 !== undefined) {
+              let data9 = data3.addressStreet2;
+              if (typeof data9 !== 'string' && data9 !== null) {
+                const err18 = {
+                  instancePath: instancePath + '/data/attributes/addressStreet2',
+                  schemaPath: '#/properties/data/properties/attributes/properties/addressStreet2/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.firstName.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.addressStreet2.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err18];
+                } else {
+                  vErrors.push(err18);
+                }
+                errors++;
+              }
+            }
+            if (data3.addressZip !== undefined) {
+              let data10 = data3.addressZip;
+              if (typeof data10 !== 'string' && data10 !== null) {
+                const err19 = {
+                  instancePath: instancePath + '/data/attributes/addressZip',
+                  schemaPath: '#/properties/data/properties/attributes/properties/addressZip/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.addressZip.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err19];
+                } else {
+                  vErrors.push(err19);
+                }
+                errors++;
+              }
+            }
+            if (data3.angelListUrl !== undefined) {
+              let data11 = data3.angelListUrl;
+              if (typeof data11 !== 'string' && data11 !== null) {
+                const err20 = {
+                  instancePath: instancePath + '/data/attributes/angelListUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/angelListUrl/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.angelListUrl.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err20];
+                } else {
+                  vErrors.push(err20);
+                }
+                errors++;
+              }
+            }
+            if (data3.availableAt !== undefined) {
+              let data12 = data3.availableAt;
+              if (typeof data12 !== 'string' && data12 !== null) {
+                const err21 = {
+                  instancePath: instancePath + '/data/attributes/availableAt',
+                  schemaPath: '#/properties/data/properties/attributes/properties/availableAt/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.availableAt.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2200,14 +7105,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data8 === 'string') {
-                if (func2(data8) > 255) {
+              if (typeof data12 === 'string') {
+                if (!formats0.validate(data12)) {
                   const err22 = {
-                    instancePath: instancePath + '/data/attributes/firstName',
-                    schemaPath: '#/properties/data/properties/attributes/properties/firstName/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
+                    instancePath: instancePath + '/data/attributes/availableAt',
+                    schemaPath: '#/properties/data/properties/attributes/properties/availableAt/format',
+                    keyword: 'format',
+                    params: { format: 'date-time' },
+                    message: 'must match format "' + 'date-time' + '"',
                   };
                   if (vErrors === null) {
                     vErrors = [err22];
@@ -2218,15 +7123,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data3.lastName !== undefined) {
-              let data9 = data3.lastName;
-              if (typeof data9 !== 'string' && data9 !== null) {
+            if (data3.callOptedOut !== undefined) {
+              let data13 = data3.callOptedOut;
+              if (typeof data13 !== 'boolean' && data13 !== null) {
                 const err23 = {
-                  instancePath: instancePath + '/data/attributes/lastName',
-                  schemaPath: '#/properties/data/properties/attributes/properties/lastName/type',
+                  instancePath: instancePath + '/data/attributes/callOptedOut',
+                  schemaPath: '#/properties/data/properties/attributes/properties/callOptedOut/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.lastName.type },
-                  message: 'must be string,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.callOptedOut.type },
+                  message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err23];
@@ -2235,32 +7140,33 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data9 === 'string') {
-                if (func2(data9) > 255) {
-                  const err24 = {
-                    instancePath: instancePath + '/data/attributes/lastName',
-                    schemaPath: '#/properties/data/properties/attributes/properties/lastName/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err24];
-                  } else {
-                    vErrors.push(err24);
-                  }
-                  errors++;
+            }
+            if (data3.callsOptStatus !== undefined) {
+              let data14 = data3.callsOptStatus;
+              if (typeof data14 !== 'string' && data14 !== null) {
+                const err24 = {
+                  instancePath: instancePath + '/data/attributes/callsOptStatus',
+                  schemaPath: '#/properties/data/properties/attributes/properties/callsOptStatus/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.callsOptStatus.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err24];
+                } else {
+                  vErrors.push(err24);
                 }
+                errors++;
               }
             }
-            if (data3.title !== undefined) {
-              let data10 = data3.title;
-              if (typeof data10 !== 'string' && data10 !== null) {
+            if (data3.campaignName !== undefined) {
+              let data15 = data3.campaignName;
+              if (typeof data15 !== 'string' && data15 !== null) {
                 const err25 = {
-                  instancePath: instancePath + '/data/attributes/title',
-                  schemaPath: '#/properties/data/properties/attributes/properties/title/type',
+                  instancePath: instancePath + '/data/attributes/campaignName',
+                  schemaPath: '#/properties/data/properties/attributes/properties/campaignName/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.title.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.campaignName.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2270,51 +7176,51 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data10 === 'string') {
-                if (func2(data10) > 255) {
-                  const err26 = {
-                    instancePath: instancePath + '/data/attributes/title',
-                    schemaPath: '#/properties/data/properties/attributes/properties/title/maxLength',
+            }
+            if (data3.company !== undefined) {
+              let data16 = data3.company;
+              if (typeof data16 !== 'string' && data16 !== null) {
+                const err26 = {
+                  instancePath: instancePath + '/data/attributes/company',
+                  schemaPath: '#/properties/data/properties/attributes/properties/company/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.company.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err26];
+                } else {
+                  vErrors.push(err26);
+                }
+                errors++;
+              }
+              if (typeof data16 === 'string') {
+                if (func3(data16) > 255) {
+                  const err27 = {
+                    instancePath: instancePath + '/data/attributes/company',
+                    schemaPath: '#/properties/data/properties/attributes/properties/company/maxLength',
                     keyword: 'maxLength',
                     params: { limit: 255 },
                     message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err26];
+                    vErrors = [err27];
                   } else {
-                    vErrors.push(err26);
+                    vErrors.push(err27);
                   }
                   errors++;
                 }
               }
             }
-          } else {
-            const err27 = {
-              instancePath: instancePath + '/data/attributes',
-              schemaPath: '#/properties/data/properties/attributes/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err27];
-            } else {
-              vErrors.push(err27);
-            }
-            errors++;
-          }
-        }
-        if (data0.relationships !== undefined) {
-          let data11 = data0.relationships;
-          if (data11 && typeof data11 == 'object' && !Array.isArray(data11)) {
-            for (const key2 in data11) {
-              if (!(key2 === 'account' || key2 === 'owner' || key2 === 'stage')) {
+            if (data3.custom1 !== undefined) {
+              let data17 = data3.custom1;
+              if (typeof data17 !== 'string' && data17 !== null) {
                 const err28 = {
-                  instancePath: instancePath + '/data/relationships',
-                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key2 },
-                  message: 'must NOT have additional properties',
+                  instancePath: instancePath + '/data/attributes/custom1',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom1/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom1.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err28];
@@ -2323,17 +7229,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data11.account !== undefined) {
-              let data12 = data11.account;
-              if (data12 && typeof data12 == 'object' && !Array.isArray(data12)) {
-                if (data12.data === undefined) {
+              if (typeof data17 === 'string') {
+                if (func3(data17) > 32000) {
                   const err29 = {
-                    instancePath: instancePath + '/data/relationships/account',
-                    schemaPath: '#/properties/data/properties/relationships/properties/account/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'data' },
-                    message: "must have required property '" + 'data' + "'",
+                    instancePath: instancePath + '/data/attributes/custom1',
+                    schemaPath: '#/properties/data/properties/attributes/properties/custom1/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 32000 },
+                    message: 'must NOT have more than 32000 characters',
                   };
                   if (vErrors === null) {
                     vErrors = [err29];
@@ -2342,326 +7245,305 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                for (const key3 in data12) {
-                  if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err30 = {
-                      instancePath: instancePath + '/data/relationships/account',
-                      schemaPath: '#/properties/data/properties/relationships/properties/account/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key3 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err30];
-                    } else {
-                      vErrors.push(err30);
-                    }
-                    errors++;
-                  }
-                }
-                if (data12.data !== undefined) {
-                  let data13 = data12.data;
-                  const _errs36 = errors;
-                  let valid8 = false;
-                  const _errs37 = errors;
-                  if (data13 !== null) {
-                    const err31 = {
-                      instancePath: instancePath + '/data/relationships/account/data',
-                      schemaPath:
-                        '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/0/type',
-                      keyword: 'type',
-                      params: { type: 'null' },
-                      message: 'must be null',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err31];
-                    } else {
-                      vErrors.push(err31);
-                    }
-                    errors++;
-                  }
-                  var _valid1 = _errs37 === errors;
-                  valid8 = valid8 || _valid1;
-                  if (!valid8) {
-                    const _errs39 = errors;
-                    if (data13 && typeof data13 == 'object' && !Array.isArray(data13)) {
-                      if (data13.type === undefined) {
-                        const err32 = {
-                          instancePath: instancePath + '/data/relationships/account/data',
-                          schemaPath:
-                            '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/required',
-                          keyword: 'required',
-                          params: { missingProperty: 'type' },
-                          message: "must have required property '" + 'type' + "'",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err32];
-                        } else {
-                          vErrors.push(err32);
-                        }
-                        errors++;
-                      }
-                      if (data13.id === undefined) {
-                        const err33 = {
-                          instancePath: instancePath + '/data/relationships/account/data',
-                          schemaPath:
-                            '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/required',
-                          keyword: 'required',
-                          params: { missingProperty: 'id' },
-                          message: "must have required property '" + 'id' + "'",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err33];
-                        } else {
-                          vErrors.push(err33);
-                        }
-                        errors++;
-                      }
-                      for (const key4 in data13) {
-                        if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err34 = {
-                            instancePath: instancePath + '/data/relationships/account/data',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/additionalProperties',
-                            keyword: 'additionalProperties',
-                            params: { additionalProperty: key4 },
-                            message: 'must NOT have additional properties',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err34];
-                          } else {
-                            vErrors.push(err34);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data13.type !== undefined) {
-                        if ('account' !== data13.type) {
-                          const err35 = {
-                            instancePath: instancePath + '/data/relationships/account/data/type',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/type/const',
-                            keyword: 'const',
-                            params: { allowedValue: 'account' },
-                            message: 'must be equal to constant',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err35];
-                          } else {
-                            vErrors.push(err35);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data13.id !== undefined) {
-                        let data15 = data13.id;
-                        const _errs44 = errors;
-                        let valid10 = false;
-                        const _errs45 = errors;
-                        if (!(typeof data15 == 'number' && !(data15 % 1) && !isNaN(data15) && isFinite(data15))) {
-                          const err36 = {
-                            instancePath: instancePath + '/data/relationships/account/data/id',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/type',
-                            keyword: 'type',
-                            params: { type: 'integer' },
-                            message: 'must be integer',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err36];
-                          } else {
-                            vErrors.push(err36);
-                          }
-                          errors++;
-                        }
-                        if (typeof data15 == 'number' && isFinite(data15)) {
-                          if (data15 > 9007199254740991 || isNaN(data15)) {
-                            const err37 = {
-                              instancePath: instancePath + '/data/relationships/account/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
-                              keyword: 'maximum',
-                              params: { comparison: '<=', limit: 9007199254740991 },
-                              message: 'must be <= 9007199254740991',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err37];
-                            } else {
-                              vErrors.push(err37);
-                            }
-                            errors++;
-                          }
-                          if (data15 < 1 || isNaN(data15)) {
-                            const err38 = {
-                              instancePath: instancePath + '/data/relationships/account/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
-                              keyword: 'minimum',
-                              params: { comparison: '>=', limit: 1 },
-                              message: 'must be >= 1',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err38];
-                            } else {
-                              vErrors.push(err38);
-                            }
-                            errors++;
-                          }
-                        }
-                        var _valid2 = _errs45 === errors;
-                        valid10 = valid10 || _valid2;
-                        if (!valid10) {
-                          const _errs47 = errors;
-                          if (typeof data15 === 'string') {
-                            if (!pattern0.test(data15)) {
-                              const err39 = {
-                                instancePath: instancePath + '/data/relationships/account/data/id',
-                                schemaPath:
-                                  '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
-                                keyword: 'pattern',
-                                params: { pattern: '^[1-9][0-9]{0,14}$' },
-                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
-                              };
-                              if (vErrors === null) {
-                                vErrors = [err39];
-                              } else {
-                                vErrors.push(err39);
-                              }
-                              errors++;
-                            }
-                          } else {
-                            const err40 = {
-                              instancePath: instancePath + '/data/relationships/account/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/1/type',
-                              keyword: 'type',
-                              params: { type: 'string' },
-                              message: 'must be string',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err40];
-                            } else {
-                              vErrors.push(err40);
-                            }
-                            errors++;
-                          }
-                          var _valid2 = _errs47 === errors;
-                          valid10 = valid10 || _valid2;
-                        }
-                        if (!valid10) {
-                          const err41 = {
-                            instancePath: instancePath + '/data/relationships/account/data/id',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf',
-                            keyword: 'anyOf',
-                            params: {},
-                            message: 'must match a schema in anyOf',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err41];
-                          } else {
-                            vErrors.push(err41);
-                          }
-                          errors++;
-                        } else {
-                          errors = _errs44;
-                          if (vErrors !== null) {
-                            if (_errs44) {
-                              vErrors.length = _errs44;
-                            } else {
-                              vErrors = null;
-                            }
-                          }
-                        }
-                      }
-                      if (data13.meta !== undefined) {
-                        let data16 = data13.meta;
-                        if (!(data16 && typeof data16 == 'object' && !Array.isArray(data16))) {
-                          const err42 = {
-                            instancePath: instancePath + '/data/relationships/account/data/meta',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/meta/type',
-                            keyword: 'type',
-                            params: { type: 'object' },
-                            message: 'must be object',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err42];
-                          } else {
-                            vErrors.push(err42);
-                          }
-                          errors++;
-                        }
-                      }
-                    } else {
-                      const err43 = {
-                        instancePath: instancePath + '/data/relationships/account/data',
-                        schemaPath:
-                          '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/type',
-                        keyword: 'type',
-                        params: { type: 'object' },
-                        message: 'must be object',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err43];
-                      } else {
-                        vErrors.push(err43);
-                      }
-                      errors++;
-                    }
-                    var _valid1 = _errs39 === errors;
-                    valid8 = valid8 || _valid1;
-                  }
-                  if (!valid8) {
-                    const err44 = {
-                      instancePath: instancePath + '/data/relationships/account/data',
-                      schemaPath: '#/properties/data/properties/relationships/properties/account/properties/data/anyOf',
-                      keyword: 'anyOf',
-                      params: {},
-                      message: 'must match a schema in anyOf',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err44];
-                    } else {
-                      vErrors.push(err44);
-                    }
-                    errors++;
-                  } else {
-                    errors = _errs36;
-                    if (vErrors !== null) {
-                      if (_errs36) {
-                        vErrors.length = _errs36;
-                      } else {
-                        vErrors = null;
-                      }
-                    }
-                  }
-                }
-                if (data12.meta !== undefined) {
-                  let data17 = data12.meta;
-                  if (!(data17 && typeof data17 == 'object' && !Array.isArray(data17))) {
-                    const err45 = {
-                      instancePath: instancePath + '/data/relationships/account/meta',
-                      schemaPath: '#/properties/data/properties/relationships/properties/account/properties/meta/type',
-                      keyword: 'type',
-                      params: { type: 'object' },
-                      message: 'must be object',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err45];
-                    } else {
-                      vErrors.push(err45);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err46 = {
-                  instancePath: instancePath + '/data/relationships/account',
-                  schemaPath: '#/properties/data/properties/relationships/properties/account/type',
+              }
+            }
+            if (data3.custom10 !== undefined) {
+              let data18 = data3.custom10;
+              if (typeof data18 !== 'string' && data18 !== null) {
+                const err30 = {
+                  instancePath: instancePath + '/data/attributes/custom10',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom10/type',
                   keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom10.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err30];
+                } else {
+                  vErrors.push(err30);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom100 !== undefined) {
+              let data19 = data3.custom100;
+              if (typeof data19 !== 'string' && data19 !== null) {
+                const err31 = {
+                  instancePath: instancePath + '/data/attributes/custom100',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom100/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom100.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err31];
+                } else {
+                  vErrors.push(err31);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom101 !== undefined) {
+              let data20 = data3.custom101;
+              if (typeof data20 !== 'string' && data20 !== null) {
+                const err32 = {
+                  instancePath: instancePath + '/data/attributes/custom101',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom101/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom101.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err32];
+                } else {
+                  vErrors.push(err32);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom102 !== undefined) {
+              let data21 = data3.custom102;
+              if (typeof data21 !== 'string' && data21 !== null) {
+                const err33 = {
+                  instancePath: instancePath + '/data/attributes/custom102',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom102/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom102.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err33];
+                } else {
+                  vErrors.push(err33);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom103 !== undefined) {
+              let data22 = data3.custom103;
+              if (typeof data22 !== 'string' && data22 !== null) {
+                const err34 = {
+                  instancePath: instancePath + '/data/attributes/custom103',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom103/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom103.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err34];
+                } else {
+                  vErrors.push(err34);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom104 !== undefined) {
+              let data23 = data3.custom104;
+              if (typeof data23 !== 'string' && data23 !== null) {
+                const err35 = {
+                  instancePath: instancePath + '/data/attributes/custom104',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom104/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom104.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err35];
+                } else {
+                  vErrors.push(err35);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom105 !== undefined) {
+              let data24 = data3.custom105;
+              if (typeof data24 !== 'string' && data24 !== null) {
+                const err36 = {
+                  instancePath: instancePath + '/data/attributes/custom105',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom105/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom105.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err36];
+                } else {
+                  vErrors.push(err36);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom106 !== undefined) {
+              let data25 = data3.custom106;
+              if (typeof data25 !== 'string' && data25 !== null) {
+                const err37 = {
+                  instancePath: instancePath + '/data/attributes/custom106',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom106/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom106.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err37];
+                } else {
+                  vErrors.push(err37);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom107 !== undefined) {
+              let data26 = data3.custom107;
+              if (typeof data26 !== 'string' && data26 !== null) {
+                const err38 = {
+                  instancePath: instancePath + '/data/attributes/custom107',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom107/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom107.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err38];
+                } else {
+                  vErrors.push(err38);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom108 !== undefined) {
+              let data27 = data3.custom108;
+              if (typeof data27 !== 'string' && data27 !== null) {
+                const err39 = {
+                  instancePath: instancePath + '/data/attributes/custom108',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom108/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom108.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err39];
+                } else {
+                  vErrors.push(err39);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom109 !== undefined) {
+              let data28 = data3.custom109;
+              if (typeof data28 !== 'string' && data28 !== null) {
+                const err40 = {
+                  instancePath: instancePath + '/data/attributes/custom109',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom109/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom109.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err40];
+                } else {
+                  vErrors.push(err40);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom11 !== undefined) {
+              let data29 = data3.custom11;
+              if (typeof data29 !== 'string' && data29 !== null) {
+                const err41 = {
+                  instancePath: instancePath + '/data/attributes/custom11',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom11/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom11.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err41];
+                } else {
+                  vErrors.push(err41);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom110 !== undefined) {
+              let data30 = data3.custom110;
+              if (typeof data30 !== 'string' && data30 !== null) {
+                const err42 = {
+                  instancePath: instancePath + '/data/attributes/custom110',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom110/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom110.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err42];
+                } else {
+                  vErrors.push(err42);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom111 !== undefined) {
+              let data31 = data3.custom111;
+              if (typeof data31 !== 'string' && data31 !== null) {
+                const err43 = {
+                  instancePath: instancePath + '/data/attributes/custom111',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom111/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom111.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err43];
+                } else {
+                  vErrors.push(err43);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom112 !== undefined) {
+              let data32 = data3.custom112;
+              if (typeof data32 !== 'string' && data32 !== null) {
+                const err44 = {
+                  instancePath: instancePath + '/data/attributes/custom112',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom112/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom112.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err44];
+                } else {
+                  vErrors.push(err44);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom113 !== undefined) {
+              let data33 = data3.custom113;
+              if (typeof data33 !== 'string' && data33 !== null) {
+                const err45 = {
+                  instancePath: instancePath + '/data/attributes/custom113',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom113/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom113.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err45];
+                } else {
+                  vErrors.push(err45);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom114 !== undefined) {
+              let data34 = data3.custom114;
+              if (typeof data34 !== 'string' && data34 !== null) {
+                const err46 = {
+                  instancePath: instancePath + '/data/attributes/custom114',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom114/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom114.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err46];
@@ -2671,344 +7553,321 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data11.owner !== undefined) {
-              let data18 = data11.owner;
-              if (data18 && typeof data18 == 'object' && !Array.isArray(data18)) {
-                if (data18.data === undefined) {
-                  const err47 = {
-                    instancePath: instancePath + '/data/relationships/owner',
-                    schemaPath: '#/properties/data/properties/relationships/properties/owner/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'data' },
-                    message: "must have required property '" + 'data' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err47];
-                  } else {
-                    vErrors.push(err47);
-                  }
-                  errors++;
-                }
-                for (const key5 in data18) {
-                  if (!(key5 === 'data' || key5 === 'meta')) {
-                    const err48 = {
-                      instancePath: instancePath + '/data/relationships/owner',
-                      schemaPath: '#/properties/data/properties/relationships/properties/owner/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key5 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err48];
-                    } else {
-                      vErrors.push(err48);
-                    }
-                    errors++;
-                  }
-                }
-                if (data18.data !== undefined) {
-                  let data19 = data18.data;
-                  const _errs57 = errors;
-                  let valid12 = false;
-                  const _errs58 = errors;
-                  if (data19 !== null) {
-                    const err49 = {
-                      instancePath: instancePath + '/data/relationships/owner/data',
-                      schemaPath:
-                        '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/0/type',
-                      keyword: 'type',
-                      params: { type: 'null' },
-                      message: 'must be null',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err49];
-                    } else {
-                      vErrors.push(err49);
-                    }
-                    errors++;
-                  }
-                  var _valid3 = _errs58 === errors;
-                  valid12 = valid12 || _valid3;
-                  if (!valid12) {
-                    const _errs60 = errors;
-                    if (data19 && typeof data19 == 'object' && !Array.isArray(data19)) {
-                      if (data19.type === undefined) {
-                        const err50 = {
-                          instancePath: instancePath + '/data/relationships/owner/data',
-                          schemaPath:
-                            '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
-                          keyword: 'required',
-                          params: { missingProperty: 'type' },
-                          message: "must have required property '" + 'type' + "'",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err50];
-                        } else {
-                          vErrors.push(err50);
-                        }
-                        errors++;
-                      }
-                      if (data19.id === undefined) {
-                        const err51 = {
-                          instancePath: instancePath + '/data/relationships/owner/data',
-                          schemaPath:
-                            '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
-                          keyword: 'required',
-                          params: { missingProperty: 'id' },
-                          message: "must have required property '" + 'id' + "'",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err51];
-                        } else {
-                          vErrors.push(err51);
-                        }
-                        errors++;
-                      }
-                      for (const key6 in data19) {
-                        if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
-                          const err52 = {
-                            instancePath: instancePath + '/data/relationships/owner/data',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/additionalProperties',
-                            keyword: 'additionalProperties',
-                            params: { additionalProperty: key6 },
-                            message: 'must NOT have additional properties',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err52];
-                          } else {
-                            vErrors.push(err52);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data19.type !== undefined) {
-                        if ('user' !== data19.type) {
-                          const err53 = {
-                            instancePath: instancePath + '/data/relationships/owner/data/type',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/type/const',
-                            keyword: 'const',
-                            params: { allowedValue: 'user' },
-                            message: 'must be equal to constant',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err53];
-                          } else {
-                            vErrors.push(err53);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data19.id !== undefined) {
-                        let data21 = data19.id;
-                        const _errs65 = errors;
-                        let valid14 = false;
-                        const _errs66 = errors;
-                        if (!(typeof data21 == 'number' && !(data21 % 1) && !isNaN(data21) && isFinite(data21))) {
-                          const err54 = {
-                            instancePath: instancePath + '/data/relationships/owner/data/id',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/type',
-                            keyword: 'type',
-                            params: { type: 'integer' },
-                            message: 'must be integer',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err54];
-                          } else {
-                            vErrors.push(err54);
-                          }
-                          errors++;
-                        }
-                        if (typeof data21 == 'number' && isFinite(data21)) {
-                          if (data21 > 9007199254740991 || isNaN(data21)) {
-                            const err55 = {
-                              instancePath: instancePath + '/data/relationships/owner/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
-                              keyword: 'maximum',
-                              params: { comparison: '<=', limit: 9007199254740991 },
-                              message: 'must be <= 9007199254740991',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err55];
-                            } else {
-                              vErrors.push(err55);
-                            }
-                            errors++;
-                          }
-                          if (data21 < 1 || isNaN(data21)) {
-                            const err56 = {
-                              instancePath: instancePath + '/data/relationships/owner/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
-                              keyword: 'minimum',
-                              params: { comparison: '>=', limit: 1 },
-                              message: 'must be >= 1',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err56];
-                            } else {
-                              vErrors.push(err56);
-                            }
-                            errors++;
-                          }
-                        }
-                        var _valid4 = _errs66 === errors;
-                        valid14 = valid14 || _valid4;
-                        if (!valid14) {
-                          const _errs68 = errors;
-                          if (typeof data21 === 'string') {
-                            if (!pattern0.test(data21)) {
-                              const err57 = {
-                                instancePath: instancePath + '/data/relationships/owner/data/id',
-                                schemaPath:
-                                  '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
-                                keyword: 'pattern',
-                                params: { pattern: '^[1-9][0-9]{0,14}$' },
-                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
-                              };
-                              if (vErrors === null) {
-                                vErrors = [err57];
-                              } else {
-                                vErrors.push(err57);
-                              }
-                              errors++;
-                            }
-                          } else {
-                            const err58 = {
-                              instancePath: instancePath + '/data/relationships/owner/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/type',
-                              keyword: 'type',
-                              params: { type: 'string' },
-                              message: 'must be string',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err58];
-                            } else {
-                              vErrors.push(err58);
-                            }
-                            errors++;
-                          }
-                          var _valid4 = _errs68 === errors;
-                          valid14 = valid14 || _valid4;
-                        }
-                        if (!valid14) {
-                          const err59 = {
-                            instancePath: instancePath + '/data/relationships/owner/data/id',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf',
-                            keyword: 'anyOf',
-                            params: {},
-                            message: 'must match a schema in anyOf',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err59];
-                          } else {
-                            vErrors.push(err59);
-                          }
-                          errors++;
-                        } else {
-                          errors = _errs65;
-                          if (vErrors !== null) {
-                            if (_errs65) {
-                              vErrors.length = _errs65;
-                            } else {
-                              vErrors = null;
-                            }
-                          }
-                        }
-                      }
-                      if (data19.meta !== undefined) {
-                        let data22 = data19.meta;
-                        if (!(data22 && typeof data22 == 'object' && !Array.isArray(data22))) {
-                          const err60 = {
-                            instancePath: instancePath + '/data/relationships/owner/data/meta',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/meta/type',
-                            keyword: 'type',
-                            params: { type: 'object' },
-                            message: 'must be object',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err60];
-                          } else {
-                            vErrors.push(err60);
-                          }
-                          errors++;
-                        }
-                      }
-                    } else {
-                      const err61 = {
-                        instancePath: instancePath + '/data/relationships/owner/data',
-                        schemaPath:
-                          '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/type',
-                        keyword: 'type',
-                        params: { type: 'object' },
-                        message: 'must be object',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err61];
-                      } else {
-                        vErrors.push(err61);
-                      }
-                      errors++;
-                    }
-                    var _valid3 = _errs60 === errors;
-                    valid12 = valid12 || _valid3;
-                  }
-                  if (!valid12) {
-                    const err62 = {
-                      instancePath: instancePath + '/data/relationships/owner/data',
-                      schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf',
-                      keyword: 'anyOf',
-                      params: {},
-                      message: 'must match a schema in anyOf',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err62];
-                    } else {
-                      vErrors.push(err62);
-                    }
-                    errors++;
-                  } else {
-                    errors = _errs57;
-                    if (vErrors !== null) {
-                      if (_errs57) {
-                        vErrors.length = _errs57;
-                      } else {
-                        vErrors = null;
-                      }
-                    }
-                  }
-                }
-                if (data18.meta !== undefined) {
-                  let data23 = data18.meta;
-                  if (!(data23 && typeof data23 == 'object' && !Array.isArray(data23))) {
-                    const err63 = {
-                      instancePath: instancePath + '/data/relationships/owner/meta',
-                      schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/meta/type',
-                      keyword: 'type',
-                      params: { type: 'object' },
-                      message: 'must be object',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err63];
-                    } else {
-                      vErrors.push(err63);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err64 = {
-                  instancePath: instancePath + '/data/relationships/owner',
-                  schemaPath: '#/properties/data/properties/relationships/properties/owner/type',
+            if (data3.custom115 !== undefined) {
+              let data35 = data3.custom115;
+              if (typeof data35 !== 'string' && data35 !== null) {
+                const err47 = {
+                  instancePath: instancePath + '/data/attributes/custom115',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom115/type',
                   keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom115.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err47];
+                } else {
+                  vErrors.push(err47);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom116 !== undefined) {
+              let data36 = data3.custom116;
+              if (typeof data36 !== 'string' && data36 !== null) {
+                const err48 = {
+                  instancePath: instancePath + '/data/attributes/custom116',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom116/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom116.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err48];
+                } else {
+                  vErrors.push(err48);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom117 !== undefined) {
+              let data37 = data3.custom117;
+              if (typeof data37 !== 'string' && data37 !== null) {
+                const err49 = {
+                  instancePath: instancePath + '/data/attributes/custom117',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom117/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom117.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err49];
+                } else {
+                  vErrors.push(err49);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom118 !== undefined) {
+              let data38 = data3.custom118;
+              if (typeof data38 !== 'string' && data38 !== null) {
+                const err50 = {
+                  instancePath: instancePath + '/data/attributes/custom118',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom118/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom118.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err50];
+                } else {
+                  vErrors.push(err50);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom119 !== undefined) {
+              let data39 = data3.custom119;
+              if (typeof data39 !== 'string' && data39 !== null) {
+                const err51 = {
+                  instancePath: instancePath + '/data/attributes/custom119',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom119/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom119.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err51];
+                } else {
+                  vErrors.push(err51);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom12 !== undefined) {
+              let data40 = data3.custom12;
+              if (typeof data40 !== 'string' && data40 !== null) {
+                const err52 = {
+                  instancePath: instancePath + '/data/attributes/custom12',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom12/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom12.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err52];
+                } else {
+                  vErrors.push(err52);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom120 !== undefined) {
+              let data41 = data3.custom120;
+              if (typeof data41 !== 'string' && data41 !== null) {
+                const err53 = {
+                  instancePath: instancePath + '/data/attributes/custom120',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom120/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom120.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err53];
+                } else {
+                  vErrors.push(err53);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom121 !== undefined) {
+              let data42 = data3.custom121;
+              if (typeof data42 !== 'string' && data42 !== null) {
+                const err54 = {
+                  instancePath: instancePath + '/data/attributes/custom121',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom121/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom121.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err54];
+                } else {
+                  vErrors.push(err54);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom122 !== undefined) {
+              let data43 = data3.custom122;
+              if (typeof data43 !== 'string' && data43 !== null) {
+                const err55 = {
+                  instancePath: instancePath + '/data/attributes/custom122',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom122/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom122.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err55];
+                } else {
+                  vErrors.push(err55);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom123 !== undefined) {
+              let data44 = data3.custom123;
+              if (typeof data44 !== 'string' && data44 !== null) {
+                const err56 = {
+                  instancePath: instancePath + '/data/attributes/custom123',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom123/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom123.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err56];
+                } else {
+                  vErrors.push(err56);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom124 !== undefined) {
+              let data45 = data3.custom124;
+              if (typeof data45 !== 'string' && data45 !== null) {
+                const err57 = {
+                  instancePath: instancePath + '/data/attributes/custom124',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom124/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom124.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err57];
+                } else {
+                  vErrors.push(err57);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom125 !== undefined) {
+              let data46 = data3.custom125;
+              if (typeof data46 !== 'string' && data46 !== null) {
+                const err58 = {
+                  instancePath: instancePath + '/data/attributes/custom125',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom125/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom125.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err58];
+                } else {
+                  vErrors.push(err58);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom126 !== undefined) {
+              let data47 = data3.custom126;
+              if (typeof data47 !== 'string' && data47 !== null) {
+                const err59 = {
+                  instancePath: instancePath + '/data/attributes/custom126',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom126/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom126.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err59];
+                } else {
+                  vErrors.push(err59);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom127 !== undefined) {
+              let data48 = data3.custom127;
+              if (typeof data48 !== 'string' && data48 !== null) {
+                const err60 = {
+                  instancePath: instancePath + '/data/attributes/custom127',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom127/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom127.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err60];
+                } else {
+                  vErrors.push(err60);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom128 !== undefined) {
+              let data49 = data3.custom128;
+              if (typeof data49 !== 'string' && data49 !== null) {
+                const err61 = {
+                  instancePath: instancePath + '/data/attributes/custom128',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom128/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom128.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err61];
+                } else {
+                  vErrors.push(err61);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom129 !== undefined) {
+              let data50 = data3.custom129;
+              if (typeof data50 !== 'string' && data50 !== null) {
+                const err62 = {
+                  instancePath: instancePath + '/data/attributes/custom129',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom129/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom129.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err62];
+                } else {
+                  vErrors.push(err62);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom13 !== undefined) {
+              let data51 = data3.custom13;
+              if (typeof data51 !== 'string' && data51 !== null) {
+                const err63 = {
+                  instancePath: instancePath + '/data/attributes/custom13',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom13/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom13.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err63];
+                } else {
+                  vErrors.push(err63);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom130 !== undefined) {
+              let data52 = data3.custom130;
+              if (typeof data52 !== 'string' && data52 !== null) {
+                const err64 = {
+                  instancePath: instancePath + '/data/attributes/custom130',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom130/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom130.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err64];
@@ -3018,344 +7877,321 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data11.stage !== undefined) {
-              let data24 = data11.stage;
-              if (data24 && typeof data24 == 'object' && !Array.isArray(data24)) {
-                if (data24.data === undefined) {
-                  const err65 = {
-                    instancePath: instancePath + '/data/relationships/stage',
-                    schemaPath: '#/properties/data/properties/relationships/properties/stage/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'data' },
-                    message: "must have required property '" + 'data' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err65];
-                  } else {
-                    vErrors.push(err65);
-                  }
-                  errors++;
-                }
-                for (const key7 in data24) {
-                  if (!(key7 === 'data' || key7 === 'meta')) {
-                    const err66 = {
-                      instancePath: instancePath + '/data/relationships/stage',
-                      schemaPath: '#/properties/data/properties/relationships/properties/stage/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key7 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err66];
-                    } else {
-                      vErrors.push(err66);
-                    }
-                    errors++;
-                  }
-                }
-                if (data24.data !== undefined) {
-                  let data25 = data24.data;
-                  const _errs78 = errors;
-                  let valid16 = false;
-                  const _errs79 = errors;
-                  if (data25 !== null) {
-                    const err67 = {
-                      instancePath: instancePath + '/data/relationships/stage/data',
-                      schemaPath:
-                        '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/0/type',
-                      keyword: 'type',
-                      params: { type: 'null' },
-                      message: 'must be null',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err67];
-                    } else {
-                      vErrors.push(err67);
-                    }
-                    errors++;
-                  }
-                  var _valid5 = _errs79 === errors;
-                  valid16 = valid16 || _valid5;
-                  if (!valid16) {
-                    const _errs81 = errors;
-                    if (data25 && typeof data25 == 'object' && !Array.isArray(data25)) {
-                      if (data25.type === undefined) {
-                        const err68 = {
-                          instancePath: instancePath + '/data/relationships/stage/data',
-                          schemaPath:
-                            '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/required',
-                          keyword: 'required',
-                          params: { missingProperty: 'type' },
-                          message: "must have required property '" + 'type' + "'",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err68];
-                        } else {
-                          vErrors.push(err68);
-                        }
-                        errors++;
-                      }
-                      if (data25.id === undefined) {
-                        const err69 = {
-                          instancePath: instancePath + '/data/relationships/stage/data',
-                          schemaPath:
-                            '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/required',
-                          keyword: 'required',
-                          params: { missingProperty: 'id' },
-                          message: "must have required property '" + 'id' + "'",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err69];
-                        } else {
-                          vErrors.push(err69);
-                        }
-                        errors++;
-                      }
-                      for (const key8 in data25) {
-                        if (!(key8 === 'type' || key8 === 'id' || key8 === 'meta')) {
-                          const err70 = {
-                            instancePath: instancePath + '/data/relationships/stage/data',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/additionalProperties',
-                            keyword: 'additionalProperties',
-                            params: { additionalProperty: key8 },
-                            message: 'must NOT have additional properties',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err70];
-                          } else {
-                            vErrors.push(err70);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data25.type !== undefined) {
-                        if ('stage' !== data25.type) {
-                          const err71 = {
-                            instancePath: instancePath + '/data/relationships/stage/data/type',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/type/const',
-                            keyword: 'const',
-                            params: { allowedValue: 'stage' },
-                            message: 'must be equal to constant',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err71];
-                          } else {
-                            vErrors.push(err71);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data25.id !== undefined) {
-                        let data27 = data25.id;
-                        const _errs86 = errors;
-                        let valid18 = false;
-                        const _errs87 = errors;
-                        if (!(typeof data27 == 'number' && !(data27 % 1) && !isNaN(data27) && isFinite(data27))) {
-                          const err72 = {
-                            instancePath: instancePath + '/data/relationships/stage/data/id',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf/0/type',
-                            keyword: 'type',
-                            params: { type: 'integer' },
-                            message: 'must be integer',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err72];
-                          } else {
-                            vErrors.push(err72);
-                          }
-                          errors++;
-                        }
-                        if (typeof data27 == 'number' && isFinite(data27)) {
-                          if (data27 > 9007199254740991 || isNaN(data27)) {
-                            const err73 = {
-                              instancePath: instancePath + '/data/relationships/stage/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
-                              keyword: 'maximum',
-                              params: { comparison: '<=', limit: 9007199254740991 },
-                              message: 'must be <= 9007199254740991',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err73];
-                            } else {
-                              vErrors.push(err73);
-                            }
-                            errors++;
-                          }
-                          if (data27 < 1 || isNaN(data27)) {
-                            const err74 = {
-                              instancePath: instancePath + '/data/relationships/stage/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
-                              keyword: 'minimum',
-                              params: { comparison: '>=', limit: 1 },
-                              message: 'must be >= 1',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err74];
-                            } else {
-                              vErrors.push(err74);
-                            }
-                            errors++;
-                          }
-                        }
-                        var _valid6 = _errs87 === errors;
-                        valid18 = valid18 || _valid6;
-                        if (!valid18) {
-                          const _errs89 = errors;
-                          if (typeof data27 === 'string') {
-                            if (!pattern0.test(data27)) {
-                              const err75 = {
-                                instancePath: instancePath + '/data/relationships/stage/data/id',
-                                schemaPath:
-                                  '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
-                                keyword: 'pattern',
-                                params: { pattern: '^[1-9][0-9]{0,14}$' },
-                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
-                              };
-                              if (vErrors === null) {
-                                vErrors = [err75];
-                              } else {
-                                vErrors.push(err75);
-                              }
-                              errors++;
-                            }
-                          } else {
-                            const err76 = {
-                              instancePath: instancePath + '/data/relationships/stage/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf/1/type',
-                              keyword: 'type',
-                              params: { type: 'string' },
-                              message: 'must be string',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err76];
-                            } else {
-                              vErrors.push(err76);
-                            }
-                            errors++;
-                          }
-                          var _valid6 = _errs89 === errors;
-                          valid18 = valid18 || _valid6;
-                        }
-                        if (!valid18) {
-                          const err77 = {
-                            instancePath: instancePath + '/data/relationships/stage/data/id',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf',
-                            keyword: 'anyOf',
-                            params: {},
-                            message: 'must match a schema in anyOf',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err77];
-                          } else {
-                            vErrors.push(err77);
-                          }
-                          errors++;
-                        } else {
-                          errors = _errs86;
-                          if (vErrors !== null) {
-                            if (_errs86) {
-                              vErrors.length = _errs86;
-                            } else {
-                              vErrors = null;
-                            }
-                          }
-                        }
-                      }
-                      if (data25.meta !== undefined) {
-                        let data28 = data25.meta;
-                        if (!(data28 && typeof data28 == 'object' && !Array.isArray(data28))) {
-                          const err78 = {
-                            instancePath: instancePath + '/data/relationships/stage/data/meta',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/meta/type',
-                            keyword: 'type',
-                            params: { type: 'object' },
-                            message: 'must be object',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err78];
-                          } else {
-                            vErrors.push(err78);
-                          }
-                          errors++;
-                        }
-                      }
-                    } else {
-                      const err79 = {
-                        instancePath: instancePath + '/data/relationships/stage/data',
-                        schemaPath:
-                          '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/type',
-                        keyword: 'type',
-                        params: { type: 'object' },
-                        message: 'must be object',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err79];
-                      } else {
-                        vErrors.push(err79);
-                      }
-                      errors++;
-                    }
-                    var _valid5 = _errs81 === errors;
-                    valid16 = valid16 || _valid5;
-                  }
-                  if (!valid16) {
-                    const err80 = {
-                      instancePath: instancePath + '/data/relationships/stage/data',
-                      schemaPath: '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf',
-                      keyword: 'anyOf',
-                      params: {},
-                      message: 'must match a schema in anyOf',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err80];
-                    } else {
-                      vErrors.push(err80);
-                    }
-                    errors++;
-                  } else {
-                    errors = _errs78;
-                    if (vErrors !== null) {
-                      if (_errs78) {
-                        vErrors.length = _errs78;
-                      } else {
-                        vErrors = null;
-                      }
-                    }
-                  }
-                }
-                if (data24.meta !== undefined) {
-                  let data29 = data24.meta;
-                  if (!(data29 && typeof data29 == 'object' && !Array.isArray(data29))) {
-                    const err81 = {
-                      instancePath: instancePath + '/data/relationships/stage/meta',
-                      schemaPath: '#/properties/data/properties/relationships/properties/stage/properties/meta/type',
-                      keyword: 'type',
-                      params: { type: 'object' },
-                      message: 'must be object',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err81];
-                    } else {
-                      vErrors.push(err81);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err82 = {
-                  instancePath: instancePath + '/data/relationships/stage',
-                  schemaPath: '#/properties/data/properties/relationships/properties/stage/type',
+            if (data3.custom131 !== undefined) {
+              let data53 = data3.custom131;
+              if (typeof data53 !== 'string' && data53 !== null) {
+                const err65 = {
+                  instancePath: instancePath + '/data/attributes/custom131',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom131/type',
                   keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom131.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err65];
+                } else {
+                  vErrors.push(err65);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom132 !== undefined) {
+              let data54 = data3.custom132;
+              if (typeof data54 !== 'string' && data54 !== null) {
+                const err66 = {
+                  instancePath: instancePath + '/data/attributes/custom132',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom132/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom132.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err66];
+                } else {
+                  vErrors.push(err66);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom133 !== undefined) {
+              let data55 = data3.custom133;
+              if (typeof data55 !== 'string' && data55 !== null) {
+                const err67 = {
+                  instancePath: instancePath + '/data/attributes/custom133',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom133/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom133.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err67];
+                } else {
+                  vErrors.push(err67);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom134 !== undefined) {
+              let data56 = data3.custom134;
+              if (typeof data56 !== 'string' && data56 !== null) {
+                const err68 = {
+                  instancePath: instancePath + '/data/attributes/custom134',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom134/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom134.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err68];
+                } else {
+                  vErrors.push(err68);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom135 !== undefined) {
+              let data57 = data3.custom135;
+              if (typeof data57 !== 'string' && data57 !== null) {
+                const err69 = {
+                  instancePath: instancePath + '/data/attributes/custom135',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom135/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom135.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err69];
+                } else {
+                  vErrors.push(err69);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom136 !== undefined) {
+              let data58 = data3.custom136;
+              if (typeof data58 !== 'string' && data58 !== null) {
+                const err70 = {
+                  instancePath: instancePath + '/data/attributes/custom136',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom136/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom136.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err70];
+                } else {
+                  vErrors.push(err70);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom137 !== undefined) {
+              let data59 = data3.custom137;
+              if (typeof data59 !== 'string' && data59 !== null) {
+                const err71 = {
+                  instancePath: instancePath + '/data/attributes/custom137',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom137/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom137.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err71];
+                } else {
+                  vErrors.push(err71);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom138 !== undefined) {
+              let data60 = data3.custom138;
+              if (typeof data60 !== 'string' && data60 !== null) {
+                const err72 = {
+                  instancePath: instancePath + '/data/attributes/custom138',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom138/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom138.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err72];
+                } else {
+                  vErrors.push(err72);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom139 !== undefined) {
+              let data61 = data3.custom139;
+              if (typeof data61 !== 'string' && data61 !== null) {
+                const err73 = {
+                  instancePath: instancePath + '/data/attributes/custom139',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom139/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom139.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err73];
+                } else {
+                  vErrors.push(err73);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom14 !== undefined) {
+              let data62 = data3.custom14;
+              if (typeof data62 !== 'string' && data62 !== null) {
+                const err74 = {
+                  instancePath: instancePath + '/data/attributes/custom14',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom14/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom14.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err74];
+                } else {
+                  vErrors.push(err74);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom140 !== undefined) {
+              let data63 = data3.custom140;
+              if (typeof data63 !== 'string' && data63 !== null) {
+                const err75 = {
+                  instancePath: instancePath + '/data/attributes/custom140',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom140/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom140.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err75];
+                } else {
+                  vErrors.push(err75);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom141 !== undefined) {
+              let data64 = data3.custom141;
+              if (typeof data64 !== 'string' && data64 !== null) {
+                const err76 = {
+                  instancePath: instancePath + '/data/attributes/custom141',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom141/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom141.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err76];
+                } else {
+                  vErrors.push(err76);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom142 !== undefined) {
+              let data65 = data3.custom142;
+              if (typeof data65 !== 'string' && data65 !== null) {
+                const err77 = {
+                  instancePath: instancePath + '/data/attributes/custom142',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom142/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom142.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err77];
+                } else {
+                  vErrors.push(err77);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom143 !== undefined) {
+              let data66 = data3.custom143;
+              if (typeof data66 !== 'string' && data66 !== null) {
+                const err78 = {
+                  instancePath: instancePath + '/data/attributes/custom143',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom143/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom143.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err78];
+                } else {
+                  vErrors.push(err78);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom144 !== undefined) {
+              let data67 = data3.custom144;
+              if (typeof data67 !== 'string' && data67 !== null) {
+                const err79 = {
+                  instancePath: instancePath + '/data/attributes/custom144',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom144/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom144.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err79];
+                } else {
+                  vErrors.push(err79);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom145 !== undefined) {
+              let data68 = data3.custom145;
+              if (typeof data68 !== 'string' && data68 !== null) {
+                const err80 = {
+                  instancePath: instancePath + '/data/attributes/custom145',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom145/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom145.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err80];
+                } else {
+                  vErrors.push(err80);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom146 !== undefined) {
+              let data69 = data3.custom146;
+              if (typeof data69 !== 'string' && data69 !== null) {
+                const err81 = {
+                  instancePath: instancePath + '/data/attributes/custom146',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom146/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom146.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err81];
+                } else {
+                  vErrors.push(err81);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom147 !== undefined) {
+              let data70 = data3.custom147;
+              if (typeof data70 !== 'string' && data70 !== null) {
+                const err82 = {
+                  instancePath: instancePath + '/data/attributes/custom147',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom147/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom147.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err82];
@@ -3365,8 +8201,4509 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data3.custom148 !== undefined) {
+              let data71 = data3.custom148;
+              if (typeof data71 !== 'string' && data71 !== null) {
+                const err83 = {
+                  instancePath: instancePath + '/data/attributes/custom148',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom148/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom148.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err83];
+                } else {
+                  vErrors.push(err83);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom149 !== undefined) {
+              let data72 = data3.custom149;
+              if (typeof data72 !== 'string' && data72 !== null) {
+                const err84 = {
+                  instancePath: instancePath + '/data/attributes/custom149',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom149/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom149.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err84];
+                } else {
+                  vErrors.push(err84);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom15 !== undefined) {
+              let data73 = data3.custom15;
+              if (typeof data73 !== 'string' && data73 !== null) {
+                const err85 = {
+                  instancePath: instancePath + '/data/attributes/custom15',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom15/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom15.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err85];
+                } else {
+                  vErrors.push(err85);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom150 !== undefined) {
+              let data74 = data3.custom150;
+              if (typeof data74 !== 'string' && data74 !== null) {
+                const err86 = {
+                  instancePath: instancePath + '/data/attributes/custom150',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom150/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom150.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err86];
+                } else {
+                  vErrors.push(err86);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom16 !== undefined) {
+              let data75 = data3.custom16;
+              if (typeof data75 !== 'string' && data75 !== null) {
+                const err87 = {
+                  instancePath: instancePath + '/data/attributes/custom16',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom16/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom16.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err87];
+                } else {
+                  vErrors.push(err87);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom17 !== undefined) {
+              let data76 = data3.custom17;
+              if (typeof data76 !== 'string' && data76 !== null) {
+                const err88 = {
+                  instancePath: instancePath + '/data/attributes/custom17',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom17/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom17.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err88];
+                } else {
+                  vErrors.push(err88);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom18 !== undefined) {
+              let data77 = data3.custom18;
+              if (typeof data77 !== 'string' && data77 !== null) {
+                const err89 = {
+                  instancePath: instancePath + '/data/attributes/custom18',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom18/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom18.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err89];
+                } else {
+                  vErrors.push(err89);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom19 !== undefined) {
+              let data78 = data3.custom19;
+              if (typeof data78 !== 'string' && data78 !== null) {
+                const err90 = {
+                  instancePath: instancePath + '/data/attributes/custom19',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom19/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom19.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err90];
+                } else {
+                  vErrors.push(err90);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom2 !== undefined) {
+              let data79 = data3.custom2;
+              if (typeof data79 !== 'string' && data79 !== null) {
+                const err91 = {
+                  instancePath: instancePath + '/data/attributes/custom2',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom2/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom2.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err91];
+                } else {
+                  vErrors.push(err91);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom20 !== undefined) {
+              let data80 = data3.custom20;
+              if (typeof data80 !== 'string' && data80 !== null) {
+                const err92 = {
+                  instancePath: instancePath + '/data/attributes/custom20',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom20/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom20.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err92];
+                } else {
+                  vErrors.push(err92);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom21 !== undefined) {
+              let data81 = data3.custom21;
+              if (typeof data81 !== 'string' && data81 !== null) {
+                const err93 = {
+                  instancePath: instancePath + '/data/attributes/custom21',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom21/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom21.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err93];
+                } else {
+                  vErrors.push(err93);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom22 !== undefined) {
+              let data82 = data3.custom22;
+              if (typeof data82 !== 'string' && data82 !== null) {
+                const err94 = {
+                  instancePath: instancePath + '/data/attributes/custom22',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom22/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom22.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err94];
+                } else {
+                  vErrors.push(err94);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom23 !== undefined) {
+              let data83 = data3.custom23;
+              if (typeof data83 !== 'string' && data83 !== null) {
+                const err95 = {
+                  instancePath: instancePath + '/data/attributes/custom23',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom23/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom23.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err95];
+                } else {
+                  vErrors.push(err95);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom24 !== undefined) {
+              let data84 = data3.custom24;
+              if (typeof data84 !== 'string' && data84 !== null) {
+                const err96 = {
+                  instancePath: instancePath + '/data/attributes/custom24',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom24/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom24.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err96];
+                } else {
+                  vErrors.push(err96);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom25 !== undefined) {
+              let data85 = data3.custom25;
+              if (typeof data85 !== 'string' && data85 !== null) {
+                const err97 = {
+                  instancePath: instancePath + '/data/attributes/custom25',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom25/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom25.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err97];
+                } else {
+                  vErrors.push(err97);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom26 !== undefined) {
+              let data86 = data3.custom26;
+              if (typeof data86 !== 'string' && data86 !== null) {
+                const err98 = {
+                  instancePath: instancePath + '/data/attributes/custom26',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom26/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom26.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err98];
+                } else {
+                  vErrors.push(err98);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom27 !== undefined) {
+              let data87 = data3.custom27;
+              if (typeof data87 !== 'string' && data87 !== null) {
+                const err99 = {
+                  instancePath: instancePath + '/data/attributes/custom27',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom27/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom27.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err99];
+                } else {
+                  vErrors.push(err99);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom28 !== undefined) {
+              let data88 = data3.custom28;
+              if (typeof data88 !== 'string' && data88 !== null) {
+                const err100 = {
+                  instancePath: instancePath + '/data/attributes/custom28',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom28/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom28.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err100];
+                } else {
+                  vErrors.push(err100);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom29 !== undefined) {
+              let data89 = data3.custom29;
+              if (typeof data89 !== 'string' && data89 !== null) {
+                const err101 = {
+                  instancePath: instancePath + '/data/attributes/custom29',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom29/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom29.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err101];
+                } else {
+                  vErrors.push(err101);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom3 !== undefined) {
+              let data90 = data3.custom3;
+              if (typeof data90 !== 'string' && data90 !== null) {
+                const err102 = {
+                  instancePath: instancePath + '/data/attributes/custom3',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom3/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom3.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err102];
+                } else {
+                  vErrors.push(err102);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom30 !== undefined) {
+              let data91 = data3.custom30;
+              if (typeof data91 !== 'string' && data91 !== null) {
+                const err103 = {
+                  instancePath: instancePath + '/data/attributes/custom30',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom30/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom30.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err103];
+                } else {
+                  vErrors.push(err103);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom31 !== undefined) {
+              let data92 = data3.custom31;
+              if (typeof data92 !== 'string' && data92 !== null) {
+                const err104 = {
+                  instancePath: instancePath + '/data/attributes/custom31',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom31/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom31.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err104];
+                } else {
+                  vErrors.push(err104);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom32 !== undefined) {
+              let data93 = data3.custom32;
+              if (typeof data93 !== 'string' && data93 !== null) {
+                const err105 = {
+                  instancePath: instancePath + '/data/attributes/custom32',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom32/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom32.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err105];
+                } else {
+                  vErrors.push(err105);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom33 !== undefined) {
+              let data94 = data3.custom33;
+              if (typeof data94 !== 'string' && data94 !== null) {
+                const err106 = {
+                  instancePath: instancePath + '/data/attributes/custom33',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom33/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom33.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err106];
+                } else {
+                  vErrors.push(err106);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom34 !== undefined) {
+              let data95 = data3.custom34;
+              if (typeof data95 !== 'string' && data95 !== null) {
+                const err107 = {
+                  instancePath: instancePath + '/data/attributes/custom34',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom34/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom34.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err107];
+                } else {
+                  vErrors.push(err107);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom35 !== undefined) {
+              let data96 = data3.custom35;
+              if (typeof data96 !== 'string' && data96 !== null) {
+                const err108 = {
+                  instancePath: instancePath + '/data/attributes/custom35',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom35/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom35.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err108];
+                } else {
+                  vErrors.push(err108);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom36 !== undefined) {
+              let data97 = data3.custom36;
+              if (typeof data97 !== 'string' && data97 !== null) {
+                const err109 = {
+                  instancePath: instancePath + '/data/attributes/custom36',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom36/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom36.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err109];
+                } else {
+                  vErrors.push(err109);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom37 !== undefined) {
+              let data98 = data3.custom37;
+              if (typeof data98 !== 'string' && data98 !== null) {
+                const err110 = {
+                  instancePath: instancePath + '/data/attributes/custom37',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom37/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom37.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err110];
+                } else {
+                  vErrors.push(err110);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom38 !== undefined) {
+              let data99 = data3.custom38;
+              if (typeof data99 !== 'string' && data99 !== null) {
+                const err111 = {
+                  instancePath: instancePath + '/data/attributes/custom38',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom38/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom38.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err111];
+                } else {
+                  vErrors.push(err111);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom39 !== undefined) {
+              let data100 = data3.custom39;
+              if (typeof data100 !== 'string' && data100 !== null) {
+                const err112 = {
+                  instancePath: instancePath + '/data/attributes/custom39',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom39/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom39.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err112];
+                } else {
+                  vErrors.push(err112);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom4 !== undefined) {
+              let data101 = data3.custom4;
+              if (typeof data101 !== 'string' && data101 !== null) {
+                const err113 = {
+                  instancePath: instancePath + '/data/attributes/custom4',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom4/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom4.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err113];
+                } else {
+                  vErrors.push(err113);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom40 !== undefined) {
+              let data102 = data3.custom40;
+              if (typeof data102 !== 'string' && data102 !== null) {
+                const err114 = {
+                  instancePath: instancePath + '/data/attributes/custom40',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom40/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom40.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err114];
+                } else {
+                  vErrors.push(err114);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom41 !== undefined) {
+              let data103 = data3.custom41;
+              if (typeof data103 !== 'string' && data103 !== null) {
+                const err115 = {
+                  instancePath: instancePath + '/data/attributes/custom41',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom41/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom41.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err115];
+                } else {
+                  vErrors.push(err115);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom42 !== undefined) {
+              let data104 = data3.custom42;
+              if (typeof data104 !== 'string' && data104 !== null) {
+                const err116 = {
+                  instancePath: instancePath + '/data/attributes/custom42',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom42/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom42.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err116];
+                } else {
+                  vErrors.push(err116);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom43 !== undefined) {
+              let data105 = data3.custom43;
+              if (typeof data105 !== 'string' && data105 !== null) {
+                const err117 = {
+                  instancePath: instancePath + '/data/attributes/custom43',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom43/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom43.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err117];
+                } else {
+                  vErrors.push(err117);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom44 !== undefined) {
+              let data106 = data3.custom44;
+              if (typeof data106 !== 'string' && data106 !== null) {
+                const err118 = {
+                  instancePath: instancePath + '/data/attributes/custom44',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom44/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom44.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err118];
+                } else {
+                  vErrors.push(err118);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom45 !== undefined) {
+              let data107 = data3.custom45;
+              if (typeof data107 !== 'string' && data107 !== null) {
+                const err119 = {
+                  instancePath: instancePath + '/data/attributes/custom45',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom45/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom45.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err119];
+                } else {
+                  vErrors.push(err119);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom46 !== undefined) {
+              let data108 = data3.custom46;
+              if (typeof data108 !== 'string' && data108 !== null) {
+                const err120 = {
+                  instancePath: instancePath + '/data/attributes/custom46',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom46/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom46.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err120];
+                } else {
+                  vErrors.push(err120);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom47 !== undefined) {
+              let data109 = data3.custom47;
+              if (typeof data109 !== 'string' && data109 !== null) {
+                const err121 = {
+                  instancePath: instancePath + '/data/attributes/custom47',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom47/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom47.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err121];
+                } else {
+                  vErrors.push(err121);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom48 !== undefined) {
+              let data110 = data3.custom48;
+              if (typeof data110 !== 'string' && data110 !== null) {
+                const err122 = {
+                  instancePath: instancePath + '/data/attributes/custom48',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom48/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom48.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err122];
+                } else {
+                  vErrors.push(err122);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom49 !== undefined) {
+              let data111 = data3.custom49;
+              if (typeof data111 !== 'string' && data111 !== null) {
+                const err123 = {
+                  instancePath: instancePath + '/data/attributes/custom49',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom49/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom49.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err123];
+                } else {
+                  vErrors.push(err123);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom5 !== undefined) {
+              let data112 = data3.custom5;
+              if (typeof data112 !== 'string' && data112 !== null) {
+                const err124 = {
+                  instancePath: instancePath + '/data/attributes/custom5',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom5/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom5.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err124];
+                } else {
+                  vErrors.push(err124);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom50 !== undefined) {
+              let data113 = data3.custom50;
+              if (typeof data113 !== 'string' && data113 !== null) {
+                const err125 = {
+                  instancePath: instancePath + '/data/attributes/custom50',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom50/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom50.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err125];
+                } else {
+                  vErrors.push(err125);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom51 !== undefined) {
+              let data114 = data3.custom51;
+              if (typeof data114 !== 'string' && data114 !== null) {
+                const err126 = {
+                  instancePath: instancePath + '/data/attributes/custom51',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom51/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom51.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err126];
+                } else {
+                  vErrors.push(err126);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom52 !== undefined) {
+              let data115 = data3.custom52;
+              if (typeof data115 !== 'string' && data115 !== null) {
+                const err127 = {
+                  instancePath: instancePath + '/data/attributes/custom52',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom52/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom52.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err127];
+                } else {
+                  vErrors.push(err127);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom53 !== undefined) {
+              let data116 = data3.custom53;
+              if (typeof data116 !== 'string' && data116 !== null) {
+                const err128 = {
+                  instancePath: instancePath + '/data/attributes/custom53',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom53/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom53.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err128];
+                } else {
+                  vErrors.push(err128);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom54 !== undefined) {
+              let data117 = data3.custom54;
+              if (typeof data117 !== 'string' && data117 !== null) {
+                const err129 = {
+                  instancePath: instancePath + '/data/attributes/custom54',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom54/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom54.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err129];
+                } else {
+                  vErrors.push(err129);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom55 !== undefined) {
+              let data118 = data3.custom55;
+              if (typeof data118 !== 'string' && data118 !== null) {
+                const err130 = {
+                  instancePath: instancePath + '/data/attributes/custom55',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom55/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom55.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err130];
+                } else {
+                  vErrors.push(err130);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom56 !== undefined) {
+              let data119 = data3.custom56;
+              if (typeof data119 !== 'string' && data119 !== null) {
+                const err131 = {
+                  instancePath: instancePath + '/data/attributes/custom56',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom56/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom56.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err131];
+                } else {
+                  vErrors.push(err131);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom57 !== undefined) {
+              let data120 = data3.custom57;
+              if (typeof data120 !== 'string' && data120 !== null) {
+                const err132 = {
+                  instancePath: instancePath + '/data/attributes/custom57',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom57/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom57.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err132];
+                } else {
+                  vErrors.push(err132);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom58 !== undefined) {
+              let data121 = data3.custom58;
+              if (typeof data121 !== 'string' && data121 !== null) {
+                const err133 = {
+                  instancePath: instancePath + '/data/attributes/custom58',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom58/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom58.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err133];
+                } else {
+                  vErrors.push(err133);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom59 !== undefined) {
+              let data122 = data3.custom59;
+              if (typeof data122 !== 'string' && data122 !== null) {
+                const err134 = {
+                  instancePath: instancePath + '/data/attributes/custom59',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom59/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom59.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err134];
+                } else {
+                  vErrors.push(err134);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom6 !== undefined) {
+              let data123 = data3.custom6;
+              if (typeof data123 !== 'string' && data123 !== null) {
+                const err135 = {
+                  instancePath: instancePath + '/data/attributes/custom6',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom6/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom6.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err135];
+                } else {
+                  vErrors.push(err135);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom60 !== undefined) {
+              let data124 = data3.custom60;
+              if (typeof data124 !== 'string' && data124 !== null) {
+                const err136 = {
+                  instancePath: instancePath + '/data/attributes/custom60',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom60/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom60.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err136];
+                } else {
+                  vErrors.push(err136);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom61 !== undefined) {
+              let data125 = data3.custom61;
+              if (typeof data125 !== 'string' && data125 !== null) {
+                const err137 = {
+                  instancePath: instancePath + '/data/attributes/custom61',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom61/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom61.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err137];
+                } else {
+                  vErrors.push(err137);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom62 !== undefined) {
+              let data126 = data3.custom62;
+              if (typeof data126 !== 'string' && data126 !== null) {
+                const err138 = {
+                  instancePath: instancePath + '/data/attributes/custom62',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom62/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom62.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err138];
+                } else {
+                  vErrors.push(err138);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom63 !== undefined) {
+              let data127 = data3.custom63;
+              if (typeof data127 !== 'string' && data127 !== null) {
+                const err139 = {
+                  instancePath: instancePath + '/data/attributes/custom63',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom63/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom63.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err139];
+                } else {
+                  vErrors.push(err139);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom64 !== undefined) {
+              let data128 = data3.custom64;
+              if (typeof data128 !== 'string' && data128 !== null) {
+                const err140 = {
+                  instancePath: instancePath + '/data/attributes/custom64',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom64/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom64.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err140];
+                } else {
+                  vErrors.push(err140);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom65 !== undefined) {
+              let data129 = data3.custom65;
+              if (typeof data129 !== 'string' && data129 !== null) {
+                const err141 = {
+                  instancePath: instancePath + '/data/attributes/custom65',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom65/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom65.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err141];
+                } else {
+                  vErrors.push(err141);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom66 !== undefined) {
+              let data130 = data3.custom66;
+              if (typeof data130 !== 'string' && data130 !== null) {
+                const err142 = {
+                  instancePath: instancePath + '/data/attributes/custom66',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom66/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom66.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err142];
+                } else {
+                  vErrors.push(err142);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom67 !== undefined) {
+              let data131 = data3.custom67;
+              if (typeof data131 !== 'string' && data131 !== null) {
+                const err143 = {
+                  instancePath: instancePath + '/data/attributes/custom67',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom67/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom67.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err143];
+                } else {
+                  vErrors.push(err143);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom68 !== undefined) {
+              let data132 = data3.custom68;
+              if (typeof data132 !== 'string' && data132 !== null) {
+                const err144 = {
+                  instancePath: instancePath + '/data/attributes/custom68',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom68/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom68.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err144];
+                } else {
+                  vErrors.push(err144);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom69 !== undefined) {
+              let data133 = data3.custom69;
+              if (typeof data133 !== 'string' && data133 !== null) {
+                const err145 = {
+                  instancePath: instancePath + '/data/attributes/custom69',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom69/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom69.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err145];
+                } else {
+                  vErrors.push(err145);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom7 !== undefined) {
+              let data134 = data3.custom7;
+              if (typeof data134 !== 'string' && data134 !== null) {
+                const err146 = {
+                  instancePath: instancePath + '/data/attributes/custom7',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom7/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom7.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err146];
+                } else {
+                  vErrors.push(err146);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom70 !== undefined) {
+              let data135 = data3.custom70;
+              if (typeof data135 !== 'string' && data135 !== null) {
+                const err147 = {
+                  instancePath: instancePath + '/data/attributes/custom70',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom70/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom70.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err147];
+                } else {
+                  vErrors.push(err147);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom71 !== undefined) {
+              let data136 = data3.custom71;
+              if (typeof data136 !== 'string' && data136 !== null) {
+                const err148 = {
+                  instancePath: instancePath + '/data/attributes/custom71',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom71/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom71.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err148];
+                } else {
+                  vErrors.push(err148);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom72 !== undefined) {
+              let data137 = data3.custom72;
+              if (typeof data137 !== 'string' && data137 !== null) {
+                const err149 = {
+                  instancePath: instancePath + '/data/attributes/custom72',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom72/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom72.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err149];
+                } else {
+                  vErrors.push(err149);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom73 !== undefined) {
+              let data138 = data3.custom73;
+              if (typeof data138 !== 'string' && data138 !== null) {
+                const err150 = {
+                  instancePath: instancePath + '/data/attributes/custom73',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom73/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom73.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err150];
+                } else {
+                  vErrors.push(err150);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom74 !== undefined) {
+              let data139 = data3.custom74;
+              if (typeof data139 !== 'string' && data139 !== null) {
+                const err151 = {
+                  instancePath: instancePath + '/data/attributes/custom74',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom74/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom74.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err151];
+                } else {
+                  vErrors.push(err151);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom75 !== undefined) {
+              let data140 = data3.custom75;
+              if (typeof data140 !== 'string' && data140 !== null) {
+                const err152 = {
+                  instancePath: instancePath + '/data/attributes/custom75',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom75/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom75.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err152];
+                } else {
+                  vErrors.push(err152);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom76 !== undefined) {
+              let data141 = data3.custom76;
+              if (typeof data141 !== 'string' && data141 !== null) {
+                const err153 = {
+                  instancePath: instancePath + '/data/attributes/custom76',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom76/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom76.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err153];
+                } else {
+                  vErrors.push(err153);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom77 !== undefined) {
+              let data142 = data3.custom77;
+              if (typeof data142 !== 'string' && data142 !== null) {
+                const err154 = {
+                  instancePath: instancePath + '/data/attributes/custom77',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom77/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom77.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err154];
+                } else {
+                  vErrors.push(err154);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom78 !== undefined) {
+              let data143 = data3.custom78;
+              if (typeof data143 !== 'string' && data143 !== null) {
+                const err155 = {
+                  instancePath: instancePath + '/data/attributes/custom78',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom78/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom78.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err155];
+                } else {
+                  vErrors.push(err155);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom79 !== undefined) {
+              let data144 = data3.custom79;
+              if (typeof data144 !== 'string' && data144 !== null) {
+                const err156 = {
+                  instancePath: instancePath + '/data/attributes/custom79',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom79/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom79.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err156];
+                } else {
+                  vErrors.push(err156);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom8 !== undefined) {
+              let data145 = data3.custom8;
+              if (typeof data145 !== 'string' && data145 !== null) {
+                const err157 = {
+                  instancePath: instancePath + '/data/attributes/custom8',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom8/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom8.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err157];
+                } else {
+                  vErrors.push(err157);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom80 !== undefined) {
+              let data146 = data3.custom80;
+              if (typeof data146 !== 'string' && data146 !== null) {
+                const err158 = {
+                  instancePath: instancePath + '/data/attributes/custom80',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom80/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom80.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err158];
+                } else {
+                  vErrors.push(err158);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom81 !== undefined) {
+              let data147 = data3.custom81;
+              if (typeof data147 !== 'string' && data147 !== null) {
+                const err159 = {
+                  instancePath: instancePath + '/data/attributes/custom81',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom81/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom81.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err159];
+                } else {
+                  vErrors.push(err159);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom82 !== undefined) {
+              let data148 = data3.custom82;
+              if (typeof data148 !== 'string' && data148 !== null) {
+                const err160 = {
+                  instancePath: instancePath + '/data/attributes/custom82',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom82/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom82.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err160];
+                } else {
+                  vErrors.push(err160);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom83 !== undefined) {
+              let data149 = data3.custom83;
+              if (typeof data149 !== 'string' && data149 !== null) {
+                const err161 = {
+                  instancePath: instancePath + '/data/attributes/custom83',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom83/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom83.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err161];
+                } else {
+                  vErrors.push(err161);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom84 !== undefined) {
+              let data150 = data3.custom84;
+              if (typeof data150 !== 'string' && data150 !== null) {
+                const err162 = {
+                  instancePath: instancePath + '/data/attributes/custom84',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom84/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom84.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err162];
+                } else {
+                  vErrors.push(err162);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom85 !== undefined) {
+              let data151 = data3.custom85;
+              if (typeof data151 !== 'string' && data151 !== null) {
+                const err163 = {
+                  instancePath: instancePath + '/data/attributes/custom85',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom85/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom85.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err163];
+                } else {
+                  vErrors.push(err163);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom86 !== undefined) {
+              let data152 = data3.custom86;
+              if (typeof data152 !== 'string' && data152 !== null) {
+                const err164 = {
+                  instancePath: instancePath + '/data/attributes/custom86',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom86/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom86.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err164];
+                } else {
+                  vErrors.push(err164);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom87 !== undefined) {
+              let data153 = data3.custom87;
+              if (typeof data153 !== 'string' && data153 !== null) {
+                const err165 = {
+                  instancePath: instancePath + '/data/attributes/custom87',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom87/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom87.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err165];
+                } else {
+                  vErrors.push(err165);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom88 !== undefined) {
+              let data154 = data3.custom88;
+              if (typeof data154 !== 'string' && data154 !== null) {
+                const err166 = {
+                  instancePath: instancePath + '/data/attributes/custom88',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom88/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom88.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err166];
+                } else {
+                  vErrors.push(err166);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom89 !== undefined) {
+              let data155 = data3.custom89;
+              if (typeof data155 !== 'string' && data155 !== null) {
+                const err167 = {
+                  instancePath: instancePath + '/data/attributes/custom89',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom89/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom89.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err167];
+                } else {
+                  vErrors.push(err167);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom9 !== undefined) {
+              let data156 = data3.custom9;
+              if (typeof data156 !== 'string' && data156 !== null) {
+                const err168 = {
+                  instancePath: instancePath + '/data/attributes/custom9',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom9/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom9.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err168];
+                } else {
+                  vErrors.push(err168);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom90 !== undefined) {
+              let data157 = data3.custom90;
+              if (typeof data157 !== 'string' && data157 !== null) {
+                const err169 = {
+                  instancePath: instancePath + '/data/attributes/custom90',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom90/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom90.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err169];
+                } else {
+                  vErrors.push(err169);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom91 !== undefined) {
+              let data158 = data3.custom91;
+              if (typeof data158 !== 'string' && data158 !== null) {
+                const err170 = {
+                  instancePath: instancePath + '/data/attributes/custom91',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom91/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom91.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err170];
+                } else {
+                  vErrors.push(err170);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom92 !== undefined) {
+              let data159 = data3.custom92;
+              if (typeof data159 !== 'string' && data159 !== null) {
+                const err171 = {
+                  instancePath: instancePath + '/data/attributes/custom92',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom92/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom92.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err171];
+                } else {
+                  vErrors.push(err171);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom93 !== undefined) {
+              let data160 = data3.custom93;
+              if (typeof data160 !== 'string' && data160 !== null) {
+                const err172 = {
+                  instancePath: instancePath + '/data/attributes/custom93',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom93/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom93.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err172];
+                } else {
+                  vErrors.push(err172);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom94 !== undefined) {
+              let data161 = data3.custom94;
+              if (typeof data161 !== 'string' && data161 !== null) {
+                const err173 = {
+                  instancePath: instancePath + '/data/attributes/custom94',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom94/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom94.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err173];
+                } else {
+                  vErrors.push(err173);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom95 !== undefined) {
+              let data162 = data3.custom95;
+              if (typeof data162 !== 'string' && data162 !== null) {
+                const err174 = {
+                  instancePath: instancePath + '/data/attributes/custom95',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom95/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom95.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err174];
+                } else {
+                  vErrors.push(err174);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom96 !== undefined) {
+              let data163 = data3.custom96;
+              if (typeof data163 !== 'string' && data163 !== null) {
+                const err175 = {
+                  instancePath: instancePath + '/data/attributes/custom96',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom96/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom96.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err175];
+                } else {
+                  vErrors.push(err175);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom97 !== undefined) {
+              let data164 = data3.custom97;
+              if (typeof data164 !== 'string' && data164 !== null) {
+                const err176 = {
+                  instancePath: instancePath + '/data/attributes/custom97',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom97/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom97.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err176];
+                } else {
+                  vErrors.push(err176);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom98 !== undefined) {
+              let data165 = data3.custom98;
+              if (typeof data165 !== 'string' && data165 !== null) {
+                const err177 = {
+                  instancePath: instancePath + '/data/attributes/custom98',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom98/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom98.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err177];
+                } else {
+                  vErrors.push(err177);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom99 !== undefined) {
+              let data166 = data3.custom99;
+              if (typeof data166 !== 'string' && data166 !== null) {
+                const err178 = {
+                  instancePath: instancePath + '/data/attributes/custom99',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom99/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom99.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err178];
+                } else {
+                  vErrors.push(err178);
+                }
+                errors++;
+              }
+            }
+            if (data3.dateOfBirth !== undefined) {
+              let data167 = data3.dateOfBirth;
+              if (typeof data167 !== 'string' && data167 !== null) {
+                const err179 = {
+                  instancePath: instancePath + '/data/attributes/dateOfBirth',
+                  schemaPath: '#/properties/data/properties/attributes/properties/dateOfBirth/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.dateOfBirth.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err179];
+                } else {
+                  vErrors.push(err179);
+                }
+                errors++;
+              }
+              if (typeof data167 === 'string') {
+                if (!formats4.validate(data167)) {
+                  const err180 = {
+                    instancePath: instancePath + '/data/attributes/dateOfBirth',
+                    schemaPath: '#/properties/data/properties/attributes/properties/dateOfBirth/format',
+                    keyword: 'format',
+                    params: { format: 'date' },
+                    message: 'must match format "' + 'date' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err180];
+                  } else {
+                    vErrors.push(err180);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.degree !== undefined) {
+              let data168 = data3.degree;
+              if (typeof data168 !== 'string' && data168 !== null) {
+                const err181 = {
+                  instancePath: instancePath + '/data/attributes/degree',
+                  schemaPath: '#/properties/data/properties/attributes/properties/degree/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.degree.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err181];
+                } else {
+                  vErrors.push(err181);
+                }
+                errors++;
+              }
+            }
+            if (data3.emailOptedOut !== undefined) {
+              let data169 = data3.emailOptedOut;
+              if (typeof data169 !== 'boolean' && data169 !== null) {
+                const err182 = {
+                  instancePath: instancePath + '/data/attributes/emailOptedOut',
+                  schemaPath: '#/properties/data/properties/attributes/properties/emailOptedOut/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.emailOptedOut.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err182];
+                } else {
+                  vErrors.push(err182);
+                }
+                errors++;
+              }
+            }
+            if (data3.emails !== undefined) {
+              let data170 = data3.emails;
+              if (!Array.isArray(data170) && data170 !== null) {
+                const err183 = {
+                  instancePath: instancePath + '/data/attributes/emails',
+                  schemaPath: '#/properties/data/properties/attributes/properties/emails/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.emails.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err183];
+                } else {
+                  vErrors.push(err183);
+                }
+                errors++;
+              }
+              if (Array.isArray(data170)) {
+                if (data170.length > 1000) {
+                  const err184 = {
+                    instancePath: instancePath + '/data/attributes/emails',
+                    schemaPath: '#/properties/data/properties/attributes/properties/emails/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err184];
+                  } else {
+                    vErrors.push(err184);
+                  }
+                  errors++;
+                }
+                const len0 = data170.length;
+                for (let i0 = 0; i0 < len0; i0++) {
+                  let data171 = data170[i0];
+                  if (typeof data171 === 'string') {
+                    if (func3(data171) > 255) {
+                      const err185 = {
+                        instancePath: instancePath + '/data/attributes/emails/' + i0,
+                        schemaPath: '#/properties/data/properties/attributes/properties/emails/items/maxLength',
+                        keyword: 'maxLength',
+                        params: { limit: 255 },
+                        message: 'must NOT have more than 255 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err185];
+                      } else {
+                        vErrors.push(err185);
+                      }
+                      errors++;
+                    }
+                    if (!formats6.test(data171)) {
+                      const err186 = {
+                        instancePath: instancePath + '/data/attributes/emails/' + i0,
+                        schemaPath: '#/properties/data/properties/attributes/properties/emails/items/format',
+                        keyword: 'format',
+                        params: { format: 'email' },
+                        message: 'must match format "' + 'email' + '"',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err186];
+                      } else {
+                        vErrors.push(err186);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err187 = {
+                      instancePath: instancePath + '/data/attributes/emails/' + i0,
+                      schemaPath: '#/properties/data/properties/attributes/properties/emails/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err187];
+                    } else {
+                      vErrors.push(err187);
+                    }
+                    errors++;
+                  }
+                }
+              }
+            }
+            if (data3.emailsOptStatus !== undefined) {
+              let data172 = data3.emailsOptStatus;
+              if (typeof data172 !== 'string' && data172 !== null) {
+                const err188 = {
+                  instancePath: instancePath + '/data/attributes/emailsOptStatus',
+                  schemaPath: '#/properties/data/properties/attributes/properties/emailsOptStatus/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.emailsOptStatus.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err188];
+                } else {
+                  vErrors.push(err188);
+                }
+                errors++;
+              }
+            }
+            if (data3.eventName !== undefined) {
+              let data173 = data3.eventName;
+              if (typeof data173 !== 'string' && data173 !== null) {
+                const err189 = {
+                  instancePath: instancePath + '/data/attributes/eventName',
+                  schemaPath: '#/properties/data/properties/attributes/properties/eventName/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.eventName.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err189];
+                } else {
+                  vErrors.push(err189);
+                }
+                errors++;
+              }
+            }
+            if (data3.externalId !== undefined) {
+              let data174 = data3.externalId;
+              if (typeof data174 !== 'string' && data174 !== null) {
+                const err190 = {
+                  instancePath: instancePath + '/data/attributes/externalId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/externalId/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.externalId.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err190];
+                } else {
+                  vErrors.push(err190);
+                }
+                errors++;
+              }
+            }
+            if (data3.externalOwner !== undefined) {
+              let data175 = data3.externalOwner;
+              if (typeof data175 !== 'string' && data175 !== null) {
+                const err191 = {
+                  instancePath: instancePath + '/data/attributes/externalOwner',
+                  schemaPath: '#/properties/data/properties/attributes/properties/externalOwner/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.externalOwner.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err191];
+                } else {
+                  vErrors.push(err191);
+                }
+                errors++;
+              }
+            }
+            if (data3.externalSource !== undefined) {
+              let data176 = data3.externalSource;
+              if (typeof data176 !== 'string' && data176 !== null) {
+                const err192 = {
+                  instancePath: instancePath + '/data/attributes/externalSource',
+                  schemaPath: '#/properties/data/properties/attributes/properties/externalSource/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.externalSource.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err192];
+                } else {
+                  vErrors.push(err192);
+                }
+                errors++;
+              }
+            }
+            if (data3.facebookUrl !== undefined) {
+              let data177 = data3.facebookUrl;
+              if (typeof data177 !== 'string' && data177 !== null) {
+                const err193 = {
+                  instancePath: instancePath + '/data/attributes/facebookUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/facebookUrl/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.facebookUrl.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err193];
+                } else {
+                  vErrors.push(err193);
+                }
+                errors++;
+              }
+            }
+            if (data3.firstName !== undefined) {
+              let data178 = data3.firstName;
+              if (typeof data178 !== 'string' && data178 !== null) {
+                const err194 = {
+                  instancePath: instancePath + '/data/attributes/firstName',
+                  schemaPath: '#/properties/data/properties/attributes/properties/firstName/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.firstName.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err194];
+                } else {
+                  vErrors.push(err194);
+                }
+                errors++;
+              }
+              if (typeof data178 === 'string') {
+                if (func3(data178) > 255) {
+                  const err195 = {
+                    instancePath: instancePath + '/data/attributes/firstName',
+                    schemaPath: '#/properties/data/properties/attributes/properties/firstName/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err195];
+                  } else {
+                    vErrors.push(err195);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.gender !== undefined) {
+              let data179 = data3.gender;
+              if (typeof data179 !== 'string' && data179 !== null) {
+                const err196 = {
+                  instancePath: instancePath + '/data/attributes/gender',
+                  schemaPath: '#/properties/data/properties/attributes/properties/gender/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.gender.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err196];
+                } else {
+                  vErrors.push(err196);
+                }
+                errors++;
+              }
+            }
+            if (data3.githubUrl !== undefined) {
+              let data180 = data3.githubUrl;
+              if (typeof data180 !== 'string' && data180 !== null) {
+                const err197 = {
+                  instancePath: instancePath + '/data/attributes/githubUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/githubUrl/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.githubUrl.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err197];
+                } else {
+                  vErrors.push(err197);
+                }
+                errors++;
+              }
+            }
+            if (data3.githubUsername !== undefined) {
+              let data181 = data3.githubUsername;
+              if (typeof data181 !== 'string' && data181 !== null) {
+                const err198 = {
+                  instancePath: instancePath + '/data/attributes/githubUsername',
+                  schemaPath: '#/properties/data/properties/attributes/properties/githubUsername/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.githubUsername.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err198];
+                } else {
+                  vErrors.push(err198);
+                }
+                errors++;
+              }
+            }
+            if (data3.googlePlusUrl !== undefined) {
+              let data182 = data3.googlePlusUrl;
+              if (typeof data182 !== 'string' && data182 !== null) {
+                const err199 = {
+                  instancePath: instancePath + '/data/attributes/googlePlusUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/googlePlusUrl/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.googlePlusUrl.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err199];
+                } else {
+                  vErrors.push(err199);
+                }
+                errors++;
+              }
+            }
+            if (data3.graduationDate !== undefined) {
+              let data183 = data3.graduationDate;
+              if (typeof data183 !== 'string' && data183 !== null) {
+                const err200 = {
+                  instancePath: instancePath + '/data/attributes/graduationDate',
+                  schemaPath: '#/properties/data/properties/attributes/properties/graduationDate/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.graduationDate.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err200];
+                } else {
+                  vErrors.push(err200);
+                }
+                errors++;
+              }
+              if (typeof data183 === 'string') {
+                if (!formats4.validate(data183)) {
+                  const err201 = {
+                    instancePath: instancePath + '/data/attributes/graduationDate',
+                    schemaPath: '#/properties/data/properties/attributes/properties/graduationDate/format',
+                    keyword: 'format',
+                    params: { format: 'date' },
+                    message: 'must match format "' + 'date' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err201];
+                  } else {
+                    vErrors.push(err201);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.homePhones !== undefined) {
+              let data184 = data3.homePhones;
+              if (!Array.isArray(data184) && data184 !== null) {
+                const err202 = {
+                  instancePath: instancePath + '/data/attributes/homePhones',
+                  schemaPath: '#/properties/data/properties/attributes/properties/homePhones/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.homePhones.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err202];
+                } else {
+                  vErrors.push(err202);
+                }
+                errors++;
+              }
+              if (Array.isArray(data184)) {
+                if (data184.length > 1000) {
+                  const err203 = {
+                    instancePath: instancePath + '/data/attributes/homePhones',
+                    schemaPath: '#/properties/data/properties/attributes/properties/homePhones/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err203];
+                  } else {
+                    vErrors.push(err203);
+                  }
+                  errors++;
+                }
+                const len1 = data184.length;
+                for (let i1 = 0; i1 < len1; i1++) {
+                  if (typeof data184[i1] !== 'string') {
+                    const err204 = {
+                      instancePath: instancePath + '/data/attributes/homePhones/' + i1,
+                      schemaPath: '#/properties/data/properties/attributes/properties/homePhones/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err204];
+                    } else {
+                      vErrors.push(err204);
+                    }
+                    errors++;
+                  }
+                }
+              }
+            }
+            if (data3.jobStartDate !== undefined) {
+              let data186 = data3.jobStartDate;
+              if (typeof data186 !== 'string' && data186 !== null) {
+                const err205 = {
+                  instancePath: instancePath + '/data/attributes/jobStartDate',
+                  schemaPath: '#/properties/data/properties/attributes/properties/jobStartDate/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.jobStartDate.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err205];
+                } else {
+                  vErrors.push(err205);
+                }
+                errors++;
+              }
+              if (typeof data186 === 'string') {
+                if (!formats4.validate(data186)) {
+                  const err206 = {
+                    instancePath: instancePath + '/data/attributes/jobStartDate',
+                    schemaPath: '#/properties/data/properties/attributes/properties/jobStartDate/format',
+                    keyword: 'format',
+                    params: { format: 'date' },
+                    message: 'must match format "' + 'date' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err206];
+                  } else {
+                    vErrors.push(err206);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.lastName !== undefined) {
+              let data187 = data3.lastName;
+              if (typeof data187 !== 'string' && data187 !== null) {
+                const err207 = {
+                  instancePath: instancePath + '/data/attributes/lastName',
+                  schemaPath: '#/properties/data/properties/attributes/properties/lastName/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.lastName.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err207];
+                } else {
+                  vErrors.push(err207);
+                }
+                errors++;
+              }
+              if (typeof data187 === 'string') {
+                if (func3(data187) > 255) {
+                  const err208 = {
+                    instancePath: instancePath + '/data/attributes/lastName',
+                    schemaPath: '#/properties/data/properties/attributes/properties/lastName/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err208];
+                  } else {
+                    vErrors.push(err208);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.linkedInConnections !== undefined) {
+              let data188 = data3.linkedInConnections;
+              if (
+                !(typeof data188 == 'number' && !(data188 % 1) && !isNaN(data188) && isFinite(data188)) &&
+                data188 !== null
+              ) {
+                const err209 = {
+                  instancePath: instancePath + '/data/attributes/linkedInConnections',
+                  schemaPath: '#/properties/data/properties/attributes/properties/linkedInConnections/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.linkedInConnections.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err209];
+                } else {
+                  vErrors.push(err209);
+                }
+                errors++;
+              }
+              if (typeof data188 == 'number' && isFinite(data188)) {
+                if (data188 > 2147483647 || isNaN(data188)) {
+                  const err210 = {
+                    instancePath: instancePath + '/data/attributes/linkedInConnections',
+                    schemaPath: '#/properties/data/properties/attributes/properties/linkedInConnections/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err210];
+                  } else {
+                    vErrors.push(err210);
+                  }
+                  errors++;
+                }
+                if (data188 < -2147483648 || isNaN(data188)) {
+                  const err211 = {
+                    instancePath: instancePath + '/data/attributes/linkedInConnections',
+                    schemaPath: '#/properties/data/properties/attributes/properties/linkedInConnections/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err211];
+                  } else {
+                    vErrors.push(err211);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.linkedInId !== undefined) {
+              let data189 = data3.linkedInId;
+              if (typeof data189 !== 'string' && data189 !== null) {
+                const err212 = {
+                  instancePath: instancePath + '/data/attributes/linkedInId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/linkedInId/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.linkedInId.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err212];
+                } else {
+                  vErrors.push(err212);
+                }
+                errors++;
+              }
+            }
+            if (data3.linkedInUrl !== undefined) {
+              let data190 = data3.linkedInUrl;
+              if (typeof data190 !== 'string' && data190 !== null) {
+                const err213 = {
+                  instancePath: instancePath + '/data/attributes/linkedInUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/linkedInUrl/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.linkedInUrl.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err213];
+                } else {
+                  vErrors.push(err213);
+                }
+                errors++;
+              }
+            }
+            if (data3.middleName !== undefined) {
+              let data191 = data3.middleName;
+              if (typeof data191 !== 'string' && data191 !== null) {
+                const err214 = {
+                  instancePath: instancePath + '/data/attributes/middleName',
+                  schemaPath: '#/properties/data/properties/attributes/properties/middleName/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.middleName.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err214];
+                } else {
+                  vErrors.push(err214);
+                }
+                errors++;
+              }
+            }
+            if (data3.mobilePhones !== undefined) {
+              let data192 = data3.mobilePhones;
+              if (!Array.isArray(data192) && data192 !== null) {
+                const err215 = {
+                  instancePath: instancePath + '/data/attributes/mobilePhones',
+                  schemaPath: '#/properties/data/properties/attributes/properties/mobilePhones/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.mobilePhones.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err215];
+                } else {
+                  vErrors.push(err215);
+                }
+                errors++;
+              }
+              if (Array.isArray(data192)) {
+                if (data192.length > 1000) {
+                  const err216 = {
+                    instancePath: instancePath + '/data/attributes/mobilePhones',
+                    schemaPath: '#/properties/data/properties/attributes/properties/mobilePhones/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err216];
+                  } else {
+                    vErrors.push(err216);
+                  }
+                  errors++;
+                }
+                const len2 = data192.length;
+                for (let i2 = 0; i2 < len2; i2++) {
+                  if (typeof data192[i2] !== 'string') {
+                    const err217 = {
+                      instancePath: instancePath + '/data/attributes/mobilePhones/' + i2,
+                      schemaPath: '#/properties/data/properties/attributes/properties/mobilePhones/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err217];
+                    } else {
+                      vErrors.push(err217);
+                    }
+                    errors++;
+                  }
+                }
+              }
+            }
+            if (data3.nickname !== undefined) {
+              let data194 = data3.nickname;
+              if (typeof data194 !== 'string' && data194 !== null) {
+                const err218 = {
+                  instancePath: instancePath + '/data/attributes/nickname',
+                  schemaPath: '#/properties/data/properties/attributes/properties/nickname/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.nickname.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err218];
+                } else {
+                  vErrors.push(err218);
+                }
+                errors++;
+              }
+            }
+            if (data3.occupation !== undefined) {
+              let data195 = data3.occupation;
+              if (typeof data195 !== 'string' && data195 !== null) {
+                const err219 = {
+                  instancePath: instancePath + '/data/attributes/occupation',
+                  schemaPath: '#/properties/data/properties/attributes/properties/occupation/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.occupation.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err219];
+                } else {
+                  vErrors.push(err219);
+                }
+                errors++;
+              }
+            }
+            if (data3.optedOut !== undefined) {
+              let data196 = data3.optedOut;
+              if (typeof data196 !== 'boolean' && data196 !== null) {
+                const err220 = {
+                  instancePath: instancePath + '/data/attributes/optedOut',
+                  schemaPath: '#/properties/data/properties/attributes/properties/optedOut/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.optedOut.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err220];
+                } else {
+                  vErrors.push(err220);
+                }
+                errors++;
+              }
+            }
+            if (data3.otherPhones !== undefined) {
+              let data197 = data3.otherPhones;
+              if (!Array.isArray(data197) && data197 !== null) {
+                const err221 = {
+                  instancePath: instancePath + '/data/attributes/otherPhones',
+                  schemaPath: '#/properties/data/properties/attributes/properties/otherPhones/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.otherPhones.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err221];
+                } else {
+                  vErrors.push(err221);
+                }
+                errors++;
+              }
+              if (Array.isArray(data197)) {
+                if (data197.length > 1000) {
+                  const err222 = {
+                    instancePath: instancePath + '/data/attributes/otherPhones',
+                    schemaPath: '#/properties/data/properties/attributes/properties/otherPhones/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err222];
+                  } else {
+                    vErrors.push(err222);
+                  }
+                  errors++;
+                }
+                const len3 = data197.length;
+                for (let i3 = 0; i3 < len3; i3++) {
+                  if (typeof data197[i3] !== 'string') {
+                    const err223 = {
+                      instancePath: instancePath + '/data/attributes/otherPhones/' + i3,
+                      schemaPath: '#/properties/data/properties/attributes/properties/otherPhones/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err223];
+                    } else {
+                      vErrors.push(err223);
+                    }
+                    errors++;
+                  }
+                }
+              }
+            }
+            if (data3.personalNote1 !== undefined) {
+              let data199 = data3.personalNote1;
+              if (typeof data199 !== 'string' && data199 !== null) {
+                const err224 = {
+                  instancePath: instancePath + '/data/attributes/personalNote1',
+                  schemaPath: '#/properties/data/properties/attributes/properties/personalNote1/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.personalNote1.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err224];
+                } else {
+                  vErrors.push(err224);
+                }
+                errors++;
+              }
+            }
+            if (data3.personalNote2 !== undefined) {
+              let data200 = data3.personalNote2;
+              if (typeof data200 !== 'string' && data200 !== null) {
+                const err225 = {
+                  instancePath: instancePath + '/data/attributes/personalNote2',
+                  schemaPath: '#/properties/data/properties/attributes/properties/personalNote2/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.personalNote2.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err225];
+                } else {
+                  vErrors.push(err225);
+                }
+                errors++;
+              }
+            }
+            if (data3.preferredContact !== undefined) {
+              let data201 = data3.preferredContact;
+              if (typeof data201 !== 'string' && data201 !== null) {
+                const err226 = {
+                  instancePath: instancePath + '/data/attributes/preferredContact',
+                  schemaPath: '#/properties/data/properties/attributes/properties/preferredContact/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.preferredContact.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err226];
+                } else {
+                  vErrors.push(err226);
+                }
+                errors++;
+              }
+            }
+            if (data3.quoraUrl !== undefined) {
+              let data202 = data3.quoraUrl;
+              if (typeof data202 !== 'string' && data202 !== null) {
+                const err227 = {
+                  instancePath: instancePath + '/data/attributes/quoraUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/quoraUrl/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.quoraUrl.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err227];
+                } else {
+                  vErrors.push(err227);
+                }
+                errors++;
+              }
+            }
+            if (data3.region !== undefined) {
+              let data203 = data3.region;
+              if (typeof data203 !== 'string' && data203 !== null) {
+                const err228 = {
+                  instancePath: instancePath + '/data/attributes/region',
+                  schemaPath: '#/properties/data/properties/attributes/properties/region/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.region.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err228];
+                } else {
+                  vErrors.push(err228);
+                }
+                errors++;
+              }
+            }
+            if (data3.school !== undefined) {
+              let data204 = data3.school;
+              if (typeof data204 !== 'string' && data204 !== null) {
+                const err229 = {
+                  instancePath: instancePath + '/data/attributes/school',
+                  schemaPath: '#/properties/data/properties/attributes/properties/school/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.school.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err229];
+                } else {
+                  vErrors.push(err229);
+                }
+                errors++;
+              }
+            }
+            if (data3.score !== undefined) {
+              let data205 = data3.score;
+              if (!(typeof data205 == 'number' && isFinite(data205)) && data205 !== null) {
+                const err230 = {
+                  instancePath: instancePath + '/data/attributes/score',
+                  schemaPath: '#/properties/data/properties/attributes/properties/score/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.score.type },
+                  message: 'must be number,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err230];
+                } else {
+                  vErrors.push(err230);
+                }
+                errors++;
+              }
+            }
+            if (data3.sharingTeamId !== undefined) {
+              let data206 = data3.sharingTeamId;
+              if (typeof data206 !== 'string' && data206 !== null) {
+                const err231 = {
+                  instancePath: instancePath + '/data/attributes/sharingTeamId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sharingTeamId/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.sharingTeamId.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err231];
+                } else {
+                  vErrors.push(err231);
+                }
+                errors++;
+              }
+            }
+            if (data3.source !== undefined) {
+              let data207 = data3.source;
+              if (typeof data207 !== 'string' && data207 !== null) {
+                const err232 = {
+                  instancePath: instancePath + '/data/attributes/source',
+                  schemaPath: '#/properties/data/properties/attributes/properties/source/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.source.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err232];
+                } else {
+                  vErrors.push(err232);
+                }
+                errors++;
+              }
+            }
+            if (data3.specialties !== undefined) {
+              let data208 = data3.specialties;
+              if (typeof data208 !== 'string' && data208 !== null) {
+                const err233 = {
+                  instancePath: instancePath + '/data/attributes/specialties',
+                  schemaPath: '#/properties/data/properties/attributes/properties/specialties/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.specialties.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err233];
+                } else {
+                  vErrors.push(err233);
+                }
+                errors++;
+              }
+            }
+            if (data3.stackOverflowId !== undefined) {
+              let data209 = data3.stackOverflowId;
+              if (typeof data209 !== 'string' && data209 !== null) {
+                const err234 = {
+                  instancePath: instancePath + '/data/attributes/stackOverflowId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/stackOverflowId/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.stackOverflowId.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err234];
+                } else {
+                  vErrors.push(err234);
+                }
+                errors++;
+              }
+            }
+            if (data3.stackOverflowUrl !== undefined) {
+              let data210 = data3.stackOverflowUrl;
+              if (typeof data210 !== 'string' && data210 !== null) {
+                const err235 = {
+                  instancePath: instancePath + '/data/attributes/stackOverflowUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/stackOverflowUrl/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.stackOverflowUrl.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err235];
+                } else {
+                  vErrors.push(err235);
+                }
+                errors++;
+              }
+            }
+            if (data3.tags !== undefined) {
+              let data211 = data3.tags;
+              if (!Array.isArray(data211) && data211 !== null) {
+                const err236 = {
+                  instancePath: instancePath + '/data/attributes/tags',
+                  schemaPath: '#/properties/data/properties/attributes/properties/tags/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.tags.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err236];
+                } else {
+                  vErrors.push(err236);
+                }
+                errors++;
+              }
+              if (Array.isArray(data211)) {
+                if (data211.length > 1000) {
+                  const err237 = {
+                    instancePath: instancePath + '/data/attributes/tags',
+                    schemaPath: '#/properties/data/properties/attributes/properties/tags/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err237];
+                  } else {
+                    vErrors.push(err237);
+                  }
+                  errors++;
+                }
+                const len4 = data211.length;
+                for (let i4 = 0; i4 < len4; i4++) {
+                  if (typeof data211[i4] !== 'string') {
+                    const err238 = {
+                      instancePath: instancePath + '/data/attributes/tags/' + i4,
+                      schemaPath: '#/properties/data/properties/attributes/properties/tags/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err238];
+                    } else {
+                      vErrors.push(err238);
+                    }
+                    errors++;
+                  }
+                }
+              }
+            }
+            if (data3.timeZone !== undefined) {
+              let data213 = data3.timeZone;
+              if (typeof data213 !== 'string' && data213 !== null) {
+                const err239 = {
+                  instancePath: instancePath + '/data/attributes/timeZone',
+                  schemaPath: '#/properties/data/properties/attributes/properties/timeZone/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.timeZone.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err239];
+                } else {
+                  vErrors.push(err239);
+                }
+                errors++;
+              }
+            }
+            if (data3.title !== undefined) {
+              let data214 = data3.title;
+              if (typeof data214 !== 'string' && data214 !== null) {
+                const err240 = {
+                  instancePath: instancePath + '/data/attributes/title',
+                  schemaPath: '#/properties/data/properties/attributes/properties/title/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.title.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err240];
+                } else {
+                  vErrors.push(err240);
+                }
+                errors++;
+              }
+              if (typeof data214 === 'string') {
+                if (func3(data214) > 255) {
+                  const err241 = {
+                    instancePath: instancePath + '/data/attributes/title',
+                    schemaPath: '#/properties/data/properties/attributes/properties/title/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err241];
+                  } else {
+                    vErrors.push(err241);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.trashedAt !== undefined) {
+              let data215 = data3.trashedAt;
+              if (typeof data215 !== 'string' && data215 !== null) {
+                const err242 = {
+                  instancePath: instancePath + '/data/attributes/trashedAt',
+                  schemaPath: '#/properties/data/properties/attributes/properties/trashedAt/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.trashedAt.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err242];
+                } else {
+                  vErrors.push(err242);
+                }
+                errors++;
+              }
+              if (typeof data215 === 'string') {
+                if (!formats0.validate(data215)) {
+                  const err243 = {
+                    instancePath: instancePath + '/data/attributes/trashedAt',
+                    schemaPath: '#/properties/data/properties/attributes/properties/trashedAt/format',
+                    keyword: 'format',
+                    params: { format: 'date-time' },
+                    message: 'must match format "' + 'date-time' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err243];
+                  } else {
+                    vErrors.push(err243);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.twitterUrl !== undefined) {
+              let data216 = data3.twitterUrl;
+              if (typeof data216 !== 'string' && data216 !== null) {
+                const err244 = {
+                  instancePath: instancePath + '/data/attributes/twitterUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/twitterUrl/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.twitterUrl.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err244];
+                } else {
+                  vErrors.push(err244);
+                }
+                errors++;
+              }
+            }
+            if (data3.twitterUsername !== undefined) {
+              let data217 = data3.twitterUsername;
+              if (typeof data217 !== 'string' && data217 !== null) {
+                const err245 = {
+                  instancePath: instancePath + '/data/attributes/twitterUsername',
+                  schemaPath: '#/properties/data/properties/attributes/properties/twitterUsername/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.twitterUsername.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err245];
+                } else {
+                  vErrors.push(err245);
+                }
+                errors++;
+              }
+            }
+            if (data3.voipPhones !== undefined) {
+              let data218 = data3.voipPhones;
+              if (!Array.isArray(data218) && data218 !== null) {
+                const err246 = {
+                  instancePath: instancePath + '/data/attributes/voipPhones',
+                  schemaPath: '#/properties/data/properties/attributes/properties/voipPhones/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.voipPhones.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err246];
+                } else {
+                  vErrors.push(err246);
+                }
+                errors++;
+              }
+              if (Array.isArray(data218)) {
+                if (data218.length > 1000) {
+                  const err247 = {
+                    instancePath: instancePath + '/data/attributes/voipPhones',
+                    schemaPath: '#/properties/data/properties/attributes/properties/voipPhones/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err247];
+                  } else {
+                    vErrors.push(err247);
+                  }
+                  errors++;
+                }
+                const len5 = data218.length;
+                for (let i5 = 0; i5 < len5; i5++) {
+                  if (typeof data218[i5] !== 'string') {
+                    const err248 = {
+                      instancePath: instancePath + '/data/attributes/voipPhones/' + i5,
+                      schemaPath: '#/properties/data/properties/attributes/properties/voipPhones/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err248];
+                    } else {
+                      vErrors.push(err248);
+                    }
+                    errors++;
+                  }
+                }
+              }
+            }
+            if (data3.websiteUrl1 !== undefined) {
+              let data220 = data3.websiteUrl1;
+              if (typeof data220 !== 'string' && data220 !== null) {
+                const err249 = {
+                  instancePath: instancePath + '/data/attributes/websiteUrl1',
+                  schemaPath: '#/properties/data/properties/attributes/properties/websiteUrl1/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.websiteUrl1.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err249];
+                } else {
+                  vErrors.push(err249);
+                }
+                errors++;
+              }
+            }
+            if (data3.websiteUrl2 !== undefined) {
+              let data221 = data3.websiteUrl2;
+              if (typeof data221 !== 'string' && data221 !== null) {
+                const err250 = {
+                  instancePath: instancePath + '/data/attributes/websiteUrl2',
+                  schemaPath: '#/properties/data/properties/attributes/properties/websiteUrl2/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.websiteUrl2.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err250];
+                } else {
+                  vErrors.push(err250);
+                }
+                errors++;
+              }
+            }
+            if (data3.websiteUrl3 !== undefined) {
+              let data222 = data3.websiteUrl3;
+              if (typeof data222 !== 'string' && data222 !== null) {
+                const err251 = {
+                  instancePath: instancePath + '/data/attributes/websiteUrl3',
+                  schemaPath: '#/properties/data/properties/attributes/properties/websiteUrl3/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.websiteUrl3.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err251];
+                } else {
+                  vErrors.push(err251);
+                }
+                errors++;
+              }
+            }
+            if (data3.workPhones !== undefined) {
+              let data223 = data3.workPhones;
+              if (!Array.isArray(data223) && data223 !== null) {
+                const err252 = {
+                  instancePath: instancePath + '/data/attributes/workPhones',
+                  schemaPath: '#/properties/data/properties/attributes/properties/workPhones/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.workPhones.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err252];
+                } else {
+                  vErrors.push(err252);
+                }
+                errors++;
+              }
+              if (Array.isArray(data223)) {
+                if (data223.length > 1000) {
+                  const err253 = {
+                    instancePath: instancePath + '/data/attributes/workPhones',
+                    schemaPath: '#/properties/data/properties/attributes/properties/workPhones/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err253];
+                  } else {
+                    vErrors.push(err253);
+                  }
+                  errors++;
+                }
+                const len6 = data223.length;
+                for (let i6 = 0; i6 < len6; i6++) {
+                  if (typeof data223[i6] !== 'string') {
+                    const err254 = {
+                      instancePath: instancePath + '/data/attributes/workPhones/' + i6,
+                      schemaPath: '#/properties/data/properties/attributes/properties/workPhones/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err254];
+                    } else {
+                      vErrors.push(err254);
+                    }
+                    errors++;
+                  }
+                }
+              }
+            }
           } else {
-            const err83 = {
+            const err255 = {
+              instancePath: instancePath + '/data/attributes',
+              schemaPath: '#/properties/data/properties/attributes/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err255];
+            } else {
+              vErrors.push(err255);
+            }
+            errors++;
+          }
+        }
+        if (data0.relationships !== undefined) {
+          let data225 = data0.relationships;
+          if (data225 && typeof data225 == 'object' && !Array.isArray(data225)) {
+            for (const key2 in data225) {
+              if (!(key2 === 'account' || key2 === 'owner' || key2 === 'persona' || key2 === 'stage')) {
+                const err256 = {
+                  instancePath: instancePath + '/data/relationships',
+                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key2 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err256];
+                } else {
+                  vErrors.push(err256);
+                }
+                errors++;
+              }
+            }
+            if (data225.account !== undefined) {
+              let data226 = data225.account;
+              if (data226 && typeof data226 == 'object' && !Array.isArray(data226)) {
+                if (data226.data === undefined) {
+                  const err257 = {
+                    instancePath: instancePath + '/data/relationships/account',
+                    schemaPath: '#/properties/data/properties/relationships/properties/account/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err257];
+                  } else {
+                    vErrors.push(err257);
+                  }
+                  errors++;
+                }
+                for (const key3 in data226) {
+                  if (!(key3 === 'data' || key3 === 'meta')) {
+                    const err258 = {
+                      instancePath: instancePath + '/data/relationships/account',
+                      schemaPath: '#/properties/data/properties/relationships/properties/account/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key3 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err258];
+                    } else {
+                      vErrors.push(err258);
+                    }
+                    errors++;
+                  }
+                }
+                if (data226.data !== undefined) {
+                  let data227 = data226.data;
+                  const _errs464 = errors;
+                  let valid20 = false;
+                  const _errs465 = errors;
+                  if (data227 !== null) {
+                    const err259 = {
+                      instancePath: instancePath + '/data/relationships/account/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err259];
+                    } else {
+                      vErrors.push(err259);
+                    }
+                    errors++;
+                  }
+                  var _valid1 = _errs465 === errors;
+                  valid20 = valid20 || _valid1;
+                  if (!valid20) {
+                    const _errs467 = errors;
+                    if (data227 && typeof data227 == 'object' && !Array.isArray(data227)) {
+                      if (data227.type === undefined) {
+                        const err260 = {
+                          instancePath: instancePath + '/data/relationships/account/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err260];
+                        } else {
+                          vErrors.push(err260);
+                        }
+                        errors++;
+                      }
+                      if (data227.id === undefined) {
+                        const err261 = {
+                          instancePath: instancePath + '/data/relationships/account/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err261];
+                        } else {
+                          vErrors.push(err261);
+                        }
+                        errors++;
+                      }
+                      for (const key4 in data227) {
+                        if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
+                          const err262 = {
+                            instancePath: instancePath + '/data/relationships/account/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key4 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err262];
+                          } else {
+                            vErrors.push(err262);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data227.type !== undefined) {
+                        if ('account' !== data227.type) {
+                          const err263 = {
+                            instancePath: instancePath + '/data/relationships/account/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'account' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err263];
+                          } else {
+                            vErrors.push(err263);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data227.id !== undefined) {
+                        let data229 = data227.id;
+                        const _errs472 = errors;
+                        let valid22 = false;
+                        const _errs473 = errors;
+                        if (!(typeof data229 == 'number' && !(data229 % 1) && !isNaN(data229) && isFinite(data229))) {
+                          const err264 = {
+                            instancePath: instancePath + '/data/relationships/account/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err264];
+                          } else {
+                            vErrors.push(err264);
+                          }
+                          errors++;
+                        }
+                        if (typeof data229 == 'number' && isFinite(data229)) {
+                          if (data229 > 9007199254740991 || isNaN(data229)) {
+                            const err265 = {
+                              instancePath: instancePath + '/data/relationships/account/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err265];
+                            } else {
+                              vErrors.push(err265);
+                            }
+                            errors++;
+                          }
+                          if (data229 < 1 || isNaN(data229)) {
+                            const err266 = {
+                              instancePath: instancePath + '/data/relationships/account/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err266];
+                            } else {
+                              vErrors.push(err266);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid2 = _errs473 === errors;
+                        valid22 = valid22 || _valid2;
+                        if (!valid22) {
+                          const _errs475 = errors;
+                          if (typeof data229 === 'string') {
+                            if (!pattern0.test(data229)) {
+                              const err267 = {
+                                instancePath: instancePath + '/data/relationships/account/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err267];
+                              } else {
+                                vErrors.push(err267);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err268 = {
+                              instancePath: instancePath + '/data/relationships/account/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err268];
+                            } else {
+                              vErrors.push(err268);
+                            }
+                            errors++;
+                          }
+                          var _valid2 = _errs475 === errors;
+                          valid22 = valid22 || _valid2;
+                        }
+                        if (!valid22) {
+                          const err269 = {
+                            instancePath: instancePath + '/data/relationships/account/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err269];
+                          } else {
+                            vErrors.push(err269);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs472;
+                          if (vErrors !== null) {
+                            if (_errs472) {
+                              vErrors.length = _errs472;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data227.meta !== undefined) {
+                        let data230 = data227.meta;
+                        if (!(data230 && typeof data230 == 'object' && !Array.isArray(data230))) {
+                          const err270 = {
+                            instancePath: instancePath + '/data/relationships/account/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err270];
+                          } else {
+                            vErrors.push(err270);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err271 = {
+                        instancePath: instancePath + '/data/relationships/account/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err271];
+                      } else {
+                        vErrors.push(err271);
+                      }
+                      errors++;
+                    }
+                    var _valid1 = _errs467 === errors;
+                    valid20 = valid20 || _valid1;
+                  }
+                  if (!valid20) {
+                    const err272 = {
+                      instancePath: instancePath + '/data/relationships/account/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/account/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err272];
+                    } else {
+                      vErrors.push(err272);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs464;
+                    if (vErrors !== null) {
+                      if (_errs464) {
+                        vErrors.length = _errs464;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data226.meta !== undefined) {
+                  let data231 = data226.meta;
+                  if (!(data231 && typeof data231 == 'object' && !Array.isArray(data231))) {
+                    const err273 = {
+                      instancePath: instancePath + '/data/relationships/account/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/account/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err273];
+                    } else {
+                      vErrors.push(err273);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err274 = {
+                  instancePath: instancePath + '/data/relationships/account',
+                  schemaPath: '#/properties/data/properties/relationships/properties/account/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err274];
+                } else {
+                  vErrors.push(err274);
+                }
+                errors++;
+              }
+            }
+            if (data225.owner !== undefined) {
+              let data232 = data225.owner;
+              if (data232 && typeof data232 == 'object' && !Array.isArray(data232)) {
+                if (data232.data === undefined) {
+                  const err275 = {
+                    instancePath: instancePath + '/data/relationships/owner',
+                    schemaPath: '#/properties/data/properties/relationships/properties/owner/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err275];
+                  } else {
+                    vErrors.push(err275);
+                  }
+                  errors++;
+                }
+                for (const key5 in data232) {
+                  if (!(key5 === 'data' || key5 === 'meta')) {
+                    const err276 = {
+                      instancePath: instancePath + '/data/relationships/owner',
+                      schemaPath: '#/properties/data/properties/relationships/properties/owner/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key5 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err276];
+                    } else {
+                      vErrors.push(err276);
+                    }
+                    errors++;
+                  }
+                }
+                if (data232.data !== undefined) {
+                  let data233 = data232.data;
+                  const _errs485 = errors;
+                  let valid24 = false;
+                  const _errs486 = errors;
+                  if (data233 !== null) {
+                    const err277 = {
+                      instancePath: instancePath + '/data/relationships/owner/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err277];
+                    } else {
+                      vErrors.push(err277);
+                    }
+                    errors++;
+                  }
+                  var _valid3 = _errs486 === errors;
+                  valid24 = valid24 || _valid3;
+                  if (!valid24) {
+                    const _errs488 = errors;
+                    if (data233 && typeof data233 == 'object' && !Array.isArray(data233)) {
+                      if (data233.type === undefined) {
+                        const err278 = {
+                          instancePath: instancePath + '/data/relationships/owner/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err278];
+                        } else {
+                          vErrors.push(err278);
+                        }
+                        errors++;
+                      }
+                      if (data233.id === undefined) {
+                        const err279 = {
+                          instancePath: instancePath + '/data/relationships/owner/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err279];
+                        } else {
+                          vErrors.push(err279);
+                        }
+                        errors++;
+                      }
+                      for (const key6 in data233) {
+                        if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
+                          const err280 = {
+                            instancePath: instancePath + '/data/relationships/owner/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key6 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err280];
+                          } else {
+                            vErrors.push(err280);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data233.type !== undefined) {
+                        if ('user' !== data233.type) {
+                          const err281 = {
+                            instancePath: instancePath + '/data/relationships/owner/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'user' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err281];
+                          } else {
+                            vErrors.push(err281);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data233.id !== undefined) {
+                        let data235 = data233.id;
+                        const _errs493 = errors;
+                        let valid26 = false;
+                        const _errs494 = errors;
+                        if (!(typeof data235 == 'number' && !(data235 % 1) && !isNaN(data235) && isFinite(data235))) {
+                          const err282 = {
+                            instancePath: instancePath + '/data/relationships/owner/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err282];
+                          } else {
+                            vErrors.push(err282);
+                          }
+                          errors++;
+                        }
+                        if (typeof data235 == 'number' && isFinite(data235)) {
+                          if (data235 > 9007199254740991 || isNaN(data235)) {
+                            const err283 = {
+                              instancePath: instancePath + '/data/relationships/owner/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err283];
+                            } else {
+                              vErrors.push(err283);
+                            }
+                            errors++;
+                          }
+                          if (data235 < 1 || isNaN(data235)) {
+                            const err284 = {
+                              instancePath: instancePath + '/data/relationships/owner/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err284];
+                            } else {
+                              vErrors.push(err284);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid4 = _errs494 === errors;
+                        valid26 = valid26 || _valid4;
+                        if (!valid26) {
+                          const _errs496 = errors;
+                          if (typeof data235 === 'string') {
+                            if (!pattern0.test(data235)) {
+                              const err285 = {
+                                instancePath: instancePath + '/data/relationships/owner/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err285];
+                              } else {
+                                vErrors.push(err285);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err286 = {
+                              instancePath: instancePath + '/data/relationships/owner/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err286];
+                            } else {
+                              vErrors.push(err286);
+                            }
+                            errors++;
+                          }
+                          var _valid4 = _errs496 === errors;
+                          valid26 = valid26 || _valid4;
+                        }
+                        if (!valid26) {
+                          const err287 = {
+                            instancePath: instancePath + '/data/relationships/owner/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err287];
+                          } else {
+                            vErrors.push(err287);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs493;
+                          if (vErrors !== null) {
+                            if (_errs493) {
+                              vErrors.length = _errs493;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data233.meta !== undefined) {
+                        let data236 = data233.meta;
+                        if (!(data236 && typeof data236 == 'object' && !Array.isArray(data236))) {
+                          const err288 = {
+                            instancePath: instancePath + '/data/relationships/owner/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err288];
+                          } else {
+                            vErrors.push(err288);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err289 = {
+                        instancePath: instancePath + '/data/relationships/owner/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err289];
+                      } else {
+                        vErrors.push(err289);
+                      }
+                      errors++;
+                    }
+                    var _valid3 = _errs488 === errors;
+                    valid24 = valid24 || _valid3;
+                  }
+                  if (!valid24) {
+                    const err290 = {
+                      instancePath: instancePath + '/data/relationships/owner/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err290];
+                    } else {
+                      vErrors.push(err290);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs485;
+                    if (vErrors !== null) {
+                      if (_errs485) {
+                        vErrors.length = _errs485;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data232.meta !== undefined) {
+                  let data237 = data232.meta;
+                  if (!(data237 && typeof data237 == 'object' && !Array.isArray(data237))) {
+                    const err291 = {
+                      instancePath: instancePath + '/data/relationships/owner/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err291];
+                    } else {
+                      vErrors.push(err291);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err292 = {
+                  instancePath: instancePath + '/data/relationships/owner',
+                  schemaPath: '#/properties/data/properties/relationships/properties/owner/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err292];
+                } else {
+                  vErrors.push(err292);
+                }
+                errors++;
+              }
+            }
+            if (data225.persona !== undefined) {
+              let data238 = data225.persona;
+              if (data238 && typeof data238 == 'object' && !Array.isArray(data238)) {
+                if (data238.data === undefined) {
+                  const err293 = {
+                    instancePath: instancePath + '/data/relationships/persona',
+                    schemaPath: '#/properties/data/properties/relationships/properties/persona/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err293];
+                  } else {
+                    vErrors.push(err293);
+                  }
+                  errors++;
+                }
+                for (const key7 in data238) {
+                  if (!(key7 === 'data' || key7 === 'meta')) {
+                    const err294 = {
+                      instancePath: instancePath + '/data/relationships/persona',
+                      schemaPath: '#/properties/data/properties/relationships/properties/persona/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key7 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err294];
+                    } else {
+                      vErrors.push(err294);
+                    }
+                    errors++;
+                  }
+                }
+                if (data238.data !== undefined) {
+                  let data239 = data238.data;
+                  const _errs506 = errors;
+                  let valid28 = false;
+                  const _errs507 = errors;
+                  if (data239 !== null) {
+                    const err295 = {
+                      instancePath: instancePath + '/data/relationships/persona/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err295];
+                    } else {
+                      vErrors.push(err295);
+                    }
+                    errors++;
+                  }
+                  var _valid5 = _errs507 === errors;
+                  valid28 = valid28 || _valid5;
+                  if (!valid28) {
+                    const _errs509 = errors;
+                    if (data239 && typeof data239 == 'object' && !Array.isArray(data239)) {
+                      if (data239.type === undefined) {
+                        const err296 = {
+                          instancePath: instancePath + '/data/relationships/persona/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err296];
+                        } else {
+                          vErrors.push(err296);
+                        }
+                        errors++;
+                      }
+                      if (data239.id === undefined) {
+                        const err297 = {
+                          instancePath: instancePath + '/data/relationships/persona/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err297];
+                        } else {
+                          vErrors.push(err297);
+                        }
+                        errors++;
+                      }
+                      for (const key8 in data239) {
+                        if (!(key8 === 'type' || key8 === 'id' || key8 === 'meta')) {
+                          const err298 = {
+                            instancePath: instancePath + '/data/relationships/persona/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key8 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err298];
+                          } else {
+                            vErrors.push(err298);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data239.type !== undefined) {
+                        if ('persona' !== data239.type) {
+                          const err299 = {
+                            instancePath: instancePath + '/data/relationships/persona/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'persona' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err299];
+                          } else {
+                            vErrors.push(err299);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data239.id !== undefined) {
+                        let data241 = data239.id;
+                        const _errs514 = errors;
+                        let valid30 = false;
+                        const _errs515 = errors;
+                        if (!(typeof data241 == 'number' && !(data241 % 1) && !isNaN(data241) && isFinite(data241))) {
+                          const err300 = {
+                            instancePath: instancePath + '/data/relationships/persona/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err300];
+                          } else {
+                            vErrors.push(err300);
+                          }
+                          errors++;
+                        }
+                        if (typeof data241 == 'number' && isFinite(data241)) {
+                          if (data241 > 9007199254740991 || isNaN(data241)) {
+                            const err301 = {
+                              instancePath: instancePath + '/data/relationships/persona/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err301];
+                            } else {
+                              vErrors.push(err301);
+                            }
+                            errors++;
+                          }
+                          if (data241 < 1 || isNaN(data241)) {
+                            const err302 = {
+                              instancePath: instancePath + '/data/relationships/persona/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err302];
+                            } else {
+                              vErrors.push(err302);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid6 = _errs515 === errors;
+                        valid30 = valid30 || _valid6;
+                        if (!valid30) {
+                          const _errs517 = errors;
+                          if (typeof data241 === 'string') {
+                            if (!pattern0.test(data241)) {
+                              const err303 = {
+                                instancePath: instancePath + '/data/relationships/persona/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err303];
+                              } else {
+                                vErrors.push(err303);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err304 = {
+                              instancePath: instancePath + '/data/relationships/persona/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err304];
+                            } else {
+                              vErrors.push(err304);
+                            }
+                            errors++;
+                          }
+                          var _valid6 = _errs517 === errors;
+                          valid30 = valid30 || _valid6;
+                        }
+                        if (!valid30) {
+                          const err305 = {
+                            instancePath: instancePath + '/data/relationships/persona/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err305];
+                          } else {
+                            vErrors.push(err305);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs514;
+                          if (vErrors !== null) {
+                            if (_errs514) {
+                              vErrors.length = _errs514;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data239.meta !== undefined) {
+                        let data242 = data239.meta;
+                        if (!(data242 && typeof data242 == 'object' && !Array.isArray(data242))) {
+                          const err306 = {
+                            instancePath: instancePath + '/data/relationships/persona/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err306];
+                          } else {
+                            vErrors.push(err306);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err307 = {
+                        instancePath: instancePath + '/data/relationships/persona/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err307];
+                      } else {
+                        vErrors.push(err307);
+                      }
+                      errors++;
+                    }
+                    var _valid5 = _errs509 === errors;
+                    valid28 = valid28 || _valid5;
+                  }
+                  if (!valid28) {
+                    const err308 = {
+                      instancePath: instancePath + '/data/relationships/persona/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err308];
+                    } else {
+                      vErrors.push(err308);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs506;
+                    if (vErrors !== null) {
+                      if (_errs506) {
+                        vErrors.length = _errs506;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data238.meta !== undefined) {
+                  let data243 = data238.meta;
+                  if (!(data243 && typeof data243 == 'object' && !Array.isArray(data243))) {
+                    const err309 = {
+                      instancePath: instancePath + '/data/relationships/persona/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/persona/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err309];
+                    } else {
+                      vErrors.push(err309);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err310 = {
+                  instancePath: instancePath + '/data/relationships/persona',
+                  schemaPath: '#/properties/data/properties/relationships/properties/persona/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err310];
+                } else {
+                  vErrors.push(err310);
+                }
+                errors++;
+              }
+            }
+            if (data225.stage !== undefined) {
+              let data244 = data225.stage;
+              if (data244 && typeof data244 == 'object' && !Array.isArray(data244)) {
+                if (data244.data === undefined) {
+                  const err311 = {
+                    instancePath: instancePath + '/data/relationships/stage',
+                    schemaPath: '#/properties/data/properties/relationships/properties/stage/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err311];
+                  } else {
+                    vErrors.push(err311);
+                  }
+                  errors++;
+                }
+                for (const key9 in data244) {
+                  if (!(key9 === 'data' || key9 === 'meta')) {
+                    const err312 = {
+                      instancePath: instancePath + '/data/relationships/stage',
+                      schemaPath: '#/properties/data/properties/relationships/properties/stage/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key9 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err312];
+                    } else {
+                      vErrors.push(err312);
+                    }
+                    errors++;
+                  }
+                }
+                if (data244.data !== undefined) {
+                  let data245 = data244.data;
+                  const _errs527 = errors;
+                  let valid32 = false;
+                  const _errs528 = errors;
+                  if (data245 !== null) {
+                    const err313 = {
+                      instancePath: instancePath + '/data/relationships/stage/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err313];
+                    } else {
+                      vErrors.push(err313);
+                    }
+                    errors++;
+                  }
+                  var _valid7 = _errs528 === errors;
+                  valid32 = valid32 || _valid7;
+                  if (!valid32) {
+                    const _errs530 = errors;
+                    if (data245 && typeof data245 == 'object' && !Array.isArray(data245)) {
+                      if (data245.type === undefined) {
+                        const err314 = {
+                          instancePath: instancePath + '/data/relationships/stage/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err314];
+                        } else {
+                          vErrors.push(err314);
+                        }
+                        errors++;
+                      }
+                      if (data245.id === undefined) {
+                        const err315 = {
+                          instancePath: instancePath + '/data/relationships/stage/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err315];
+                        } else {
+                          vErrors.push(err315);
+                        }
+                        errors++;
+                      }
+                      for (const key10 in data245) {
+                        if (!(key10 === 'type' || key10 === 'id' || key10 === 'meta')) {
+                          const err316 = {
+                            instancePath: instancePath + '/data/relationships/stage/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key10 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err316];
+                          } else {
+                            vErrors.push(err316);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data245.type !== undefined) {
+                        if ('stage' !== data245.type) {
+                          const err317 = {
+                            instancePath: instancePath + '/data/relationships/stage/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'stage' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err317];
+                          } else {
+                            vErrors.push(err317);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data245.id !== undefined) {
+                        let data247 = data245.id;
+                        const _errs535 = errors;
+                        let valid34 = false;
+                        const _errs536 = errors;
+                        if (!(typeof data247 == 'number' && !(data247 % 1) && !isNaN(data247) && isFinite(data247))) {
+                          const err318 = {
+                            instancePath: instancePath + '/data/relationships/stage/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err318];
+                          } else {
+                            vErrors.push(err318);
+                          }
+                          errors++;
+                        }
+                        if (typeof data247 == 'number' && isFinite(data247)) {
+                          if (data247 > 9007199254740991 || isNaN(data247)) {
+                            const err319 = {
+                              instancePath: instancePath + '/data/relationships/stage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err319];
+                            } else {
+                              vErrors.push(err319);
+                            }
+                            errors++;
+                          }
+                          if (data247 < 1 || isNaN(data247)) {
+                            const err320 = {
+                              instancePath: instancePath + '/data/relationships/stage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err320];
+                            } else {
+                              vErrors.push(err320);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid8 = _errs536 === errors;
+                        valid34 = valid34 || _valid8;
+                        if (!valid34) {
+                          const _errs538 = errors;
+                          if (typeof data247 === 'string') {
+                            if (!pattern0.test(data247)) {
+                              const err321 = {
+                                instancePath: instancePath + '/data/relationships/stage/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err321];
+                              } else {
+                                vErrors.push(err321);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err322 = {
+                              instancePath: instancePath + '/data/relationships/stage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err322];
+                            } else {
+                              vErrors.push(err322);
+                            }
+                            errors++;
+                          }
+                          var _valid8 = _errs538 === errors;
+                          valid34 = valid34 || _valid8;
+                        }
+                        if (!valid34) {
+                          const err323 = {
+                            instancePath: instancePath + '/data/relationships/stage/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err323];
+                          } else {
+                            vErrors.push(err323);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs535;
+                          if (vErrors !== null) {
+                            if (_errs535) {
+                              vErrors.length = _errs535;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data245.meta !== undefined) {
+                        let data248 = data245.meta;
+                        if (!(data248 && typeof data248 == 'object' && !Array.isArray(data248))) {
+                          const err324 = {
+                            instancePath: instancePath + '/data/relationships/stage/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err324];
+                          } else {
+                            vErrors.push(err324);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err325 = {
+                        instancePath: instancePath + '/data/relationships/stage/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err325];
+                      } else {
+                        vErrors.push(err325);
+                      }
+                      errors++;
+                    }
+                    var _valid7 = _errs530 === errors;
+                    valid32 = valid32 || _valid7;
+                  }
+                  if (!valid32) {
+                    const err326 = {
+                      instancePath: instancePath + '/data/relationships/stage/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err326];
+                    } else {
+                      vErrors.push(err326);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs527;
+                    if (vErrors !== null) {
+                      if (_errs527) {
+                        vErrors.length = _errs527;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data244.meta !== undefined) {
+                  let data249 = data244.meta;
+                  if (!(data249 && typeof data249 == 'object' && !Array.isArray(data249))) {
+                    const err327 = {
+                      instancePath: instancePath + '/data/relationships/stage/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/stage/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err327];
+                    } else {
+                      vErrors.push(err327);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err328 = {
+                  instancePath: instancePath + '/data/relationships/stage',
+                  schemaPath: '#/properties/data/properties/relationships/properties/stage/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err328];
+                } else {
+                  vErrors.push(err328);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err329 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
               keyword: 'type',
@@ -3374,17 +12711,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err83];
+              vErrors = [err329];
             } else {
-              vErrors.push(err83);
+              vErrors.push(err329);
             }
             errors++;
           }
         }
         if (data0.meta !== undefined) {
-          let data30 = data0.meta;
-          if (!(data30 && typeof data30 == 'object' && !Array.isArray(data30))) {
-            const err84 = {
+          let data250 = data0.meta;
+          if (!(data250 && typeof data250 == 'object' && !Array.isArray(data250))) {
+            const err330 = {
               instancePath: instancePath + '/data/meta',
               schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
@@ -3392,17 +12729,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err84];
+              vErrors = [err330];
             } else {
-              vErrors.push(err84);
+              vErrors.push(err330);
             }
             errors++;
           }
         }
         if (data0.links !== undefined) {
-          let data31 = data0.links;
-          if (!(data31 && typeof data31 == 'object' && !Array.isArray(data31))) {
-            const err85 = {
+          let data251 = data0.links;
+          if (!(data251 && typeof data251 == 'object' && !Array.isArray(data251))) {
+            const err331 = {
               instancePath: instancePath + '/data/links',
               schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
@@ -3410,15 +12747,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err85];
+              vErrors = [err331];
             } else {
-              vErrors.push(err85);
+              vErrors.push(err331);
             }
             errors++;
           }
         }
       } else {
-        const err86 = {
+        const err332 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -3426,15 +12763,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err86];
+          vErrors = [err332];
         } else {
-          vErrors.push(err86);
+          vErrors.push(err332);
         }
         errors++;
       }
     }
   } else {
-    const err87 = {
+    const err333 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -3442,9 +12779,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err87];
+      vErrors = [err333];
     } else {
-      vErrors.push(err87);
+      vErrors.push(err333);
     }
     errors++;
   }

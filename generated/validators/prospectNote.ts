@@ -22,6 +22,7 @@ const schema11 = {
           properties: {
             message: { type: ['string', 'null'], maxLength: 32000 },
             noteType: { type: ['string', 'null'], maxLength: 255 },
+            opportunityAssociationRule: { type: ['string', 'null'] },
             pinned: { type: ['boolean', 'null'] },
           },
         },
@@ -160,7 +161,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           let data2 = data0.attributes;
           if (data2 && typeof data2 == 'object' && !Array.isArray(data2)) {
             for (const key1 in data2) {
-              if (!(key1 === 'message' || key1 === 'noteType' || key1 === 'pinned')) {
+              if (!(
+                key1 === 'message' ||
+                key1 === 'noteType' ||
+                key1 === 'opportunityAssociationRule' ||
+                key1 === 'pinned'
+              )) {
                 const err5 = {
                   instancePath: instancePath + '/data/attributes',
                   schemaPath: '#/properties/data/properties/attributes/additionalProperties',
@@ -246,15 +252,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data2.pinned !== undefined) {
-              let data5 = data2.pinned;
-              if (typeof data5 !== 'boolean' && data5 !== null) {
+            if (data2.opportunityAssociationRule !== undefined) {
+              let data5 = data2.opportunityAssociationRule;
+              if (typeof data5 !== 'string' && data5 !== null) {
                 const err10 = {
-                  instancePath: instancePath + '/data/attributes/pinned',
-                  schemaPath: '#/properties/data/properties/attributes/properties/pinned/type',
+                  instancePath: instancePath + '/data/attributes/opportunityAssociationRule',
+                  schemaPath: '#/properties/data/properties/attributes/properties/opportunityAssociationRule/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.pinned.type },
-                  message: 'must be boolean,null',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.opportunityAssociationRule.type,
+                  },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err10];
@@ -264,8 +272,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data2.pinned !== undefined) {
+              let data6 = data2.pinned;
+              if (typeof data6 !== 'boolean' && data6 !== null) {
+                const err11 = {
+                  instancePath: instancePath + '/data/attributes/pinned',
+                  schemaPath: '#/properties/data/properties/attributes/properties/pinned/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.pinned.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err11];
+                } else {
+                  vErrors.push(err11);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err11 = {
+            const err12 = {
               instancePath: instancePath + '/data/attributes',
               schemaPath: '#/properties/data/properties/attributes/type',
               keyword: 'type',
@@ -273,18 +299,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err11];
+              vErrors = [err12];
             } else {
-              vErrors.push(err11);
+              vErrors.push(err12);
             }
             errors++;
           }
         }
         if (data0.relationships !== undefined) {
-          let data6 = data0.relationships;
-          if (data6 && typeof data6 == 'object' && !Array.isArray(data6)) {
-            if (data6.prospect === undefined) {
-              const err12 = {
+          let data7 = data0.relationships;
+          if (data7 && typeof data7 == 'object' && !Array.isArray(data7)) {
+            if (data7.prospect === undefined) {
+              const err13 = {
                 instancePath: instancePath + '/data/relationships',
                 schemaPath: '#/properties/data/properties/relationships/required',
                 keyword: 'required',
@@ -292,15 +318,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: "must have required property '" + 'prospect' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err12];
+                vErrors = [err13];
               } else {
-                vErrors.push(err12);
+                vErrors.push(err13);
               }
               errors++;
             }
-            for (const key2 in data6) {
+            for (const key2 in data7) {
               if (!(key2 === 'prospect')) {
-                const err13 = {
+                const err14 = {
                   instancePath: instancePath + '/data/relationships',
                   schemaPath: '#/properties/data/properties/relationships/additionalProperties',
                   keyword: 'additionalProperties',
@@ -308,18 +334,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err13];
+                  vErrors = [err14];
                 } else {
-                  vErrors.push(err13);
+                  vErrors.push(err14);
                 }
                 errors++;
               }
             }
-            if (data6.prospect !== undefined) {
-              let data7 = data6.prospect;
-              if (data7 && typeof data7 == 'object' && !Array.isArray(data7)) {
-                if (data7.data === undefined) {
-                  const err14 = {
+            if (data7.prospect !== undefined) {
+              let data8 = data7.prospect;
+              if (data8 && typeof data8 == 'object' && !Array.isArray(data8)) {
+                if (data8.data === undefined) {
+                  const err15 = {
                     instancePath: instancePath + '/data/relationships/prospect',
                     schemaPath: '#/properties/data/properties/relationships/properties/prospect/required',
                     keyword: 'required',
@@ -327,15 +353,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err14];
+                    vErrors = [err15];
                   } else {
-                    vErrors.push(err14);
+                    vErrors.push(err15);
                   }
                   errors++;
                 }
-                for (const key3 in data7) {
+                for (const key3 in data8) {
                   if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err15 = {
+                    const err16 = {
                       instancePath: instancePath + '/data/relationships/prospect',
                       schemaPath: '#/properties/data/properties/relationships/properties/prospect/additionalProperties',
                       keyword: 'additionalProperties',
@@ -343,18 +369,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err15];
+                      vErrors = [err16];
                     } else {
-                      vErrors.push(err15);
+                      vErrors.push(err16);
                     }
                     errors++;
                   }
                 }
-                if (data7.data !== undefined) {
-                  let data8 = data7.data;
-                  if (data8 && typeof data8 == 'object' && !Array.isArray(data8)) {
-                    if (data8.type === undefined) {
-                      const err16 = {
+                if (data8.data !== undefined) {
+                  let data9 = data8.data;
+                  if (data9 && typeof data9 == 'object' && !Array.isArray(data9)) {
+                    if (data9.type === undefined) {
+                      const err17 = {
                         instancePath: instancePath + '/data/relationships/prospect/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/prospect/properties/data/required',
@@ -363,14 +389,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: "must have required property '" + 'type' + "'",
                       };
                       if (vErrors === null) {
-                        vErrors = [err16];
+                        vErrors = [err17];
                       } else {
-                        vErrors.push(err16);
+                        vErrors.push(err17);
                       }
                       errors++;
                     }
-                    if (data8.id === undefined) {
-                      const err17 = {
+                    if (data9.id === undefined) {
+                      const err18 = {
                         instancePath: instancePath + '/data/relationships/prospect/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/prospect/properties/data/required',
@@ -379,39 +405,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: "must have required property '" + 'id' + "'",
                       };
                       if (vErrors === null) {
-                        vErrors = [err17];
+                        vErrors = [err18];
                       } else {
-                        vErrors.push(err17);
+                        vErrors.push(err18);
                       }
                       errors++;
                     }
-                    for (const key4 in data8) {
+                    for (const key4 in data9) {
                       if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                        const err18 = {
+                        const err19 = {
                           instancePath: instancePath + '/data/relationships/prospect/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/prospect/properties/data/additionalProperties',
                           keyword: 'additionalProperties',
                           params: { additionalProperty: key4 },
                           message: 'must NOT have additional properties',
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err18];
-                        } else {
-                          vErrors.push(err18);
-                        }
-                        errors++;
-                      }
-                    }
-                    if (data8.type !== undefined) {
-                      if ('prospect' !== data8.type) {
-                        const err19 = {
-                          instancePath: instancePath + '/data/relationships/prospect/data/type',
-                          schemaPath:
-                            '#/properties/data/properties/relationships/properties/prospect/properties/data/properties/type/const',
-                          keyword: 'const',
-                          params: { allowedValue: 'prospect' },
-                          message: 'must be equal to constant',
                         };
                         if (vErrors === null) {
                           vErrors = [err19];
@@ -421,19 +429,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         errors++;
                       }
                     }
-                    if (data8.id !== undefined) {
-                      let data10 = data8.id;
-                      const _errs26 = errors;
-                      let valid6 = false;
-                      const _errs27 = errors;
-                      if (!(typeof data10 == 'number' && !(data10 % 1) && !isNaN(data10) && isFinite(data10))) {
+                    if (data9.type !== undefined) {
+                      if ('prospect' !== data9.type) {
                         const err20 = {
-                          instancePath: instancePath + '/data/relationships/prospect/data/id',
+                          instancePath: instancePath + '/data/relationships/prospect/data/type',
                           schemaPath:
-                            '#/properties/data/properties/relationships/properties/prospect/properties/data/properties/id/anyOf/0/type',
-                          keyword: 'type',
-                          params: { type: 'integer' },
-                          message: 'must be integer',
+                            '#/properties/data/properties/relationships/properties/prospect/properties/data/properties/type/const',
+                          keyword: 'const',
+                          params: { allowedValue: 'prospect' },
+                          message: 'must be equal to constant',
                         };
                         if (vErrors === null) {
                           vErrors = [err20];
@@ -442,9 +446,31 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         }
                         errors++;
                       }
-                      if (typeof data10 == 'number' && isFinite(data10)) {
-                        if (data10 > 9007199254740991 || isNaN(data10)) {
-                          const err21 = {
+                    }
+                    if (data9.id !== undefined) {
+                      let data11 = data9.id;
+                      const _errs28 = errors;
+                      let valid6 = false;
+                      const _errs29 = errors;
+                      if (!(typeof data11 == 'number' && !(data11 % 1) && !isNaN(data11) && isFinite(data11))) {
+                        const err21 = {
+                          instancePath: instancePath + '/data/relationships/prospect/data/id',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/prospect/properties/data/properties/id/anyOf/0/type',
+                          keyword: 'type',
+                          params: { type: 'integer' },
+                          message: 'must be integer',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err21];
+                        } else {
+                          vErrors.push(err21);
+                        }
+                        errors++;
+                      }
+                      if (typeof data11 == 'number' && isFinite(data11)) {
+                        if (data11 > 9007199254740991 || isNaN(data11)) {
+                          const err22 = {
                             instancePath: instancePath + '/data/relationships/prospect/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/properties/id/anyOf/0/maximum',
@@ -453,14 +479,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be <= 9007199254740991',
                           };
                           if (vErrors === null) {
-                            vErrors = [err21];
+                            vErrors = [err22];
                           } else {
-                            vErrors.push(err21);
+                            vErrors.push(err22);
                           }
                           errors++;
                         }
-                        if (data10 < 1 || isNaN(data10)) {
-                          const err22 = {
+                        if (data11 < 1 || isNaN(data11)) {
+                          const err23 = {
                             instancePath: instancePath + '/data/relationships/prospect/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/properties/id/anyOf/0/minimum',
@@ -469,20 +495,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be >= 1',
                           };
                           if (vErrors === null) {
-                            vErrors = [err22];
+                            vErrors = [err23];
                           } else {
-                            vErrors.push(err22);
+                            vErrors.push(err23);
                           }
                           errors++;
                         }
                       }
-                      var _valid0 = _errs27 === errors;
+                      var _valid0 = _errs29 === errors;
                       valid6 = valid6 || _valid0;
                       if (!valid6) {
-                        const _errs29 = errors;
-                        if (typeof data10 === 'string') {
-                          if (!pattern0.test(data10)) {
-                            const err23 = {
+                        const _errs31 = errors;
+                        if (typeof data11 === 'string') {
+                          if (!pattern0.test(data11)) {
+                            const err24 = {
                               instancePath: instancePath + '/data/relationships/prospect/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/prospect/properties/data/properties/id/anyOf/1/pattern',
@@ -491,14 +517,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                             };
                             if (vErrors === null) {
-                              vErrors = [err23];
+                              vErrors = [err24];
                             } else {
-                              vErrors.push(err23);
+                              vErrors.push(err24);
                             }
                             errors++;
                           }
                         } else {
-                          const err24 = {
+                          const err25 = {
                             instancePath: instancePath + '/data/relationships/prospect/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/properties/id/anyOf/1/type',
@@ -507,17 +533,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be string',
                           };
                           if (vErrors === null) {
-                            vErrors = [err24];
+                            vErrors = [err25];
                           } else {
-                            vErrors.push(err24);
+                            vErrors.push(err25);
                           }
                           errors++;
                         }
-                        var _valid0 = _errs29 === errors;
+                        var _valid0 = _errs31 === errors;
                         valid6 = valid6 || _valid0;
                       }
                       if (!valid6) {
-                        const err25 = {
+                        const err26 = {
                           instancePath: instancePath + '/data/relationships/prospect/data/id',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/prospect/properties/data/properties/id/anyOf',
@@ -526,26 +552,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must match a schema in anyOf',
                         };
                         if (vErrors === null) {
-                          vErrors = [err25];
+                          vErrors = [err26];
                         } else {
-                          vErrors.push(err25);
+                          vErrors.push(err26);
                         }
                         errors++;
                       } else {
-                        errors = _errs26;
+                        errors = _errs28;
                         if (vErrors !== null) {
-                          if (_errs26) {
-                            vErrors.length = _errs26;
+                          if (_errs28) {
+                            vErrors.length = _errs28;
                           } else {
                             vErrors = null;
                           }
                         }
                       }
                     }
-                    if (data8.meta !== undefined) {
-                      let data11 = data8.meta;
-                      if (!(data11 && typeof data11 == 'object' && !Array.isArray(data11))) {
-                        const err26 = {
+                    if (data9.meta !== undefined) {
+                      let data12 = data9.meta;
+                      if (!(data12 && typeof data12 == 'object' && !Array.isArray(data12))) {
+                        const err27 = {
                           instancePath: instancePath + '/data/relationships/prospect/data/meta',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/prospect/properties/data/properties/meta/type',
@@ -554,35 +580,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must be object',
                         };
                         if (vErrors === null) {
-                          vErrors = [err26];
+                          vErrors = [err27];
                         } else {
-                          vErrors.push(err26);
+                          vErrors.push(err27);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err27 = {
+                    const err28 = {
                       instancePath: instancePath + '/data/relationships/prospect/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/prospect/properties/data/type',
-                      keyword: 'type',
-                      params: { type: 'object' },
-                      message: 'must be object',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err27];
-                    } else {
-                      vErrors.push(err27);
-                    }
-                    errors++;
-                  }
-                }
-                if (data7.meta !== undefined) {
-                  let data12 = data7.meta;
-                  if (!(data12 && typeof data12 == 'object' && !Array.isArray(data12))) {
-                    const err28 = {
-                      instancePath: instancePath + '/data/relationships/prospect/meta',
-                      schemaPath: '#/properties/data/properties/relationships/properties/prospect/properties/meta/type',
                       keyword: 'type',
                       params: { type: 'object' },
                       message: 'must be object',
@@ -595,8 +603,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
+                if (data8.meta !== undefined) {
+                  let data13 = data8.meta;
+                  if (!(data13 && typeof data13 == 'object' && !Array.isArray(data13))) {
+                    const err29 = {
+                      instancePath: instancePath + '/data/relationships/prospect/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/prospect/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err29];
+                    } else {
+                      vErrors.push(err29);
+                    }
+                    errors++;
+                  }
+                }
               } else {
-                const err29 = {
+                const err30 = {
                   instancePath: instancePath + '/data/relationships/prospect',
                   schemaPath: '#/properties/data/properties/relationships/properties/prospect/type',
                   keyword: 'type',
@@ -604,35 +630,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err29];
+                  vErrors = [err30];
                 } else {
-                  vErrors.push(err29);
+                  vErrors.push(err30);
                 }
                 errors++;
               }
             }
           } else {
-            const err30 = {
+            const err31 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err30];
-            } else {
-              vErrors.push(err30);
-            }
-            errors++;
-          }
-        }
-        if (data0.meta !== undefined) {
-          let data13 = data0.meta;
-          if (!(data13 && typeof data13 == 'object' && !Array.isArray(data13))) {
-            const err31 = {
-              instancePath: instancePath + '/data/meta',
-              schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
@@ -645,12 +653,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data0.links !== undefined) {
-          let data14 = data0.links;
+        if (data0.meta !== undefined) {
+          let data14 = data0.meta;
           if (!(data14 && typeof data14 == 'object' && !Array.isArray(data14))) {
             const err32 = {
-              instancePath: instancePath + '/data/links',
-              schemaPath: '#/properties/data/properties/links/type',
+              instancePath: instancePath + '/data/meta',
+              schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
@@ -663,8 +671,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data0.links !== undefined) {
+          let data15 = data0.links;
+          if (!(data15 && typeof data15 == 'object' && !Array.isArray(data15))) {
+            const err33 = {
+              instancePath: instancePath + '/data/links',
+              schemaPath: '#/properties/data/properties/links/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err33];
+            } else {
+              vErrors.push(err33);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err33 = {
+        const err34 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -672,15 +698,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err33];
+          vErrors = [err34];
         } else {
-          vErrors.push(err33);
+          vErrors.push(err34);
         }
         errors++;
       }
     }
   } else {
-    const err34 = {
+    const err35 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -688,9 +714,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err34];
+      vErrors = [err35];
     } else {
-      vErrors.push(err34);
+      vErrors.push(err35);
     }
     errors++;
   }
@@ -722,6 +748,7 @@ const schema12 = {
           properties: {
             message: { type: ['string', 'null'], maxLength: 32000 },
             noteType: { type: ['string', 'null'], maxLength: 255 },
+            opportunityAssociationRule: { type: ['string', 'null'] },
             pinned: { type: ['boolean', 'null'] },
           },
         },
@@ -973,7 +1000,12 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           let data3 = data0.attributes;
           if (data3 && typeof data3 == 'object' && !Array.isArray(data3)) {
             for (const key1 in data3) {
-              if (!(key1 === 'message' || key1 === 'noteType' || key1 === 'pinned')) {
+              if (!(
+                key1 === 'message' ||
+                key1 === 'noteType' ||
+                key1 === 'opportunityAssociationRule' ||
+                key1 === 'pinned'
+              )) {
                 const err11 = {
                   instancePath: instancePath + '/data/attributes',
                   schemaPath: '#/properties/data/properties/attributes/additionalProperties',
@@ -1059,15 +1091,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data3.pinned !== undefined) {
-              let data6 = data3.pinned;
-              if (typeof data6 !== 'boolean' && data6 !== null) {
+            if (data3.opportunityAssociationRule !== undefined) {
+              let data6 = data3.opportunityAssociationRule;
+              if (typeof data6 !== 'string' && data6 !== null) {
                 const err16 = {
-                  instancePath: instancePath + '/data/attributes/pinned',
-                  schemaPath: '#/properties/data/properties/attributes/properties/pinned/type',
+                  instancePath: instancePath + '/data/attributes/opportunityAssociationRule',
+                  schemaPath: '#/properties/data/properties/attributes/properties/opportunityAssociationRule/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.pinned.type },
-                  message: 'must be boolean,null',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.opportunityAssociationRule.type,
+                  },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err16];
@@ -1077,8 +1111,26 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data3.pinned !== undefined) {
+              let data7 = data3.pinned;
+              if (typeof data7 !== 'boolean' && data7 !== null) {
+                const err17 = {
+                  instancePath: instancePath + '/data/attributes/pinned',
+                  schemaPath: '#/properties/data/properties/attributes/properties/pinned/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.pinned.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err17];
+                } else {
+                  vErrors.push(err17);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err17 = {
+            const err18 = {
               instancePath: instancePath + '/data/attributes',
               schemaPath: '#/properties/data/properties/attributes/type',
               keyword: 'type',
@@ -1086,19 +1138,19 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err17];
+              vErrors = [err18];
             } else {
-              vErrors.push(err17);
+              vErrors.push(err18);
             }
             errors++;
           }
         }
         if (data0.relationships !== undefined) {
-          let data7 = data0.relationships;
-          if (data7 && typeof data7 == 'object' && !Array.isArray(data7)) {
-            for (const key2 in data7) {
+          let data8 = data0.relationships;
+          if (data8 && typeof data8 == 'object' && !Array.isArray(data8)) {
+            for (const key2 in data8) {
               if (!(key2 === 'prospect')) {
-                const err18 = {
+                const err19 = {
                   instancePath: instancePath + '/data/relationships',
                   schemaPath: '#/properties/data/properties/relationships/additionalProperties',
                   keyword: 'additionalProperties',
@@ -1106,18 +1158,18 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err18];
+                  vErrors = [err19];
                 } else {
-                  vErrors.push(err18);
+                  vErrors.push(err19);
                 }
                 errors++;
               }
             }
-            if (data7.prospect !== undefined) {
-              let data8 = data7.prospect;
-              if (data8 && typeof data8 == 'object' && !Array.isArray(data8)) {
-                if (data8.data === undefined) {
-                  const err19 = {
+            if (data8.prospect !== undefined) {
+              let data9 = data8.prospect;
+              if (data9 && typeof data9 == 'object' && !Array.isArray(data9)) {
+                if (data9.data === undefined) {
+                  const err20 = {
                     instancePath: instancePath + '/data/relationships/prospect',
                     schemaPath: '#/properties/data/properties/relationships/properties/prospect/required',
                     keyword: 'required',
@@ -1125,15 +1177,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err19];
+                    vErrors = [err20];
                   } else {
-                    vErrors.push(err19);
+                    vErrors.push(err20);
                   }
                   errors++;
                 }
-                for (const key3 in data8) {
+                for (const key3 in data9) {
                   if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err20 = {
+                    const err21 = {
                       instancePath: instancePath + '/data/relationships/prospect',
                       schemaPath: '#/properties/data/properties/relationships/properties/prospect/additionalProperties',
                       keyword: 'additionalProperties',
@@ -1141,18 +1193,18 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err20];
+                      vErrors = [err21];
                     } else {
-                      vErrors.push(err20);
+                      vErrors.push(err21);
                     }
                     errors++;
                   }
                 }
-                if (data8.data !== undefined) {
-                  let data9 = data8.data;
-                  if (data9 && typeof data9 == 'object' && !Array.isArray(data9)) {
-                    if (data9.type === undefined) {
-                      const err21 = {
+                if (data9.data !== undefined) {
+                  let data10 = data9.data;
+                  if (data10 && typeof data10 == 'object' && !Array.isArray(data10)) {
+                    if (data10.type === undefined) {
+                      const err22 = {
                         instancePath: instancePath + '/data/relationships/prospect/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/prospect/properties/data/required',
@@ -1161,14 +1213,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: "must have required property '" + 'type' + "'",
                       };
                       if (vErrors === null) {
-                        vErrors = [err21];
+                        vErrors = [err22];
                       } else {
-                        vErrors.push(err21);
+                        vErrors.push(err22);
                       }
                       errors++;
                     }
-                    if (data9.id === undefined) {
-                      const err22 = {
+                    if (data10.id === undefined) {
+                      const err23 = {
                         instancePath: instancePath + '/data/relationships/prospect/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/prospect/properties/data/required',
@@ -1177,39 +1229,21 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: "must have required property '" + 'id' + "'",
                       };
                       if (vErrors === null) {
-                        vErrors = [err22];
+                        vErrors = [err23];
                       } else {
-                        vErrors.push(err22);
+                        vErrors.push(err23);
                       }
                       errors++;
                     }
-                    for (const key4 in data9) {
+                    for (const key4 in data10) {
                       if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                        const err23 = {
+                        const err24 = {
                           instancePath: instancePath + '/data/relationships/prospect/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/prospect/properties/data/additionalProperties',
                           keyword: 'additionalProperties',
                           params: { additionalProperty: key4 },
                           message: 'must NOT have additional properties',
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err23];
-                        } else {
-                          vErrors.push(err23);
-                        }
-                        errors++;
-                      }
-                    }
-                    if (data9.type !== undefined) {
-                      if ('prospect' !== data9.type) {
-                        const err24 = {
-                          instancePath: instancePath + '/data/relationships/prospect/data/type',
-                          schemaPath:
-                            '#/properties/data/properties/relationships/properties/prospect/properties/data/properties/type/const',
-                          keyword: 'const',
-                          params: { allowedValue: 'prospect' },
-                          message: 'must be equal to constant',
                         };
                         if (vErrors === null) {
                           vErrors = [err24];
@@ -1219,19 +1253,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         errors++;
                       }
                     }
-                    if (data9.id !== undefined) {
-                      let data11 = data9.id;
-                      const _errs32 = errors;
-                      let valid7 = false;
-                      const _errs33 = errors;
-                      if (!(typeof data11 == 'number' && !(data11 % 1) && !isNaN(data11) && isFinite(data11))) {
+                    if (data10.type !== undefined) {
+                      if ('prospect' !== data10.type) {
                         const err25 = {
-                          instancePath: instancePath + '/data/relationships/prospect/data/id',
+                          instancePath: instancePath + '/data/relationships/prospect/data/type',
                           schemaPath:
-                            '#/properties/data/properties/relationships/properties/prospect/properties/data/properties/id/anyOf/0/type',
-                          keyword: 'type',
-                          params: { type: 'integer' },
-                          message: 'must be integer',
+                            '#/properties/data/properties/relationships/properties/prospect/properties/data/properties/type/const',
+                          keyword: 'const',
+                          params: { allowedValue: 'prospect' },
+                          message: 'must be equal to constant',
                         };
                         if (vErrors === null) {
                           vErrors = [err25];
@@ -1240,9 +1270,31 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         }
                         errors++;
                       }
-                      if (typeof data11 == 'number' && isFinite(data11)) {
-                        if (data11 > 9007199254740991 || isNaN(data11)) {
-                          const err26 = {
+                    }
+                    if (data10.id !== undefined) {
+                      let data12 = data10.id;
+                      const _errs34 = errors;
+                      let valid7 = false;
+                      const _errs35 = errors;
+                      if (!(typeof data12 == 'number' && !(data12 % 1) && !isNaN(data12) && isFinite(data12))) {
+                        const err26 = {
+                          instancePath: instancePath + '/data/relationships/prospect/data/id',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/prospect/properties/data/properties/id/anyOf/0/type',
+                          keyword: 'type',
+                          params: { type: 'integer' },
+                          message: 'must be integer',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err26];
+                        } else {
+                          vErrors.push(err26);
+                        }
+                        errors++;
+                      }
+                      if (typeof data12 == 'number' && isFinite(data12)) {
+                        if (data12 > 9007199254740991 || isNaN(data12)) {
+                          const err27 = {
                             instancePath: instancePath + '/data/relationships/prospect/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/properties/id/anyOf/0/maximum',
@@ -1251,14 +1303,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be <= 9007199254740991',
                           };
                           if (vErrors === null) {
-                            vErrors = [err26];
+                            vErrors = [err27];
                           } else {
-                            vErrors.push(err26);
+                            vErrors.push(err27);
                           }
                           errors++;
                         }
-                        if (data11 < 1 || isNaN(data11)) {
-                          const err27 = {
+                        if (data12 < 1 || isNaN(data12)) {
+                          const err28 = {
                             instancePath: instancePath + '/data/relationships/prospect/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/properties/id/anyOf/0/minimum',
@@ -1267,20 +1319,20 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be >= 1',
                           };
                           if (vErrors === null) {
-                            vErrors = [err27];
+                            vErrors = [err28];
                           } else {
-                            vErrors.push(err27);
+                            vErrors.push(err28);
                           }
                           errors++;
                         }
                       }
-                      var _valid1 = _errs33 === errors;
+                      var _valid1 = _errs35 === errors;
                       valid7 = valid7 || _valid1;
                       if (!valid7) {
-                        const _errs35 = errors;
-                        if (typeof data11 === 'string') {
-                          if (!pattern0.test(data11)) {
-                            const err28 = {
+                        const _errs37 = errors;
+                        if (typeof data12 === 'string') {
+                          if (!pattern0.test(data12)) {
+                            const err29 = {
                               instancePath: instancePath + '/data/relationships/prospect/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/prospect/properties/data/properties/id/anyOf/1/pattern',
@@ -1289,14 +1341,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                             };
                             if (vErrors === null) {
-                              vErrors = [err28];
+                              vErrors = [err29];
                             } else {
-                              vErrors.push(err28);
+                              vErrors.push(err29);
                             }
                             errors++;
                           }
                         } else {
-                          const err29 = {
+                          const err30 = {
                             instancePath: instancePath + '/data/relationships/prospect/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/properties/id/anyOf/1/type',
@@ -1305,17 +1357,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be string',
                           };
                           if (vErrors === null) {
-                            vErrors = [err29];
+                            vErrors = [err30];
                           } else {
-                            vErrors.push(err29);
+                            vErrors.push(err30);
                           }
                           errors++;
                         }
-                        var _valid1 = _errs35 === errors;
+                        var _valid1 = _errs37 === errors;
                         valid7 = valid7 || _valid1;
                       }
                       if (!valid7) {
-                        const err30 = {
+                        const err31 = {
                           instancePath: instancePath + '/data/relationships/prospect/data/id',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/prospect/properties/data/properties/id/anyOf',
@@ -1324,26 +1376,26 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must match a schema in anyOf',
                         };
                         if (vErrors === null) {
-                          vErrors = [err30];
+                          vErrors = [err31];
                         } else {
-                          vErrors.push(err30);
+                          vErrors.push(err31);
                         }
                         errors++;
                       } else {
-                        errors = _errs32;
+                        errors = _errs34;
                         if (vErrors !== null) {
-                          if (_errs32) {
-                            vErrors.length = _errs32;
+                          if (_errs34) {
+                            vErrors.length = _errs34;
                           } else {
                             vErrors = null;
                           }
                         }
                       }
                     }
-                    if (data9.meta !== undefined) {
-                      let data12 = data9.meta;
-                      if (!(data12 && typeof data12 == 'object' && !Array.isArray(data12))) {
-                        const err31 = {
+                    if (data10.meta !== undefined) {
+                      let data13 = data10.meta;
+                      if (!(data13 && typeof data13 == 'object' && !Array.isArray(data13))) {
+                        const err32 = {
                           instancePath: instancePath + '/data/relationships/prospect/data/meta',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/prospect/properties/data/properties/meta/type',
@@ -1352,35 +1404,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must be object',
                         };
                         if (vErrors === null) {
-                          vErrors = [err31];
+                          vErrors = [err32];
                         } else {
-                          vErrors.push(err31);
+                          vErrors.push(err32);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err32 = {
+                    const err33 = {
                       instancePath: instancePath + '/data/relationships/prospect/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/prospect/properties/data/type',
-                      keyword: 'type',
-                      params: { type: 'object' },
-                      message: 'must be object',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err32];
-                    } else {
-                      vErrors.push(err32);
-                    }
-                    errors++;
-                  }
-                }
-                if (data8.meta !== undefined) {
-                  let data13 = data8.meta;
-                  if (!(data13 && typeof data13 == 'object' && !Array.isArray(data13))) {
-                    const err33 = {
-                      instancePath: instancePath + '/data/relationships/prospect/meta',
-                      schemaPath: '#/properties/data/properties/relationships/properties/prospect/properties/meta/type',
                       keyword: 'type',
                       params: { type: 'object' },
                       message: 'must be object',
@@ -1393,8 +1427,26 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
+                if (data9.meta !== undefined) {
+                  let data14 = data9.meta;
+                  if (!(data14 && typeof data14 == 'object' && !Array.isArray(data14))) {
+                    const err34 = {
+                      instancePath: instancePath + '/data/relationships/prospect/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/prospect/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err34];
+                    } else {
+                      vErrors.push(err34);
+                    }
+                    errors++;
+                  }
+                }
               } else {
-                const err34 = {
+                const err35 = {
                   instancePath: instancePath + '/data/relationships/prospect',
                   schemaPath: '#/properties/data/properties/relationships/properties/prospect/type',
                   keyword: 'type',
@@ -1402,35 +1454,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err34];
+                  vErrors = [err35];
                 } else {
-                  vErrors.push(err34);
+                  vErrors.push(err35);
                 }
                 errors++;
               }
             }
           } else {
-            const err35 = {
+            const err36 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err35];
-            } else {
-              vErrors.push(err35);
-            }
-            errors++;
-          }
-        }
-        if (data0.meta !== undefined) {
-          let data14 = data0.meta;
-          if (!(data14 && typeof data14 == 'object' && !Array.isArray(data14))) {
-            const err36 = {
-              instancePath: instancePath + '/data/meta',
-              schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
@@ -1443,12 +1477,12 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data0.links !== undefined) {
-          let data15 = data0.links;
+        if (data0.meta !== undefined) {
+          let data15 = data0.meta;
           if (!(data15 && typeof data15 == 'object' && !Array.isArray(data15))) {
             const err37 = {
-              instancePath: instancePath + '/data/links',
-              schemaPath: '#/properties/data/properties/links/type',
+              instancePath: instancePath + '/data/meta',
+              schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
@@ -1461,8 +1495,26 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data0.links !== undefined) {
+          let data16 = data0.links;
+          if (!(data16 && typeof data16 == 'object' && !Array.isArray(data16))) {
+            const err38 = {
+              instancePath: instancePath + '/data/links',
+              schemaPath: '#/properties/data/properties/links/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err38];
+            } else {
+              vErrors.push(err38);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err38 = {
+        const err39 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -1470,15 +1522,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err38];
+          vErrors = [err39];
         } else {
-          vErrors.push(err38);
+          vErrors.push(err39);
         }
         errors++;
       }
     }
   } else {
-    const err39 = {
+    const err40 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -1486,9 +1538,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err39];
+      vErrors = [err40];
     } else {
-      vErrors.push(err39);
+      vErrors.push(err40);
     }
     errors++;
   }

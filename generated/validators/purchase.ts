@@ -21,9 +21,165 @@ const schema11 = {
           additionalProperties: false,
           properties: {
             currency: { type: ['string', 'null'], maxLength: 255 },
+            custom1: { type: ['string', 'null'] },
+            custom10: { type: ['string', 'null'] },
+            custom100: { type: ['string', 'null'] },
+            custom101: { type: ['string', 'null'] },
+            custom102: { type: ['string', 'null'] },
+            custom103: { type: ['string', 'null'] },
+            custom104: { type: ['string', 'null'] },
+            custom105: { type: ['string', 'null'] },
+            custom106: { type: ['string', 'null'] },
+            custom107: { type: ['string', 'null'] },
+            custom108: { type: ['string', 'null'] },
+            custom109: { type: ['string', 'null'] },
+            custom11: { type: ['string', 'null'] },
+            custom110: { type: ['string', 'null'] },
+            custom111: { type: ['string', 'null'] },
+            custom112: { type: ['string', 'null'] },
+            custom113: { type: ['string', 'null'] },
+            custom114: { type: ['string', 'null'] },
+            custom115: { type: ['string', 'null'] },
+            custom116: { type: ['string', 'null'] },
+            custom117: { type: ['string', 'null'] },
+            custom118: { type: ['string', 'null'] },
+            custom119: { type: ['string', 'null'] },
+            custom12: { type: ['string', 'null'] },
+            custom120: { type: ['string', 'null'] },
+            custom121: { type: ['string', 'null'] },
+            custom122: { type: ['string', 'null'] },
+            custom123: { type: ['string', 'null'] },
+            custom124: { type: ['string', 'null'] },
+            custom125: { type: ['string', 'null'] },
+            custom126: { type: ['string', 'null'] },
+            custom127: { type: ['string', 'null'] },
+            custom128: { type: ['string', 'null'] },
+            custom129: { type: ['string', 'null'] },
+            custom13: { type: ['string', 'null'] },
+            custom130: { type: ['string', 'null'] },
+            custom131: { type: ['string', 'null'] },
+            custom132: { type: ['string', 'null'] },
+            custom133: { type: ['string', 'null'] },
+            custom134: { type: ['string', 'null'] },
+            custom135: { type: ['string', 'null'] },
+            custom136: { type: ['string', 'null'] },
+            custom137: { type: ['string', 'null'] },
+            custom138: { type: ['string', 'null'] },
+            custom139: { type: ['string', 'null'] },
+            custom14: { type: ['string', 'null'] },
+            custom140: { type: ['string', 'null'] },
+            custom141: { type: ['string', 'null'] },
+            custom142: { type: ['string', 'null'] },
+            custom143: { type: ['string', 'null'] },
+            custom144: { type: ['string', 'null'] },
+            custom145: { type: ['string', 'null'] },
+            custom146: { type: ['string', 'null'] },
+            custom147: { type: ['string', 'null'] },
+            custom148: { type: ['string', 'null'] },
+            custom149: { type: ['string', 'null'] },
+            custom15: { type: ['string', 'null'] },
+            custom150: { type: ['string', 'null'] },
+            custom16: { type: ['string', 'null'] },
+            custom17: { type: ['string', 'null'] },
+            custom18: { type: ['string', 'null'] },
+            custom19: { type: ['string', 'null'] },
+            custom2: { type: ['string', 'null'] },
+            custom20: { type: ['string', 'null'] },
+            custom21: { type: ['string', 'null'] },
+            custom22: { type: ['string', 'null'] },
+            custom23: { type: ['string', 'null'] },
+            custom24: { type: ['string', 'null'] },
+            custom25: { type: ['string', 'null'] },
+            custom26: { type: ['string', 'null'] },
+            custom27: { type: ['string', 'null'] },
+            custom28: { type: ['string', 'null'] },
+            custom29: { type: ['string', 'null'] },
+            custom3: { type: ['string', 'null'] },
+            custom30: { type: ['string', 'null'] },
+            custom31: { type: ['string', 'null'] },
+            custom32: { type: ['string', 'null'] },
+            custom33: { type: ['string', 'null'] },
+            custom34: { type: ['string', 'null'] },
+            custom35: { type: ['string', 'null'] },
+            custom36: { type: ['string', 'null'] },
+            custom37: { type: ['string', 'null'] },
+            custom38: { type: ['string', 'null'] },
+            custom39: { type: ['string', 'null'] },
+            custom4: { type: ['string', 'null'] },
+            custom40: { type: ['string', 'null'] },
+            custom41: { type: ['string', 'null'] },
+            custom42: { type: ['string', 'null'] },
+            custom43: { type: ['string', 'null'] },
+            custom44: { type: ['string', 'null'] },
+            custom45: { type: ['string', 'null'] },
+            custom46: { type: ['string', 'null'] },
+            custom47: { type: ['string', 'null'] },
+            custom48: { type: ['string', 'null'] },
+            custom49: { type: ['string', 'null'] },
+            custom5: { type: ['string', 'null'] },
+            custom50: { type: ['string', 'null'] },
+            custom51: { type: ['string', 'null'] },
+            custom52: { type: ['string', 'null'] },
+            custom53: { type: ['string', 'null'] },
+            custom54: { type: ['string', 'null'] },
+            custom55: { type: ['string', 'null'] },
+            custom56: { type: ['string', 'null'] },
+            custom57: { type: ['string', 'null'] },
+            custom58: { type: ['string', 'null'] },
+            custom59: { type: ['string', 'null'] },
+            custom6: { type: ['string', 'null'] },
+            custom60: { type: ['string', 'null'] },
+            custom61: { type: ['string', 'null'] },
+            custom62: { type: ['string', 'null'] },
+            custom63: { type: ['string', 'null'] },
+            custom64: { type: ['string', 'null'] },
+            custom65: { type: ['string', 'null'] },
+            custom66: { type: ['string', 'null'] },
+            custom67: { type: ['string', 'null'] },
+            custom68: { type: ['string', 'null'] },
+            custom69: { type: ['string', 'null'] },
+            custom7: { type: ['string', 'null'] },
+            custom70: { type: ['string', 'null'] },
+            custom71: { type: ['string', 'null'] },
+            custom72: { type: ['string', 'null'] },
+            custom73: { type: ['string', 'null'] },
+            custom74: { type: ['string', 'null'] },
+            custom75: { type: ['string', 'null'] },
+            custom76: { type: ['string', 'null'] },
+            custom77: { type: ['string', 'null'] },
+            custom78: { type: ['string', 'null'] },
+            custom79: { type: ['string', 'null'] },
+            custom8: { type: ['string', 'null'] },
+            custom80: { type: ['string', 'null'] },
+            custom81: { type: ['string', 'null'] },
+            custom82: { type: ['string', 'null'] },
+            custom83: { type: ['string', 'null'] },
+            custom84: { type: ['string', 'null'] },
+            custom85: { type: ['string', 'null'] },
+            custom86: { type: ['string', 'null'] },
+            custom87: { type: ['string', 'null'] },
+            custom88: { type: ['string', 'null'] },
+            custom89: { type: ['string', 'null'] },
+            custom9: { type: ['string', 'null'] },
+            custom90: { type: ['string', 'null'] },
+            custom91: { type: ['string', 'null'] },
+            custom92: { type: ['string', 'null'] },
+            custom93: { type: ['string', 'null'] },
+            custom94: { type: ['string', 'null'] },
+            custom95: { type: ['string', 'null'] },
+            custom96: { type: ['string', 'null'] },
+            custom97: { type: ['string', 'null'] },
+            custom98: { type: ['string', 'null'] },
+            custom99: { type: ['string', 'null'] },
             description: { type: ['string', 'null'], maxLength: 32000 },
             endDate: { type: ['string', 'null'], format: 'date' },
+            potentialQuantity: { type: ['number', 'null'] },
+            potentialValue: { type: ['number', 'null'] },
+            saturation: { type: ['number', 'null'] },
+            source: { type: ['string', 'null'] },
             startDate: { type: ['string', 'null'], format: 'date' },
+            status: { type: ['boolean', 'null'] },
+            totalQuantity: { type: ['number', 'null'] },
             totalValue: { type: ['number', 'null'] },
           },
         },
@@ -46,6 +202,34 @@ const schema11 = {
                       additionalProperties: false,
                       properties: {
                         type: { const: 'account' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            owner: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'user' },
                         id: {
                           anyOf: [
                             { type: 'integer', minimum: 1, maximum: 9007199254740991 },
@@ -96,7 +280,8 @@ const schema11 = {
     },
   },
 };
-const func2 = require('ajv/dist/runtime/ucs2length').default;
+const func2 = Object.prototype.hasOwnProperty;
+const func3 = require('ajv/dist/runtime/ucs2length').default;
 const formats0 = require('ajv-formats/dist/formats').fullFormats.date;
 const pattern0 = new RegExp('^[1-9][0-9]{0,14}$', 'u');
 function validate10(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
@@ -181,13 +366,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           let data2 = data0.attributes;
           if (data2 && typeof data2 == 'object' && !Array.isArray(data2)) {
             for (const key1 in data2) {
-              if (!(
-                key1 === 'currency' ||
-                key1 === 'description' ||
-                key1 === 'endDate' ||
-                key1 === 'startDate' ||
-                key1 === 'totalValue'
-              )) {
+              if (!func2.call(schema11.properties.data.properties.attributes.properties, key1)) {
                 const err4 = {
                   instancePath: instancePath + '/data/attributes',
                   schemaPath: '#/properties/data/properties/attributes/additionalProperties',
@@ -221,7 +400,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
               if (typeof data3 === 'string') {
-                if (func2(data3) > 255) {
+                if (func3(data3) > 255) {
                   const err6 = {
                     instancePath: instancePath + '/data/attributes/currency',
                     schemaPath: '#/properties/data/properties/attributes/properties/currency/maxLength',
@@ -238,14 +417,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data2.description !== undefined) {
-              let data4 = data2.description;
+            if (data2.custom1 !== undefined) {
+              let data4 = data2.custom1;
               if (typeof data4 !== 'string' && data4 !== null) {
                 const err7 = {
-                  instancePath: instancePath + '/data/attributes/description',
-                  schemaPath: '#/properties/data/properties/attributes/properties/description/type',
+                  instancePath: instancePath + '/data/attributes/custom1',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom1/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.description.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom1.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -255,32 +434,33 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data4 === 'string') {
-                if (func2(data4) > 32000) {
-                  const err8 = {
-                    instancePath: instancePath + '/data/attributes/description',
-                    schemaPath: '#/properties/data/properties/attributes/properties/description/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 32000 },
-                    message: 'must NOT have more than 32000 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err8];
-                  } else {
-                    vErrors.push(err8);
-                  }
-                  errors++;
+            }
+            if (data2.custom10 !== undefined) {
+              let data5 = data2.custom10;
+              if (typeof data5 !== 'string' && data5 !== null) {
+                const err8 = {
+                  instancePath: instancePath + '/data/attributes/custom10',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom10/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom10.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err8];
+                } else {
+                  vErrors.push(err8);
                 }
+                errors++;
               }
             }
-            if (data2.endDate !== undefined) {
-              let data5 = data2.endDate;
-              if (typeof data5 !== 'string' && data5 !== null) {
+            if (data2.custom100 !== undefined) {
+              let data6 = data2.custom100;
+              if (typeof data6 !== 'string' && data6 !== null) {
                 const err9 = {
-                  instancePath: instancePath + '/data/attributes/endDate',
-                  schemaPath: '#/properties/data/properties/attributes/properties/endDate/type',
+                  instancePath: instancePath + '/data/attributes/custom100',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom100/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.endDate.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom100.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -290,32 +470,33 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data5 === 'string') {
-                if (!formats0.validate(data5)) {
-                  const err10 = {
-                    instancePath: instancePath + '/data/attributes/endDate',
-                    schemaPath: '#/properties/data/properties/attributes/properties/endDate/format',
-                    keyword: 'format',
-                    params: { format: 'date' },
-                    message: 'must match format "' + 'date' + '"',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err10];
-                  } else {
-                    vErrors.push(err10);
-                  }
-                  errors++;
+            }
+            if (data2.custom101 !== undefined) {
+              let data7 = data2.custom101;
+              if (typeof data7 !== 'string' && data7 !== null) {
+                const err10 = {
+                  instancePath: instancePath + '/data/attributes/custom101',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom101/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom101.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err10];
+                } else {
+                  vErrors.push(err10);
                 }
+                errors++;
               }
             }
-            if (data2.startDate !== undefined) {
-              let data6 = data2.startDate;
-              if (typeof data6 !== 'string' && data6 !== null) {
+            if (data2.custom102 !== undefined) {
+              let data8 = data2.custom102;
+              if (typeof data8 !== 'string' && data8 !== null) {
                 const err11 = {
-                  instancePath: instancePath + '/data/attributes/startDate',
-                  schemaPath: '#/properties/data/properties/attributes/properties/startDate/type',
+                  instancePath: instancePath + '/data/attributes/custom102',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom102/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.startDate.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom102.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -325,33 +506,34 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data6 === 'string') {
-                if (!formats0.validate(data6)) {
-                  const err12 = {
-                    instancePath: instancePath + '/data/attributes/startDate',
-                    schemaPath: '#/properties/data/properties/attributes/properties/startDate/format',
-                    keyword: 'format',
-                    params: { format: 'date' },
-                    message: 'must match format "' + 'date' + '"',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err12];
-                  } else {
-                    vErrors.push(err12);
-                  }
-                  errors++;
+            }
+            if (data2.custom103 !== undefined) {
+              let data9 = data2.custom103;
+              if (typeof data9 !== 'string' && data9 !== null) {
+                const err12 = {
+                  instancePath: instancePath + '/data/attributes/custom103',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom103/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom103.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err12];
+                } else {
+                  vErrors.push(err12);
                 }
+                errors++;
               }
             }
-            if (data2.totalValue !== undefined) {
-              let data7 = data2.totalValue;
-              if (!(typeof data7 == 'number' && isFinite(data7)) && data7 !== null) {
+            if (data2.custom104 !== undefined) {
+              let data10 = data2.custom104;
+              if (typeof data10 !== 'string' && data10 !== null) {
                 const err13 = {
-                  instancePath: instancePath + '/data/attributes/totalValue',
-                  schemaPath: '#/properties/data/properties/attributes/properties/totalValue/type',
+                  instancePath: instancePath + '/data/attributes/custom104',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom104/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.totalValue.type },
-                  message: 'must be number,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom104.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err13];
@@ -361,33 +543,33 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-          } else {
-            const err14 = {
-              instancePath: instancePath + '/data/attributes',
-              schemaPath: '#/properties/data/properties/attributes/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err14];
-            } else {
-              vErrors.push(err14);
+            if (data2.custom105 !== undefined) {
+              let data11 = data2.custom105;
+              if (typeof data11 !== 'string' && data11 !== null) {
+                const err14 = {
+                  instancePath: instancePath + '/data/attributes/custom105',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom105/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom105.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err14];
+                } else {
+                  vErrors.push(err14);
+                }
+                errors++;
+              }
             }
-            errors++;
-          }
-        }
-        if (data0.relationships !== undefined) {
-          let data8 = data0.relationships;
-          if (data8 && typeof data8 == 'object' && !Array.isArray(data8)) {
-            for (const key2 in data8) {
-              if (!(key2 === 'account' || key2 === 'product')) {
+            if (data2.custom106 !== undefined) {
+              let data12 = data2.custom106;
+              if (typeof data12 !== 'string' && data12 !== null) {
                 const err15 = {
-                  instancePath: instancePath + '/data/relationships',
-                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key2 },
-                  message: 'must NOT have additional properties',
+                  instancePath: instancePath + '/data/attributes/custom106',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom106/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom106.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err15];
@@ -397,344 +579,321 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data8.account !== undefined) {
-              let data9 = data8.account;
-              if (data9 && typeof data9 == 'object' && !Array.isArray(data9)) {
-                if (data9.data === undefined) {
-                  const err16 = {
-                    instancePath: instancePath + '/data/relationships/account',
-                    schemaPath: '#/properties/data/properties/relationships/properties/account/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'data' },
-                    message: "must have required property '" + 'data' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err16];
-                  } else {
-                    vErrors.push(err16);
-                  }
-                  errors++;
-                }
-                for (const key3 in data9) {
-                  if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err17 = {
-                      instancePath: instancePath + '/data/relationships/account',
-                      schemaPath: '#/properties/data/properties/relationships/properties/account/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key3 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err17];
-                    } else {
-                      vErrors.push(err17);
-                    }
-                    errors++;
-                  }
-                }
-                if (data9.data !== undefined) {
-                  let data10 = data9.data;
-                  const _errs26 = errors;
-                  let valid5 = false;
-                  const _errs27 = errors;
-                  if (data10 !== null) {
-                    const err18 = {
-                      instancePath: instancePath + '/data/relationships/account/data',
-                      schemaPath:
-                        '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/0/type',
-                      keyword: 'type',
-                      params: { type: 'null' },
-                      message: 'must be null',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err18];
-                    } else {
-                      vErrors.push(err18);
-                    }
-                    errors++;
-                  }
-                  var _valid0 = _errs27 === errors;
-                  valid5 = valid5 || _valid0;
-                  if (!valid5) {
-                    const _errs29 = errors;
-                    if (data10 && typeof data10 == 'object' && !Array.isArray(data10)) {
-                      if (data10.type === undefined) {
-                        const err19 = {
-                          instancePath: instancePath + '/data/relationships/account/data',
-                          schemaPath:
-                            '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/required',
-                          keyword: 'required',
-                          params: { missingProperty: 'type' },
-                          message: "must have required property '" + 'type' + "'",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err19];
-                        } else {
-                          vErrors.push(err19);
-                        }
-                        errors++;
-                      }
-                      if (data10.id === undefined) {
-                        const err20 = {
-                          instancePath: instancePath + '/data/relationships/account/data',
-                          schemaPath:
-                            '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/required',
-                          keyword: 'required',
-                          params: { missingProperty: 'id' },
-                          message: "must have required property '" + 'id' + "'",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err20];
-                        } else {
-                          vErrors.push(err20);
-                        }
-                        errors++;
-                      }
-                      for (const key4 in data10) {
-                        if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err21 = {
-                            instancePath: instancePath + '/data/relationships/account/data',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/additionalProperties',
-                            keyword: 'additionalProperties',
-                            params: { additionalProperty: key4 },
-                            message: 'must NOT have additional properties',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err21];
-                          } else {
-                            vErrors.push(err21);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data10.type !== undefined) {
-                        if ('account' !== data10.type) {
-                          const err22 = {
-                            instancePath: instancePath + '/data/relationships/account/data/type',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/type/const',
-                            keyword: 'const',
-                            params: { allowedValue: 'account' },
-                            message: 'must be equal to constant',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err22];
-                          } else {
-                            vErrors.push(err22);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data10.id !== undefined) {
-                        let data12 = data10.id;
-                        const _errs34 = errors;
-                        let valid7 = false;
-                        const _errs35 = errors;
-                        if (!(typeof data12 == 'number' && !(data12 % 1) && !isNaN(data12) && isFinite(data12))) {
-                          const err23 = {
-                            instancePath: instancePath + '/data/relationships/account/data/id',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/type',
-                            keyword: 'type',
-                            params: { type: 'integer' },
-                            message: 'must be integer',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err23];
-                          } else {
-                            vErrors.push(err23);
-                          }
-                          errors++;
-                        }
-                        if (typeof data12 == 'number' && isFinite(data12)) {
-                          if (data12 > 9007199254740991 || isNaN(data12)) {
-                            const err24 = {
-                              instancePath: instancePath + '/data/relationships/account/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
-                              keyword: 'maximum',
-                              params: { comparison: '<=', limit: 9007199254740991 },
-                              message: 'must be <= 9007199254740991',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err24];
-                            } else {
-                              vErrors.push(err24);
-                            }
-                            errors++;
-                          }
-                          if (data12 < 1 || isNaN(data12)) {
-                            const err25 = {
-                              instancePath: instancePath + '/data/relationships/account/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
-                              keyword: 'minimum',
-                              params: { comparison: '>=', limit: 1 },
-                              message: 'must be >= 1',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err25];
-                            } else {
-                              vErrors.push(err25);
-                            }
-                            errors++;
-                          }
-                        }
-                        var _valid1 = _errs35 === errors;
-                        valid7 = valid7 || _valid1;
-                        if (!valid7) {
-                          const _errs37 = errors;
-                          if (typeof data12 === 'string') {
-                            if (!pattern0.test(data12)) {
-                              const err26 = {
-                                instancePath: instancePath + '/data/relationships/account/data/id',
-                                schemaPath:
-                                  '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
-                                keyword: 'pattern',
-                                params: { pattern: '^[1-9][0-9]{0,14}$' },
-                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
-                              };
-                              if (vErrors === null) {
-                                vErrors = [err26];
-                              } else {
-                                vErrors.push(err26);
-                              }
-                              errors++;
-                            }
-                          } else {
-                            const err27 = {
-                              instancePath: instancePath + '/data/relationships/account/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/1/type',
-                              keyword: 'type',
-                              params: { type: 'string' },
-                              message: 'must be string',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err27];
-                            } else {
-                              vErrors.push(err27);
-                            }
-                            errors++;
-                          }
-                          var _valid1 = _errs37 === errors;
-                          valid7 = valid7 || _valid1;
-                        }
-                        if (!valid7) {
-                          const err28 = {
-                            instancePath: instancePath + '/data/relationships/account/data/id',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf',
-                            keyword: 'anyOf',
-                            params: {},
-                            message: 'must match a schema in anyOf',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err28];
-                          } else {
-                            vErrors.push(err28);
-                          }
-                          errors++;
-                        } else {
-                          errors = _errs34;
-                          if (vErrors !== null) {
-                            if (_errs34) {
-                              vErrors.length = _errs34;
-                            } else {
-                              vErrors = null;
-                            }
-                          }
-                        }
-                      }
-                      if (data10.meta !== undefined) {
-                        let data13 = data10.meta;
-                        if (!(data13 && typeof data13 == 'object' && !Array.isArray(data13))) {
-                          const err29 = {
-                            instancePath: instancePath + '/data/relationships/account/data/meta',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/meta/type',
-                            keyword: 'type',
-                            params: { type: 'object' },
-                            message: 'must be object',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err29];
-                          } else {
-                            vErrors.push(err29);
-                          }
-                          errors++;
-                        }
-                      }
-                    } else {
-                      const err30 = {
-                        instancePath: instancePath + '/data/relationships/account/data',
-                        schemaPath:
-                          '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/type',
-                        keyword: 'type',
-                        params: { type: 'object' },
-                        message: 'must be object',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err30];
-                      } else {
-                        vErrors.push(err30);
-                      }
-                      errors++;
-                    }
-                    var _valid0 = _errs29 === errors;
-                    valid5 = valid5 || _valid0;
-                  }
-                  if (!valid5) {
-                    const err31 = {
-                      instancePath: instancePath + '/data/relationships/account/data',
-                      schemaPath: '#/properties/data/properties/relationships/properties/account/properties/data/anyOf',
-                      keyword: 'anyOf',
-                      params: {},
-                      message: 'must match a schema in anyOf',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err31];
-                    } else {
-                      vErrors.push(err31);
-                    }
-                    errors++;
-                  } else {
-                    errors = _errs26;
-                    if (vErrors !== null) {
-                      if (_errs26) {
-                        vErrors.length = _errs26;
-                      } else {
-                        vErrors = null;
-                      }
-                    }
-                  }
-                }
-                if (data9.meta !== undefined) {
-                  let data14 = data9.meta;
-                  if (!(data14 && typeof data14 == 'object' && !Array.isArray(data14))) {
-                    const err32 = {
-                      instancePath: instancePath + '/data/relationships/account/meta',
-                      schemaPath: '#/properties/data/properties/relationships/properties/account/properties/meta/type',
-                      keyword: 'type',
-                      params: { type: 'object' },
-                      message: 'must be object',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err32];
-                    } else {
-                      vErrors.push(err32);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err33 = {
-                  instancePath: instancePath + '/data/relationships/account',
-                  schemaPath: '#/properties/data/properties/relationships/properties/account/type',
+            if (data2.custom107 !== undefined) {
+              let data13 = data2.custom107;
+              if (typeof data13 !== 'string' && data13 !== null) {
+                const err16 = {
+                  instancePath: instancePath + '/data/attributes/custom107',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom107/type',
                   keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom107.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err16];
+                } else {
+                  vErrors.push(err16);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom108 !== undefined) {
+              let data14 = data2.custom108;
+              if (typeof data14 !== 'string' && data14 !== null) {
+                const err17 = {
+                  instancePath: instancePath + '/data/attributes/custom108',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom108/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom108.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err17];
+                } else {
+                  vErrors.push(err17);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom109 !== undefined) {
+              let data15 = data2.custom109;
+              if (typeof data15 !== 'string' && data15 !== null) {
+                const err18 = {
+                  instancePath: instancePath + '/data/attributes/custom109',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom109/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom109.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err18];
+                } else {
+                  vErrors.push(err18);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom11 !== undefined) {
+              let data16 = data2.custom11;
+              if (typeof data16 !== 'string' && data16 !== null) {
+                const err19 = {
+                  instancePath: instancePath + '/data/attributes/custom11',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom11/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom11.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err19];
+                } else {
+                  vErrors.push(err19);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom110 !== undefined) {
+              let data17 = data2.custom110;
+              if (typeof data17 !== 'string' && data17 !== null) {
+                const err20 = {
+                  instancePath: instancePath + '/data/attributes/custom110',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom110/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom110.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err20];
+                } else {
+                  vErrors.push(err20);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom111 !== undefined) {
+              let data18 = data2.custom111;
+              if (typeof data18 !== 'string' && data18 !== null) {
+                const err21 = {
+                  instancePath: instancePath + '/data/attributes/custom111',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom111/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom111.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err21];
+                } else {
+                  vErrors.push(err21);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom112 !== undefined) {
+              let data19 = data2.custom112;
+              if (typeof data19 !== 'string' && data19 !== null) {
+                const err22 = {
+                  instancePath: instancePath + '/data/attributes/custom112',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom112/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom112.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err22];
+                } else {
+                  vErrors.push(err22);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom113 !== undefined) {
+              let data20 = data2.custom113;
+              if (typeof data20 !== 'string' && data20 !== null) {
+                const err23 = {
+                  instancePath: instancePath + '/data/attributes/custom113',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom113/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom113.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err23];
+                } else {
+                  vErrors.push(err23);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom114 !== undefined) {
+              let data21 = data2.custom114;
+              if (typeof data21 !== 'string' && data21 !== null) {
+                const err24 = {
+                  instancePath: instancePath + '/data/attributes/custom114',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom114/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom114.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err24];
+                } else {
+                  vErrors.push(err24);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom115 !== undefined) {
+              let data22 = data2.custom115;
+              if (typeof data22 !== 'string' && data22 !== null) {
+                const err25 = {
+                  instancePath: instancePath + '/data/attributes/custom115',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom115/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom115.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err25];
+                } else {
+                  vErrors.push(err25);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom116 !== undefined) {
+              let data23 = data2.custom116;
+              if (typeof data23 !== 'string' && data23 !== null) {
+                const err26 = {
+                  instancePath: instancePath + '/data/attributes/custom116',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom116/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom116.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err26];
+                } else {
+                  vErrors.push(err26);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom117 !== undefined) {
+              let data24 = data2.custom117;
+              if (typeof data24 !== 'string' && data24 !== null) {
+                const err27 = {
+                  instancePath: instancePath + '/data/attributes/custom117',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom117/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom117.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err27];
+                } else {
+                  vErrors.push(err27);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom118 !== undefined) {
+              let data25 = data2.custom118;
+              if (typeof data25 !== 'string' && data25 !== null) {
+                const err28 = {
+                  instancePath: instancePath + '/data/attributes/custom118',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom118/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom118.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err28];
+                } else {
+                  vErrors.push(err28);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom119 !== undefined) {
+              let data26 = data2.custom119;
+              if (typeof data26 !== 'string' && data26 !== null) {
+                const err29 = {
+                  instancePath: instancePath + '/data/attributes/custom119',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom119/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom119.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err29];
+                } else {
+                  vErrors.push(err29);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom12 !== undefined) {
+              let data27 = data2.custom12;
+              if (typeof data27 !== 'string' && data27 !== null) {
+                const err30 = {
+                  instancePath: instancePath + '/data/attributes/custom12',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom12/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom12.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err30];
+                } else {
+                  vErrors.push(err30);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom120 !== undefined) {
+              let data28 = data2.custom120;
+              if (typeof data28 !== 'string' && data28 !== null) {
+                const err31 = {
+                  instancePath: instancePath + '/data/attributes/custom120',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom120/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom120.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err31];
+                } else {
+                  vErrors.push(err31);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom121 !== undefined) {
+              let data29 = data2.custom121;
+              if (typeof data29 !== 'string' && data29 !== null) {
+                const err32 = {
+                  instancePath: instancePath + '/data/attributes/custom121',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom121/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom121.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err32];
+                } else {
+                  vErrors.push(err32);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom122 !== undefined) {
+              let data30 = data2.custom122;
+              if (typeof data30 !== 'string' && data30 !== null) {
+                const err33 = {
+                  instancePath: instancePath + '/data/attributes/custom122',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom122/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom122.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err33];
@@ -744,344 +903,321 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data8.product !== undefined) {
-              let data15 = data8.product;
-              if (data15 && typeof data15 == 'object' && !Array.isArray(data15)) {
-                if (data15.data === undefined) {
-                  const err34 = {
-                    instancePath: instancePath + '/data/relationships/product',
-                    schemaPath: '#/properties/data/properties/relationships/properties/product/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'data' },
-                    message: "must have required property '" + 'data' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err34];
-                  } else {
-                    vErrors.push(err34);
-                  }
-                  errors++;
-                }
-                for (const key5 in data15) {
-                  if (!(key5 === 'data' || key5 === 'meta')) {
-                    const err35 = {
-                      instancePath: instancePath + '/data/relationships/product',
-                      schemaPath: '#/properties/data/properties/relationships/properties/product/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key5 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err35];
-                    } else {
-                      vErrors.push(err35);
-                    }
-                    errors++;
-                  }
-                }
-                if (data15.data !== undefined) {
-                  let data16 = data15.data;
-                  const _errs47 = errors;
-                  let valid9 = false;
-                  const _errs48 = errors;
-                  if (data16 !== null) {
-                    const err36 = {
-                      instancePath: instancePath + '/data/relationships/product/data',
-                      schemaPath:
-                        '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/0/type',
-                      keyword: 'type',
-                      params: { type: 'null' },
-                      message: 'must be null',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err36];
-                    } else {
-                      vErrors.push(err36);
-                    }
-                    errors++;
-                  }
-                  var _valid2 = _errs48 === errors;
-                  valid9 = valid9 || _valid2;
-                  if (!valid9) {
-                    const _errs50 = errors;
-                    if (data16 && typeof data16 == 'object' && !Array.isArray(data16)) {
-                      if (data16.type === undefined) {
-                        const err37 = {
-                          instancePath: instancePath + '/data/relationships/product/data',
-                          schemaPath:
-                            '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/required',
-                          keyword: 'required',
-                          params: { missingProperty: 'type' },
-                          message: "must have required property '" + 'type' + "'",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err37];
-                        } else {
-                          vErrors.push(err37);
-                        }
-                        errors++;
-                      }
-                      if (data16.id === undefined) {
-                        const err38 = {
-                          instancePath: instancePath + '/data/relationships/product/data',
-                          schemaPath:
-                            '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/required',
-                          keyword: 'required',
-                          params: { missingProperty: 'id' },
-                          message: "must have required property '" + 'id' + "'",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err38];
-                        } else {
-                          vErrors.push(err38);
-                        }
-                        errors++;
-                      }
-                      for (const key6 in data16) {
-                        if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
-                          const err39 = {
-                            instancePath: instancePath + '/data/relationships/product/data',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/additionalProperties',
-                            keyword: 'additionalProperties',
-                            params: { additionalProperty: key6 },
-                            message: 'must NOT have additional properties',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err39];
-                          } else {
-                            vErrors.push(err39);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data16.type !== undefined) {
-                        if ('product' !== data16.type) {
-                          const err40 = {
-                            instancePath: instancePath + '/data/relationships/product/data/type',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/properties/type/const',
-                            keyword: 'const',
-                            params: { allowedValue: 'product' },
-                            message: 'must be equal to constant',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err40];
-                          } else {
-                            vErrors.push(err40);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data16.id !== undefined) {
-                        let data18 = data16.id;
-                        const _errs55 = errors;
-                        let valid11 = false;
-                        const _errs56 = errors;
-                        if (!(typeof data18 == 'number' && !(data18 % 1) && !isNaN(data18) && isFinite(data18))) {
-                          const err41 = {
-                            instancePath: instancePath + '/data/relationships/product/data/id',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/properties/id/anyOf/0/type',
-                            keyword: 'type',
-                            params: { type: 'integer' },
-                            message: 'must be integer',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err41];
-                          } else {
-                            vErrors.push(err41);
-                          }
-                          errors++;
-                        }
-                        if (typeof data18 == 'number' && isFinite(data18)) {
-                          if (data18 > 9007199254740991 || isNaN(data18)) {
-                            const err42 = {
-                              instancePath: instancePath + '/data/relationships/product/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
-                              keyword: 'maximum',
-                              params: { comparison: '<=', limit: 9007199254740991 },
-                              message: 'must be <= 9007199254740991',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err42];
-                            } else {
-                              vErrors.push(err42);
-                            }
-                            errors++;
-                          }
-                          if (data18 < 1 || isNaN(data18)) {
-                            const err43 = {
-                              instancePath: instancePath + '/data/relationships/product/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
-                              keyword: 'minimum',
-                              params: { comparison: '>=', limit: 1 },
-                              message: 'must be >= 1',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err43];
-                            } else {
-                              vErrors.push(err43);
-                            }
-                            errors++;
-                          }
-                        }
-                        var _valid3 = _errs56 === errors;
-                        valid11 = valid11 || _valid3;
-                        if (!valid11) {
-                          const _errs58 = errors;
-                          if (typeof data18 === 'string') {
-                            if (!pattern0.test(data18)) {
-                              const err44 = {
-                                instancePath: instancePath + '/data/relationships/product/data/id',
-                                schemaPath:
-                                  '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
-                                keyword: 'pattern',
-                                params: { pattern: '^[1-9][0-9]{0,14}$' },
-                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
-                              };
-                              if (vErrors === null) {
-                                vErrors = [err44];
-                              } else {
-                                vErrors.push(err44);
-                              }
-                              errors++;
-                            }
-                          } else {
-                            const err45 = {
-                              instancePath: instancePath + '/data/relationships/product/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/properties/id/anyOf/1/type',
-                              keyword: 'type',
-                              params: { type: 'string' },
-                              message: 'must be string',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err45];
-                            } else {
-                              vErrors.push(err45);
-                            }
-                            errors++;
-                          }
-                          var _valid3 = _errs58 === errors;
-                          valid11 = valid11 || _valid3;
-                        }
-                        if (!valid11) {
-                          const err46 = {
-                            instancePath: instancePath + '/data/relationships/product/data/id',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/properties/id/anyOf',
-                            keyword: 'anyOf',
-                            params: {},
-                            message: 'must match a schema in anyOf',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err46];
-                          } else {
-                            vErrors.push(err46);
-                          }
-                          errors++;
-                        } else {
-                          errors = _errs55;
-                          if (vErrors !== null) {
-                            if (_errs55) {
-                              vErrors.length = _errs55;
-                            } else {
-                              vErrors = null;
-                            }
-                          }
-                        }
-                      }
-                      if (data16.meta !== undefined) {
-                        let data19 = data16.meta;
-                        if (!(data19 && typeof data19 == 'object' && !Array.isArray(data19))) {
-                          const err47 = {
-                            instancePath: instancePath + '/data/relationships/product/data/meta',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/properties/meta/type',
-                            keyword: 'type',
-                            params: { type: 'object' },
-                            message: 'must be object',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err47];
-                          } else {
-                            vErrors.push(err47);
-                          }
-                          errors++;
-                        }
-                      }
-                    } else {
-                      const err48 = {
-                        instancePath: instancePath + '/data/relationships/product/data',
-                        schemaPath:
-                          '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/type',
-                        keyword: 'type',
-                        params: { type: 'object' },
-                        message: 'must be object',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err48];
-                      } else {
-                        vErrors.push(err48);
-                      }
-                      errors++;
-                    }
-                    var _valid2 = _errs50 === errors;
-                    valid9 = valid9 || _valid2;
-                  }
-                  if (!valid9) {
-                    const err49 = {
-                      instancePath: instancePath + '/data/relationships/product/data',
-                      schemaPath: '#/properties/data/properties/relationships/properties/product/properties/data/anyOf',
-                      keyword: 'anyOf',
-                      params: {},
-                      message: 'must match a schema in anyOf',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err49];
-                    } else {
-                      vErrors.push(err49);
-                    }
-                    errors++;
-                  } else {
-                    errors = _errs47;
-                    if (vErrors !== null) {
-                      if (_errs47) {
-                        vErrors.length = _errs47;
-                      } else {
-                        vErrors = null;
-                      }
-                    }
-                  }
-                }
-                if (data15.meta !== undefined) {
-                  let data20 = data15.meta;
-                  if (!(data20 && typeof data20 == 'object' && !Array.isArray(data20))) {
-                    const err50 = {
-                      instancePath: instancePath + '/data/relationships/product/meta',
-                      schemaPath: '#/properties/data/properties/relationships/properties/product/properties/meta/type',
-                      keyword: 'type',
-                      params: { type: 'object' },
-                      message: 'must be object',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err50];
-                    } else {
-                      vErrors.push(err50);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err51 = {
-                  instancePath: instancePath + '/data/relationships/product',
-                  schemaPath: '#/properties/data/properties/relationships/properties/product/type',
+            if (data2.custom123 !== undefined) {
+              let data31 = data2.custom123;
+              if (typeof data31 !== 'string' && data31 !== null) {
+                const err34 = {
+                  instancePath: instancePath + '/data/attributes/custom123',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom123/type',
                   keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom123.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err34];
+                } else {
+                  vErrors.push(err34);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom124 !== undefined) {
+              let data32 = data2.custom124;
+              if (typeof data32 !== 'string' && data32 !== null) {
+                const err35 = {
+                  instancePath: instancePath + '/data/attributes/custom124',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom124/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom124.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err35];
+                } else {
+                  vErrors.push(err35);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom125 !== undefined) {
+              let data33 = data2.custom125;
+              if (typeof data33 !== 'string' && data33 !== null) {
+                const err36 = {
+                  instancePath: instancePath + '/data/attributes/custom125',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom125/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom125.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err36];
+                } else {
+                  vErrors.push(err36);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom126 !== undefined) {
+              let data34 = data2.custom126;
+              if (typeof data34 !== 'string' && data34 !== null) {
+                const err37 = {
+                  instancePath: instancePath + '/data/attributes/custom126',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom126/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom126.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err37];
+                } else {
+                  vErrors.push(err37);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom127 !== undefined) {
+              let data35 = data2.custom127;
+              if (typeof data35 !== 'string' && data35 !== null) {
+                const err38 = {
+                  instancePath: instancePath + '/data/attributes/custom127',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom127/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom127.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err38];
+                } else {
+                  vErrors.push(err38);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom128 !== undefined) {
+              let data36 = data2.custom128;
+              if (typeof data36 !== 'string' && data36 !== null) {
+                const err39 = {
+                  instancePath: instancePath + '/data/attributes/custom128',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom128/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom128.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err39];
+                } else {
+                  vErrors.push(err39);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom129 !== undefined) {
+              let data37 = data2.custom129;
+              if (typeof data37 !== 'string' && data37 !== null) {
+                const err40 = {
+                  instancePath: instancePath + '/data/attributes/custom129',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom129/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom129.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err40];
+                } else {
+                  vErrors.push(err40);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom13 !== undefined) {
+              let data38 = data2.custom13;
+              if (typeof data38 !== 'string' && data38 !== null) {
+                const err41 = {
+                  instancePath: instancePath + '/data/attributes/custom13',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom13/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom13.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err41];
+                } else {
+                  vErrors.push(err41);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom130 !== undefined) {
+              let data39 = data2.custom130;
+              if (typeof data39 !== 'string' && data39 !== null) {
+                const err42 = {
+                  instancePath: instancePath + '/data/attributes/custom130',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom130/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom130.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err42];
+                } else {
+                  vErrors.push(err42);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom131 !== undefined) {
+              let data40 = data2.custom131;
+              if (typeof data40 !== 'string' && data40 !== null) {
+                const err43 = {
+                  instancePath: instancePath + '/data/attributes/custom131',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom131/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom131.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err43];
+                } else {
+                  vErrors.push(err43);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom132 !== undefined) {
+              let data41 = data2.custom132;
+              if (typeof data41 !== 'string' && data41 !== null) {
+                const err44 = {
+                  instancePath: instancePath + '/data/attributes/custom132',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom132/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom132.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err44];
+                } else {
+                  vErrors.push(err44);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom133 !== undefined) {
+              let data42 = data2.custom133;
+              if (typeof data42 !== 'string' && data42 !== null) {
+                const err45 = {
+                  instancePath: instancePath + '/data/attributes/custom133',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom133/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom133.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err45];
+                } else {
+                  vErrors.push(err45);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom134 !== undefined) {
+              let data43 = data2.custom134;
+              if (typeof data43 !== 'string' && data43 !== null) {
+                const err46 = {
+                  instancePath: instancePath + '/data/attributes/custom134',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom134/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom134.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err46];
+                } else {
+                  vErrors.push(err46);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom135 !== undefined) {
+              let data44 = data2.custom135;
+              if (typeof data44 !== 'string' && data44 !== null) {
+                const err47 = {
+                  instancePath: instancePath + '/data/attributes/custom135',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom135/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom135.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err47];
+                } else {
+                  vErrors.push(err47);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom136 !== undefined) {
+              let data45 = data2.custom136;
+              if (typeof data45 !== 'string' && data45 !== null) {
+                const err48 = {
+                  instancePath: instancePath + '/data/attributes/custom136',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom136/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom136.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err48];
+                } else {
+                  vErrors.push(err48);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom137 !== undefined) {
+              let data46 = data2.custom137;
+              if (typeof data46 !== 'string' && data46 !== null) {
+                const err49 = {
+                  instancePath: instancePath + '/data/attributes/custom137',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom137/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom137.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err49];
+                } else {
+                  vErrors.push(err49);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom138 !== undefined) {
+              let data47 = data2.custom138;
+              if (typeof data47 !== 'string' && data47 !== null) {
+                const err50 = {
+                  instancePath: instancePath + '/data/attributes/custom138',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom138/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom138.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err50];
+                } else {
+                  vErrors.push(err50);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom139 !== undefined) {
+              let data48 = data2.custom139;
+              if (typeof data48 !== 'string' && data48 !== null) {
+                const err51 = {
+                  instancePath: instancePath + '/data/attributes/custom139',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom139/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom139.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err51];
@@ -1091,8 +1227,3206 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data2.custom14 !== undefined) {
+              let data49 = data2.custom14;
+              if (typeof data49 !== 'string' && data49 !== null) {
+                const err52 = {
+                  instancePath: instancePath + '/data/attributes/custom14',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom14/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom14.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err52];
+                } else {
+                  vErrors.push(err52);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom140 !== undefined) {
+              let data50 = data2.custom140;
+              if (typeof data50 !== 'string' && data50 !== null) {
+                const err53 = {
+                  instancePath: instancePath + '/data/attributes/custom140',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom140/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom140.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err53];
+                } else {
+                  vErrors.push(err53);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom141 !== undefined) {
+              let data51 = data2.custom141;
+              if (typeof data51 !== 'string' && data51 !== null) {
+                const err54 = {
+                  instancePath: instancePath + '/data/attributes/custom141',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom141/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom141.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err54];
+                } else {
+                  vErrors.push(err54);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom142 !== undefined) {
+              let data52 = data2.custom142;
+              if (typeof data52 !== 'string' && data52 !== null) {
+                const err55 = {
+                  instancePath: instancePath + '/data/attributes/custom142',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom142/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom142.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err55];
+                } else {
+                  vErrors.push(err55);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom143 !== undefined) {
+              let data53 = data2.custom143;
+              if (typeof data53 !== 'string' && data53 !== null) {
+                const err56 = {
+                  instancePath: instancePath + '/data/attributes/custom143',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom143/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom143.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err56];
+                } else {
+                  vErrors.push(err56);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom144 !== undefined) {
+              let data54 = data2.custom144;
+              if (typeof data54 !== 'string' && data54 !== null) {
+                const err57 = {
+                  instancePath: instancePath + '/data/attributes/custom144',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom144/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom144.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err57];
+                } else {
+                  vErrors.push(err57);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom145 !== undefined) {
+              let data55 = data2.custom145;
+              if (typeof data55 !== 'string' && data55 !== null) {
+                const err58 = {
+                  instancePath: instancePath + '/data/attributes/custom145',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom145/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom145.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err58];
+                } else {
+                  vErrors.push(err58);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom146 !== undefined) {
+              let data56 = data2.custom146;
+              if (typeof data56 !== 'string' && data56 !== null) {
+                const err59 = {
+                  instancePath: instancePath + '/data/attributes/custom146',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom146/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom146.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err59];
+                } else {
+                  vErrors.push(err59);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom147 !== undefined) {
+              let data57 = data2.custom147;
+              if (typeof data57 !== 'string' && data57 !== null) {
+                const err60 = {
+                  instancePath: instancePath + '/data/attributes/custom147',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom147/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom147.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err60];
+                } else {
+                  vErrors.push(err60);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom148 !== undefined) {
+              let data58 = data2.custom148;
+              if (typeof data58 !== 'string' && data58 !== null) {
+                const err61 = {
+                  instancePath: instancePath + '/data/attributes/custom148',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom148/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom148.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err61];
+                } else {
+                  vErrors.push(err61);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom149 !== undefined) {
+              let data59 = data2.custom149;
+              if (typeof data59 !== 'string' && data59 !== null) {
+                const err62 = {
+                  instancePath: instancePath + '/data/attributes/custom149',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom149/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom149.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err62];
+                } else {
+                  vErrors.push(err62);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom15 !== undefined) {
+              let data60 = data2.custom15;
+              if (typeof data60 !== 'string' && data60 !== null) {
+                const err63 = {
+                  instancePath: instancePath + '/data/attributes/custom15',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom15/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom15.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err63];
+                } else {
+                  vErrors.push(err63);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom150 !== undefined) {
+              let data61 = data2.custom150;
+              if (typeof data61 !== 'string' && data61 !== null) {
+                const err64 = {
+                  instancePath: instancePath + '/data/attributes/custom150',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom150/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom150.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err64];
+                } else {
+                  vErrors.push(err64);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom16 !== undefined) {
+              let data62 = data2.custom16;
+              if (typeof data62 !== 'string' && data62 !== null) {
+                const err65 = {
+                  instancePath: instancePath + '/data/attributes/custom16',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom16/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom16.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err65];
+                } else {
+                  vErrors.push(err65);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom17 !== undefined) {
+              let data63 = data2.custom17;
+              if (typeof data63 !== 'string' && data63 !== null) {
+                const err66 = {
+                  instancePath: instancePath + '/data/attributes/custom17',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom17/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom17.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err66];
+                } else {
+                  vErrors.push(err66);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom18 !== undefined) {
+              let data64 = data2.custom18;
+              if (typeof data64 !== 'string' && data64 !== null) {
+                const err67 = {
+                  instancePath: instancePath + '/data/attributes/custom18',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom18/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom18.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err67];
+                } else {
+                  vErrors.push(err67);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom19 !== undefined) {
+              let data65 = data2.custom19;
+              if (typeof data65 !== 'string' && data65 !== null) {
+                const err68 = {
+                  instancePath: instancePath + '/data/attributes/custom19',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom19/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom19.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err68];
+                } else {
+                  vErrors.push(err68);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom2 !== undefined) {
+              let data66 = data2.custom2;
+              if (typeof data66 !== 'string' && data66 !== null) {
+                const err69 = {
+                  instancePath: instancePath + '/data/attributes/custom2',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom2/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom2.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err69];
+                } else {
+                  vErrors.push(err69);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom20 !== undefined) {
+              let data67 = data2.custom20;
+              if (typeof data67 !== 'string' && data67 !== null) {
+                const err70 = {
+                  instancePath: instancePath + '/data/attributes/custom20',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom20/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom20.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err70];
+                } else {
+                  vErrors.push(err70);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom21 !== undefined) {
+              let data68 = data2.custom21;
+              if (typeof data68 !== 'string' && data68 !== null) {
+                const err71 = {
+                  instancePath: instancePath + '/data/attributes/custom21',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom21/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom21.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err71];
+                } else {
+                  vErrors.push(err71);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom22 !== undefined) {
+              let data69 = data2.custom22;
+              if (typeof data69 !== 'string' && data69 !== null) {
+                const err72 = {
+                  instancePath: instancePath + '/data/attributes/custom22',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom22/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom22.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err72];
+                } else {
+                  vErrors.push(err72);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom23 !== undefined) {
+              let data70 = data2.custom23;
+              if (typeof data70 !== 'string' && data70 !== null) {
+                const err73 = {
+                  instancePath: instancePath + '/data/attributes/custom23',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom23/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom23.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err73];
+                } else {
+                  vErrors.push(err73);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom24 !== undefined) {
+              let data71 = data2.custom24;
+              if (typeof data71 !== 'string' && data71 !== null) {
+                const err74 = {
+                  instancePath: instancePath + '/data/attributes/custom24',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom24/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom24.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err74];
+                } else {
+                  vErrors.push(err74);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom25 !== undefined) {
+              let data72 = data2.custom25;
+              if (typeof data72 !== 'string' && data72 !== null) {
+                const err75 = {
+                  instancePath: instancePath + '/data/attributes/custom25',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom25/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom25.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err75];
+                } else {
+                  vErrors.push(err75);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom26 !== undefined) {
+              let data73 = data2.custom26;
+              if (typeof data73 !== 'string' && data73 !== null) {
+                const err76 = {
+                  instancePath: instancePath + '/data/attributes/custom26',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom26/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom26.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err76];
+                } else {
+                  vErrors.push(err76);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom27 !== undefined) {
+              let data74 = data2.custom27;
+              if (typeof data74 !== 'string' && data74 !== null) {
+                const err77 = {
+                  instancePath: instancePath + '/data/attributes/custom27',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom27/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom27.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err77];
+                } else {
+                  vErrors.push(err77);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom28 !== undefined) {
+              let data75 = data2.custom28;
+              if (typeof data75 !== 'string' && data75 !== null) {
+                const err78 = {
+                  instancePath: instancePath + '/data/attributes/custom28',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom28/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom28.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err78];
+                } else {
+                  vErrors.push(err78);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom29 !== undefined) {
+              let data76 = data2.custom29;
+              if (typeof data76 !== 'string' && data76 !== null) {
+                const err79 = {
+                  instancePath: instancePath + '/data/attributes/custom29',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom29/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom29.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err79];
+                } else {
+                  vErrors.push(err79);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom3 !== undefined) {
+              let data77 = data2.custom3;
+              if (typeof data77 !== 'string' && data77 !== null) {
+                const err80 = {
+                  instancePath: instancePath + '/data/attributes/custom3',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom3/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom3.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err80];
+                } else {
+                  vErrors.push(err80);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom30 !== undefined) {
+              let data78 = data2.custom30;
+              if (typeof data78 !== 'string' && data78 !== null) {
+                const err81 = {
+                  instancePath: instancePath + '/data/attributes/custom30',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom30/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom30.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err81];
+                } else {
+                  vErrors.push(err81);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom31 !== undefined) {
+              let data79 = data2.custom31;
+              if (typeof data79 !== 'string' && data79 !== null) {
+                const err82 = {
+                  instancePath: instancePath + '/data/attributes/custom31',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom31/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom31.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err82];
+                } else {
+                  vErrors.push(err82);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom32 !== undefined) {
+              let data80 = data2.custom32;
+              if (typeof data80 !== 'string' && data80 !== null) {
+                const err83 = {
+                  instancePath: instancePath + '/data/attributes/custom32',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom32/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom32.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err83];
+                } else {
+                  vErrors.push(err83);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom33 !== undefined) {
+              let data81 = data2.custom33;
+              if (typeof data81 !== 'string' && data81 !== null) {
+                const err84 = {
+                  instancePath: instancePath + '/data/attributes/custom33',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom33/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom33.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err84];
+                } else {
+                  vErrors.push(err84);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom34 !== undefined) {
+              let data82 = data2.custom34;
+              if (typeof data82 !== 'string' && data82 !== null) {
+                const err85 = {
+                  instancePath: instancePath + '/data/attributes/custom34',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom34/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom34.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err85];
+                } else {
+                  vErrors.push(err85);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom35 !== undefined) {
+              let data83 = data2.custom35;
+              if (typeof data83 !== 'string' && data83 !== null) {
+                const err86 = {
+                  instancePath: instancePath + '/data/attributes/custom35',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom35/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom35.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err86];
+                } else {
+                  vErrors.push(err86);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom36 !== undefined) {
+              let data84 = data2.custom36;
+              if (typeof data84 !== 'string' && data84 !== null) {
+                const err87 = {
+                  instancePath: instancePath + '/data/attributes/custom36',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom36/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom36.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err87];
+                } else {
+                  vErrors.push(err87);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom37 !== undefined) {
+              let data85 = data2.custom37;
+              if (typeof data85 !== 'string' && data85 !== null) {
+                const err88 = {
+                  instancePath: instancePath + '/data/attributes/custom37',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom37/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom37.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err88];
+                } else {
+                  vErrors.push(err88);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom38 !== undefined) {
+              let data86 = data2.custom38;
+              if (typeof data86 !== 'string' && data86 !== null) {
+                const err89 = {
+                  instancePath: instancePath + '/data/attributes/custom38',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom38/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom38.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err89];
+                } else {
+                  vErrors.push(err89);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom39 !== undefined) {
+              let data87 = data2.custom39;
+              if (typeof data87 !== 'string' && data87 !== null) {
+                const err90 = {
+                  instancePath: instancePath + '/data/attributes/custom39',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom39/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom39.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err90];
+                } else {
+                  vErrors.push(err90);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom4 !== undefined) {
+              let data88 = data2.custom4;
+              if (typeof data88 !== 'string' && data88 !== null) {
+                const err91 = {
+                  instancePath: instancePath + '/data/attributes/custom4',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom4/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom4.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err91];
+                } else {
+                  vErrors.push(err91);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom40 !== undefined) {
+              let data89 = data2.custom40;
+              if (typeof data89 !== 'string' && data89 !== null) {
+                const err92 = {
+                  instancePath: instancePath + '/data/attributes/custom40',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom40/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom40.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err92];
+                } else {
+                  vErrors.push(err92);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom41 !== undefined) {
+              let data90 = data2.custom41;
+              if (typeof data90 !== 'string' && data90 !== null) {
+                const err93 = {
+                  instancePath: instancePath + '/data/attributes/custom41',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom41/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom41.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err93];
+                } else {
+                  vErrors.push(err93);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom42 !== undefined) {
+              let data91 = data2.custom42;
+              if (typeof data91 !== 'string' && data91 !== null) {
+                const err94 = {
+                  instancePath: instancePath + '/data/attributes/custom42',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom42/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom42.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err94];
+                } else {
+                  vErrors.push(err94);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom43 !== undefined) {
+              let data92 = data2.custom43;
+              if (typeof data92 !== 'string' && data92 !== null) {
+                const err95 = {
+                  instancePath: instancePath + '/data/attributes/custom43',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom43/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom43.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err95];
+                } else {
+                  vErrors.push(err95);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom44 !== undefined) {
+              let data93 = data2.custom44;
+              if (typeof data93 !== 'string' && data93 !== null) {
+                const err96 = {
+                  instancePath: instancePath + '/data/attributes/custom44',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom44/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom44.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err96];
+                } else {
+                  vErrors.push(err96);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom45 !== undefined) {
+              let data94 = data2.custom45;
+              if (typeof data94 !== 'string' && data94 !== null) {
+                const err97 = {
+                  instancePath: instancePath + '/data/attributes/custom45',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom45/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom45.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err97];
+                } else {
+                  vErrors.push(err97);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom46 !== undefined) {
+              let data95 = data2.custom46;
+              if (typeof data95 !== 'string' && data95 !== null) {
+                const err98 = {
+                  instancePath: instancePath + '/data/attributes/custom46',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom46/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom46.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err98];
+                } else {
+                  vErrors.push(err98);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom47 !== undefined) {
+              let data96 = data2.custom47;
+              if (typeof data96 !== 'string' && data96 !== null) {
+                const err99 = {
+                  instancePath: instancePath + '/data/attributes/custom47',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom47/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom47.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err99];
+                } else {
+                  vErrors.push(err99);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom48 !== undefined) {
+              let data97 = data2.custom48;
+              if (typeof data97 !== 'string' && data97 !== null) {
+                const err100 = {
+                  instancePath: instancePath + '/data/attributes/custom48',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom48/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom48.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err100];
+                } else {
+                  vErrors.push(err100);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom49 !== undefined) {
+              let data98 = data2.custom49;
+              if (typeof data98 !== 'string' && data98 !== null) {
+                const err101 = {
+                  instancePath: instancePath + '/data/attributes/custom49',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom49/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom49.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err101];
+                } else {
+                  vErrors.push(err101);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom5 !== undefined) {
+              let data99 = data2.custom5;
+              if (typeof data99 !== 'string' && data99 !== null) {
+                const err102 = {
+                  instancePath: instancePath + '/data/attributes/custom5',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom5/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom5.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err102];
+                } else {
+                  vErrors.push(err102);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom50 !== undefined) {
+              let data100 = data2.custom50;
+              if (typeof data100 !== 'string' && data100 !== null) {
+                const err103 = {
+                  instancePath: instancePath + '/data/attributes/custom50',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom50/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom50.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err103];
+                } else {
+                  vErrors.push(err103);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom51 !== undefined) {
+              let data101 = data2.custom51;
+              if (typeof data101 !== 'string' && data101 !== null) {
+                const err104 = {
+                  instancePath: instancePath + '/data/attributes/custom51',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom51/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom51.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err104];
+                } else {
+                  vErrors.push(err104);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom52 !== undefined) {
+              let data102 = data2.custom52;
+              if (typeof data102 !== 'string' && data102 !== null) {
+                const err105 = {
+                  instancePath: instancePath + '/data/attributes/custom52',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom52/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom52.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err105];
+                } else {
+                  vErrors.push(err105);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom53 !== undefined) {
+              let data103 = data2.custom53;
+              if (typeof data103 !== 'string' && data103 !== null) {
+                const err106 = {
+                  instancePath: instancePath + '/data/attributes/custom53',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom53/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom53.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err106];
+                } else {
+                  vErrors.push(err106);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom54 !== undefined) {
+              let data104 = data2.custom54;
+              if (typeof data104 !== 'string' && data104 !== null) {
+                const err107 = {
+                  instancePath: instancePath + '/data/attributes/custom54',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom54/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom54.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err107];
+                } else {
+                  vErrors.push(err107);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom55 !== undefined) {
+              let data105 = data2.custom55;
+              if (typeof data105 !== 'string' && data105 !== null) {
+                const err108 = {
+                  instancePath: instancePath + '/data/attributes/custom55',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom55/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom55.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err108];
+                } else {
+                  vErrors.push(err108);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom56 !== undefined) {
+              let data106 = data2.custom56;
+              if (typeof data106 !== 'string' && data106 !== null) {
+                const err109 = {
+                  instancePath: instancePath + '/data/attributes/custom56',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom56/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom56.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err109];
+                } else {
+                  vErrors.push(err109);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom57 !== undefined) {
+              let data107 = data2.custom57;
+              if (typeof data107 !== 'string' && data107 !== null) {
+                const err110 = {
+                  instancePath: instancePath + '/data/attributes/custom57',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom57/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom57.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err110];
+                } else {
+                  vErrors.push(err110);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom58 !== undefined) {
+              let data108 = data2.custom58;
+              if (typeof data108 !== 'string' && data108 !== null) {
+                const err111 = {
+                  instancePath: instancePath + '/data/attributes/custom58',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom58/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom58.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err111];
+                } else {
+                  vErrors.push(err111);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom59 !== undefined) {
+              let data109 = data2.custom59;
+              if (typeof data109 !== 'string' && data109 !== null) {
+                const err112 = {
+                  instancePath: instancePath + '/data/attributes/custom59',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom59/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom59.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err112];
+                } else {
+                  vErrors.push(err112);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom6 !== undefined) {
+              let data110 = data2.custom6;
+              if (typeof data110 !== 'string' && data110 !== null) {
+                const err113 = {
+                  instancePath: instancePath + '/data/attributes/custom6',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom6/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom6.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err113];
+                } else {
+                  vErrors.push(err113);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom60 !== undefined) {
+              let data111 = data2.custom60;
+              if (typeof data111 !== 'string' && data111 !== null) {
+                const err114 = {
+                  instancePath: instancePath + '/data/attributes/custom60',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom60/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom60.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err114];
+                } else {
+                  vErrors.push(err114);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom61 !== undefined) {
+              let data112 = data2.custom61;
+              if (typeof data112 !== 'string' && data112 !== null) {
+                const err115 = {
+                  instancePath: instancePath + '/data/attributes/custom61',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom61/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom61.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err115];
+                } else {
+                  vErrors.push(err115);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom62 !== undefined) {
+              let data113 = data2.custom62;
+              if (typeof data113 !== 'string' && data113 !== null) {
+                const err116 = {
+                  instancePath: instancePath + '/data/attributes/custom62',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom62/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom62.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err116];
+                } else {
+                  vErrors.push(err116);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom63 !== undefined) {
+              let data114 = data2.custom63;
+              if (typeof data114 !== 'string' && data114 !== null) {
+                const err117 = {
+                  instancePath: instancePath + '/data/attributes/custom63',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom63/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom63.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err117];
+                } else {
+                  vErrors.push(err117);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom64 !== undefined) {
+              let data115 = data2.custom64;
+              if (typeof data115 !== 'string' && data115 !== null) {
+                const err118 = {
+                  instancePath: instancePath + '/data/attributes/custom64',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom64/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom64.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err118];
+                } else {
+                  vErrors.push(err118);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom65 !== undefined) {
+              let data116 = data2.custom65;
+              if (typeof data116 !== 'string' && data116 !== null) {
+                const err119 = {
+                  instancePath: instancePath + '/data/attributes/custom65',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom65/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom65.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err119];
+                } else {
+                  vErrors.push(err119);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom66 !== undefined) {
+              let data117 = data2.custom66;
+              if (typeof data117 !== 'string' && data117 !== null) {
+                const err120 = {
+                  instancePath: instancePath + '/data/attributes/custom66',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom66/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom66.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err120];
+                } else {
+                  vErrors.push(err120);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom67 !== undefined) {
+              let data118 = data2.custom67;
+              if (typeof data118 !== 'string' && data118 !== null) {
+                const err121 = {
+                  instancePath: instancePath + '/data/attributes/custom67',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom67/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom67.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err121];
+                } else {
+                  vErrors.push(err121);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom68 !== undefined) {
+              let data119 = data2.custom68;
+              if (typeof data119 !== 'string' && data119 !== null) {
+                const err122 = {
+                  instancePath: instancePath + '/data/attributes/custom68',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom68/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom68.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err122];
+                } else {
+                  vErrors.push(err122);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom69 !== undefined) {
+              let data120 = data2.custom69;
+              if (typeof data120 !== 'string' && data120 !== null) {
+                const err123 = {
+                  instancePath: instancePath + '/data/attributes/custom69',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom69/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom69.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err123];
+                } else {
+                  vErrors.push(err123);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom7 !== undefined) {
+              let data121 = data2.custom7;
+              if (typeof data121 !== 'string' && data121 !== null) {
+                const err124 = {
+                  instancePath: instancePath + '/data/attributes/custom7',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom7/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom7.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err124];
+                } else {
+                  vErrors.push(err124);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom70 !== undefined) {
+              let data122 = data2.custom70;
+              if (typeof data122 !== 'string' && data122 !== null) {
+                const err125 = {
+                  instancePath: instancePath + '/data/attributes/custom70',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom70/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom70.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err125];
+                } else {
+                  vErrors.push(err125);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom71 !== undefined) {
+              let data123 = data2.custom71;
+              if (typeof data123 !== 'string' && data123 !== null) {
+                const err126 = {
+                  instancePath: instancePath + '/data/attributes/custom71',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom71/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom71.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err126];
+                } else {
+                  vErrors.push(err126);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom72 !== undefined) {
+              let data124 = data2.custom72;
+              if (typeof data124 !== 'string' && data124 !== null) {
+                const err127 = {
+                  instancePath: instancePath + '/data/attributes/custom72',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom72/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom72.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err127];
+                } else {
+                  vErrors.push(err127);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom73 !== undefined) {
+              let data125 = data2.custom73;
+              if (typeof data125 !== 'string' && data125 !== null) {
+                const err128 = {
+                  instancePath: instancePath + '/data/attributes/custom73',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom73/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom73.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err128];
+                } else {
+                  vErrors.push(err128);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom74 !== undefined) {
+              let data126 = data2.custom74;
+              if (typeof data126 !== 'string' && data126 !== null) {
+                const err129 = {
+                  instancePath: instancePath + '/data/attributes/custom74',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom74/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom74.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err129];
+                } else {
+                  vErrors.push(err129);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom75 !== undefined) {
+              let data127 = data2.custom75;
+              if (typeof data127 !== 'string' && data127 !== null) {
+                const err130 = {
+                  instancePath: instancePath + '/data/attributes/custom75',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom75/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom75.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err130];
+                } else {
+                  vErrors.push(err130);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom76 !== undefined) {
+              let data128 = data2.custom76;
+              if (typeof data128 !== 'string' && data128 !== null) {
+                const err131 = {
+                  instancePath: instancePath + '/data/attributes/custom76',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom76/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom76.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err131];
+                } else {
+                  vErrors.push(err131);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom77 !== undefined) {
+              let data129 = data2.custom77;
+              if (typeof data129 !== 'string' && data129 !== null) {
+                const err132 = {
+                  instancePath: instancePath + '/data/attributes/custom77',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom77/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom77.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err132];
+                } else {
+                  vErrors.push(err132);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom78 !== undefined) {
+              let data130 = data2.custom78;
+              if (typeof data130 !== 'string' && data130 !== null) {
+                const err133 = {
+                  instancePath: instancePath + '/data/attributes/custom78',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom78/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom78.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err133];
+                } else {
+                  vErrors.push(err133);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom79 !== undefined) {
+              let data131 = data2.custom79;
+              if (typeof data131 !== 'string' && data131 !== null) {
+                const err134 = {
+                  instancePath: instancePath + '/data/attributes/custom79',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom79/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom79.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err134];
+                } else {
+                  vErrors.push(err134);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom8 !== undefined) {
+              let data132 = data2.custom8;
+              if (typeof data132 !== 'string' && data132 !== null) {
+                const err135 = {
+                  instancePath: instancePath + '/data/attributes/custom8',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom8/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom8.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err135];
+                } else {
+                  vErrors.push(err135);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom80 !== undefined) {
+              let data133 = data2.custom80;
+              if (typeof data133 !== 'string' && data133 !== null) {
+                const err136 = {
+                  instancePath: instancePath + '/data/attributes/custom80',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom80/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom80.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err136];
+                } else {
+                  vErrors.push(err136);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom81 !== undefined) {
+              let data134 = data2.custom81;
+              if (typeof data134 !== 'string' && data134 !== null) {
+                const err137 = {
+                  instancePath: instancePath + '/data/attributes/custom81',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom81/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom81.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err137];
+                } else {
+                  vErrors.push(err137);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom82 !== undefined) {
+              let data135 = data2.custom82;
+              if (typeof data135 !== 'string' && data135 !== null) {
+                const err138 = {
+                  instancePath: instancePath + '/data/attributes/custom82',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom82/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom82.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err138];
+                } else {
+                  vErrors.push(err138);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom83 !== undefined) {
+              let data136 = data2.custom83;
+              if (typeof data136 !== 'string' && data136 !== null) {
+                const err139 = {
+                  instancePath: instancePath + '/data/attributes/custom83',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom83/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom83.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err139];
+                } else {
+                  vErrors.push(err139);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom84 !== undefined) {
+              let data137 = data2.custom84;
+              if (typeof data137 !== 'string' && data137 !== null) {
+                const err140 = {
+                  instancePath: instancePath + '/data/attributes/custom84',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom84/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom84.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err140];
+                } else {
+                  vErrors.push(err140);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom85 !== undefined) {
+              let data138 = data2.custom85;
+              if (typeof data138 !== 'string' && data138 !== null) {
+                const err141 = {
+                  instancePath: instancePath + '/data/attributes/custom85',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom85/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom85.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err141];
+                } else {
+                  vErrors.push(err141);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom86 !== undefined) {
+              let data139 = data2.custom86;
+              if (typeof data139 !== 'string' && data139 !== null) {
+                const err142 = {
+                  instancePath: instancePath + '/data/attributes/custom86',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom86/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom86.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err142];
+                } else {
+                  vErrors.push(err142);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom87 !== undefined) {
+              let data140 = data2.custom87;
+              if (typeof data140 !== 'string' && data140 !== null) {
+                const err143 = {
+                  instancePath: instancePath + '/data/attributes/custom87',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom87/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom87.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err143];
+                } else {
+                  vErrors.push(err143);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom88 !== undefined) {
+              let data141 = data2.custom88;
+              if (typeof data141 !== 'string' && data141 !== null) {
+                const err144 = {
+                  instancePath: instancePath + '/data/attributes/custom88',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom88/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom88.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err144];
+                } else {
+                  vErrors.push(err144);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom89 !== undefined) {
+              let data142 = data2.custom89;
+              if (typeof data142 !== 'string' && data142 !== null) {
+                const err145 = {
+                  instancePath: instancePath + '/data/attributes/custom89',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom89/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom89.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err145];
+                } else {
+                  vErrors.push(err145);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom9 !== undefined) {
+              let data143 = data2.custom9;
+              if (typeof data143 !== 'string' && data143 !== null) {
+                const err146 = {
+                  instancePath: instancePath + '/data/attributes/custom9',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom9/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom9.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err146];
+                } else {
+                  vErrors.push(err146);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom90 !== undefined) {
+              let data144 = data2.custom90;
+              if (typeof data144 !== 'string' && data144 !== null) {
+                const err147 = {
+                  instancePath: instancePath + '/data/attributes/custom90',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom90/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom90.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err147];
+                } else {
+                  vErrors.push(err147);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom91 !== undefined) {
+              let data145 = data2.custom91;
+              if (typeof data145 !== 'string' && data145 !== null) {
+                const err148 = {
+                  instancePath: instancePath + '/data/attributes/custom91',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom91/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom91.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err148];
+                } else {
+                  vErrors.push(err148);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom92 !== undefined) {
+              let data146 = data2.custom92;
+              if (typeof data146 !== 'string' && data146 !== null) {
+                const err149 = {
+                  instancePath: instancePath + '/data/attributes/custom92',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom92/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom92.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err149];
+                } else {
+                  vErrors.push(err149);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom93 !== undefined) {
+              let data147 = data2.custom93;
+              if (typeof data147 !== 'string' && data147 !== null) {
+                const err150 = {
+                  instancePath: instancePath + '/data/attributes/custom93',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom93/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom93.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err150];
+                } else {
+                  vErrors.push(err150);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom94 !== undefined) {
+              let data148 = data2.custom94;
+              if (typeof data148 !== 'string' && data148 !== null) {
+                const err151 = {
+                  instancePath: instancePath + '/data/attributes/custom94',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom94/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom94.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err151];
+                } else {
+                  vErrors.push(err151);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom95 !== undefined) {
+              let data149 = data2.custom95;
+              if (typeof data149 !== 'string' && data149 !== null) {
+                const err152 = {
+                  instancePath: instancePath + '/data/attributes/custom95',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom95/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom95.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err152];
+                } else {
+                  vErrors.push(err152);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom96 !== undefined) {
+              let data150 = data2.custom96;
+              if (typeof data150 !== 'string' && data150 !== null) {
+                const err153 = {
+                  instancePath: instancePath + '/data/attributes/custom96',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom96/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom96.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err153];
+                } else {
+                  vErrors.push(err153);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom97 !== undefined) {
+              let data151 = data2.custom97;
+              if (typeof data151 !== 'string' && data151 !== null) {
+                const err154 = {
+                  instancePath: instancePath + '/data/attributes/custom97',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom97/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom97.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err154];
+                } else {
+                  vErrors.push(err154);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom98 !== undefined) {
+              let data152 = data2.custom98;
+              if (typeof data152 !== 'string' && data152 !== null) {
+                const err155 = {
+                  instancePath: instancePath + '/data/attributes/custom98',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom98/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom98.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err155];
+                } else {
+                  vErrors.push(err155);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom99 !== undefined) {
+              let data153 = data2.custom99;
+              if (typeof data153 !== 'string' && data153 !== null) {
+                const err156 = {
+                  instancePath: instancePath + '/data/attributes/custom99',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom99/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom99.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err156];
+                } else {
+                  vErrors.push(err156);
+                }
+                errors++;
+              }
+            }
+            if (data2.description !== undefined) {
+              let data154 = data2.description;
+              if (typeof data154 !== 'string' && data154 !== null) {
+                const err157 = {
+                  instancePath: instancePath + '/data/attributes/description',
+                  schemaPath: '#/properties/data/properties/attributes/properties/description/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.description.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err157];
+                } else {
+                  vErrors.push(err157);
+                }
+                errors++;
+              }
+              if (typeof data154 === 'string') {
+                if (func3(data154) > 32000) {
+                  const err158 = {
+                    instancePath: instancePath + '/data/attributes/description',
+                    schemaPath: '#/properties/data/properties/attributes/properties/description/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 32000 },
+                    message: 'must NOT have more than 32000 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err158];
+                  } else {
+                    vErrors.push(err158);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.endDate !== undefined) {
+              let data155 = data2.endDate;
+              if (typeof data155 !== 'string' && data155 !== null) {
+                const err159 = {
+                  instancePath: instancePath + '/data/attributes/endDate',
+                  schemaPath: '#/properties/data/properties/attributes/properties/endDate/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.endDate.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err159];
+                } else {
+                  vErrors.push(err159);
+                }
+                errors++;
+              }
+              if (typeof data155 === 'string') {
+                if (!formats0.validate(data155)) {
+                  const err160 = {
+                    instancePath: instancePath + '/data/attributes/endDate',
+                    schemaPath: '#/properties/data/properties/attributes/properties/endDate/format',
+                    keyword: 'format',
+                    params: { format: 'date' },
+                    message: 'must match format "' + 'date' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err160];
+                  } else {
+                    vErrors.push(err160);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.potentialQuantity !== undefined) {
+              let data156 = data2.potentialQuantity;
+              if (!(typeof data156 == 'number' && isFinite(data156)) && data156 !== null) {
+                const err161 = {
+                  instancePath: instancePath + '/data/attributes/potentialQuantity',
+                  schemaPath: '#/properties/data/properties/attributes/properties/potentialQuantity/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.potentialQuantity.type },
+                  message: 'must be number,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err161];
+                } else {
+                  vErrors.push(err161);
+                }
+                errors++;
+              }
+            }
+            if (data2.potentialValue !== undefined) {
+              let data157 = data2.potentialValue;
+              if (!(typeof data157 == 'number' && isFinite(data157)) && data157 !== null) {
+                const err162 = {
+                  instancePath: instancePath + '/data/attributes/potentialValue',
+                  schemaPath: '#/properties/data/properties/attributes/properties/potentialValue/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.potentialValue.type },
+                  message: 'must be number,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err162];
+                } else {
+                  vErrors.push(err162);
+                }
+                errors++;
+              }
+            }
+            if (data2.saturation !== undefined) {
+              let data158 = data2.saturation;
+              if (!(typeof data158 == 'number' && isFinite(data158)) && data158 !== null) {
+                const err163 = {
+                  instancePath: instancePath + '/data/attributes/saturation',
+                  schemaPath: '#/properties/data/properties/attributes/properties/saturation/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.saturation.type },
+                  message: 'must be number,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err163];
+                } else {
+                  vErrors.push(err163);
+                }
+                errors++;
+              }
+            }
+            if (data2.source !== undefined) {
+              let data159 = data2.source;
+              if (typeof data159 !== 'string' && data159 !== null) {
+                const err164 = {
+                  instancePath: instancePath + '/data/attributes/source',
+                  schemaPath: '#/properties/data/properties/attributes/properties/source/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.source.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err164];
+                } else {
+                  vErrors.push(err164);
+                }
+                errors++;
+              }
+            }
+            if (data2.startDate !== undefined) {
+              let data160 = data2.startDate;
+              if (typeof data160 !== 'string' && data160 !== null) {
+                const err165 = {
+                  instancePath: instancePath + '/data/attributes/startDate',
+                  schemaPath: '#/properties/data/properties/attributes/properties/startDate/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.startDate.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err165];
+                } else {
+                  vErrors.push(err165);
+                }
+                errors++;
+              }
+              if (typeof data160 === 'string') {
+                if (!formats0.validate(data160)) {
+                  const err166 = {
+                    instancePath: instancePath + '/data/attributes/startDate',
+                    schemaPath: '#/properties/data/properties/attributes/properties/startDate/format',
+                    keyword: 'format',
+                    params: { format: 'date' },
+                    message: 'must match format "' + 'date' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err166];
+                  } else {
+                    vErrors.push(err166);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.status !== undefined) {
+              let data161 = data2.status;
+              if (typeof data161 !== 'boolean' && data161 !== null) {
+                const err167 = {
+                  instancePath: instancePath + '/data/attributes/status',
+                  schemaPath: '#/properties/data/properties/attributes/properties/status/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.status.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err167];
+                } else {
+                  vErrors.push(err167);
+                }
+                errors++;
+              }
+            }
+            if (data2.totalQuantity !== undefined) {
+              let data162 = data2.totalQuantity;
+              if (!(typeof data162 == 'number' && isFinite(data162)) && data162 !== null) {
+                const err168 = {
+                  instancePath: instancePath + '/data/attributes/totalQuantity',
+                  schemaPath: '#/properties/data/properties/attributes/properties/totalQuantity/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.totalQuantity.type },
+                  message: 'must be number,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err168];
+                } else {
+                  vErrors.push(err168);
+                }
+                errors++;
+              }
+            }
+            if (data2.totalValue !== undefined) {
+              let data163 = data2.totalValue;
+              if (!(typeof data163 == 'number' && isFinite(data163)) && data163 !== null) {
+                const err169 = {
+                  instancePath: instancePath + '/data/attributes/totalValue',
+                  schemaPath: '#/properties/data/properties/attributes/properties/totalValue/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.totalValue.type },
+                  message: 'must be number,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err169];
+                } else {
+                  vErrors.push(err169);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err52 = {
+            const err170 = {
+              instancePath: instancePath + '/data/attributes',
+              schemaPath: '#/properties/data/properties/attributes/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err170];
+            } else {
+              vErrors.push(err170);
+            }
+            errors++;
+          }
+        }
+        if (data0.relationships !== undefined) {
+          let data164 = data0.relationships;
+          if (data164 && typeof data164 == 'object' && !Array.isArray(data164)) {
+            for (const key2 in data164) {
+              if (!(key2 === 'account' || key2 === 'owner' || key2 === 'product')) {
+                const err171 = {
+                  instancePath: instancePath + '/data/relationships',
+                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key2 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err171];
+                } else {
+                  vErrors.push(err171);
+                }
+                errors++;
+              }
+            }
+            if (data164.account !== undefined) {
+              let data165 = data164.account;
+              if (data165 && typeof data165 == 'object' && !Array.isArray(data165)) {
+                if (data165.data === undefined) {
+                  const err172 = {
+                    instancePath: instancePath + '/data/relationships/account',
+                    schemaPath: '#/properties/data/properties/relationships/properties/account/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err172];
+                  } else {
+                    vErrors.push(err172);
+                  }
+                  errors++;
+                }
+                for (const key3 in data165) {
+                  if (!(key3 === 'data' || key3 === 'meta')) {
+                    const err173 = {
+                      instancePath: instancePath + '/data/relationships/account',
+                      schemaPath: '#/properties/data/properties/relationships/properties/account/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key3 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err173];
+                    } else {
+                      vErrors.push(err173);
+                    }
+                    errors++;
+                  }
+                }
+                if (data165.data !== undefined) {
+                  let data166 = data165.data;
+                  const _errs338 = errors;
+                  let valid5 = false;
+                  const _errs339 = errors;
+                  if (data166 !== null) {
+                    const err174 = {
+                      instancePath: instancePath + '/data/relationships/account/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err174];
+                    } else {
+                      vErrors.push(err174);
+                    }
+                    errors++;
+                  }
+                  var _valid0 = _errs339 === errors;
+                  valid5 = valid5 || _valid0;
+                  if (!valid5) {
+                    const _errs341 = errors;
+                    if (data166 && typeof data166 == 'object' && !Array.isArray(data166)) {
+                      if (data166.type === undefined) {
+                        const err175 = {
+                          instancePath: instancePath + '/data/relationships/account/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err175];
+                        } else {
+                          vErrors.push(err175);
+                        }
+                        errors++;
+                      }
+                      if (data166.id === undefined) {
+                        const err176 = {
+                          instancePath: instancePath + '/data/relationships/account/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err176];
+                        } else {
+                          vErrors.push(err176);
+                        }
+                        errors++;
+                      }
+                      for (const key4 in data166) {
+                        if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
+                          const err177 = {
+                            instancePath: instancePath + '/data/relationships/account/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key4 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err177];
+                          } else {
+                            vErrors.push(err177);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data166.type !== undefined) {
+                        if ('account' !== data166.type) {
+                          const err178 = {
+                            instancePath: instancePath + '/data/relationships/account/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'account' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err178];
+                          } else {
+                            vErrors.push(err178);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data166.id !== undefined) {
+                        let data168 = data166.id;
+                        const _errs346 = errors;
+                        let valid7 = false;
+                        const _errs347 = errors;
+                        if (!(typeof data168 == 'number' && !(data168 % 1) && !isNaN(data168) && isFinite(data168))) {
+                          const err179 = {
+                            instancePath: instancePath + '/data/relationships/account/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err179];
+                          } else {
+                            vErrors.push(err179);
+                          }
+                          errors++;
+                        }
+                        if (typeof data168 == 'number' && isFinite(data168)) {
+                          if (data168 > 9007199254740991 || isNaN(data168)) {
+                            const err180 = {
+                              instancePath: instancePath + '/data/relationships/account/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err180];
+                            } else {
+                              vErrors.push(err180);
+                            }
+                            errors++;
+                          }
+                          if (data168 < 1 || isNaN(data168)) {
+                            const err181 = {
+                              instancePath: instancePath + '/data/relationships/account/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err181];
+                            } else {
+                              vErrors.push(err181);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid1 = _errs347 === errors;
+                        valid7 = valid7 || _valid1;
+                        if (!valid7) {
+                          const _errs349 = errors;
+                          if (typeof data168 === 'string') {
+                            if (!pattern0.test(data168)) {
+                              const err182 = {
+                                instancePath: instancePath + '/data/relationships/account/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err182];
+                              } else {
+                                vErrors.push(err182);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err183 = {
+                              instancePath: instancePath + '/data/relationships/account/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err183];
+                            } else {
+                              vErrors.push(err183);
+                            }
+                            errors++;
+                          }
+                          var _valid1 = _errs349 === errors;
+                          valid7 = valid7 || _valid1;
+                        }
+                        if (!valid7) {
+                          const err184 = {
+                            instancePath: instancePath + '/data/relationships/account/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err184];
+                          } else {
+                            vErrors.push(err184);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs346;
+                          if (vErrors !== null) {
+                            if (_errs346) {
+                              vErrors.length = _errs346;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data166.meta !== undefined) {
+                        let data169 = data166.meta;
+                        if (!(data169 && typeof data169 == 'object' && !Array.isArray(data169))) {
+                          const err185 = {
+                            instancePath: instancePath + '/data/relationships/account/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err185];
+                          } else {
+                            vErrors.push(err185);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err186 = {
+                        instancePath: instancePath + '/data/relationships/account/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err186];
+                      } else {
+                        vErrors.push(err186);
+                      }
+                      errors++;
+                    }
+                    var _valid0 = _errs341 === errors;
+                    valid5 = valid5 || _valid0;
+                  }
+                  if (!valid5) {
+                    const err187 = {
+                      instancePath: instancePath + '/data/relationships/account/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/account/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err187];
+                    } else {
+                      vErrors.push(err187);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs338;
+                    if (vErrors !== null) {
+                      if (_errs338) {
+                        vErrors.length = _errs338;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data165.meta !== undefined) {
+                  let data170 = data165.meta;
+                  if (!(data170 && typeof data170 == 'object' && !Array.isArray(data170))) {
+                    const err188 = {
+                      instancePath: instancePath + '/data/relationships/account/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/account/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err188];
+                    } else {
+                      vErrors.push(err188);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err189 = {
+                  instancePath: instancePath + '/data/relationships/account',
+                  schemaPath: '#/properties/data/properties/relationships/properties/account/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err189];
+                } else {
+                  vErrors.push(err189);
+                }
+                errors++;
+              }
+            }
+            if (data164.owner !== undefined) {
+              let data171 = data164.owner;
+              if (data171 && typeof data171 == 'object' && !Array.isArray(data171)) {
+                if (data171.data === undefined) {
+                  const err190 = {
+                    instancePath: instancePath + '/data/relationships/owner',
+                    schemaPath: '#/properties/data/properties/relationships/properties/owner/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err190];
+                  } else {
+                    vErrors.push(err190);
+                  }
+                  errors++;
+                }
+                for (const key5 in data171) {
+                  if (!(key5 === 'data' || key5 === 'meta')) {
+                    const err191 = {
+                      instancePath: instancePath + '/data/relationships/owner',
+                      schemaPath: '#/properties/data/properties/relationships/properties/owner/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key5 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err191];
+                    } else {
+                      vErrors.push(err191);
+                    }
+                    errors++;
+                  }
+                }
+                if (data171.data !== undefined) {
+                  let data172 = data171.data;
+                  const _errs359 = errors;
+                  let valid9 = false;
+                  const _errs360 = errors;
+                  if (data172 !== null) {
+                    const err192 = {
+                      instancePath: instancePath + '/data/relationships/owner/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err192];
+                    } else {
+                      vErrors.push(err192);
+                    }
+                    errors++;
+                  }
+                  var _valid2 = _errs360 === errors;
+                  valid9 = valid9 || _valid2;
+                  if (!valid9) {
+                    const _errs362 = errors;
+                    if (data172 && typeof data172 == 'object' && !Array.isArray(data172)) {
+                      if (data172.type === undefined) {
+                        const err193 = {
+                          instancePath: instancePath + '/data/relationships/owner/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err193];
+                        } else {
+                          vErrors.push(err193);
+                        }
+                        errors++;
+                      }
+                      if (data172.id === undefined) {
+                        const err194 = {
+                          instancePath: instancePath + '/data/relationships/owner/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err194];
+                        } else {
+                          vErrors.push(err194);
+                        }
+                        errors++;
+                      }
+                      for (const key6 in data172) {
+                        if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
+                          const err195 = {
+                            instancePath: instancePath + '/data/relationships/owner/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key6 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err195];
+                          } else {
+                            vErrors.push(err195);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data172.type !== undefined) {
+                        if ('user' !== data172.type) {
+                          const err196 = {
+                            instancePath: instancePath + '/data/relationships/owner/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'user' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err196];
+                          } else {
+                            vErrors.push(err196);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data172.id !== undefined) {
+                        let data174 = data172.id;
+                        const _errs367 = errors;
+                        let valid11 = false;
+                        const _errs368 = errors;
+                        if (!(typeof data174 == 'number' && !(data174 % 1) && !isNaN(data174) && isFinite(data174))) {
+                          const err197 = {
+                            instancePath: instancePath + '/data/relationships/owner/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err197];
+                          } else {
+                            vErrors.push(err197);
+                          }
+                          errors++;
+                        }
+                        if (typeof data174 == 'number' && isFinite(data174)) {
+                          if (data174 > 9007199254740991 || isNaN(data174)) {
+                            const err198 = {
+                              instancePath: instancePath + '/data/relationships/owner/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err198];
+                            } else {
+                              vErrors.push(err198);
+                            }
+                            errors++;
+                          }
+                          if (data174 < 1 || isNaN(data174)) {
+                            const err199 = {
+                              instancePath: instancePath + '/data/relationships/owner/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err199];
+                            } else {
+                              vErrors.push(err199);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid3 = _errs368 === errors;
+                        valid11 = valid11 || _valid3;
+                        if (!valid11) {
+                          const _errs370 = errors;
+                          if (typeof data174 === 'string') {
+                            if (!pattern0.test(data174)) {
+                              const err200 = {
+                                instancePath: instancePath + '/data/relationships/owner/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err200];
+                              } else {
+                                vErrors.push(err200);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err201 = {
+                              instancePath: instancePath + '/data/relationships/owner/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err201];
+                            } else {
+                              vErrors.push(err201);
+                            }
+                            errors++;
+                          }
+                          var _valid3 = _errs370 === errors;
+                          valid11 = valid11 || _valid3;
+                        }
+                        if (!valid11) {
+                          const err202 = {
+                            instancePath: instancePath + '/data/relationships/owner/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err202];
+                          } else {
+                            vErrors.push(err202);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs367;
+                          if (vErrors !== null) {
+                            if (_errs367) {
+                              vErrors.length = _errs367;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data172.meta !== undefined) {
+                        let data175 = data172.meta;
+                        if (!(data175 && typeof data175 == 'object' && !Array.isArray(data175))) {
+                          const err203 = {
+                            instancePath: instancePath + '/data/relationships/owner/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err203];
+                          } else {
+                            vErrors.push(err203);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err204 = {
+                        instancePath: instancePath + '/data/relationships/owner/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err204];
+                      } else {
+                        vErrors.push(err204);
+                      }
+                      errors++;
+                    }
+                    var _valid2 = _errs362 === errors;
+                    valid9 = valid9 || _valid2;
+                  }
+                  if (!valid9) {
+                    const err205 = {
+                      instancePath: instancePath + '/data/relationships/owner/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err205];
+                    } else {
+                      vErrors.push(err205);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs359;
+                    if (vErrors !== null) {
+                      if (_errs359) {
+                        vErrors.length = _errs359;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data171.meta !== undefined) {
+                  let data176 = data171.meta;
+                  if (!(data176 && typeof data176 == 'object' && !Array.isArray(data176))) {
+                    const err206 = {
+                      instancePath: instancePath + '/data/relationships/owner/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err206];
+                    } else {
+                      vErrors.push(err206);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err207 = {
+                  instancePath: instancePath + '/data/relationships/owner',
+                  schemaPath: '#/properties/data/properties/relationships/properties/owner/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err207];
+                } else {
+                  vErrors.push(err207);
+                }
+                errors++;
+              }
+            }
+            if (data164.product !== undefined) {
+              let data177 = data164.product;
+              if (data177 && typeof data177 == 'object' && !Array.isArray(data177)) {
+                if (data177.data === undefined) {
+                  const err208 = {
+                    instancePath: instancePath + '/data/relationships/product',
+                    schemaPath: '#/properties/data/properties/relationships/properties/product/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err208];
+                  } else {
+                    vErrors.push(err208);
+                  }
+                  errors++;
+                }
+                for (const key7 in data177) {
+                  if (!(key7 === 'data' || key7 === 'meta')) {
+                    const err209 = {
+                      instancePath: instancePath + '/data/relationships/product',
+                      schemaPath: '#/properties/data/properties/relationships/properties/product/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key7 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err209];
+                    } else {
+                      vErrors.push(err209);
+                    }
+                    errors++;
+                  }
+                }
+                if (data177.data !== undefined) {
+                  let data178 = data177.data;
+                  const _errs380 = errors;
+                  let valid13 = false;
+                  const _errs381 = errors;
+                  if (data178 !== null) {
+                    const err210 = {
+                      instancePath: instancePath + '/data/relationships/product/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err210];
+                    } else {
+                      vErrors.push(err210);
+                    }
+                    errors++;
+                  }
+                  var _valid4 = _errs381 === errors;
+                  valid13 = valid13 || _valid4;
+                  if (!valid13) {
+                    const _errs383 = errors;
+                    if (data178 && typeof data178 == 'object' && !Array.isArray(data178)) {
+                      if (data178.type === undefined) {
+                        const err211 = {
+                          instancePath: instancePath + '/data/relationships/product/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err211];
+                        } else {
+                          vErrors.push(err211);
+                        }
+                        errors++;
+                      }
+                      if (data178.id === undefined) {
+                        const err212 = {
+                          instancePath: instancePath + '/data/relationships/product/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err212];
+                        } else {
+                          vErrors.push(err212);
+                        }
+                        errors++;
+                      }
+                      for (const key8 in data178) {
+                        if (!(key8 === 'type' || key8 === 'id' || key8 === 'meta')) {
+                          const err213 = {
+                            instancePath: instancePath + '/data/relationships/product/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key8 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err213];
+                          } else {
+                            vErrors.push(err213);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data178.type !== undefined) {
+                        if ('product' !== data178.type) {
+                          const err214 = {
+                            instancePath: instancePath + '/data/relationships/product/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'product' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err214];
+                          } else {
+                            vErrors.push(err214);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data178.id !== undefined) {
+                        let data180 = data178.id;
+                        const _errs388 = errors;
+                        let valid15 = false;
+                        const _errs389 = errors;
+                        if (!(typeof data180 == 'number' && !(data180 % 1) && !isNaN(data180) && isFinite(data180))) {
+                          const err215 = {
+                            instancePath: instancePath + '/data/relationships/product/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err215];
+                          } else {
+                            vErrors.push(err215);
+                          }
+                          errors++;
+                        }
+                        if (typeof data180 == 'number' && isFinite(data180)) {
+                          if (data180 > 9007199254740991 || isNaN(data180)) {
+                            const err216 = {
+                              instancePath: instancePath + '/data/relationships/product/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err216];
+                            } else {
+                              vErrors.push(err216);
+                            }
+                            errors++;
+                          }
+                          if (data180 < 1 || isNaN(data180)) {
+                            const err217 = {
+                              instancePath: instancePath + '/data/relationships/product/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err217];
+                            } else {
+                              vErrors.push(err217);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid5 = _errs389 === errors;
+                        valid15 = valid15 || _valid5;
+                        if (!valid15) {
+                          const _errs391 = errors;
+                          if (typeof data180 === 'string') {
+                            if (!pattern0.test(data180)) {
+                              const err218 = {
+                                instancePath: instancePath + '/data/relationships/product/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err218];
+                              } else {
+                                vErrors.push(err218);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err219 = {
+                              instancePath: instancePath + '/data/relationships/product/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err219];
+                            } else {
+                              vErrors.push(err219);
+                            }
+                            errors++;
+                          }
+                          var _valid5 = _errs391 === errors;
+                          valid15 = valid15 || _valid5;
+                        }
+                        if (!valid15) {
+                          const err220 = {
+                            instancePath: instancePath + '/data/relationships/product/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err220];
+                          } else {
+                            vErrors.push(err220);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs388;
+                          if (vErrors !== null) {
+                            if (_errs388) {
+                              vErrors.length = _errs388;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data178.meta !== undefined) {
+                        let data181 = data178.meta;
+                        if (!(data181 && typeof data181 == 'object' && !Array.isArray(data181))) {
+                          const err221 = {
+                            instancePath: instancePath + '/data/relationships/product/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err221];
+                          } else {
+                            vErrors.push(err221);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err222 = {
+                        instancePath: instancePath + '/data/relationships/product/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err222];
+                      } else {
+                        vErrors.push(err222);
+                      }
+                      errors++;
+                    }
+                    var _valid4 = _errs383 === errors;
+                    valid13 = valid13 || _valid4;
+                  }
+                  if (!valid13) {
+                    const err223 = {
+                      instancePath: instancePath + '/data/relationships/product/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/product/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err223];
+                    } else {
+                      vErrors.push(err223);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs380;
+                    if (vErrors !== null) {
+                      if (_errs380) {
+                        vErrors.length = _errs380;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data177.meta !== undefined) {
+                  let data182 = data177.meta;
+                  if (!(data182 && typeof data182 == 'object' && !Array.isArray(data182))) {
+                    const err224 = {
+                      instancePath: instancePath + '/data/relationships/product/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/product/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err224];
+                    } else {
+                      vErrors.push(err224);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err225 = {
+                  instancePath: instancePath + '/data/relationships/product',
+                  schemaPath: '#/properties/data/properties/relationships/properties/product/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err225];
+                } else {
+                  vErrors.push(err225);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err226 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
               keyword: 'type',
@@ -1100,17 +4434,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err52];
+              vErrors = [err226];
             } else {
-              vErrors.push(err52);
+              vErrors.push(err226);
             }
             errors++;
           }
         }
         if (data0.meta !== undefined) {
-          let data21 = data0.meta;
-          if (!(data21 && typeof data21 == 'object' && !Array.isArray(data21))) {
-            const err53 = {
+          let data183 = data0.meta;
+          if (!(data183 && typeof data183 == 'object' && !Array.isArray(data183))) {
+            const err227 = {
               instancePath: instancePath + '/data/meta',
               schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
@@ -1118,17 +4452,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err53];
+              vErrors = [err227];
             } else {
-              vErrors.push(err53);
+              vErrors.push(err227);
             }
             errors++;
           }
         }
         if (data0.links !== undefined) {
-          let data22 = data0.links;
-          if (!(data22 && typeof data22 == 'object' && !Array.isArray(data22))) {
-            const err54 = {
+          let data184 = data0.links;
+          if (!(data184 && typeof data184 == 'object' && !Array.isArray(data184))) {
+            const err228 = {
               instancePath: instancePath + '/data/links',
               schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
@@ -1136,15 +4470,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err54];
+              vErrors = [err228];
             } else {
-              vErrors.push(err54);
+              vErrors.push(err228);
             }
             errors++;
           }
         }
       } else {
-        const err55 = {
+        const err229 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -1152,15 +4486,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err55];
+          vErrors = [err229];
         } else {
-          vErrors.push(err55);
+          vErrors.push(err229);
         }
         errors++;
       }
     }
   } else {
-    const err56 = {
+    const err230 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -1168,9 +4502,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err56];
+      vErrors = [err230];
     } else {
-      vErrors.push(err56);
+      vErrors.push(err230);
     }
     errors++;
   }
@@ -1201,9 +4535,165 @@ const schema12 = {
           additionalProperties: false,
           properties: {
             currency: { type: ['string', 'null'], maxLength: 255 },
+            custom1: { type: ['string', 'null'] },
+            custom10: { type: ['string', 'null'] },
+            custom100: { type: ['string', 'null'] },
+            custom101: { type: ['string', 'null'] },
+            custom102: { type: ['string', 'null'] },
+            custom103: { type: ['string', 'null'] },
+            custom104: { type: ['string', 'null'] },
+            custom105: { type: ['string', 'null'] },
+            custom106: { type: ['string', 'null'] },
+            custom107: { type: ['string', 'null'] },
+            custom108: { type: ['string', 'null'] },
+            custom109: { type: ['string', 'null'] },
+            custom11: { type: ['string', 'null'] },
+            custom110: { type: ['string', 'null'] },
+            custom111: { type: ['string', 'null'] },
+            custom112: { type: ['string', 'null'] },
+            custom113: { type: ['string', 'null'] },
+            custom114: { type: ['string', 'null'] },
+            custom115: { type: ['string', 'null'] },
+            custom116: { type: ['string', 'null'] },
+            custom117: { type: ['string', 'null'] },
+            custom118: { type: ['string', 'null'] },
+            custom119: { type: ['string', 'null'] },
+            custom12: { type: ['string', 'null'] },
+            custom120: { type: ['string', 'null'] },
+            custom121: { type: ['string', 'null'] },
+            custom122: { type: ['string', 'null'] },
+            custom123: { type: ['string', 'null'] },
+            custom124: { type: ['string', 'null'] },
+            custom125: { type: ['string', 'null'] },
+            custom126: { type: ['string', 'null'] },
+            custom127: { type: ['string', 'null'] },
+            custom128: { type: ['string', 'null'] },
+            custom129: { type: ['string', 'null'] },
+            custom13: { type: ['string', 'null'] },
+            custom130: { type: ['string', 'null'] },
+            custom131: { type: ['string', 'null'] },
+            custom132: { type: ['string', 'null'] },
+            custom133: { type: ['string', 'null'] },
+            custom134: { type: ['string', 'null'] },
+            custom135: { type: ['string', 'null'] },
+            custom136: { type: ['string', 'null'] },
+            custom137: { type: ['string', 'null'] },
+            custom138: { type: ['string', 'null'] },
+            custom139: { type: ['string', 'null'] },
+            custom14: { type: ['string', 'null'] },
+            custom140: { type: ['string', 'null'] },
+            custom141: { type: ['string', 'null'] },
+            custom142: { type: ['string', 'null'] },
+            custom143: { type: ['string', 'null'] },
+            custom144: { type: ['string', 'null'] },
+            custom145: { type: ['string', 'null'] },
+            custom146: { type: ['string', 'null'] },
+            custom147: { type: ['string', 'null'] },
+            custom148: { type: ['string', 'null'] },
+            custom149: { type: ['string', 'null'] },
+            custom15: { type: ['string', 'null'] },
+            custom150: { type: ['string', 'null'] },
+            custom16: { type: ['string', 'null'] },
+            custom17: { type: ['string', 'null'] },
+            custom18: { type: ['string', 'null'] },
+            custom19: { type: ['string', 'null'] },
+            custom2: { type: ['string', 'null'] },
+            custom20: { type: ['string', 'null'] },
+            custom21: { type: ['string', 'null'] },
+            custom22: { type: ['string', 'null'] },
+            custom23: { type: ['string', 'null'] },
+            custom24: { type: ['string', 'null'] },
+            custom25: { type: ['string', 'null'] },
+            custom26: { type: ['string', 'null'] },
+            custom27: { type: ['string', 'null'] },
+            custom28: { type: ['string', 'null'] },
+            custom29: { type: ['string', 'null'] },
+            custom3: { type: ['string', 'null'] },
+            custom30: { type: ['string', 'null'] },
+            custom31: { type: ['string', 'null'] },
+            custom32: { type: ['string', 'null'] },
+            custom33: { type: ['string', 'null'] },
+            custom34: { type: ['string', 'null'] },
+            custom35: { type: ['string', 'null'] },
+            custom36: { type: ['string', 'null'] },
+            custom37: { type: ['string', 'null'] },
+            custom38: { type: ['string', 'null'] },
+            custom39: { type: ['string', 'null'] },
+            custom4: { type: ['string', 'null'] },
+            custom40: { type: ['string', 'null'] },
+            custom41: { type: ['string', 'null'] },
+            custom42: { type: ['string', 'null'] },
+            custom43: { type: ['string', 'null'] },
+            custom44: { type: ['string', 'null'] },
+            custom45: { type: ['string', 'null'] },
+            custom46: { type: ['string', 'null'] },
+            custom47: { type: ['string', 'null'] },
+            custom48: { type: ['string', 'null'] },
+            custom49: { type: ['string', 'null'] },
+            custom5: { type: ['string', 'null'] },
+            custom50: { type: ['string', 'null'] },
+            custom51: { type: ['string', 'null'] },
+            custom52: { type: ['string', 'null'] },
+            custom53: { type: ['string', 'null'] },
+            custom54: { type: ['string', 'null'] },
+            custom55: { type: ['string', 'null'] },
+            custom56: { type: ['string', 'null'] },
+            custom57: { type: ['string', 'null'] },
+            custom58: { type: ['string', 'null'] },
+            custom59: { type: ['string', 'null'] },
+            custom6: { type: ['string', 'null'] },
+            custom60: { type: ['string', 'null'] },
+            custom61: { type: ['string', 'null'] },
+            custom62: { type: ['string', 'null'] },
+            custom63: { type: ['string', 'null'] },
+            custom64: { type: ['string', 'null'] },
+            custom65: { type: ['string', 'null'] },
+            custom66: { type: ['string', 'null'] },
+            custom67: { type: ['string', 'null'] },
+            custom68: { type: ['string', 'null'] },
+            custom69: { type: ['string', 'null'] },
+            custom7: { type: ['string', 'null'] },
+            custom70: { type: ['string', 'null'] },
+            custom71: { type: ['string', 'null'] },
+            custom72: { type: ['string', 'null'] },
+            custom73: { type: ['string', 'null'] },
+            custom74: { type: ['string', 'null'] },
+            custom75: { type: ['string', 'null'] },
+            custom76: { type: ['string', 'null'] },
+            custom77: { type: ['string', 'null'] },
+            custom78: { type: ['string', 'null'] },
+            custom79: { type: ['string', 'null'] },
+            custom8: { type: ['string', 'null'] },
+            custom80: { type: ['string', 'null'] },
+            custom81: { type: ['string', 'null'] },
+            custom82: { type: ['string', 'null'] },
+            custom83: { type: ['string', 'null'] },
+            custom84: { type: ['string', 'null'] },
+            custom85: { type: ['string', 'null'] },
+            custom86: { type: ['string', 'null'] },
+            custom87: { type: ['string', 'null'] },
+            custom88: { type: ['string', 'null'] },
+            custom89: { type: ['string', 'null'] },
+            custom9: { type: ['string', 'null'] },
+            custom90: { type: ['string', 'null'] },
+            custom91: { type: ['string', 'null'] },
+            custom92: { type: ['string', 'null'] },
+            custom93: { type: ['string', 'null'] },
+            custom94: { type: ['string', 'null'] },
+            custom95: { type: ['string', 'null'] },
+            custom96: { type: ['string', 'null'] },
+            custom97: { type: ['string', 'null'] },
+            custom98: { type: ['string', 'null'] },
+            custom99: { type: ['string', 'null'] },
             description: { type: ['string', 'null'], maxLength: 32000 },
             endDate: { type: ['string', 'null'], format: 'date' },
+            potentialQuantity: { type: ['number', 'null'] },
+            potentialValue: { type: ['number', 'null'] },
+            saturation: { type: ['number', 'null'] },
+            source: { type: ['string', 'null'] },
             startDate: { type: ['string', 'null'], format: 'date' },
+            status: { type: ['boolean', 'null'] },
+            totalQuantity: { type: ['number', 'null'] },
             totalValue: { type: ['number', 'null'] },
           },
         },
@@ -1226,6 +4716,34 @@ const schema12 = {
                       additionalProperties: false,
                       properties: {
                         type: { const: 'account' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            owner: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'user' },
                         id: {
                           anyOf: [
                             { type: 'integer', minimum: 1, maximum: 9007199254740991 },
@@ -1488,13 +5006,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           let data3 = data0.attributes;
           if (data3 && typeof data3 == 'object' && !Array.isArray(data3)) {
             for (const key1 in data3) {
-              if (!(
-                key1 === 'currency' ||
-                key1 === 'description' ||
-                key1 === 'endDate' ||
-                key1 === 'startDate' ||
-                key1 === 'totalValue'
-              )) {
+              if (!func2.call(schema12.properties.data.properties.attributes.properties, key1)) {
                 const err11 = {
                   instancePath: instancePath + '/data/attributes',
                   schemaPath: '#/properties/data/properties/attributes/additionalProperties',
@@ -1528,7 +5040,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
               if (typeof data4 === 'string') {
-                if (func2(data4) > 255) {
+                if (func3(data4) > 255) {
                   const err13 = {
                     instancePath: instancePath + '/data/attributes/currency',
                     schemaPath: '#/properties/data/properties/attributes/properties/currency/maxLength',
@@ -1545,14 +5057,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data3.description !== undefined) {
-              let data5 = data3.description;
+            if (data3.custom1 !== undefined) {
+              let data5 = data3.custom1;
               if (typeof data5 !== 'string' && data5 !== null) {
                 const err14 = {
-                  instancePath: instancePath + '/data/attributes/description',
-                  schemaPath: '#/properties/data/properties/attributes/properties/description/type',
+                  instancePath: instancePath + '/data/attributes/custom1',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom1/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.description.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom1.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1562,32 +5074,33 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data5 === 'string') {
-                if (func2(data5) > 32000) {
-                  const err15 = {
-                    instancePath: instancePath + '/data/attributes/description',
-                    schemaPath: '#/properties/data/properties/attributes/properties/description/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 32000 },
-                    message: 'must NOT have more than 32000 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err15];
-                  } else {
-                    vErrors.push(err15);
-                  }
-                  errors++;
+            }
+            if (data3.custom10 !== undefined) {
+              let data6 = data3.custom10;
+              if (typeof data6 !== 'string' && data6 !== null) {
+                const err15 = {
+                  instancePath: instancePath + '/data/attributes/custom10',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom10/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom10.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err15];
+                } else {
+                  vErrors.push(err15);
                 }
+                errors++;
               }
             }
-            if (data3.endDate !== undefined) {
-              let data6 = data3.endDate;
-              if (typeof data6 !== 'string' && data6 !== null) {
+            if (data3.custom100 !== undefined) {
+              let data7 = data3.custom100;
+              if (typeof data7 !== 'string' && data7 !== null) {
                 const err16 = {
-                  instancePath: instancePath + '/data/attributes/endDate',
-                  schemaPath: '#/properties/data/properties/attributes/properties/endDate/type',
+                  instancePath: instancePath + '/data/attributes/custom100',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom100/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.endDate.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom100.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1597,32 +5110,33 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data6 === 'string') {
-                if (!formats0.validate(data6)) {
-                  const err17 = {
-                    instancePath: instancePath + '/data/attributes/endDate',
-                    schemaPath: '#/properties/data/properties/attributes/properties/endDate/format',
-                    keyword: 'format',
-                    params: { format: 'date' },
-                    message: 'must match format "' + 'date' + '"',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err17];
-                  } else {
-                    vErrors.push(err17);
-                  }
-                  errors++;
+            }
+            if (data3.custom101 !== undefined) {
+              let data8 = data3.custom101;
+              if (typeof data8 !== 'string' && data8 !== null) {
+                const err17 = {
+                  instancePath: instancePath + '/data/attributes/custom101',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom101/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom101.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err17];
+                } else {
+                  vErrors.push(err17);
                 }
+                errors++;
               }
             }
-            if (data3.startDate !== undefined) {
-              let data7 = data3.startDate;
-              if (typeof data7 !== 'string' && data7 !== null) {
+            if (data3.custom102 !== undefined) {
+              let data9 = data3.custom102;
+              if (typeof data9 !== 'string' && data9 !== null) {
                 const err18 = {
-                  instancePath: instancePath + '/data/attributes/startDate',
-                  schemaPath: '#/properties/data/properties/attributes/properties/startDate/type',
+                  instancePath: instancePath + '/data/attributes/custom102',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom102/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.startDate.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom102.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1632,33 +5146,34 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data7 === 'string') {
-                if (!formats0.validate(data7)) {
-                  const err19 = {
-                    instancePath: instancePath + '/data/attributes/startDate',
-                    schemaPath: '#/properties/data/properties/attributes/properties/startDate/format',
-                    keyword: 'format',
-                    params: { format: 'date' },
-                    message: 'must match format "' + 'date' + '"',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err19];
-                  } else {
-                    vErrors.push(err19);
-                  }
-                  errors++;
+            }
+            if (data3.custom103 !== undefined) {
+              let data10 = data3.custom103;
+              if (typeof data10 !== 'string' && data10 !== null) {
+                const err19 = {
+                  instancePath: instancePath + '/data/attributes/custom103',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom103/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom103.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err19];
+                } else {
+                  vErrors.push(err19);
                 }
+                errors++;
               }
             }
-            if (data3.totalValue !== undefined) {
-              let data8 = data3.totalValue;
-              if (!(typeof data8 == 'number' && isFinite(data8)) && data8 !== null) {
+            if (data3.custom104 !== undefined) {
+              let data11 = data3.custom104;
+              if (typeof data11 !== 'string' && data11 !== null) {
                 const err20 = {
-                  instancePath: instancePath + '/data/attributes/totalValue',
-                  schemaPath: '#/properties/data/properties/attributes/properties/totalValue/type',
+                  instancePath: instancePath + '/data/attributes/custom104',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom104/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.totalValue.type },
-                  message: 'must be number,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom104.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err20];
@@ -1668,33 +5183,33 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-          } else {
-            const err21 = {
-              instancePath: instancePath + '/data/attributes',
-              schemaPath: '#/properties/data/properties/attributes/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err21];
-            } else {
-              vErrors.push(err21);
+            if (data3.custom105 !== undefined) {
+              let data12 = data3.custom105;
+              if (typeof data12 !== 'string' && data12 !== null) {
+                const err21 = {
+                  instancePath: instancePath + '/data/attributes/custom105',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom105/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom105.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err21];
+                } else {
+                  vErrors.push(err21);
+                }
+                errors++;
+              }
             }
-            errors++;
-          }
-        }
-        if (data0.relationships !== undefined) {
-          let data9 = data0.relationships;
-          if (data9 && typeof data9 == 'object' && !Array.isArray(data9)) {
-            for (const key2 in data9) {
-              if (!(key2 === 'account' || key2 === 'product')) {
+            if (data3.custom106 !== undefined) {
+              let data13 = data3.custom106;
+              if (typeof data13 !== 'string' && data13 !== null) {
                 const err22 = {
-                  instancePath: instancePath + '/data/relationships',
-                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key2 },
-                  message: 'must NOT have additional properties',
+                  instancePath: instancePath + '/data/attributes/custom106',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom106/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom106.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err22];
@@ -1704,344 +5219,321 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data9.account !== undefined) {
-              let data10 = data9.account;
-              if (data10 && typeof data10 == 'object' && !Array.isArray(data10)) {
-                if (data10.data === undefined) {
-                  const err23 = {
-                    instancePath: instancePath + '/data/relationships/account',
-                    schemaPath: '#/properties/data/properties/relationships/properties/account/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'data' },
-                    message: "must have required property '" + 'data' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err23];
-                  } else {
-                    vErrors.push(err23);
-                  }
-                  errors++;
-                }
-                for (const key3 in data10) {
-                  if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err24 = {
-                      instancePath: instancePath + '/data/relationships/account',
-                      schemaPath: '#/properties/data/properties/relationships/properties/account/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key3 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err24];
-                    } else {
-                      vErrors.push(err24);
-                    }
-                    errors++;
-                  }
-                }
-                if (data10.data !== undefined) {
-                  let data11 = data10.data;
-                  const _errs32 = errors;
-                  let valid6 = false;
-                  const _errs33 = errors;
-                  if (data11 !== null) {
-                    const err25 = {
-                      instancePath: instancePath + '/data/relationships/account/data',
-                      schemaPath:
-                        '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/0/type',
-                      keyword: 'type',
-                      params: { type: 'null' },
-                      message: 'must be null',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err25];
-                    } else {
-                      vErrors.push(err25);
-                    }
-                    errors++;
-                  }
-                  var _valid1 = _errs33 === errors;
-                  valid6 = valid6 || _valid1;
-                  if (!valid6) {
-                    const _errs35 = errors;
-                    if (data11 && typeof data11 == 'object' && !Array.isArray(data11)) {
-                      if (data11.type === undefined) {
-                        const err26 = {
-                          instancePath: instancePath + '/data/relationships/account/data',
-                          schemaPath:
-                            '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/required',
-                          keyword: 'required',
-                          params: { missingProperty: 'type' },
-                          message: "must have required property '" + 'type' + "'",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err26];
-                        } else {
-                          vErrors.push(err26);
-                        }
-                        errors++;
-                      }
-                      if (data11.id === undefined) {
-                        const err27 = {
-                          instancePath: instancePath + '/data/relationships/account/data',
-                          schemaPath:
-                            '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/required',
-                          keyword: 'required',
-                          params: { missingProperty: 'id' },
-                          message: "must have required property '" + 'id' + "'",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err27];
-                        } else {
-                          vErrors.push(err27);
-                        }
-                        errors++;
-                      }
-                      for (const key4 in data11) {
-                        if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err28 = {
-                            instancePath: instancePath + '/data/relationships/account/data',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/additionalProperties',
-                            keyword: 'additionalProperties',
-                            params: { additionalProperty: key4 },
-                            message: 'must NOT have additional properties',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err28];
-                          } else {
-                            vErrors.push(err28);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data11.type !== undefined) {
-                        if ('account' !== data11.type) {
-                          const err29 = {
-                            instancePath: instancePath + '/data/relationships/account/data/type',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/type/const',
-                            keyword: 'const',
-                            params: { allowedValue: 'account' },
-                            message: 'must be equal to constant',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err29];
-                          } else {
-                            vErrors.push(err29);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data11.id !== undefined) {
-                        let data13 = data11.id;
-                        const _errs40 = errors;
-                        let valid8 = false;
-                        const _errs41 = errors;
-                        if (!(typeof data13 == 'number' && !(data13 % 1) && !isNaN(data13) && isFinite(data13))) {
-                          const err30 = {
-                            instancePath: instancePath + '/data/relationships/account/data/id',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/type',
-                            keyword: 'type',
-                            params: { type: 'integer' },
-                            message: 'must be integer',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err30];
-                          } else {
-                            vErrors.push(err30);
-                          }
-                          errors++;
-                        }
-                        if (typeof data13 == 'number' && isFinite(data13)) {
-                          if (data13 > 9007199254740991 || isNaN(data13)) {
-                            const err31 = {
-                              instancePath: instancePath + '/data/relationships/account/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
-                              keyword: 'maximum',
-                              params: { comparison: '<=', limit: 9007199254740991 },
-                              message: 'must be <= 9007199254740991',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err31];
-                            } else {
-                              vErrors.push(err31);
-                            }
-                            errors++;
-                          }
-                          if (data13 < 1 || isNaN(data13)) {
-                            const err32 = {
-                              instancePath: instancePath + '/data/relationships/account/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
-                              keyword: 'minimum',
-                              params: { comparison: '>=', limit: 1 },
-                              message: 'must be >= 1',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err32];
-                            } else {
-                              vErrors.push(err32);
-                            }
-                            errors++;
-                          }
-                        }
-                        var _valid2 = _errs41 === errors;
-                        valid8 = valid8 || _valid2;
-                        if (!valid8) {
-                          const _errs43 = errors;
-                          if (typeof data13 === 'string') {
-                            if (!pattern0.test(data13)) {
-                              const err33 = {
-                                instancePath: instancePath + '/data/relationships/account/data/id',
-                                schemaPath:
-                                  '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
-                                keyword: 'pattern',
-                                params: { pattern: '^[1-9][0-9]{0,14}$' },
-                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
-                              };
-                              if (vErrors === null) {
-                                vErrors = [err33];
-                              } else {
-                                vErrors.push(err33);
-                              }
-                              errors++;
-                            }
-                          } else {
-                            const err34 = {
-                              instancePath: instancePath + '/data/relationships/account/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/1/type',
-                              keyword: 'type',
-                              params: { type: 'string' },
-                              message: 'must be string',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err34];
-                            } else {
-                              vErrors.push(err34);
-                            }
-                            errors++;
-                          }
-                          var _valid2 = _errs43 === errors;
-                          valid8 = valid8 || _valid2;
-                        }
-                        if (!valid8) {
-                          const err35 = {
-                            instancePath: instancePath + '/data/relationships/account/data/id',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf',
-                            keyword: 'anyOf',
-                            params: {},
-                            message: 'must match a schema in anyOf',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err35];
-                          } else {
-                            vErrors.push(err35);
-                          }
-                          errors++;
-                        } else {
-                          errors = _errs40;
-                          if (vErrors !== null) {
-                            if (_errs40) {
-                              vErrors.length = _errs40;
-                            } else {
-                              vErrors = null;
-                            }
-                          }
-                        }
-                      }
-                      if (data11.meta !== undefined) {
-                        let data14 = data11.meta;
-                        if (!(data14 && typeof data14 == 'object' && !Array.isArray(data14))) {
-                          const err36 = {
-                            instancePath: instancePath + '/data/relationships/account/data/meta',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/meta/type',
-                            keyword: 'type',
-                            params: { type: 'object' },
-                            message: 'must be object',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err36];
-                          } else {
-                            vErrors.push(err36);
-                          }
-                          errors++;
-                        }
-                      }
-                    } else {
-                      const err37 = {
-                        instancePath: instancePath + '/data/relationships/account/data',
-                        schemaPath:
-                          '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/type',
-                        keyword: 'type',
-                        params: { type: 'object' },
-                        message: 'must be object',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err37];
-                      } else {
-                        vErrors.push(err37);
-                      }
-                      errors++;
-                    }
-                    var _valid1 = _errs35 === errors;
-                    valid6 = valid6 || _valid1;
-                  }
-                  if (!valid6) {
-                    const err38 = {
-                      instancePath: instancePath + '/data/relationships/account/data',
-                      schemaPath: '#/properties/data/properties/relationships/properties/account/properties/data/anyOf',
-                      keyword: 'anyOf',
-                      params: {},
-                      message: 'must match a schema in anyOf',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err38];
-                    } else {
-                      vErrors.push(err38);
-                    }
-                    errors++;
-                  } else {
-                    errors = _errs32;
-                    if (vErrors !== null) {
-                      if (_errs32) {
-                        vErrors.length = _errs32;
-                      } else {
-                        vErrors = null;
-                      }
-                    }
-                  }
-                }
-                if (data10.meta !== undefined) {
-                  let data15 = data10.meta;
-                  if (!(data15 && typeof data15 == 'object' && !Array.isArray(data15))) {
-                    const err39 = {
-                      instancePath: instancePath + '/data/relationships/account/meta',
-                      schemaPath: '#/properties/data/properties/relationships/properties/account/properties/meta/type',
-                      keyword: 'type',
-                      params: { type: 'object' },
-                      message: 'must be object',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err39];
-                    } else {
-                      vErrors.push(err39);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err40 = {
-                  instancePath: instancePath + '/data/relationships/account',
-                  schemaPath: '#/properties/data/properties/relationships/properties/account/type',
+            if (data3.custom107 !== undefined) {
+              let data14 = data3.custom107;
+              if (typeof data14 !== 'string' && data14 !== null) {
+                const err23 = {
+                  instancePath: instancePath + '/data/attributes/custom107',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom107/type',
                   keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom107.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err23];
+                } else {
+                  vErrors.push(err23);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom108 !== undefined) {
+              let data15 = data3.custom108;
+              if (typeof data15 !== 'string' && data15 !== null) {
+                const err24 = {
+                  instancePath: instancePath + '/data/attributes/custom108',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom108/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom108.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err24];
+                } else {
+                  vErrors.push(err24);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom109 !== undefined) {
+              let data16 = data3.custom109;
+              if (typeof data16 !== 'string' && data16 !== null) {
+                const err25 = {
+                  instancePath: instancePath + '/data/attributes/custom109',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom109/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom109.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err25];
+                } else {
+                  vErrors.push(err25);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom11 !== undefined) {
+              let data17 = data3.custom11;
+              if (typeof data17 !== 'string' && data17 !== null) {
+                const err26 = {
+                  instancePath: instancePath + '/data/attributes/custom11',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom11/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom11.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err26];
+                } else {
+                  vErrors.push(err26);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom110 !== undefined) {
+              let data18 = data3.custom110;
+              if (typeof data18 !== 'string' && data18 !== null) {
+                const err27 = {
+                  instancePath: instancePath + '/data/attributes/custom110',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom110/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom110.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err27];
+                } else {
+                  vErrors.push(err27);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom111 !== undefined) {
+              let data19 = data3.custom111;
+              if (typeof data19 !== 'string' && data19 !== null) {
+                const err28 = {
+                  instancePath: instancePath + '/data/attributes/custom111',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom111/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom111.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err28];
+                } else {
+                  vErrors.push(err28);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom112 !== undefined) {
+              let data20 = data3.custom112;
+              if (typeof data20 !== 'string' && data20 !== null) {
+                const err29 = {
+                  instancePath: instancePath + '/data/attributes/custom112',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom112/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom112.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err29];
+                } else {
+                  vErrors.push(err29);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom113 !== undefined) {
+              let data21 = data3.custom113;
+              if (typeof data21 !== 'string' && data21 !== null) {
+                const err30 = {
+                  instancePath: instancePath + '/data/attributes/custom113',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom113/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom113.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err30];
+                } else {
+                  vErrors.push(err30);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom114 !== undefined) {
+              let data22 = data3.custom114;
+              if (typeof data22 !== 'string' && data22 !== null) {
+                const err31 = {
+                  instancePath: instancePath + '/data/attributes/custom114',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom114/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom114.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err31];
+                } else {
+                  vErrors.push(err31);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom115 !== undefined) {
+              let data23 = data3.custom115;
+              if (typeof data23 !== 'string' && data23 !== null) {
+                const err32 = {
+                  instancePath: instancePath + '/data/attributes/custom115',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom115/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom115.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err32];
+                } else {
+                  vErrors.push(err32);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom116 !== undefined) {
+              let data24 = data3.custom116;
+              if (typeof data24 !== 'string' && data24 !== null) {
+                const err33 = {
+                  instancePath: instancePath + '/data/attributes/custom116',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom116/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom116.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err33];
+                } else {
+                  vErrors.push(err33);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom117 !== undefined) {
+              let data25 = data3.custom117;
+              if (typeof data25 !== 'string' && data25 !== null) {
+                const err34 = {
+                  instancePath: instancePath + '/data/attributes/custom117',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom117/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom117.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err34];
+                } else {
+                  vErrors.push(err34);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom118 !== undefined) {
+              let data26 = data3.custom118;
+              if (typeof data26 !== 'string' && data26 !== null) {
+                const err35 = {
+                  instancePath: instancePath + '/data/attributes/custom118',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom118/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom118.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err35];
+                } else {
+                  vErrors.push(err35);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom119 !== undefined) {
+              let data27 = data3.custom119;
+              if (typeof data27 !== 'string' && data27 !== null) {
+                const err36 = {
+                  instancePath: instancePath + '/data/attributes/custom119',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom119/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom119.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err36];
+                } else {
+                  vErrors.push(err36);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom12 !== undefined) {
+              let data28 = data3.custom12;
+              if (typeof data28 !== 'string' && data28 !== null) {
+                const err37 = {
+                  instancePath: instancePath + '/data/attributes/custom12',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom12/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom12.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err37];
+                } else {
+                  vErrors.push(err37);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom120 !== undefined) {
+              let data29 = data3.custom120;
+              if (typeof data29 !== 'string' && data29 !== null) {
+                const err38 = {
+                  instancePath: instancePath + '/data/attributes/custom120',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom120/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom120.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err38];
+                } else {
+                  vErrors.push(err38);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom121 !== undefined) {
+              let data30 = data3.custom121;
+              if (typeof data30 !== 'string' && data30 !== null) {
+                const err39 = {
+                  instancePath: instancePath + '/data/attributes/custom121',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom121/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom121.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err39];
+                } else {
+                  vErrors.push(err39);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom122 !== undefined) {
+              let data31 = data3.custom122;
+              if (typeof data31 !== 'string' && data31 !== null) {
+                const err40 = {
+                  instancePath: instancePath + '/data/attributes/custom122',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom122/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom122.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err40];
@@ -2051,344 +5543,321 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data9.product !== undefined) {
-              let data16 = data9.product;
-              if (data16 && typeof data16 == 'object' && !Array.isArray(data16)) {
-                if (data16.data === undefined) {
-                  const err41 = {
-                    instancePath: instancePath + '/data/relationships/product',
-                    schemaPath: '#/properties/data/properties/relationships/properties/product/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'data' },
-                    message: "must have required property '" + 'data' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err41];
-                  } else {
-                    vErrors.push(err41);
-                  }
-                  errors++;
-                }
-                for (const key5 in data16) {
-                  if (!(key5 === 'data' || key5 === 'meta')) {
-                    const err42 = {
-                      instancePath: instancePath + '/data/relationships/product',
-                      schemaPath: '#/properties/data/properties/relationships/properties/product/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key5 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err42];
-                    } else {
-                      vErrors.push(err42);
-                    }
-                    errors++;
-                  }
-                }
-                if (data16.data !== undefined) {
-                  let data17 = data16.data;
-                  const _errs53 = errors;
-                  let valid10 = false;
-                  const _errs54 = errors;
-                  if (data17 !== null) {
-                    const err43 = {
-                      instancePath: instancePath + '/data/relationships/product/data',
-                      schemaPath:
-                        '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/0/type',
-                      keyword: 'type',
-                      params: { type: 'null' },
-                      message: 'must be null',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err43];
-                    } else {
-                      vErrors.push(err43);
-                    }
-                    errors++;
-                  }
-                  var _valid3 = _errs54 === errors;
-                  valid10 = valid10 || _valid3;
-                  if (!valid10) {
-                    const _errs56 = errors;
-                    if (data17 && typeof data17 == 'object' && !Array.isArray(data17)) {
-                      if (data17.type === undefined) {
-                        const err44 = {
-                          instancePath: instancePath + '/data/relationships/product/data',
-                          schemaPath:
-                            '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/required',
-                          keyword: 'required',
-                          params: { missingProperty: 'type' },
-                          message: "must have required property '" + 'type' + "'",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err44];
-                        } else {
-                          vErrors.push(err44);
-                        }
-                        errors++;
-                      }
-                      if (data17.id === undefined) {
-                        const err45 = {
-                          instancePath: instancePath + '/data/relationships/product/data',
-                          schemaPath:
-                            '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/required',
-                          keyword: 'required',
-                          params: { missingProperty: 'id' },
-                          message: "must have required property '" + 'id' + "'",
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err45];
-                        } else {
-                          vErrors.push(err45);
-                        }
-                        errors++;
-                      }
-                      for (const key6 in data17) {
-                        if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
-                          const err46 = {
-                            instancePath: instancePath + '/data/relationships/product/data',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/additionalProperties',
-                            keyword: 'additionalProperties',
-                            params: { additionalProperty: key6 },
-                            message: 'must NOT have additional properties',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err46];
-                          } else {
-                            vErrors.push(err46);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data17.type !== undefined) {
-                        if ('product' !== data17.type) {
-                          const err47 = {
-                            instancePath: instancePath + '/data/relationships/product/data/type',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/properties/type/const',
-                            keyword: 'const',
-                            params: { allowedValue: 'product' },
-                            message: 'must be equal to constant',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err47];
-                          } else {
-                            vErrors.push(err47);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data17.id !== undefined) {
-                        let data19 = data17.id;
-                        const _errs61 = errors;
-                        let valid12 = false;
-                        const _errs62 = errors;
-                        if (!(typeof data19 == 'number' && !(data19 % 1) && !isNaN(data19) && isFinite(data19))) {
-                          const err48 = {
-                            instancePath: instancePath + '/data/relationships/product/data/id',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/properties/id/anyOf/0/type',
-                            keyword: 'type',
-                            params: { type: 'integer' },
-                            message: 'must be integer',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err48];
-                          } else {
-                            vErrors.push(err48);
-                          }
-                          errors++;
-                        }
-                        if (typeof data19 == 'number' && isFinite(data19)) {
-                          if (data19 > 9007199254740991 || isNaN(data19)) {
-                            const err49 = {
-                              instancePath: instancePath + '/data/relationships/product/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
-                              keyword: 'maximum',
-                              params: { comparison: '<=', limit: 9007199254740991 },
-                              message: 'must be <= 9007199254740991',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err49];
-                            } else {
-                              vErrors.push(err49);
-                            }
-                            errors++;
-                          }
-                          if (data19 < 1 || isNaN(data19)) {
-                            const err50 = {
-                              instancePath: instancePath + '/data/relationships/product/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
-                              keyword: 'minimum',
-                              params: { comparison: '>=', limit: 1 },
-                              message: 'must be >= 1',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err50];
-                            } else {
-                              vErrors.push(err50);
-                            }
-                            errors++;
-                          }
-                        }
-                        var _valid4 = _errs62 === errors;
-                        valid12 = valid12 || _valid4;
-                        if (!valid12) {
-                          const _errs64 = errors;
-                          if (typeof data19 === 'string') {
-                            if (!pattern0.test(data19)) {
-                              const err51 = {
-                                instancePath: instancePath + '/data/relationships/product/data/id',
-                                schemaPath:
-                                  '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
-                                keyword: 'pattern',
-                                params: { pattern: '^[1-9][0-9]{0,14}$' },
-                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
-                              };
-                              if (vErrors === null) {
-                                vErrors = [err51];
-                              } else {
-                                vErrors.push(err51);
-                              }
-                              errors++;
-                            }
-                          } else {
-                            const err52 = {
-                              instancePath: instancePath + '/data/relationships/product/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/properties/id/anyOf/1/type',
-                              keyword: 'type',
-                              params: { type: 'string' },
-                              message: 'must be string',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err52];
-                            } else {
-                              vErrors.push(err52);
-                            }
-                            errors++;
-                          }
-                          var _valid4 = _errs64 === errors;
-                          valid12 = valid12 || _valid4;
-                        }
-                        if (!valid12) {
-                          const err53 = {
-                            instancePath: instancePath + '/data/relationships/product/data/id',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/properties/id/anyOf',
-                            keyword: 'anyOf',
-                            params: {},
-                            message: 'must match a schema in anyOf',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err53];
-                          } else {
-                            vErrors.push(err53);
-                          }
-                          errors++;
-                        } else {
-                          errors = _errs61;
-                          if (vErrors !== null) {
-                            if (_errs61) {
-                              vErrors.length = _errs61;
-                            } else {
-                              vErrors = null;
-                            }
-                          }
-                        }
-                      }
-                      if (data17.meta !== undefined) {
-                        let data20 = data17.meta;
-                        if (!(data20 && typeof data20 == 'object' && !Array.isArray(data20))) {
-                          const err54 = {
-                            instancePath: instancePath + '/data/relationships/product/data/meta',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/properties/meta/type',
-                            keyword: 'type',
-                            params: { type: 'object' },
-                            message: 'must be object',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err54];
-                          } else {
-                            vErrors.push(err54);
-                          }
-                          errors++;
-                        }
-                      }
-                    } else {
-                      const err55 = {
-                        instancePath: instancePath + '/data/relationships/product/data',
-                        schemaPath:
-                          '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/type',
-                        keyword: 'type',
-                        params: { type: 'object' },
-                        message: 'must be object',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err55];
-                      } else {
-                        vErrors.push(err55);
-                      }
-                      errors++;
-                    }
-                    var _valid3 = _errs56 === errors;
-                    valid10 = valid10 || _valid3;
-                  }
-                  if (!valid10) {
-                    const err56 = {
-                      instancePath: instancePath + '/data/relationships/product/data',
-                      schemaPath: '#/properties/data/properties/relationships/properties/product/properties/data/anyOf',
-                      keyword: 'anyOf',
-                      params: {},
-                      message: 'must match a schema in anyOf',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err56];
-                    } else {
-                      vErrors.push(err56);
-                    }
-                    errors++;
-                  } else {
-                    errors = _errs53;
-                    if (vErrors !== null) {
-                      if (_errs53) {
-                        vErrors.length = _errs53;
-                      } else {
-                        vErrors = null;
-                      }
-                    }
-                  }
-                }
-                if (data16.meta !== undefined) {
-                  let data21 = data16.meta;
-                  if (!(data21 && typeof data21 == 'object' && !Array.isArray(data21))) {
-                    const err57 = {
-                      instancePath: instancePath + '/data/relationships/product/meta',
-                      schemaPath: '#/properties/data/properties/relationships/properties/product/properties/meta/type',
-                      keyword: 'type',
-                      params: { type: 'object' },
-                      message: 'must be object',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err57];
-                    } else {
-                      vErrors.push(err57);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err58 = {
-                  instancePath: instancePath + '/data/relationships/product',
-                  schemaPath: '#/properties/data/properties/relationships/properties/product/type',
+            if (data3.custom123 !== undefined) {
+              let data32 = data3.custom123;
+              if (typeof data32 !== 'string' && data32 !== null) {
+                const err41 = {
+                  instancePath: instancePath + '/data/attributes/custom123',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom123/type',
                   keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom123.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err41];
+                } else {
+                  vErrors.push(err41);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom124 !== undefined) {
+              let data33 = data3.custom124;
+              if (typeof data33 !== 'string' && data33 !== null) {
+                const err42 = {
+                  instancePath: instancePath + '/data/attributes/custom124',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom124/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom124.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err42];
+                } else {
+                  vErrors.push(err42);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom125 !== undefined) {
+              let data34 = data3.custom125;
+              if (typeof data34 !== 'string' && data34 !== null) {
+                const err43 = {
+                  instancePath: instancePath + '/data/attributes/custom125',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom125/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom125.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err43];
+                } else {
+                  vErrors.push(err43);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom126 !== undefined) {
+              let data35 = data3.custom126;
+              if (typeof data35 !== 'string' && data35 !== null) {
+                const err44 = {
+                  instancePath: instancePath + '/data/attributes/custom126',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom126/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom126.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err44];
+                } else {
+                  vErrors.push(err44);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom127 !== undefined) {
+              let data36 = data3.custom127;
+              if (typeof data36 !== 'string' && data36 !== null) {
+                const err45 = {
+                  instancePath: instancePath + '/data/attributes/custom127',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom127/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom127.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err45];
+                } else {
+                  vErrors.push(err45);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom128 !== undefined) {
+              let data37 = data3.custom128;
+              if (typeof data37 !== 'string' && data37 !== null) {
+                const err46 = {
+                  instancePath: instancePath + '/data/attributes/custom128',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom128/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom128.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err46];
+                } else {
+                  vErrors.push(err46);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom129 !== undefined) {
+              let data38 = data3.custom129;
+              if (typeof data38 !== 'string' && data38 !== null) {
+                const err47 = {
+                  instancePath: instancePath + '/data/attributes/custom129',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom129/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom129.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err47];
+                } else {
+                  vErrors.push(err47);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom13 !== undefined) {
+              let data39 = data3.custom13;
+              if (typeof data39 !== 'string' && data39 !== null) {
+                const err48 = {
+                  instancePath: instancePath + '/data/attributes/custom13',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom13/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom13.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err48];
+                } else {
+                  vErrors.push(err48);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom130 !== undefined) {
+              let data40 = data3.custom130;
+              if (typeof data40 !== 'string' && data40 !== null) {
+                const err49 = {
+                  instancePath: instancePath + '/data/attributes/custom130',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom130/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom130.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err49];
+                } else {
+                  vErrors.push(err49);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom131 !== undefined) {
+              let data41 = data3.custom131;
+              if (typeof data41 !== 'string' && data41 !== null) {
+                const err50 = {
+                  instancePath: instancePath + '/data/attributes/custom131',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom131/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom131.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err50];
+                } else {
+                  vErrors.push(err50);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom132 !== undefined) {
+              let data42 = data3.custom132;
+              if (typeof data42 !== 'string' && data42 !== null) {
+                const err51 = {
+                  instancePath: instancePath + '/data/attributes/custom132',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom132/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom132.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err51];
+                } else {
+                  vErrors.push(err51);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom133 !== undefined) {
+              let data43 = data3.custom133;
+              if (typeof data43 !== 'string' && data43 !== null) {
+                const err52 = {
+                  instancePath: instancePath + '/data/attributes/custom133',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom133/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom133.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err52];
+                } else {
+                  vErrors.push(err52);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom134 !== undefined) {
+              let data44 = data3.custom134;
+              if (typeof data44 !== 'string' && data44 !== null) {
+                const err53 = {
+                  instancePath: instancePath + '/data/attributes/custom134',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom134/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom134.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err53];
+                } else {
+                  vErrors.push(err53);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom135 !== undefined) {
+              let data45 = data3.custom135;
+              if (typeof data45 !== 'string' && data45 !== null) {
+                const err54 = {
+                  instancePath: instancePath + '/data/attributes/custom135',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom135/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom135.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err54];
+                } else {
+                  vErrors.push(err54);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom136 !== undefined) {
+              let data46 = data3.custom136;
+              if (typeof data46 !== 'string' && data46 !== null) {
+                const err55 = {
+                  instancePath: instancePath + '/data/attributes/custom136',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom136/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom136.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err55];
+                } else {
+                  vErrors.push(err55);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom137 !== undefined) {
+              let data47 = data3.custom137;
+              if (typeof data47 !== 'string' && data47 !== null) {
+                const err56 = {
+                  instancePath: instancePath + '/data/attributes/custom137',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom137/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom137.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err56];
+                } else {
+                  vErrors.push(err56);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom138 !== undefined) {
+              let data48 = data3.custom138;
+              if (typeof data48 !== 'string' && data48 !== null) {
+                const err57 = {
+                  instancePath: instancePath + '/data/attributes/custom138',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom138/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom138.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err57];
+                } else {
+                  vErrors.push(err57);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom139 !== undefined) {
+              let data49 = data3.custom139;
+              if (typeof data49 !== 'string' && data49 !== null) {
+                const err58 = {
+                  instancePath: instancePath + '/data/attributes/custom139',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom139/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom139.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err58];
@@ -2398,8 +5867,3206 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data3.custom14 !== undefined) {
+              let data50 = data3.custom14;
+              if (typeof data50 !== 'string' && data50 !== null) {
+                const err59 = {
+                  instancePath: instancePath + '/data/attributes/custom14',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom14/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom14.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err59];
+                } else {
+                  vErrors.push(err59);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom140 !== undefined) {
+              let data51 = data3.custom140;
+              if (typeof data51 !== 'string' && data51 !== null) {
+                const err60 = {
+                  instancePath: instancePath + '/data/attributes/custom140',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom140/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom140.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err60];
+                } else {
+                  vErrors.push(err60);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom141 !== undefined) {
+              let data52 = data3.custom141;
+              if (typeof data52 !== 'string' && data52 !== null) {
+                const err61 = {
+                  instancePath: instancePath + '/data/attributes/custom141',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom141/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom141.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err61];
+                } else {
+                  vErrors.push(err61);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom142 !== undefined) {
+              let data53 = data3.custom142;
+              if (typeof data53 !== 'string' && data53 !== null) {
+                const err62 = {
+                  instancePath: instancePath + '/data/attributes/custom142',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom142/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom142.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err62];
+                } else {
+                  vErrors.push(err62);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom143 !== undefined) {
+              let data54 = data3.custom143;
+              if (typeof data54 !== 'string' && data54 !== null) {
+                const err63 = {
+                  instancePath: instancePath + '/data/attributes/custom143',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom143/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom143.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err63];
+                } else {
+                  vErrors.push(err63);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom144 !== undefined) {
+              let data55 = data3.custom144;
+              if (typeof data55 !== 'string' && data55 !== null) {
+                const err64 = {
+                  instancePath: instancePath + '/data/attributes/custom144',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom144/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom144.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err64];
+                } else {
+                  vErrors.push(err64);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom145 !== undefined) {
+              let data56 = data3.custom145;
+              if (typeof data56 !== 'string' && data56 !== null) {
+                const err65 = {
+                  instancePath: instancePath + '/data/attributes/custom145',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom145/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom145.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err65];
+                } else {
+                  vErrors.push(err65);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom146 !== undefined) {
+              let data57 = data3.custom146;
+              if (typeof data57 !== 'string' && data57 !== null) {
+                const err66 = {
+                  instancePath: instancePath + '/data/attributes/custom146',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom146/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom146.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err66];
+                } else {
+                  vErrors.push(err66);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom147 !== undefined) {
+              let data58 = data3.custom147;
+              if (typeof data58 !== 'string' && data58 !== null) {
+                const err67 = {
+                  instancePath: instancePath + '/data/attributes/custom147',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom147/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom147.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err67];
+                } else {
+                  vErrors.push(err67);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom148 !== undefined) {
+              let data59 = data3.custom148;
+              if (typeof data59 !== 'string' && data59 !== null) {
+                const err68 = {
+                  instancePath: instancePath + '/data/attributes/custom148',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom148/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom148.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err68];
+                } else {
+                  vErrors.push(err68);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom149 !== undefined) {
+              let data60 = data3.custom149;
+              if (typeof data60 !== 'string' && data60 !== null) {
+                const err69 = {
+                  instancePath: instancePath + '/data/attributes/custom149',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom149/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom149.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err69];
+                } else {
+                  vErrors.push(err69);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom15 !== undefined) {
+              let data61 = data3.custom15;
+              if (typeof data61 !== 'string' && data61 !== null) {
+                const err70 = {
+                  instancePath: instancePath + '/data/attributes/custom15',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom15/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom15.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err70];
+                } else {
+                  vErrors.push(err70);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom150 !== undefined) {
+              let data62 = data3.custom150;
+              if (typeof data62 !== 'string' && data62 !== null) {
+                const err71 = {
+                  instancePath: instancePath + '/data/attributes/custom150',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom150/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom150.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err71];
+                } else {
+                  vErrors.push(err71);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom16 !== undefined) {
+              let data63 = data3.custom16;
+              if (typeof data63 !== 'string' && data63 !== null) {
+                const err72 = {
+                  instancePath: instancePath + '/data/attributes/custom16',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom16/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom16.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err72];
+                } else {
+                  vErrors.push(err72);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom17 !== undefined) {
+              let data64 = data3.custom17;
+              if (typeof data64 !== 'string' && data64 !== null) {
+                const err73 = {
+                  instancePath: instancePath + '/data/attributes/custom17',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom17/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom17.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err73];
+                } else {
+                  vErrors.push(err73);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom18 !== undefined) {
+              let data65 = data3.custom18;
+              if (typeof data65 !== 'string' && data65 !== null) {
+                const err74 = {
+                  instancePath: instancePath + '/data/attributes/custom18',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom18/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom18.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err74];
+                } else {
+                  vErrors.push(err74);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom19 !== undefined) {
+              let data66 = data3.custom19;
+              if (typeof data66 !== 'string' && data66 !== null) {
+                const err75 = {
+                  instancePath: instancePath + '/data/attributes/custom19',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom19/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom19.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err75];
+                } else {
+                  vErrors.push(err75);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom2 !== undefined) {
+              let data67 = data3.custom2;
+              if (typeof data67 !== 'string' && data67 !== null) {
+                const err76 = {
+                  instancePath: instancePath + '/data/attributes/custom2',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom2/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom2.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err76];
+                } else {
+                  vErrors.push(err76);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom20 !== undefined) {
+              let data68 = data3.custom20;
+              if (typeof data68 !== 'string' && data68 !== null) {
+                const err77 = {
+                  instancePath: instancePath + '/data/attributes/custom20',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom20/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom20.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err77];
+                } else {
+                  vErrors.push(err77);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom21 !== undefined) {
+              let data69 = data3.custom21;
+              if (typeof data69 !== 'string' && data69 !== null) {
+                const err78 = {
+                  instancePath: instancePath + '/data/attributes/custom21',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom21/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom21.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err78];
+                } else {
+                  vErrors.push(err78);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom22 !== undefined) {
+              let data70 = data3.custom22;
+              if (typeof data70 !== 'string' && data70 !== null) {
+                const err79 = {
+                  instancePath: instancePath + '/data/attributes/custom22',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom22/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom22.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err79];
+                } else {
+                  vErrors.push(err79);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom23 !== undefined) {
+              let data71 = data3.custom23;
+              if (typeof data71 !== 'string' && data71 !== null) {
+                const err80 = {
+                  instancePath: instancePath + '/data/attributes/custom23',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom23/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom23.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err80];
+                } else {
+                  vErrors.push(err80);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom24 !== undefined) {
+              let data72 = data3.custom24;
+              if (typeof data72 !== 'string' && data72 !== null) {
+                const err81 = {
+                  instancePath: instancePath + '/data/attributes/custom24',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom24/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom24.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err81];
+                } else {
+                  vErrors.push(err81);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom25 !== undefined) {
+              let data73 = data3.custom25;
+              if (typeof data73 !== 'string' && data73 !== null) {
+                const err82 = {
+                  instancePath: instancePath + '/data/attributes/custom25',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom25/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom25.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err82];
+                } else {
+                  vErrors.push(err82);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom26 !== undefined) {
+              let data74 = data3.custom26;
+              if (typeof data74 !== 'string' && data74 !== null) {
+                const err83 = {
+                  instancePath: instancePath + '/data/attributes/custom26',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom26/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom26.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err83];
+                } else {
+                  vErrors.push(err83);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom27 !== undefined) {
+              let data75 = data3.custom27;
+              if (typeof data75 !== 'string' && data75 !== null) {
+                const err84 = {
+                  instancePath: instancePath + '/data/attributes/custom27',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom27/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom27.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err84];
+                } else {
+                  vErrors.push(err84);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom28 !== undefined) {
+              let data76 = data3.custom28;
+              if (typeof data76 !== 'string' && data76 !== null) {
+                const err85 = {
+                  instancePath: instancePath + '/data/attributes/custom28',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom28/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom28.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err85];
+                } else {
+                  vErrors.push(err85);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom29 !== undefined) {
+              let data77 = data3.custom29;
+              if (typeof data77 !== 'string' && data77 !== null) {
+                const err86 = {
+                  instancePath: instancePath + '/data/attributes/custom29',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom29/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom29.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err86];
+                } else {
+                  vErrors.push(err86);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom3 !== undefined) {
+              let data78 = data3.custom3;
+              if (typeof data78 !== 'string' && data78 !== null) {
+                const err87 = {
+                  instancePath: instancePath + '/data/attributes/custom3',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom3/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom3.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err87];
+                } else {
+                  vErrors.push(err87);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom30 !== undefined) {
+              let data79 = data3.custom30;
+              if (typeof data79 !== 'string' && data79 !== null) {
+                const err88 = {
+                  instancePath: instancePath + '/data/attributes/custom30',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom30/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom30.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err88];
+                } else {
+                  vErrors.push(err88);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom31 !== undefined) {
+              let data80 = data3.custom31;
+              if (typeof data80 !== 'string' && data80 !== null) {
+                const err89 = {
+                  instancePath: instancePath + '/data/attributes/custom31',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom31/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom31.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err89];
+                } else {
+                  vErrors.push(err89);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom32 !== undefined) {
+              let data81 = data3.custom32;
+              if (typeof data81 !== 'string' && data81 !== null) {
+                const err90 = {
+                  instancePath: instancePath + '/data/attributes/custom32',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom32/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom32.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err90];
+                } else {
+                  vErrors.push(err90);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom33 !== undefined) {
+              let data82 = data3.custom33;
+              if (typeof data82 !== 'string' && data82 !== null) {
+                const err91 = {
+                  instancePath: instancePath + '/data/attributes/custom33',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom33/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom33.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err91];
+                } else {
+                  vErrors.push(err91);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom34 !== undefined) {
+              let data83 = data3.custom34;
+              if (typeof data83 !== 'string' && data83 !== null) {
+                const err92 = {
+                  instancePath: instancePath + '/data/attributes/custom34',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom34/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom34.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err92];
+                } else {
+                  vErrors.push(err92);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom35 !== undefined) {
+              let data84 = data3.custom35;
+              if (typeof data84 !== 'string' && data84 !== null) {
+                const err93 = {
+                  instancePath: instancePath + '/data/attributes/custom35',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom35/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom35.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err93];
+                } else {
+                  vErrors.push(err93);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom36 !== undefined) {
+              let data85 = data3.custom36;
+              if (typeof data85 !== 'string' && data85 !== null) {
+                const err94 = {
+                  instancePath: instancePath + '/data/attributes/custom36',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom36/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom36.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err94];
+                } else {
+                  vErrors.push(err94);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom37 !== undefined) {
+              let data86 = data3.custom37;
+              if (typeof data86 !== 'string' && data86 !== null) {
+                const err95 = {
+                  instancePath: instancePath + '/data/attributes/custom37',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom37/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom37.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err95];
+                } else {
+                  vErrors.push(err95);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom38 !== undefined) {
+              let data87 = data3.custom38;
+              if (typeof data87 !== 'string' && data87 !== null) {
+                const err96 = {
+                  instancePath: instancePath + '/data/attributes/custom38',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom38/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom38.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err96];
+                } else {
+                  vErrors.push(err96);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom39 !== undefined) {
+              let data88 = data3.custom39;
+              if (typeof data88 !== 'string' && data88 !== null) {
+                const err97 = {
+                  instancePath: instancePath + '/data/attributes/custom39',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom39/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom39.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err97];
+                } else {
+                  vErrors.push(err97);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom4 !== undefined) {
+              let data89 = data3.custom4;
+              if (typeof data89 !== 'string' && data89 !== null) {
+                const err98 = {
+                  instancePath: instancePath + '/data/attributes/custom4',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom4/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom4.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err98];
+                } else {
+                  vErrors.push(err98);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom40 !== undefined) {
+              let data90 = data3.custom40;
+              if (typeof data90 !== 'string' && data90 !== null) {
+                const err99 = {
+                  instancePath: instancePath + '/data/attributes/custom40',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom40/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom40.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err99];
+                } else {
+                  vErrors.push(err99);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom41 !== undefined) {
+              let data91 = data3.custom41;
+              if (typeof data91 !== 'string' && data91 !== null) {
+                const err100 = {
+                  instancePath: instancePath + '/data/attributes/custom41',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom41/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom41.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err100];
+                } else {
+                  vErrors.push(err100);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom42 !== undefined) {
+              let data92 = data3.custom42;
+              if (typeof data92 !== 'string' && data92 !== null) {
+                const err101 = {
+                  instancePath: instancePath + '/data/attributes/custom42',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom42/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom42.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err101];
+                } else {
+                  vErrors.push(err101);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom43 !== undefined) {
+              let data93 = data3.custom43;
+              if (typeof data93 !== 'string' && data93 !== null) {
+                const err102 = {
+                  instancePath: instancePath + '/data/attributes/custom43',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom43/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom43.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err102];
+                } else {
+                  vErrors.push(err102);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom44 !== undefined) {
+              let data94 = data3.custom44;
+              if (typeof data94 !== 'string' && data94 !== null) {
+                const err103 = {
+                  instancePath: instancePath + '/data/attributes/custom44',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom44/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom44.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err103];
+                } else {
+                  vErrors.push(err103);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom45 !== undefined) {
+              let data95 = data3.custom45;
+              if (typeof data95 !== 'string' && data95 !== null) {
+                const err104 = {
+                  instancePath: instancePath + '/data/attributes/custom45',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom45/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom45.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err104];
+                } else {
+                  vErrors.push(err104);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom46 !== undefined) {
+              let data96 = data3.custom46;
+              if (typeof data96 !== 'string' && data96 !== null) {
+                const err105 = {
+                  instancePath: instancePath + '/data/attributes/custom46',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom46/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom46.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err105];
+                } else {
+                  vErrors.push(err105);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom47 !== undefined) {
+              let data97 = data3.custom47;
+              if (typeof data97 !== 'string' && data97 !== null) {
+                const err106 = {
+                  instancePath: instancePath + '/data/attributes/custom47',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom47/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom47.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err106];
+                } else {
+                  vErrors.push(err106);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom48 !== undefined) {
+              let data98 = data3.custom48;
+              if (typeof data98 !== 'string' && data98 !== null) {
+                const err107 = {
+                  instancePath: instancePath + '/data/attributes/custom48',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom48/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom48.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err107];
+                } else {
+                  vErrors.push(err107);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom49 !== undefined) {
+              let data99 = data3.custom49;
+              if (typeof data99 !== 'string' && data99 !== null) {
+                const err108 = {
+                  instancePath: instancePath + '/data/attributes/custom49',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom49/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom49.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err108];
+                } else {
+                  vErrors.push(err108);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom5 !== undefined) {
+              let data100 = data3.custom5;
+              if (typeof data100 !== 'string' && data100 !== null) {
+                const err109 = {
+                  instancePath: instancePath + '/data/attributes/custom5',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom5/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom5.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err109];
+                } else {
+                  vErrors.push(err109);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom50 !== undefined) {
+              let data101 = data3.custom50;
+              if (typeof data101 !== 'string' && data101 !== null) {
+                const err110 = {
+                  instancePath: instancePath + '/data/attributes/custom50',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom50/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom50.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err110];
+                } else {
+                  vErrors.push(err110);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom51 !== undefined) {
+              let data102 = data3.custom51;
+              if (typeof data102 !== 'string' && data102 !== null) {
+                const err111 = {
+                  instancePath: instancePath + '/data/attributes/custom51',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom51/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom51.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err111];
+                } else {
+                  vErrors.push(err111);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom52 !== undefined) {
+              let data103 = data3.custom52;
+              if (typeof data103 !== 'string' && data103 !== null) {
+                const err112 = {
+                  instancePath: instancePath + '/data/attributes/custom52',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom52/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom52.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err112];
+                } else {
+                  vErrors.push(err112);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom53 !== undefined) {
+              let data104 = data3.custom53;
+              if (typeof data104 !== 'string' && data104 !== null) {
+                const err113 = {
+                  instancePath: instancePath + '/data/attributes/custom53',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom53/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom53.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err113];
+                } else {
+                  vErrors.push(err113);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom54 !== undefined) {
+              let data105 = data3.custom54;
+              if (typeof data105 !== 'string' && data105 !== null) {
+                const err114 = {
+                  instancePath: instancePath + '/data/attributes/custom54',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom54/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom54.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err114];
+                } else {
+                  vErrors.push(err114);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom55 !== undefined) {
+              let data106 = data3.custom55;
+              if (typeof data106 !== 'string' && data106 !== null) {
+                const err115 = {
+                  instancePath: instancePath + '/data/attributes/custom55',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom55/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom55.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err115];
+                } else {
+                  vErrors.push(err115);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom56 !== undefined) {
+              let data107 = data3.custom56;
+              if (typeof data107 !== 'string' && data107 !== null) {
+                const err116 = {
+                  instancePath: instancePath + '/data/attributes/custom56',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom56/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom56.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err116];
+                } else {
+                  vErrors.push(err116);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom57 !== undefined) {
+              let data108 = data3.custom57;
+              if (typeof data108 !== 'string' && data108 !== null) {
+                const err117 = {
+                  instancePath: instancePath + '/data/attributes/custom57',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom57/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom57.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err117];
+                } else {
+                  vErrors.push(err117);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom58 !== undefined) {
+              let data109 = data3.custom58;
+              if (typeof data109 !== 'string' && data109 !== null) {
+                const err118 = {
+                  instancePath: instancePath + '/data/attributes/custom58',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom58/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom58.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err118];
+                } else {
+                  vErrors.push(err118);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom59 !== undefined) {
+              let data110 = data3.custom59;
+              if (typeof data110 !== 'string' && data110 !== null) {
+                const err119 = {
+                  instancePath: instancePath + '/data/attributes/custom59',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom59/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom59.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err119];
+                } else {
+                  vErrors.push(err119);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom6 !== undefined) {
+              let data111 = data3.custom6;
+              if (typeof data111 !== 'string' && data111 !== null) {
+                const err120 = {
+                  instancePath: instancePath + '/data/attributes/custom6',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom6/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom6.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err120];
+                } else {
+                  vErrors.push(err120);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom60 !== undefined) {
+              let data112 = data3.custom60;
+              if (typeof data112 !== 'string' && data112 !== null) {
+                const err121 = {
+                  instancePath: instancePath + '/data/attributes/custom60',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom60/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom60.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err121];
+                } else {
+                  vErrors.push(err121);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom61 !== undefined) {
+              let data113 = data3.custom61;
+              if (typeof data113 !== 'string' && data113 !== null) {
+                const err122 = {
+                  instancePath: instancePath + '/data/attributes/custom61',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom61/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom61.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err122];
+                } else {
+                  vErrors.push(err122);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom62 !== undefined) {
+              let data114 = data3.custom62;
+              if (typeof data114 !== 'string' && data114 !== null) {
+                const err123 = {
+                  instancePath: instancePath + '/data/attributes/custom62',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom62/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom62.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err123];
+                } else {
+                  vErrors.push(err123);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom63 !== undefined) {
+              let data115 = data3.custom63;
+              if (typeof data115 !== 'string' && data115 !== null) {
+                const err124 = {
+                  instancePath: instancePath + '/data/attributes/custom63',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom63/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom63.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err124];
+                } else {
+                  vErrors.push(err124);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom64 !== undefined) {
+              let data116 = data3.custom64;
+              if (typeof data116 !== 'string' && data116 !== null) {
+                const err125 = {
+                  instancePath: instancePath + '/data/attributes/custom64',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom64/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom64.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err125];
+                } else {
+                  vErrors.push(err125);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom65 !== undefined) {
+              let data117 = data3.custom65;
+              if (typeof data117 !== 'string' && data117 !== null) {
+                const err126 = {
+                  instancePath: instancePath + '/data/attributes/custom65',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom65/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom65.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err126];
+                } else {
+                  vErrors.push(err126);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom66 !== undefined) {
+              let data118 = data3.custom66;
+              if (typeof data118 !== 'string' && data118 !== null) {
+                const err127 = {
+                  instancePath: instancePath + '/data/attributes/custom66',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom66/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom66.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err127];
+                } else {
+                  vErrors.push(err127);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom67 !== undefined) {
+              let data119 = data3.custom67;
+              if (typeof data119 !== 'string' && data119 !== null) {
+                const err128 = {
+                  instancePath: instancePath + '/data/attributes/custom67',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom67/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom67.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err128];
+                } else {
+                  vErrors.push(err128);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom68 !== undefined) {
+              let data120 = data3.custom68;
+              if (typeof data120 !== 'string' && data120 !== null) {
+                const err129 = {
+                  instancePath: instancePath + '/data/attributes/custom68',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom68/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom68.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err129];
+                } else {
+                  vErrors.push(err129);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom69 !== undefined) {
+              let data121 = data3.custom69;
+              if (typeof data121 !== 'string' && data121 !== null) {
+                const err130 = {
+                  instancePath: instancePath + '/data/attributes/custom69',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom69/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom69.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err130];
+                } else {
+                  vErrors.push(err130);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom7 !== undefined) {
+              let data122 = data3.custom7;
+              if (typeof data122 !== 'string' && data122 !== null) {
+                const err131 = {
+                  instancePath: instancePath + '/data/attributes/custom7',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom7/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom7.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err131];
+                } else {
+                  vErrors.push(err131);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom70 !== undefined) {
+              let data123 = data3.custom70;
+              if (typeof data123 !== 'string' && data123 !== null) {
+                const err132 = {
+                  instancePath: instancePath + '/data/attributes/custom70',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom70/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom70.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err132];
+                } else {
+                  vErrors.push(err132);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom71 !== undefined) {
+              let data124 = data3.custom71;
+              if (typeof data124 !== 'string' && data124 !== null) {
+                const err133 = {
+                  instancePath: instancePath + '/data/attributes/custom71',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom71/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom71.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err133];
+                } else {
+                  vErrors.push(err133);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom72 !== undefined) {
+              let data125 = data3.custom72;
+              if (typeof data125 !== 'string' && data125 !== null) {
+                const err134 = {
+                  instancePath: instancePath + '/data/attributes/custom72',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom72/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom72.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err134];
+                } else {
+                  vErrors.push(err134);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom73 !== undefined) {
+              let data126 = data3.custom73;
+              if (typeof data126 !== 'string' && data126 !== null) {
+                const err135 = {
+                  instancePath: instancePath + '/data/attributes/custom73',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom73/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom73.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err135];
+                } else {
+                  vErrors.push(err135);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom74 !== undefined) {
+              let data127 = data3.custom74;
+              if (typeof data127 !== 'string' && data127 !== null) {
+                const err136 = {
+                  instancePath: instancePath + '/data/attributes/custom74',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom74/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom74.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err136];
+                } else {
+                  vErrors.push(err136);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom75 !== undefined) {
+              let data128 = data3.custom75;
+              if (typeof data128 !== 'string' && data128 !== null) {
+                const err137 = {
+                  instancePath: instancePath + '/data/attributes/custom75',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom75/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom75.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err137];
+                } else {
+                  vErrors.push(err137);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom76 !== undefined) {
+              let data129 = data3.custom76;
+              if (typeof data129 !== 'string' && data129 !== null) {
+                const err138 = {
+                  instancePath: instancePath + '/data/attributes/custom76',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom76/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom76.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err138];
+                } else {
+                  vErrors.push(err138);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom77 !== undefined) {
+              let data130 = data3.custom77;
+              if (typeof data130 !== 'string' && data130 !== null) {
+                const err139 = {
+                  instancePath: instancePath + '/data/attributes/custom77',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom77/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom77.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err139];
+                } else {
+                  vErrors.push(err139);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom78 !== undefined) {
+              let data131 = data3.custom78;
+              if (typeof data131 !== 'string' && data131 !== null) {
+                const err140 = {
+                  instancePath: instancePath + '/data/attributes/custom78',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom78/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom78.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err140];
+                } else {
+                  vErrors.push(err140);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom79 !== undefined) {
+              let data132 = data3.custom79;
+              if (typeof data132 !== 'string' && data132 !== null) {
+                const err141 = {
+                  instancePath: instancePath + '/data/attributes/custom79',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom79/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom79.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err141];
+                } else {
+                  vErrors.push(err141);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom8 !== undefined) {
+              let data133 = data3.custom8;
+              if (typeof data133 !== 'string' && data133 !== null) {
+                const err142 = {
+                  instancePath: instancePath + '/data/attributes/custom8',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom8/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom8.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err142];
+                } else {
+                  vErrors.push(err142);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom80 !== undefined) {
+              let data134 = data3.custom80;
+              if (typeof data134 !== 'string' && data134 !== null) {
+                const err143 = {
+                  instancePath: instancePath + '/data/attributes/custom80',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom80/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom80.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err143];
+                } else {
+                  vErrors.push(err143);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom81 !== undefined) {
+              let data135 = data3.custom81;
+              if (typeof data135 !== 'string' && data135 !== null) {
+                const err144 = {
+                  instancePath: instancePath + '/data/attributes/custom81',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom81/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom81.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err144];
+                } else {
+                  vErrors.push(err144);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom82 !== undefined) {
+              let data136 = data3.custom82;
+              if (typeof data136 !== 'string' && data136 !== null) {
+                const err145 = {
+                  instancePath: instancePath + '/data/attributes/custom82',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom82/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom82.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err145];
+                } else {
+                  vErrors.push(err145);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom83 !== undefined) {
+              let data137 = data3.custom83;
+              if (typeof data137 !== 'string' && data137 !== null) {
+                const err146 = {
+                  instancePath: instancePath + '/data/attributes/custom83',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom83/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom83.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err146];
+                } else {
+                  vErrors.push(err146);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom84 !== undefined) {
+              let data138 = data3.custom84;
+              if (typeof data138 !== 'string' && data138 !== null) {
+                const err147 = {
+                  instancePath: instancePath + '/data/attributes/custom84',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom84/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom84.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err147];
+                } else {
+                  vErrors.push(err147);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom85 !== undefined) {
+              let data139 = data3.custom85;
+              if (typeof data139 !== 'string' && data139 !== null) {
+                const err148 = {
+                  instancePath: instancePath + '/data/attributes/custom85',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom85/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom85.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err148];
+                } else {
+                  vErrors.push(err148);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom86 !== undefined) {
+              let data140 = data3.custom86;
+              if (typeof data140 !== 'string' && data140 !== null) {
+                const err149 = {
+                  instancePath: instancePath + '/data/attributes/custom86',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom86/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom86.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err149];
+                } else {
+                  vErrors.push(err149);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom87 !== undefined) {
+              let data141 = data3.custom87;
+              if (typeof data141 !== 'string' && data141 !== null) {
+                const err150 = {
+                  instancePath: instancePath + '/data/attributes/custom87',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom87/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom87.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err150];
+                } else {
+                  vErrors.push(err150);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom88 !== undefined) {
+              let data142 = data3.custom88;
+              if (typeof data142 !== 'string' && data142 !== null) {
+                const err151 = {
+                  instancePath: instancePath + '/data/attributes/custom88',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom88/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom88.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err151];
+                } else {
+                  vErrors.push(err151);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom89 !== undefined) {
+              let data143 = data3.custom89;
+              if (typeof data143 !== 'string' && data143 !== null) {
+                const err152 = {
+                  instancePath: instancePath + '/data/attributes/custom89',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom89/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom89.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err152];
+                } else {
+                  vErrors.push(err152);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom9 !== undefined) {
+              let data144 = data3.custom9;
+              if (typeof data144 !== 'string' && data144 !== null) {
+                const err153 = {
+                  instancePath: instancePath + '/data/attributes/custom9',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom9/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom9.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err153];
+                } else {
+                  vErrors.push(err153);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom90 !== undefined) {
+              let data145 = data3.custom90;
+              if (typeof data145 !== 'string' && data145 !== null) {
+                const err154 = {
+                  instancePath: instancePath + '/data/attributes/custom90',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom90/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom90.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err154];
+                } else {
+                  vErrors.push(err154);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom91 !== undefined) {
+              let data146 = data3.custom91;
+              if (typeof data146 !== 'string' && data146 !== null) {
+                const err155 = {
+                  instancePath: instancePath + '/data/attributes/custom91',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom91/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom91.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err155];
+                } else {
+                  vErrors.push(err155);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom92 !== undefined) {
+              let data147 = data3.custom92;
+              if (typeof data147 !== 'string' && data147 !== null) {
+                const err156 = {
+                  instancePath: instancePath + '/data/attributes/custom92',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom92/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom92.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err156];
+                } else {
+                  vErrors.push(err156);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom93 !== undefined) {
+              let data148 = data3.custom93;
+              if (typeof data148 !== 'string' && data148 !== null) {
+                const err157 = {
+                  instancePath: instancePath + '/data/attributes/custom93',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom93/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom93.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err157];
+                } else {
+                  vErrors.push(err157);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom94 !== undefined) {
+              let data149 = data3.custom94;
+              if (typeof data149 !== 'string' && data149 !== null) {
+                const err158 = {
+                  instancePath: instancePath + '/data/attributes/custom94',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom94/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom94.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err158];
+                } else {
+                  vErrors.push(err158);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom95 !== undefined) {
+              let data150 = data3.custom95;
+              if (typeof data150 !== 'string' && data150 !== null) {
+                const err159 = {
+                  instancePath: instancePath + '/data/attributes/custom95',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom95/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom95.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err159];
+                } else {
+                  vErrors.push(err159);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom96 !== undefined) {
+              let data151 = data3.custom96;
+              if (typeof data151 !== 'string' && data151 !== null) {
+                const err160 = {
+                  instancePath: instancePath + '/data/attributes/custom96',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom96/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom96.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err160];
+                } else {
+                  vErrors.push(err160);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom97 !== undefined) {
+              let data152 = data3.custom97;
+              if (typeof data152 !== 'string' && data152 !== null) {
+                const err161 = {
+                  instancePath: instancePath + '/data/attributes/custom97',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom97/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom97.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err161];
+                } else {
+                  vErrors.push(err161);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom98 !== undefined) {
+              let data153 = data3.custom98;
+              if (typeof data153 !== 'string' && data153 !== null) {
+                const err162 = {
+                  instancePath: instancePath + '/data/attributes/custom98',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom98/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom98.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err162];
+                } else {
+                  vErrors.push(err162);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom99 !== undefined) {
+              let data154 = data3.custom99;
+              if (typeof data154 !== 'string' && data154 !== null) {
+                const err163 = {
+                  instancePath: instancePath + '/data/attributes/custom99',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom99/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom99.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err163];
+                } else {
+                  vErrors.push(err163);
+                }
+                errors++;
+              }
+            }
+            if (data3.description !== undefined) {
+              let data155 = data3.description;
+              if (typeof data155 !== 'string' && data155 !== null) {
+                const err164 = {
+                  instancePath: instancePath + '/data/attributes/description',
+                  schemaPath: '#/properties/data/properties/attributes/properties/description/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.description.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err164];
+                } else {
+                  vErrors.push(err164);
+                }
+                errors++;
+              }
+              if (typeof data155 === 'string') {
+                if (func3(data155) > 32000) {
+                  const err165 = {
+                    instancePath: instancePath + '/data/attributes/description',
+                    schemaPath: '#/properties/data/properties/attributes/properties/description/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 32000 },
+                    message: 'must NOT have more than 32000 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err165];
+                  } else {
+                    vErrors.push(err165);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.endDate !== undefined) {
+              let data156 = data3.endDate;
+              if (typeof data156 !== 'string' && data156 !== null) {
+                const err166 = {
+                  instancePath: instancePath + '/data/attributes/endDate',
+                  schemaPath: '#/properties/data/properties/attributes/properties/endDate/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.endDate.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err166];
+                } else {
+                  vErrors.push(err166);
+                }
+                errors++;
+              }
+              if (typeof data156 === 'string') {
+                if (!formats0.validate(data156)) {
+                  const err167 = {
+                    instancePath: instancePath + '/data/attributes/endDate',
+                    schemaPath: '#/properties/data/properties/attributes/properties/endDate/format',
+                    keyword: 'format',
+                    params: { format: 'date' },
+                    message: 'must match format "' + 'date' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err167];
+                  } else {
+                    vErrors.push(err167);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.potentialQuantity !== undefined) {
+              let data157 = data3.potentialQuantity;
+              if (!(typeof data157 == 'number' && isFinite(data157)) && data157 !== null) {
+                const err168 = {
+                  instancePath: instancePath + '/data/attributes/potentialQuantity',
+                  schemaPath: '#/properties/data/properties/attributes/properties/potentialQuantity/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.potentialQuantity.type },
+                  message: 'must be number,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err168];
+                } else {
+                  vErrors.push(err168);
+                }
+                errors++;
+              }
+            }
+            if (data3.potentialValue !== undefined) {
+              let data158 = data3.potentialValue;
+              if (!(typeof data158 == 'number' && isFinite(data158)) && data158 !== null) {
+                const err169 = {
+                  instancePath: instancePath + '/data/attributes/potentialValue',
+                  schemaPath: '#/properties/data/properties/attributes/properties/potentialValue/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.potentialValue.type },
+                  message: 'must be number,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err169];
+                } else {
+                  vErrors.push(err169);
+                }
+                errors++;
+              }
+            }
+            if (data3.saturation !== undefined) {
+              let data159 = data3.saturation;
+              if (!(typeof data159 == 'number' && isFinite(data159)) && data159 !== null) {
+                const err170 = {
+                  instancePath: instancePath + '/data/attributes/saturation',
+                  schemaPath: '#/properties/data/properties/attributes/properties/saturation/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.saturation.type },
+                  message: 'must be number,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err170];
+                } else {
+                  vErrors.push(err170);
+                }
+                errors++;
+              }
+            }
+            if (data3.source !== undefined) {
+              let data160 = data3.source;
+              if (typeof data160 !== 'string' && data160 !== null) {
+                const err171 = {
+                  instancePath: instancePath + '/data/attributes/source',
+                  schemaPath: '#/properties/data/properties/attributes/properties/source/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.source.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err171];
+                } else {
+                  vErrors.push(err171);
+                }
+                errors++;
+              }
+            }
+            if (data3.startDate !== undefined) {
+              let data161 = data3.startDate;
+              if (typeof data161 !== 'string' && data161 !== null) {
+                const err172 = {
+                  instancePath: instancePath + '/data/attributes/startDate',
+                  schemaPath: '#/properties/data/properties/attributes/properties/startDate/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.startDate.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err172];
+                } else {
+                  vErrors.push(err172);
+                }
+                errors++;
+              }
+              if (typeof data161 === 'string') {
+                if (!formats0.validate(data161)) {
+                  const err173 = {
+                    instancePath: instancePath + '/data/attributes/startDate',
+                    schemaPath: '#/properties/data/properties/attributes/properties/startDate/format',
+                    keyword: 'format',
+                    params: { format: 'date' },
+                    message: 'must match format "' + 'date' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err173];
+                  } else {
+                    vErrors.push(err173);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.status !== undefined) {
+              let data162 = data3.status;
+              if (typeof data162 !== 'boolean' && data162 !== null) {
+                const err174 = {
+                  instancePath: instancePath + '/data/attributes/status',
+                  schemaPath: '#/properties/data/properties/attributes/properties/status/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.status.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err174];
+                } else {
+                  vErrors.push(err174);
+                }
+                errors++;
+              }
+            }
+            if (data3.totalQuantity !== undefined) {
+              let data163 = data3.totalQuantity;
+              if (!(typeof data163 == 'number' && isFinite(data163)) && data163 !== null) {
+                const err175 = {
+                  instancePath: instancePath + '/data/attributes/totalQuantity',
+                  schemaPath: '#/properties/data/properties/attributes/properties/totalQuantity/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.totalQuantity.type },
+                  message: 'must be number,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err175];
+                } else {
+                  vErrors.push(err175);
+                }
+                errors++;
+              }
+            }
+            if (data3.totalValue !== undefined) {
+              let data164 = data3.totalValue;
+              if (!(typeof data164 == 'number' && isFinite(data164)) && data164 !== null) {
+                const err176 = {
+                  instancePath: instancePath + '/data/attributes/totalValue',
+                  schemaPath: '#/properties/data/properties/attributes/properties/totalValue/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.totalValue.type },
+                  message: 'must be number,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err176];
+                } else {
+                  vErrors.push(err176);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err59 = {
+            const err177 = {
+              instancePath: instancePath + '/data/attributes',
+              schemaPath: '#/properties/data/properties/attributes/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err177];
+            } else {
+              vErrors.push(err177);
+            }
+            errors++;
+          }
+        }
+        if (data0.relationships !== undefined) {
+          let data165 = data0.relationships;
+          if (data165 && typeof data165 == 'object' && !Array.isArray(data165)) {
+            for (const key2 in data165) {
+              if (!(key2 === 'account' || key2 === 'owner' || key2 === 'product')) {
+                const err178 = {
+                  instancePath: instancePath + '/data/relationships',
+                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key2 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err178];
+                } else {
+                  vErrors.push(err178);
+                }
+                errors++;
+              }
+            }
+            if (data165.account !== undefined) {
+              let data166 = data165.account;
+              if (data166 && typeof data166 == 'object' && !Array.isArray(data166)) {
+                if (data166.data === undefined) {
+                  const err179 = {
+                    instancePath: instancePath + '/data/relationships/account',
+                    schemaPath: '#/properties/data/properties/relationships/properties/account/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err179];
+                  } else {
+                    vErrors.push(err179);
+                  }
+                  errors++;
+                }
+                for (const key3 in data166) {
+                  if (!(key3 === 'data' || key3 === 'meta')) {
+                    const err180 = {
+                      instancePath: instancePath + '/data/relationships/account',
+                      schemaPath: '#/properties/data/properties/relationships/properties/account/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key3 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err180];
+                    } else {
+                      vErrors.push(err180);
+                    }
+                    errors++;
+                  }
+                }
+                if (data166.data !== undefined) {
+                  let data167 = data166.data;
+                  const _errs344 = errors;
+                  let valid6 = false;
+                  const _errs345 = errors;
+                  if (data167 !== null) {
+                    const err181 = {
+                      instancePath: instancePath + '/data/relationships/account/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err181];
+                    } else {
+                      vErrors.push(err181);
+                    }
+                    errors++;
+                  }
+                  var _valid1 = _errs345 === errors;
+                  valid6 = valid6 || _valid1;
+                  if (!valid6) {
+                    const _errs347 = errors;
+                    if (data167 && typeof data167 == 'object' && !Array.isArray(data167)) {
+                      if (data167.type === undefined) {
+                        const err182 = {
+                          instancePath: instancePath + '/data/relationships/account/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err182];
+                        } else {
+                          vErrors.push(err182);
+                        }
+                        errors++;
+                      }
+                      if (data167.id === undefined) {
+                        const err183 = {
+                          instancePath: instancePath + '/data/relationships/account/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err183];
+                        } else {
+                          vErrors.push(err183);
+                        }
+                        errors++;
+                      }
+                      for (const key4 in data167) {
+                        if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
+                          const err184 = {
+                            instancePath: instancePath + '/data/relationships/account/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key4 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err184];
+                          } else {
+                            vErrors.push(err184);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data167.type !== undefined) {
+                        if ('account' !== data167.type) {
+                          const err185 = {
+                            instancePath: instancePath + '/data/relationships/account/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'account' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err185];
+                          } else {
+                            vErrors.push(err185);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data167.id !== undefined) {
+                        let data169 = data167.id;
+                        const _errs352 = errors;
+                        let valid8 = false;
+                        const _errs353 = errors;
+                        if (!(typeof data169 == 'number' && !(data169 % 1) && !isNaN(data169) && isFinite(data169))) {
+                          const err186 = {
+                            instancePath: instancePath + '/data/relationships/account/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err186];
+                          } else {
+                            vErrors.push(err186);
+                          }
+                          errors++;
+                        }
+                        if (typeof data169 == 'number' && isFinite(data169)) {
+                          if (data169 > 9007199254740991 || isNaN(data169)) {
+                            const err187 = {
+                              instancePath: instancePath + '/data/relationships/account/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err187];
+                            } else {
+                              vErrors.push(err187);
+                            }
+                            errors++;
+                          }
+                          if (data169 < 1 || isNaN(data169)) {
+                            const err188 = {
+                              instancePath: instancePath + '/data/relationships/account/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err188];
+                            } else {
+                              vErrors.push(err188);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid2 = _errs353 === errors;
+                        valid8 = valid8 || _valid2;
+                        if (!valid8) {
+                          const _errs355 = errors;
+                          if (typeof data169 === 'string') {
+                            if (!pattern0.test(data169)) {
+                              const err189 = {
+                                instancePath: instancePath + '/data/relationships/account/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err189];
+                              } else {
+                                vErrors.push(err189);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err190 = {
+                              instancePath: instancePath + '/data/relationships/account/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err190];
+                            } else {
+                              vErrors.push(err190);
+                            }
+                            errors++;
+                          }
+                          var _valid2 = _errs355 === errors;
+                          valid8 = valid8 || _valid2;
+                        }
+                        if (!valid8) {
+                          const err191 = {
+                            instancePath: instancePath + '/data/relationships/account/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err191];
+                          } else {
+                            vErrors.push(err191);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs352;
+                          if (vErrors !== null) {
+                            if (_errs352) {
+                              vErrors.length = _errs352;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data167.meta !== undefined) {
+                        let data170 = data167.meta;
+                        if (!(data170 && typeof data170 == 'object' && !Array.isArray(data170))) {
+                          const err192 = {
+                            instancePath: instancePath + '/data/relationships/account/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err192];
+                          } else {
+                            vErrors.push(err192);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err193 = {
+                        instancePath: instancePath + '/data/relationships/account/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err193];
+                      } else {
+                        vErrors.push(err193);
+                      }
+                      errors++;
+                    }
+                    var _valid1 = _errs347 === errors;
+                    valid6 = valid6 || _valid1;
+                  }
+                  if (!valid6) {
+                    const err194 = {
+                      instancePath: instancePath + '/data/relationships/account/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/account/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err194];
+                    } else {
+                      vErrors.push(err194);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs344;
+                    if (vErrors !== null) {
+                      if (_errs344) {
+                        vErrors.length = _errs344;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data166.meta !== undefined) {
+                  let data171 = data166.meta;
+                  if (!(data171 && typeof data171 == 'object' && !Array.isArray(data171))) {
+                    const err195 = {
+                      instancePath: instancePath + '/data/relationships/account/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/account/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err195];
+                    } else {
+                      vErrors.push(err195);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err196 = {
+                  instancePath: instancePath + '/data/relationships/account',
+                  schemaPath: '#/properties/data/properties/relationships/properties/account/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err196];
+                } else {
+                  vErrors.push(err196);
+                }
+                errors++;
+              }
+            }
+            if (data165.owner !== undefined) {
+              let data172 = data165.owner;
+              if (data172 && typeof data172 == 'object' && !Array.isArray(data172)) {
+                if (data172.data === undefined) {
+                  const err197 = {
+                    instancePath: instancePath + '/data/relationships/owner',
+                    schemaPath: '#/properties/data/properties/relationships/properties/owner/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err197];
+                  } else {
+                    vErrors.push(err197);
+                  }
+                  errors++;
+                }
+                for (const key5 in data172) {
+                  if (!(key5 === 'data' || key5 === 'meta')) {
+                    const err198 = {
+                      instancePath: instancePath + '/data/relationships/owner',
+                      schemaPath: '#/properties/data/properties/relationships/properties/owner/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key5 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err198];
+                    } else {
+                      vErrors.push(err198);
+                    }
+                    errors++;
+                  }
+                }
+                if (data172.data !== undefined) {
+                  let data173 = data172.data;
+                  const _errs365 = errors;
+                  let valid10 = false;
+                  const _errs366 = errors;
+                  if (data173 !== null) {
+                    const err199 = {
+                      instancePath: instancePath + '/data/relationships/owner/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err199];
+                    } else {
+                      vErrors.push(err199);
+                    }
+                    errors++;
+                  }
+                  var _valid3 = _errs366 === errors;
+                  valid10 = valid10 || _valid3;
+                  if (!valid10) {
+                    const _errs368 = errors;
+                    if (data173 && typeof data173 == 'object' && !Array.isArray(data173)) {
+                      if (data173.type === undefined) {
+                        const err200 = {
+                          instancePath: instancePath + '/data/relationships/owner/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err200];
+                        } else {
+                          vErrors.push(err200);
+                        }
+                        errors++;
+                      }
+                      if (data173.id === undefined) {
+                        const err201 = {
+                          instancePath: instancePath + '/data/relationships/owner/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err201];
+                        } else {
+                          vErrors.push(err201);
+                        }
+                        errors++;
+                      }
+                      for (const key6 in data173) {
+                        if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
+                          const err202 = {
+                            instancePath: instancePath + '/data/relationships/owner/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key6 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err202];
+                          } else {
+                            vErrors.push(err202);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data173.type !== undefined) {
+                        if ('user' !== data173.type) {
+                          const err203 = {
+                            instancePath: instancePath + '/data/relationships/owner/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'user' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err203];
+                          } else {
+                            vErrors.push(err203);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data173.id !== undefined) {
+                        let data175 = data173.id;
+                        const _errs373 = errors;
+                        let valid12 = false;
+                        const _errs374 = errors;
+                        if (!(typeof data175 == 'number' && !(data175 % 1) && !isNaN(data175) && isFinite(data175))) {
+                          const err204 = {
+                            instancePath: instancePath + '/data/relationships/owner/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err204];
+                          } else {
+                            vErrors.push(err204);
+                          }
+                          errors++;
+                        }
+                        if (typeof data175 == 'number' && isFinite(data175)) {
+                          if (data175 > 9007199254740991 || isNaN(data175)) {
+                            const err205 = {
+                              instancePath: instancePath + '/data/relationships/owner/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err205];
+                            } else {
+                              vErrors.push(err205);
+                            }
+                            errors++;
+                          }
+                          if (data175 < 1 || isNaN(data175)) {
+                            const err206 = {
+                              instancePath: instancePath + '/data/relationships/owner/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err206];
+                            } else {
+                              vErrors.push(err206);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid4 = _errs374 === errors;
+                        valid12 = valid12 || _valid4;
+                        if (!valid12) {
+                          const _errs376 = errors;
+                          if (typeof data175 === 'string') {
+                            if (!pattern0.test(data175)) {
+                              const err207 = {
+                                instancePath: instancePath + '/data/relationships/owner/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err207];
+                              } else {
+                                vErrors.push(err207);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err208 = {
+                              instancePath: instancePath + '/data/relationships/owner/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err208];
+                            } else {
+                              vErrors.push(err208);
+                            }
+                            errors++;
+                          }
+                          var _valid4 = _errs376 === errors;
+                          valid12 = valid12 || _valid4;
+                        }
+                        if (!valid12) {
+                          const err209 = {
+                            instancePath: instancePath + '/data/relationships/owner/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err209];
+                          } else {
+                            vErrors.push(err209);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs373;
+                          if (vErrors !== null) {
+                            if (_errs373) {
+                              vErrors.length = _errs373;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data173.meta !== undefined) {
+                        let data176 = data173.meta;
+                        if (!(data176 && typeof data176 == 'object' && !Array.isArray(data176))) {
+                          const err210 = {
+                            instancePath: instancePath + '/data/relationships/owner/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err210];
+                          } else {
+                            vErrors.push(err210);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err211 = {
+                        instancePath: instancePath + '/data/relationships/owner/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err211];
+                      } else {
+                        vErrors.push(err211);
+                      }
+                      errors++;
+                    }
+                    var _valid3 = _errs368 === errors;
+                    valid10 = valid10 || _valid3;
+                  }
+                  if (!valid10) {
+                    const err212 = {
+                      instancePath: instancePath + '/data/relationships/owner/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err212];
+                    } else {
+                      vErrors.push(err212);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs365;
+                    if (vErrors !== null) {
+                      if (_errs365) {
+                        vErrors.length = _errs365;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data172.meta !== undefined) {
+                  let data177 = data172.meta;
+                  if (!(data177 && typeof data177 == 'object' && !Array.isArray(data177))) {
+                    const err213 = {
+                      instancePath: instancePath + '/data/relationships/owner/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err213];
+                    } else {
+                      vErrors.push(err213);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err214 = {
+                  instancePath: instancePath + '/data/relationships/owner',
+                  schemaPath: '#/properties/data/properties/relationships/properties/owner/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err214];
+                } else {
+                  vErrors.push(err214);
+                }
+                errors++;
+              }
+            }
+            if (data165.product !== undefined) {
+              let data178 = data165.product;
+              if (data178 && typeof data178 == 'object' && !Array.isArray(data178)) {
+                if (data178.data === undefined) {
+                  const err215 = {
+                    instancePath: instancePath + '/data/relationships/product',
+                    schemaPath: '#/properties/data/properties/relationships/properties/product/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err215];
+                  } else {
+                    vErrors.push(err215);
+                  }
+                  errors++;
+                }
+                for (const key7 in data178) {
+                  if (!(key7 === 'data' || key7 === 'meta')) {
+                    const err216 = {
+                      instancePath: instancePath + '/data/relationships/product',
+                      schemaPath: '#/properties/data/properties/relationships/properties/product/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key7 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err216];
+                    } else {
+                      vErrors.push(err216);
+                    }
+                    errors++;
+                  }
+                }
+                if (data178.data !== undefined) {
+                  let data179 = data178.data;
+                  const _errs386 = errors;
+                  let valid14 = false;
+                  const _errs387 = errors;
+                  if (data179 !== null) {
+                    const err217 = {
+                      instancePath: instancePath + '/data/relationships/product/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err217];
+                    } else {
+                      vErrors.push(err217);
+                    }
+                    errors++;
+                  }
+                  var _valid5 = _errs387 === errors;
+                  valid14 = valid14 || _valid5;
+                  if (!valid14) {
+                    const _errs389 = errors;
+                    if (data179 && typeof data179 == 'object' && !Array.isArray(data179)) {
+                      if (data179.type === undefined) {
+                        const err218 = {
+                          instancePath: instancePath + '/data/relationships/product/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err218];
+                        } else {
+                          vErrors.push(err218);
+                        }
+                        errors++;
+                      }
+                      if (data179.id === undefined) {
+                        const err219 = {
+                          instancePath: instancePath + '/data/relationships/product/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err219];
+                        } else {
+                          vErrors.push(err219);
+                        }
+                        errors++;
+                      }
+                      for (const key8 in data179) {
+                        if (!(key8 === 'type' || key8 === 'id' || key8 === 'meta')) {
+                          const err220 = {
+                            instancePath: instancePath + '/data/relationships/product/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key8 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err220];
+                          } else {
+                            vErrors.push(err220);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data179.type !== undefined) {
+                        if ('product' !== data179.type) {
+                          const err221 = {
+                            instancePath: instancePath + '/data/relationships/product/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'product' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err221];
+                          } else {
+                            vErrors.push(err221);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data179.id !== undefined) {
+                        let data181 = data179.id;
+                        const _errs394 = errors;
+                        let valid16 = false;
+                        const _errs395 = errors;
+                        if (!(typeof data181 == 'number' && !(data181 % 1) && !isNaN(data181) && isFinite(data181))) {
+                          const err222 = {
+                            instancePath: instancePath + '/data/relationships/product/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err222];
+                          } else {
+                            vErrors.push(err222);
+                          }
+                          errors++;
+                        }
+                        if (typeof data181 == 'number' && isFinite(data181)) {
+                          if (data181 > 9007199254740991 || isNaN(data181)) {
+                            const err223 = {
+                              instancePath: instancePath + '/data/relationships/product/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err223];
+                            } else {
+                              vErrors.push(err223);
+                            }
+                            errors++;
+                          }
+                          if (data181 < 1 || isNaN(data181)) {
+                            const err224 = {
+                              instancePath: instancePath + '/data/relationships/product/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err224];
+                            } else {
+                              vErrors.push(err224);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid6 = _errs395 === errors;
+                        valid16 = valid16 || _valid6;
+                        if (!valid16) {
+                          const _errs397 = errors;
+                          if (typeof data181 === 'string') {
+                            if (!pattern0.test(data181)) {
+                              const err225 = {
+                                instancePath: instancePath + '/data/relationships/product/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err225];
+                              } else {
+                                vErrors.push(err225);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err226 = {
+                              instancePath: instancePath + '/data/relationships/product/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err226];
+                            } else {
+                              vErrors.push(err226);
+                            }
+                            errors++;
+                          }
+                          var _valid6 = _errs397 === errors;
+                          valid16 = valid16 || _valid6;
+                        }
+                        if (!valid16) {
+                          const err227 = {
+                            instancePath: instancePath + '/data/relationships/product/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err227];
+                          } else {
+                            vErrors.push(err227);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs394;
+                          if (vErrors !== null) {
+                            if (_errs394) {
+                              vErrors.length = _errs394;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data179.meta !== undefined) {
+                        let data182 = data179.meta;
+                        if (!(data182 && typeof data182 == 'object' && !Array.isArray(data182))) {
+                          const err228 = {
+                            instancePath: instancePath + '/data/relationships/product/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err228];
+                          } else {
+                            vErrors.push(err228);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err229 = {
+                        instancePath: instancePath + '/data/relationships/product/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/product/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err229];
+                      } else {
+                        vErrors.push(err229);
+                      }
+                      errors++;
+                    }
+                    var _valid5 = _errs389 === errors;
+                    valid14 = valid14 || _valid5;
+                  }
+                  if (!valid14) {
+                    const err230 = {
+                      instancePath: instancePath + '/data/relationships/product/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/product/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err230];
+                    } else {
+                      vErrors.push(err230);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs386;
+                    if (vErrors !== null) {
+                      if (_errs386) {
+                        vErrors.length = _errs386;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data178.meta !== undefined) {
+                  let data183 = data178.meta;
+                  if (!(data183 && typeof data183 == 'object' && !Array.isArray(data183))) {
+                    const err231 = {
+                      instancePath: instancePath + '/data/relationships/product/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/product/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err231];
+                    } else {
+                      vErrors.push(err231);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err232 = {
+                  instancePath: instancePath + '/data/relationships/product',
+                  schemaPath: '#/properties/data/properties/relationships/properties/product/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err232];
+                } else {
+                  vErrors.push(err232);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err233 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
               keyword: 'type',
@@ -2407,17 +9074,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err59];
+              vErrors = [err233];
             } else {
-              vErrors.push(err59);
+              vErrors.push(err233);
             }
             errors++;
           }
         }
         if (data0.meta !== undefined) {
-          let data22 = data0.meta;
-          if (!(data22 && typeof data22 == 'object' && !Array.isArray(data22))) {
-            const err60 = {
+          let data184 = data0.meta;
+          if (!(data184 && typeof data184 == 'object' && !Array.isArray(data184))) {
+            const err234 = {
               instancePath: instancePath + '/data/meta',
               schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
@@ -2425,17 +9092,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err60];
+              vErrors = [err234];
             } else {
-              vErrors.push(err60);
+              vErrors.push(err234);
             }
             errors++;
           }
         }
         if (data0.links !== undefined) {
-          let data23 = data0.links;
-          if (!(data23 && typeof data23 == 'object' && !Array.isArray(data23))) {
-            const err61 = {
+          let data185 = data0.links;
+          if (!(data185 && typeof data185 == 'object' && !Array.isArray(data185))) {
+            const err235 = {
               instancePath: instancePath + '/data/links',
               schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
@@ -2443,15 +9110,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err61];
+              vErrors = [err235];
             } else {
-              vErrors.push(err61);
+              vErrors.push(err235);
             }
             errors++;
           }
         }
       } else {
-        const err62 = {
+        const err236 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -2459,15 +9126,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err62];
+          vErrors = [err236];
         } else {
-          vErrors.push(err62);
+          vErrors.push(err236);
         }
         errors++;
       }
     }
   } else {
-    const err63 = {
+    const err237 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -2475,9 +9142,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err63];
+      vErrors = [err237];
     } else {
-      vErrors.push(err63);
+      vErrors.push(err237);
     }
     errors++;
   }

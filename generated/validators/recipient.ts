@@ -20,6 +20,7 @@ const schema11 = {
           required: [],
           additionalProperties: false,
           properties: {
+            emailHash: { type: ['string', 'null'] },
             primary: { type: ['boolean', 'null'] },
             recipientType: { type: ['string', 'null'], maxLength: 255, enum: ['to', 'cc', 'bcc', null] },
             value: { type: ['string', 'null'], maxLength: 255 },
@@ -178,7 +179,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           let data2 = data0.attributes;
           if (data2 && typeof data2 == 'object' && !Array.isArray(data2)) {
             for (const key1 in data2) {
-              if (!(key1 === 'primary' || key1 === 'recipientType' || key1 === 'value')) {
+              if (!(key1 === 'emailHash' || key1 === 'primary' || key1 === 'recipientType' || key1 === 'value')) {
                 const err4 = {
                   instancePath: instancePath + '/data/attributes',
                   schemaPath: '#/properties/data/properties/attributes/additionalProperties',
@@ -194,15 +195,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.primary !== undefined) {
-              let data3 = data2.primary;
-              if (typeof data3 !== 'boolean' && data3 !== null) {
+            if (data2.emailHash !== undefined) {
+              let data3 = data2.emailHash;
+              if (typeof data3 !== 'string' && data3 !== null) {
                 const err5 = {
-                  instancePath: instancePath + '/data/attributes/primary',
-                  schemaPath: '#/properties/data/properties/attributes/properties/primary/type',
+                  instancePath: instancePath + '/data/attributes/emailHash',
+                  schemaPath: '#/properties/data/properties/attributes/properties/emailHash/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.primary.type },
-                  message: 'must be boolean,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.emailHash.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err5];
@@ -212,15 +213,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.recipientType !== undefined) {
-              let data4 = data2.recipientType;
-              if (typeof data4 !== 'string' && data4 !== null) {
+            if (data2.primary !== undefined) {
+              let data4 = data2.primary;
+              if (typeof data4 !== 'boolean' && data4 !== null) {
                 const err6 = {
-                  instancePath: instancePath + '/data/attributes/recipientType',
-                  schemaPath: '#/properties/data/properties/attributes/properties/recipientType/type',
+                  instancePath: instancePath + '/data/attributes/primary',
+                  schemaPath: '#/properties/data/properties/attributes/properties/primary/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.recipientType.type },
-                  message: 'must be string,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.primary.type },
+                  message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err6];
@@ -229,8 +230,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (!(data4 === 'to' || data4 === 'cc' || data4 === 'bcc' || data4 === null)) {
+            }
+            if (data2.recipientType !== undefined) {
+              let data5 = data2.recipientType;
+              if (typeof data5 !== 'string' && data5 !== null) {
                 const err7 = {
+                  instancePath: instancePath + '/data/attributes/recipientType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/recipientType/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.recipientType.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err7];
+                } else {
+                  vErrors.push(err7);
+                }
+                errors++;
+              }
+              if (!(data5 === 'to' || data5 === 'cc' || data5 === 'bcc' || data5 === null)) {
+                const err8 = {
                   instancePath: instancePath + '/data/attributes/recipientType',
                   schemaPath: '#/properties/data/properties/attributes/properties/recipientType/enum',
                   keyword: 'enum',
@@ -240,15 +259,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
-                  vErrors = [err7];
+                  vErrors = [err8];
                 } else {
-                  vErrors.push(err7);
+                  vErrors.push(err8);
                 }
                 errors++;
               }
-              if (typeof data4 === 'string') {
-                if (func2(data4) > 255) {
-                  const err8 = {
+              if (typeof data5 === 'string') {
+                if (func2(data5) > 255) {
+                  const err9 = {
                     instancePath: instancePath + '/data/attributes/recipientType',
                     schemaPath: '#/properties/data/properties/attributes/properties/recipientType/maxLength',
                     keyword: 'maxLength',
@@ -256,18 +275,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err8];
+                    vErrors = [err9];
                   } else {
-                    vErrors.push(err8);
+                    vErrors.push(err9);
                   }
                   errors++;
                 }
               }
             }
             if (data2.value !== undefined) {
-              let data5 = data2.value;
-              if (typeof data5 !== 'string' && data5 !== null) {
-                const err9 = {
+              let data6 = data2.value;
+              if (typeof data6 !== 'string' && data6 !== null) {
+                const err10 = {
                   instancePath: instancePath + '/data/attributes/value',
                   schemaPath: '#/properties/data/properties/attributes/properties/value/type',
                   keyword: 'type',
@@ -275,15 +294,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err9];
+                  vErrors = [err10];
                 } else {
-                  vErrors.push(err9);
+                  vErrors.push(err10);
                 }
                 errors++;
               }
-              if (typeof data5 === 'string') {
-                if (func2(data5) > 255) {
-                  const err10 = {
+              if (typeof data6 === 'string') {
+                if (func2(data6) > 255) {
+                  const err11 = {
                     instancePath: instancePath + '/data/attributes/value',
                     schemaPath: '#/properties/data/properties/attributes/properties/value/maxLength',
                     keyword: 'maxLength',
@@ -291,16 +310,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err10];
+                    vErrors = [err11];
                   } else {
-                    vErrors.push(err10);
+                    vErrors.push(err11);
                   }
                   errors++;
                 }
               }
             }
           } else {
-            const err11 = {
+            const err12 = {
               instancePath: instancePath + '/data/attributes',
               schemaPath: '#/properties/data/properties/attributes/type',
               keyword: 'type',
@@ -308,19 +327,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err11];
+              vErrors = [err12];
             } else {
-              vErrors.push(err11);
+              vErrors.push(err12);
             }
             errors++;
           }
         }
         if (data0.relationships !== undefined) {
-          let data6 = data0.relationships;
-          if (data6 && typeof data6 == 'object' && !Array.isArray(data6)) {
-            for (const key2 in data6) {
+          let data7 = data0.relationships;
+          if (data7 && typeof data7 == 'object' && !Array.isArray(data7)) {
+            for (const key2 in data7) {
               if (!(key2 === 'prospect' || key2 === 'user')) {
-                const err12 = {
+                const err13 = {
                   instancePath: instancePath + '/data/relationships',
                   schemaPath: '#/properties/data/properties/relationships/additionalProperties',
                   keyword: 'additionalProperties',
@@ -328,18 +347,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err12];
+                  vErrors = [err13];
                 } else {
-                  vErrors.push(err12);
+                  vErrors.push(err13);
                 }
                 errors++;
               }
             }
-            if (data6.prospect !== undefined) {
-              let data7 = data6.prospect;
-              if (data7 && typeof data7 == 'object' && !Array.isArray(data7)) {
-                if (data7.data === undefined) {
-                  const err13 = {
+            if (data7.prospect !== undefined) {
+              let data8 = data7.prospect;
+              if (data8 && typeof data8 == 'object' && !Array.isArray(data8)) {
+                if (data8.data === undefined) {
+                  const err14 = {
                     instancePath: instancePath + '/data/relationships/prospect',
                     schemaPath: '#/properties/data/properties/relationships/properties/prospect/required',
                     keyword: 'required',
@@ -347,42 +366,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err13];
+                    vErrors = [err14];
                   } else {
-                    vErrors.push(err13);
+                    vErrors.push(err14);
                   }
                   errors++;
                 }
-                for (const key3 in data7) {
+                for (const key3 in data8) {
                   if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err14 = {
+                    const err15 = {
                       instancePath: instancePath + '/data/relationships/prospect',
                       schemaPath: '#/properties/data/properties/relationships/properties/prospect/additionalProperties',
                       keyword: 'additionalProperties',
                       params: { additionalProperty: key3 },
                       message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err14];
-                    } else {
-                      vErrors.push(err14);
-                    }
-                    errors++;
-                  }
-                }
-                if (data7.data !== undefined) {
-                  let data8 = data7.data;
-                  const _errs22 = errors;
-                  let valid5 = false;
-                  const _errs23 = errors;
-                  if (data8 !== null) {
-                    const err15 = {
-                      instancePath: instancePath + '/data/relationships/prospect/data',
-                      schemaPath:
-                        '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/0/type',
-                      keyword: 'type',
-                      params: { type: 'null' },
-                      message: 'must be null',
                     };
                     if (vErrors === null) {
                       vErrors = [err15];
@@ -391,13 +388,35 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                     errors++;
                   }
-                  var _valid0 = _errs23 === errors;
+                }
+                if (data8.data !== undefined) {
+                  let data9 = data8.data;
+                  const _errs24 = errors;
+                  let valid5 = false;
+                  const _errs25 = errors;
+                  if (data9 !== null) {
+                    const err16 = {
+                      instancePath: instancePath + '/data/relationships/prospect/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err16];
+                    } else {
+                      vErrors.push(err16);
+                    }
+                    errors++;
+                  }
+                  var _valid0 = _errs25 === errors;
                   valid5 = valid5 || _valid0;
                   if (!valid5) {
-                    const _errs25 = errors;
-                    if (data8 && typeof data8 == 'object' && !Array.isArray(data8)) {
-                      if (data8.type === undefined) {
-                        const err16 = {
+                    const _errs27 = errors;
+                    if (data9 && typeof data9 == 'object' && !Array.isArray(data9)) {
+                      if (data9.type === undefined) {
+                        const err17 = {
                           instancePath: instancePath + '/data/relationships/prospect/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/required',
@@ -406,14 +425,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err16];
+                          vErrors = [err17];
                         } else {
-                          vErrors.push(err16);
+                          vErrors.push(err17);
                         }
                         errors++;
                       }
-                      if (data8.id === undefined) {
-                        const err17 = {
+                      if (data9.id === undefined) {
+                        const err18 = {
                           instancePath: instancePath + '/data/relationships/prospect/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/required',
@@ -422,39 +441,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err17];
+                          vErrors = [err18];
                         } else {
-                          vErrors.push(err17);
+                          vErrors.push(err18);
                         }
                         errors++;
                       }
-                      for (const key4 in data8) {
+                      for (const key4 in data9) {
                         if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err18 = {
+                          const err19 = {
                             instancePath: instancePath + '/data/relationships/prospect/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/additionalProperties',
                             keyword: 'additionalProperties',
                             params: { additionalProperty: key4 },
                             message: 'must NOT have additional properties',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err18];
-                          } else {
-                            vErrors.push(err18);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data8.type !== undefined) {
-                        if ('prospect' !== data8.type) {
-                          const err19 = {
-                            instancePath: instancePath + '/data/relationships/prospect/data/type',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/type/const',
-                            keyword: 'const',
-                            params: { allowedValue: 'prospect' },
-                            message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
                             vErrors = [err19];
@@ -464,19 +465,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           errors++;
                         }
                       }
-                      if (data8.id !== undefined) {
-                        let data10 = data8.id;
-                        const _errs30 = errors;
-                        let valid7 = false;
-                        const _errs31 = errors;
-                        if (!(typeof data10 == 'number' && !(data10 % 1) && !isNaN(data10) && isFinite(data10))) {
+                      if (data9.type !== undefined) {
+                        if ('prospect' !== data9.type) {
                           const err20 = {
-                            instancePath: instancePath + '/data/relationships/prospect/data/id',
+                            instancePath: instancePath + '/data/relationships/prospect/data/type',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/type',
-                            keyword: 'type',
-                            params: { type: 'integer' },
-                            message: 'must be integer',
+                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'prospect' },
+                            message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
                             vErrors = [err20];
@@ -485,9 +482,31 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           }
                           errors++;
                         }
-                        if (typeof data10 == 'number' && isFinite(data10)) {
-                          if (data10 > 9007199254740991 || isNaN(data10)) {
-                            const err21 = {
+                      }
+                      if (data9.id !== undefined) {
+                        let data11 = data9.id;
+                        const _errs32 = errors;
+                        let valid7 = false;
+                        const _errs33 = errors;
+                        if (!(typeof data11 == 'number' && !(data11 % 1) && !isNaN(data11) && isFinite(data11))) {
+                          const err21 = {
+                            instancePath: instancePath + '/data/relationships/prospect/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err21];
+                          } else {
+                            vErrors.push(err21);
+                          }
+                          errors++;
+                        }
+                        if (typeof data11 == 'number' && isFinite(data11)) {
+                          if (data11 > 9007199254740991 || isNaN(data11)) {
+                            const err22 = {
                               instancePath: instancePath + '/data/relationships/prospect/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -496,14 +515,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err21];
+                              vErrors = [err22];
                             } else {
-                              vErrors.push(err21);
+                              vErrors.push(err22);
                             }
                             errors++;
                           }
-                          if (data10 < 1 || isNaN(data10)) {
-                            const err22 = {
+                          if (data11 < 1 || isNaN(data11)) {
+                            const err23 = {
                               instancePath: instancePath + '/data/relationships/prospect/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -512,20 +531,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err22];
+                              vErrors = [err23];
                             } else {
-                              vErrors.push(err22);
+                              vErrors.push(err23);
                             }
                             errors++;
                           }
                         }
-                        var _valid1 = _errs31 === errors;
+                        var _valid1 = _errs33 === errors;
                         valid7 = valid7 || _valid1;
                         if (!valid7) {
-                          const _errs33 = errors;
-                          if (typeof data10 === 'string') {
-                            if (!pattern0.test(data10)) {
-                              const err23 = {
+                          const _errs35 = errors;
+                          if (typeof data11 === 'string') {
+                            if (!pattern0.test(data11)) {
+                              const err24 = {
                                 instancePath: instancePath + '/data/relationships/prospect/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -534,14 +553,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err23];
+                                vErrors = [err24];
                               } else {
-                                vErrors.push(err23);
+                                vErrors.push(err24);
                               }
                               errors++;
                             }
                           } else {
-                            const err24 = {
+                            const err25 = {
                               instancePath: instancePath + '/data/relationships/prospect/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -550,17 +569,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err24];
+                              vErrors = [err25];
                             } else {
-                              vErrors.push(err24);
+                              vErrors.push(err25);
                             }
                             errors++;
                           }
-                          var _valid1 = _errs33 === errors;
+                          var _valid1 = _errs35 === errors;
                           valid7 = valid7 || _valid1;
                         }
                         if (!valid7) {
-                          const err25 = {
+                          const err26 = {
                             instancePath: instancePath + '/data/relationships/prospect/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf',
@@ -569,26 +588,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err25];
+                            vErrors = [err26];
                           } else {
-                            vErrors.push(err25);
+                            vErrors.push(err26);
                           }
                           errors++;
                         } else {
-                          errors = _errs30;
+                          errors = _errs32;
                           if (vErrors !== null) {
-                            if (_errs30) {
-                              vErrors.length = _errs30;
+                            if (_errs32) {
+                              vErrors.length = _errs32;
                             } else {
                               vErrors = null;
                             }
                           }
                         }
                       }
-                      if (data8.meta !== undefined) {
-                        let data11 = data8.meta;
-                        if (!(data11 && typeof data11 == 'object' && !Array.isArray(data11))) {
-                          const err26 = {
+                      if (data9.meta !== undefined) {
+                        let data12 = data9.meta;
+                        if (!(data12 && typeof data12 == 'object' && !Array.isArray(data12))) {
+                          const err27 = {
                             instancePath: instancePath + '/data/relationships/prospect/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/meta/type',
@@ -597,15 +616,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err26];
+                            vErrors = [err27];
                           } else {
-                            vErrors.push(err26);
+                            vErrors.push(err27);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err27 = {
+                      const err28 = {
                         instancePath: instancePath + '/data/relationships/prospect/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/type',
@@ -614,17 +633,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err27];
+                        vErrors = [err28];
                       } else {
-                        vErrors.push(err27);
+                        vErrors.push(err28);
                       }
                       errors++;
                     }
-                    var _valid0 = _errs25 === errors;
+                    var _valid0 = _errs27 === errors;
                     valid5 = valid5 || _valid0;
                   }
                   if (!valid5) {
-                    const err28 = {
+                    const err29 = {
                       instancePath: instancePath + '/data/relationships/prospect/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf',
@@ -633,26 +652,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err28];
+                      vErrors = [err29];
                     } else {
-                      vErrors.push(err28);
+                      vErrors.push(err29);
                     }
                     errors++;
                   } else {
-                    errors = _errs22;
+                    errors = _errs24;
                     if (vErrors !== null) {
-                      if (_errs22) {
-                        vErrors.length = _errs22;
+                      if (_errs24) {
+                        vErrors.length = _errs24;
                       } else {
                         vErrors = null;
                       }
                     }
                   }
                 }
-                if (data7.meta !== undefined) {
-                  let data12 = data7.meta;
-                  if (!(data12 && typeof data12 == 'object' && !Array.isArray(data12))) {
-                    const err29 = {
+                if (data8.meta !== undefined) {
+                  let data13 = data8.meta;
+                  if (!(data13 && typeof data13 == 'object' && !Array.isArray(data13))) {
+                    const err30 = {
                       instancePath: instancePath + '/data/relationships/prospect/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/prospect/properties/meta/type',
                       keyword: 'type',
@@ -660,15 +679,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err29];
+                      vErrors = [err30];
                     } else {
-                      vErrors.push(err29);
+                      vErrors.push(err30);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err30 = {
+                const err31 = {
                   instancePath: instancePath + '/data/relationships/prospect',
                   schemaPath: '#/properties/data/properties/relationships/properties/prospect/type',
                   keyword: 'type',
@@ -676,18 +695,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err30];
+                  vErrors = [err31];
                 } else {
-                  vErrors.push(err30);
+                  vErrors.push(err31);
                 }
                 errors++;
               }
             }
-            if (data6.user !== undefined) {
-              let data13 = data6.user;
-              if (data13 && typeof data13 == 'object' && !Array.isArray(data13)) {
-                if (data13.data === undefined) {
-                  const err31 = {
+            if (data7.user !== undefined) {
+              let data14 = data7.user;
+              if (data14 && typeof data14 == 'object' && !Array.isArray(data14)) {
+                if (data14.data === undefined) {
+                  const err32 = {
                     instancePath: instancePath + '/data/relationships/user',
                     schemaPath: '#/properties/data/properties/relationships/properties/user/required',
                     keyword: 'required',
@@ -695,42 +714,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err31];
+                    vErrors = [err32];
                   } else {
-                    vErrors.push(err31);
+                    vErrors.push(err32);
                   }
                   errors++;
                 }
-                for (const key5 in data13) {
+                for (const key5 in data14) {
                   if (!(key5 === 'data' || key5 === 'meta')) {
-                    const err32 = {
+                    const err33 = {
                       instancePath: instancePath + '/data/relationships/user',
                       schemaPath: '#/properties/data/properties/relationships/properties/user/additionalProperties',
                       keyword: 'additionalProperties',
                       params: { additionalProperty: key5 },
                       message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err32];
-                    } else {
-                      vErrors.push(err32);
-                    }
-                    errors++;
-                  }
-                }
-                if (data13.data !== undefined) {
-                  let data14 = data13.data;
-                  const _errs43 = errors;
-                  let valid9 = false;
-                  const _errs44 = errors;
-                  if (data14 !== null) {
-                    const err33 = {
-                      instancePath: instancePath + '/data/relationships/user/data',
-                      schemaPath:
-                        '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/0/type',
-                      keyword: 'type',
-                      params: { type: 'null' },
-                      message: 'must be null',
                     };
                     if (vErrors === null) {
                       vErrors = [err33];
@@ -739,13 +736,35 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                     errors++;
                   }
-                  var _valid2 = _errs44 === errors;
+                }
+                if (data14.data !== undefined) {
+                  let data15 = data14.data;
+                  const _errs45 = errors;
+                  let valid9 = false;
+                  const _errs46 = errors;
+                  if (data15 !== null) {
+                    const err34 = {
+                      instancePath: instancePath + '/data/relationships/user/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err34];
+                    } else {
+                      vErrors.push(err34);
+                    }
+                    errors++;
+                  }
+                  var _valid2 = _errs46 === errors;
                   valid9 = valid9 || _valid2;
                   if (!valid9) {
-                    const _errs46 = errors;
-                    if (data14 && typeof data14 == 'object' && !Array.isArray(data14)) {
-                      if (data14.type === undefined) {
-                        const err34 = {
+                    const _errs48 = errors;
+                    if (data15 && typeof data15 == 'object' && !Array.isArray(data15)) {
+                      if (data15.type === undefined) {
+                        const err35 = {
                           instancePath: instancePath + '/data/relationships/user/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/required',
@@ -754,14 +773,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err34];
+                          vErrors = [err35];
                         } else {
-                          vErrors.push(err34);
+                          vErrors.push(err35);
                         }
                         errors++;
                       }
-                      if (data14.id === undefined) {
-                        const err35 = {
+                      if (data15.id === undefined) {
+                        const err36 = {
                           instancePath: instancePath + '/data/relationships/user/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/required',
@@ -770,39 +789,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err35];
+                          vErrors = [err36];
                         } else {
-                          vErrors.push(err35);
+                          vErrors.push(err36);
                         }
                         errors++;
                       }
-                      for (const key6 in data14) {
+                      for (const key6 in data15) {
                         if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
-                          const err36 = {
+                          const err37 = {
                             instancePath: instancePath + '/data/relationships/user/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/additionalProperties',
                             keyword: 'additionalProperties',
                             params: { additionalProperty: key6 },
                             message: 'must NOT have additional properties',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err36];
-                          } else {
-                            vErrors.push(err36);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data14.type !== undefined) {
-                        if ('user' !== data14.type) {
-                          const err37 = {
-                            instancePath: instancePath + '/data/relationships/user/data/type',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/type/const',
-                            keyword: 'const',
-                            params: { allowedValue: 'user' },
-                            message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
                             vErrors = [err37];
@@ -812,19 +813,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           errors++;
                         }
                       }
-                      if (data14.id !== undefined) {
-                        let data16 = data14.id;
-                        const _errs51 = errors;
-                        let valid11 = false;
-                        const _errs52 = errors;
-                        if (!(typeof data16 == 'number' && !(data16 % 1) && !isNaN(data16) && isFinite(data16))) {
+                      if (data15.type !== undefined) {
+                        if ('user' !== data15.type) {
                           const err38 = {
-                            instancePath: instancePath + '/data/relationships/user/data/id',
+                            instancePath: instancePath + '/data/relationships/user/data/type',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/type',
-                            keyword: 'type',
-                            params: { type: 'integer' },
-                            message: 'must be integer',
+                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'user' },
+                            message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
                             vErrors = [err38];
@@ -833,9 +830,31 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           }
                           errors++;
                         }
-                        if (typeof data16 == 'number' && isFinite(data16)) {
-                          if (data16 > 9007199254740991 || isNaN(data16)) {
-                            const err39 = {
+                      }
+                      if (data15.id !== undefined) {
+                        let data17 = data15.id;
+                        const _errs53 = errors;
+                        let valid11 = false;
+                        const _errs54 = errors;
+                        if (!(typeof data17 == 'number' && !(data17 % 1) && !isNaN(data17) && isFinite(data17))) {
+                          const err39 = {
+                            instancePath: instancePath + '/data/relationships/user/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err39];
+                          } else {
+                            vErrors.push(err39);
+                          }
+                          errors++;
+                        }
+                        if (typeof data17 == 'number' && isFinite(data17)) {
+                          if (data17 > 9007199254740991 || isNaN(data17)) {
+                            const err40 = {
                               instancePath: instancePath + '/data/relationships/user/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -844,14 +863,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err39];
+                              vErrors = [err40];
                             } else {
-                              vErrors.push(err39);
+                              vErrors.push(err40);
                             }
                             errors++;
                           }
-                          if (data16 < 1 || isNaN(data16)) {
-                            const err40 = {
+                          if (data17 < 1 || isNaN(data17)) {
+                            const err41 = {
                               instancePath: instancePath + '/data/relationships/user/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -860,20 +879,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err40];
+                              vErrors = [err41];
                             } else {
-                              vErrors.push(err40);
+                              vErrors.push(err41);
                             }
                             errors++;
                           }
                         }
-                        var _valid3 = _errs52 === errors;
+                        var _valid3 = _errs54 === errors;
                         valid11 = valid11 || _valid3;
                         if (!valid11) {
-                          const _errs54 = errors;
-                          if (typeof data16 === 'string') {
-                            if (!pattern0.test(data16)) {
-                              const err41 = {
+                          const _errs56 = errors;
+                          if (typeof data17 === 'string') {
+                            if (!pattern0.test(data17)) {
+                              const err42 = {
                                 instancePath: instancePath + '/data/relationships/user/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -882,14 +901,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err41];
+                                vErrors = [err42];
                               } else {
-                                vErrors.push(err41);
+                                vErrors.push(err42);
                               }
                               errors++;
                             }
                           } else {
-                            const err42 = {
+                            const err43 = {
                               instancePath: instancePath + '/data/relationships/user/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -898,17 +917,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err42];
+                              vErrors = [err43];
                             } else {
-                              vErrors.push(err42);
+                              vErrors.push(err43);
                             }
                             errors++;
                           }
-                          var _valid3 = _errs54 === errors;
+                          var _valid3 = _errs56 === errors;
                           valid11 = valid11 || _valid3;
                         }
                         if (!valid11) {
-                          const err43 = {
+                          const err44 = {
                             instancePath: instancePath + '/data/relationships/user/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf',
@@ -917,26 +936,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err43];
+                            vErrors = [err44];
                           } else {
-                            vErrors.push(err43);
+                            vErrors.push(err44);
                           }
                           errors++;
                         } else {
-                          errors = _errs51;
+                          errors = _errs53;
                           if (vErrors !== null) {
-                            if (_errs51) {
-                              vErrors.length = _errs51;
+                            if (_errs53) {
+                              vErrors.length = _errs53;
                             } else {
                               vErrors = null;
                             }
                           }
                         }
                       }
-                      if (data14.meta !== undefined) {
-                        let data17 = data14.meta;
-                        if (!(data17 && typeof data17 == 'object' && !Array.isArray(data17))) {
-                          const err44 = {
+                      if (data15.meta !== undefined) {
+                        let data18 = data15.meta;
+                        if (!(data18 && typeof data18 == 'object' && !Array.isArray(data18))) {
+                          const err45 = {
                             instancePath: instancePath + '/data/relationships/user/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/meta/type',
@@ -945,15 +964,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err44];
+                            vErrors = [err45];
                           } else {
-                            vErrors.push(err44);
+                            vErrors.push(err45);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err45 = {
+                      const err46 = {
                         instancePath: instancePath + '/data/relationships/user/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/type',
@@ -962,17 +981,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err45];
+                        vErrors = [err46];
                       } else {
-                        vErrors.push(err45);
+                        vErrors.push(err46);
                       }
                       errors++;
                     }
-                    var _valid2 = _errs46 === errors;
+                    var _valid2 = _errs48 === errors;
                     valid9 = valid9 || _valid2;
                   }
                   if (!valid9) {
-                    const err46 = {
+                    const err47 = {
                       instancePath: instancePath + '/data/relationships/user/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/user/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -980,26 +999,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err46];
+                      vErrors = [err47];
                     } else {
-                      vErrors.push(err46);
+                      vErrors.push(err47);
                     }
                     errors++;
                   } else {
-                    errors = _errs43;
+                    errors = _errs45;
                     if (vErrors !== null) {
-                      if (_errs43) {
-                        vErrors.length = _errs43;
+                      if (_errs45) {
+                        vErrors.length = _errs45;
                       } else {
                         vErrors = null;
                       }
                     }
                   }
                 }
-                if (data13.meta !== undefined) {
-                  let data18 = data13.meta;
-                  if (!(data18 && typeof data18 == 'object' && !Array.isArray(data18))) {
-                    const err47 = {
+                if (data14.meta !== undefined) {
+                  let data19 = data14.meta;
+                  if (!(data19 && typeof data19 == 'object' && !Array.isArray(data19))) {
+                    const err48 = {
                       instancePath: instancePath + '/data/relationships/user/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/user/properties/meta/type',
                       keyword: 'type',
@@ -1007,15 +1026,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err47];
+                      vErrors = [err48];
                     } else {
-                      vErrors.push(err47);
+                      vErrors.push(err48);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err48 = {
+                const err49 = {
                   instancePath: instancePath + '/data/relationships/user',
                   schemaPath: '#/properties/data/properties/relationships/properties/user/type',
                   keyword: 'type',
@@ -1023,35 +1042,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err48];
+                  vErrors = [err49];
                 } else {
-                  vErrors.push(err48);
+                  vErrors.push(err49);
                 }
                 errors++;
               }
             }
           } else {
-            const err49 = {
+            const err50 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err49];
-            } else {
-              vErrors.push(err49);
-            }
-            errors++;
-          }
-        }
-        if (data0.meta !== undefined) {
-          let data19 = data0.meta;
-          if (!(data19 && typeof data19 == 'object' && !Array.isArray(data19))) {
-            const err50 = {
-              instancePath: instancePath + '/data/meta',
-              schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
@@ -1064,12 +1065,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data0.links !== undefined) {
-          let data20 = data0.links;
+        if (data0.meta !== undefined) {
+          let data20 = data0.meta;
           if (!(data20 && typeof data20 == 'object' && !Array.isArray(data20))) {
             const err51 = {
-              instancePath: instancePath + '/data/links',
-              schemaPath: '#/properties/data/properties/links/type',
+              instancePath: instancePath + '/data/meta',
+              schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
@@ -1082,8 +1083,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data0.links !== undefined) {
+          let data21 = data0.links;
+          if (!(data21 && typeof data21 == 'object' && !Array.isArray(data21))) {
+            const err52 = {
+              instancePath: instancePath + '/data/links',
+              schemaPath: '#/properties/data/properties/links/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err52];
+            } else {
+              vErrors.push(err52);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err52 = {
+        const err53 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -1091,15 +1110,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err52];
+          vErrors = [err53];
         } else {
-          vErrors.push(err52);
+          vErrors.push(err53);
         }
         errors++;
       }
     }
   } else {
-    const err53 = {
+    const err54 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -1107,9 +1126,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err53];
+      vErrors = [err54];
     } else {
-      vErrors.push(err53);
+      vErrors.push(err54);
     }
     errors++;
   }
@@ -1139,6 +1158,7 @@ const schema12 = {
           required: [],
           additionalProperties: false,
           properties: {
+            emailHash: { type: ['string', 'null'] },
             primary: { type: ['boolean', 'null'] },
             recipientType: { type: ['string', 'null'], maxLength: 255, enum: ['to', 'cc', 'bcc', null] },
             value: { type: ['string', 'null'], maxLength: 255 },
@@ -1425,7 +1445,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           let data3 = data0.attributes;
           if (data3 && typeof data3 == 'object' && !Array.isArray(data3)) {
             for (const key1 in data3) {
-              if (!(key1 === 'primary' || key1 === 'recipientType' || key1 === 'value')) {
+              if (!(key1 === 'emailHash' || key1 === 'primary' || key1 === 'recipientType' || key1 === 'value')) {
                 const err11 = {
                   instancePath: instancePath + '/data/attributes',
                   schemaPath: '#/properties/data/properties/attributes/additionalProperties',
@@ -1441,15 +1461,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.primary !== undefined) {
-              let data4 = data3.primary;
-              if (typeof data4 !== 'boolean' && data4 !== null) {
+            if (data3.emailHash !== undefined) {
+              let data4 = data3.emailHash;
+              if (typeof data4 !== 'string' && data4 !== null) {
                 const err12 = {
-                  instancePath: instancePath + '/data/attributes/primary',
-                  schemaPath: '#/properties/data/properties/attributes/properties/primary/type',
+                  instancePath: instancePath + '/data/attributes/emailHash',
+                  schemaPath: '#/properties/data/properties/attributes/properties/emailHash/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.primary.type },
-                  message: 'must be boolean,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.emailHash.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err12];
@@ -1459,15 +1479,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.recipientType !== undefined) {
-              let data5 = data3.recipientType;
-              if (typeof data5 !== 'string' && data5 !== null) {
+            if (data3.primary !== undefined) {
+              let data5 = data3.primary;
+              if (typeof data5 !== 'boolean' && data5 !== null) {
                 const err13 = {
-                  instancePath: instancePath + '/data/attributes/recipientType',
-                  schemaPath: '#/properties/data/properties/attributes/properties/recipientType/type',
+                  instancePath: instancePath + '/data/attributes/primary',
+                  schemaPath: '#/properties/data/properties/attributes/properties/primary/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.recipientType.type },
-                  message: 'must be string,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.primary.type },
+                  message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err13];
@@ -1476,8 +1496,26 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (!(data5 === 'to' || data5 === 'cc' || data5 === 'bcc' || data5 === null)) {
+            }
+            if (data3.recipientType !== undefined) {
+              let data6 = data3.recipientType;
+              if (typeof data6 !== 'string' && data6 !== null) {
                 const err14 = {
+                  instancePath: instancePath + '/data/attributes/recipientType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/recipientType/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.recipientType.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err14];
+                } else {
+                  vErrors.push(err14);
+                }
+                errors++;
+              }
+              if (!(data6 === 'to' || data6 === 'cc' || data6 === 'bcc' || data6 === null)) {
+                const err15 = {
                   instancePath: instancePath + '/data/attributes/recipientType',
                   schemaPath: '#/properties/data/properties/attributes/properties/recipientType/enum',
                   keyword: 'enum',
@@ -1487,15 +1525,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
-                  vErrors = [err14];
+                  vErrors = [err15];
                 } else {
-                  vErrors.push(err14);
+                  vErrors.push(err15);
                 }
                 errors++;
               }
-              if (typeof data5 === 'string') {
-                if (func2(data5) > 255) {
-                  const err15 = {
+              if (typeof data6 === 'string') {
+                if (func2(data6) > 255) {
+                  const err16 = {
                     instancePath: instancePath + '/data/attributes/recipientType',
                     schemaPath: '#/properties/data/properties/attributes/properties/recipientType/maxLength',
                     keyword: 'maxLength',
@@ -1503,18 +1541,18 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err15];
+                    vErrors = [err16];
                   } else {
-                    vErrors.push(err15);
+                    vErrors.push(err16);
                   }
                   errors++;
                 }
               }
             }
             if (data3.value !== undefined) {
-              let data6 = data3.value;
-              if (typeof data6 !== 'string' && data6 !== null) {
-                const err16 = {
+              let data7 = data3.value;
+              if (typeof data7 !== 'string' && data7 !== null) {
+                const err17 = {
                   instancePath: instancePath + '/data/attributes/value',
                   schemaPath: '#/properties/data/properties/attributes/properties/value/type',
                   keyword: 'type',
@@ -1522,15 +1560,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err16];
+                  vErrors = [err17];
                 } else {
-                  vErrors.push(err16);
+                  vErrors.push(err17);
                 }
                 errors++;
               }
-              if (typeof data6 === 'string') {
-                if (func2(data6) > 255) {
-                  const err17 = {
+              if (typeof data7 === 'string') {
+                if (func2(data7) > 255) {
+                  const err18 = {
                     instancePath: instancePath + '/data/attributes/value',
                     schemaPath: '#/properties/data/properties/attributes/properties/value/maxLength',
                     keyword: 'maxLength',
@@ -1538,16 +1576,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err17];
+                    vErrors = [err18];
                   } else {
-                    vErrors.push(err17);
+                    vErrors.push(err18);
                   }
                   errors++;
                 }
               }
             }
           } else {
-            const err18 = {
+            const err19 = {
               instancePath: instancePath + '/data/attributes',
               schemaPath: '#/properties/data/properties/attributes/type',
               keyword: 'type',
@@ -1555,19 +1593,19 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err18];
+              vErrors = [err19];
             } else {
-              vErrors.push(err18);
+              vErrors.push(err19);
             }
             errors++;
           }
         }
         if (data0.relationships !== undefined) {
-          let data7 = data0.relationships;
-          if (data7 && typeof data7 == 'object' && !Array.isArray(data7)) {
-            for (const key2 in data7) {
+          let data8 = data0.relationships;
+          if (data8 && typeof data8 == 'object' && !Array.isArray(data8)) {
+            for (const key2 in data8) {
               if (!(key2 === 'prospect' || key2 === 'user')) {
-                const err19 = {
+                const err20 = {
                   instancePath: instancePath + '/data/relationships',
                   schemaPath: '#/properties/data/properties/relationships/additionalProperties',
                   keyword: 'additionalProperties',
@@ -1575,18 +1613,18 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err19];
+                  vErrors = [err20];
                 } else {
-                  vErrors.push(err19);
+                  vErrors.push(err20);
                 }
                 errors++;
               }
             }
-            if (data7.prospect !== undefined) {
-              let data8 = data7.prospect;
-              if (data8 && typeof data8 == 'object' && !Array.isArray(data8)) {
-                if (data8.data === undefined) {
-                  const err20 = {
+            if (data8.prospect !== undefined) {
+              let data9 = data8.prospect;
+              if (data9 && typeof data9 == 'object' && !Array.isArray(data9)) {
+                if (data9.data === undefined) {
+                  const err21 = {
                     instancePath: instancePath + '/data/relationships/prospect',
                     schemaPath: '#/properties/data/properties/relationships/properties/prospect/required',
                     keyword: 'required',
@@ -1594,42 +1632,20 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err20];
+                    vErrors = [err21];
                   } else {
-                    vErrors.push(err20);
+                    vErrors.push(err21);
                   }
                   errors++;
                 }
-                for (const key3 in data8) {
+                for (const key3 in data9) {
                   if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err21 = {
+                    const err22 = {
                       instancePath: instancePath + '/data/relationships/prospect',
                       schemaPath: '#/properties/data/properties/relationships/properties/prospect/additionalProperties',
                       keyword: 'additionalProperties',
                       params: { additionalProperty: key3 },
                       message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err21];
-                    } else {
-                      vErrors.push(err21);
-                    }
-                    errors++;
-                  }
-                }
-                if (data8.data !== undefined) {
-                  let data9 = data8.data;
-                  const _errs28 = errors;
-                  let valid6 = false;
-                  const _errs29 = errors;
-                  if (data9 !== null) {
-                    const err22 = {
-                      instancePath: instancePath + '/data/relationships/prospect/data',
-                      schemaPath:
-                        '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/0/type',
-                      keyword: 'type',
-                      params: { type: 'null' },
-                      message: 'must be null',
                     };
                     if (vErrors === null) {
                       vErrors = [err22];
@@ -1638,13 +1654,35 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                     errors++;
                   }
-                  var _valid1 = _errs29 === errors;
+                }
+                if (data9.data !== undefined) {
+                  let data10 = data9.data;
+                  const _errs30 = errors;
+                  let valid6 = false;
+                  const _errs31 = errors;
+                  if (data10 !== null) {
+                    const err23 = {
+                      instancePath: instancePath + '/data/relationships/prospect/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err23];
+                    } else {
+                      vErrors.push(err23);
+                    }
+                    errors++;
+                  }
+                  var _valid1 = _errs31 === errors;
                   valid6 = valid6 || _valid1;
                   if (!valid6) {
-                    const _errs31 = errors;
-                    if (data9 && typeof data9 == 'object' && !Array.isArray(data9)) {
-                      if (data9.type === undefined) {
-                        const err23 = {
+                    const _errs33 = errors;
+                    if (data10 && typeof data10 == 'object' && !Array.isArray(data10)) {
+                      if (data10.type === undefined) {
+                        const err24 = {
                           instancePath: instancePath + '/data/relationships/prospect/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/required',
@@ -1653,14 +1691,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err23];
+                          vErrors = [err24];
                         } else {
-                          vErrors.push(err23);
+                          vErrors.push(err24);
                         }
                         errors++;
                       }
-                      if (data9.id === undefined) {
-                        const err24 = {
+                      if (data10.id === undefined) {
+                        const err25 = {
                           instancePath: instancePath + '/data/relationships/prospect/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/required',
@@ -1669,39 +1707,21 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err24];
+                          vErrors = [err25];
                         } else {
-                          vErrors.push(err24);
+                          vErrors.push(err25);
                         }
                         errors++;
                       }
-                      for (const key4 in data9) {
+                      for (const key4 in data10) {
                         if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err25 = {
+                          const err26 = {
                             instancePath: instancePath + '/data/relationships/prospect/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/additionalProperties',
                             keyword: 'additionalProperties',
                             params: { additionalProperty: key4 },
                             message: 'must NOT have additional properties',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err25];
-                          } else {
-                            vErrors.push(err25);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data9.type !== undefined) {
-                        if ('prospect' !== data9.type) {
-                          const err26 = {
-                            instancePath: instancePath + '/data/relationships/prospect/data/type',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/type/const',
-                            keyword: 'const',
-                            params: { allowedValue: 'prospect' },
-                            message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
                             vErrors = [err26];
@@ -1711,19 +1731,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           errors++;
                         }
                       }
-                      if (data9.id !== undefined) {
-                        let data11 = data9.id;
-                        const _errs36 = errors;
-                        let valid8 = false;
-                        const _errs37 = errors;
-                        if (!(typeof data11 == 'number' && !(data11 % 1) && !isNaN(data11) && isFinite(data11))) {
+                      if (data10.type !== undefined) {
+                        if ('prospect' !== data10.type) {
                           const err27 = {
-                            instancePath: instancePath + '/data/relationships/prospect/data/id',
+                            instancePath: instancePath + '/data/relationships/prospect/data/type',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/type',
-                            keyword: 'type',
-                            params: { type: 'integer' },
-                            message: 'must be integer',
+                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'prospect' },
+                            message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
                             vErrors = [err27];
@@ -1732,9 +1748,31 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           }
                           errors++;
                         }
-                        if (typeof data11 == 'number' && isFinite(data11)) {
-                          if (data11 > 9007199254740991 || isNaN(data11)) {
-                            const err28 = {
+                      }
+                      if (data10.id !== undefined) {
+                        let data12 = data10.id;
+                        const _errs38 = errors;
+                        let valid8 = false;
+                        const _errs39 = errors;
+                        if (!(typeof data12 == 'number' && !(data12 % 1) && !isNaN(data12) && isFinite(data12))) {
+                          const err28 = {
+                            instancePath: instancePath + '/data/relationships/prospect/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err28];
+                          } else {
+                            vErrors.push(err28);
+                          }
+                          errors++;
+                        }
+                        if (typeof data12 == 'number' && isFinite(data12)) {
+                          if (data12 > 9007199254740991 || isNaN(data12)) {
+                            const err29 = {
                               instancePath: instancePath + '/data/relationships/prospect/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -1743,14 +1781,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err28];
+                              vErrors = [err29];
                             } else {
-                              vErrors.push(err28);
+                              vErrors.push(err29);
                             }
                             errors++;
                           }
-                          if (data11 < 1 || isNaN(data11)) {
-                            const err29 = {
+                          if (data12 < 1 || isNaN(data12)) {
+                            const err30 = {
                               instancePath: instancePath + '/data/relationships/prospect/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -1759,20 +1797,20 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err29];
+                              vErrors = [err30];
                             } else {
-                              vErrors.push(err29);
+                              vErrors.push(err30);
                             }
                             errors++;
                           }
                         }
-                        var _valid2 = _errs37 === errors;
+                        var _valid2 = _errs39 === errors;
                         valid8 = valid8 || _valid2;
                         if (!valid8) {
-                          const _errs39 = errors;
-                          if (typeof data11 === 'string') {
-                            if (!pattern0.test(data11)) {
-                              const err30 = {
+                          const _errs41 = errors;
+                          if (typeof data12 === 'string') {
+                            if (!pattern0.test(data12)) {
+                              const err31 = {
                                 instancePath: instancePath + '/data/relationships/prospect/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -1781,14 +1819,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err30];
+                                vErrors = [err31];
                               } else {
-                                vErrors.push(err30);
+                                vErrors.push(err31);
                               }
                               errors++;
                             }
                           } else {
-                            const err31 = {
+                            const err32 = {
                               instancePath: instancePath + '/data/relationships/prospect/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -1797,17 +1835,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err31];
+                              vErrors = [err32];
                             } else {
-                              vErrors.push(err31);
+                              vErrors.push(err32);
                             }
                             errors++;
                           }
-                          var _valid2 = _errs39 === errors;
+                          var _valid2 = _errs41 === errors;
                           valid8 = valid8 || _valid2;
                         }
                         if (!valid8) {
-                          const err32 = {
+                          const err33 = {
                             instancePath: instancePath + '/data/relationships/prospect/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf',
@@ -1816,26 +1854,26 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err32];
+                            vErrors = [err33];
                           } else {
-                            vErrors.push(err32);
+                            vErrors.push(err33);
                           }
                           errors++;
                         } else {
-                          errors = _errs36;
+                          errors = _errs38;
                           if (vErrors !== null) {
-                            if (_errs36) {
-                              vErrors.length = _errs36;
+                            if (_errs38) {
+                              vErrors.length = _errs38;
                             } else {
                               vErrors = null;
                             }
                           }
                         }
                       }
-                      if (data9.meta !== undefined) {
-                        let data12 = data9.meta;
-                        if (!(data12 && typeof data12 == 'object' && !Array.isArray(data12))) {
-                          const err33 = {
+                      if (data10.meta !== undefined) {
+                        let data13 = data10.meta;
+                        if (!(data13 && typeof data13 == 'object' && !Array.isArray(data13))) {
+                          const err34 = {
                             instancePath: instancePath + '/data/relationships/prospect/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/meta/type',
@@ -1844,15 +1882,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err33];
+                            vErrors = [err34];
                           } else {
-                            vErrors.push(err33);
+                            vErrors.push(err34);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err34 = {
+                      const err35 = {
                         instancePath: instancePath + '/data/relationships/prospect/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/type',
@@ -1861,17 +1899,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err34];
+                        vErrors = [err35];
                       } else {
-                        vErrors.push(err34);
+                        vErrors.push(err35);
                       }
                       errors++;
                     }
-                    var _valid1 = _errs31 === errors;
+                    var _valid1 = _errs33 === errors;
                     valid6 = valid6 || _valid1;
                   }
                   if (!valid6) {
-                    const err35 = {
+                    const err36 = {
                       instancePath: instancePath + '/data/relationships/prospect/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf',
@@ -1880,26 +1918,26 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err35];
+                      vErrors = [err36];
                     } else {
-                      vErrors.push(err35);
+                      vErrors.push(err36);
                     }
                     errors++;
                   } else {
-                    errors = _errs28;
+                    errors = _errs30;
                     if (vErrors !== null) {
-                      if (_errs28) {
-                        vErrors.length = _errs28;
+                      if (_errs30) {
+                        vErrors.length = _errs30;
                       } else {
                         vErrors = null;
                       }
                     }
                   }
                 }
-                if (data8.meta !== undefined) {
-                  let data13 = data8.meta;
-                  if (!(data13 && typeof data13 == 'object' && !Array.isArray(data13))) {
-                    const err36 = {
+                if (data9.meta !== undefined) {
+                  let data14 = data9.meta;
+                  if (!(data14 && typeof data14 == 'object' && !Array.isArray(data14))) {
+                    const err37 = {
                       instancePath: instancePath + '/data/relationships/prospect/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/prospect/properties/meta/type',
                       keyword: 'type',
@@ -1907,15 +1945,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err36];
+                      vErrors = [err37];
                     } else {
-                      vErrors.push(err36);
+                      vErrors.push(err37);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err37 = {
+                const err38 = {
                   instancePath: instancePath + '/data/relationships/prospect',
                   schemaPath: '#/properties/data/properties/relationships/properties/prospect/type',
                   keyword: 'type',
@@ -1923,18 +1961,18 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err37];
+                  vErrors = [err38];
                 } else {
-                  vErrors.push(err37);
+                  vErrors.push(err38);
                 }
                 errors++;
               }
             }
-            if (data7.user !== undefined) {
-              let data14 = data7.user;
-              if (data14 && typeof data14 == 'object' && !Array.isArray(data14)) {
-                if (data14.data === undefined) {
-                  const err38 = {
+            if (data8.user !== undefined) {
+              let data15 = data8.user;
+              if (data15 && typeof data15 == 'object' && !Array.isArray(data15)) {
+                if (data15.data === undefined) {
+                  const err39 = {
                     instancePath: instancePath + '/data/relationships/user',
                     schemaPath: '#/properties/data/properties/relationships/properties/user/required',
                     keyword: 'required',
@@ -1942,42 +1980,20 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err38];
+                    vErrors = [err39];
                   } else {
-                    vErrors.push(err38);
+                    vErrors.push(err39);
                   }
                   errors++;
                 }
-                for (const key5 in data14) {
+                for (const key5 in data15) {
                   if (!(key5 === 'data' || key5 === 'meta')) {
-                    const err39 = {
+                    const err40 = {
                       instancePath: instancePath + '/data/relationships/user',
                       schemaPath: '#/properties/data/properties/relationships/properties/user/additionalProperties',
                       keyword: 'additionalProperties',
                       params: { additionalProperty: key5 },
                       message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err39];
-                    } else {
-                      vErrors.push(err39);
-                    }
-                    errors++;
-                  }
-                }
-                if (data14.data !== undefined) {
-                  let data15 = data14.data;
-                  const _errs49 = errors;
-                  let valid10 = false;
-                  const _errs50 = errors;
-                  if (data15 !== null) {
-                    const err40 = {
-                      instancePath: instancePath + '/data/relationships/user/data',
-                      schemaPath:
-                        '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/0/type',
-                      keyword: 'type',
-                      params: { type: 'null' },
-                      message: 'must be null',
                     };
                     if (vErrors === null) {
                       vErrors = [err40];
@@ -1986,13 +2002,35 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                     errors++;
                   }
-                  var _valid3 = _errs50 === errors;
+                }
+                if (data15.data !== undefined) {
+                  let data16 = data15.data;
+                  const _errs51 = errors;
+                  let valid10 = false;
+                  const _errs52 = errors;
+                  if (data16 !== null) {
+                    const err41 = {
+                      instancePath: instancePath + '/data/relationships/user/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err41];
+                    } else {
+                      vErrors.push(err41);
+                    }
+                    errors++;
+                  }
+                  var _valid3 = _errs52 === errors;
                   valid10 = valid10 || _valid3;
                   if (!valid10) {
-                    const _errs52 = errors;
-                    if (data15 && typeof data15 == 'object' && !Array.isArray(data15)) {
-                      if (data15.type === undefined) {
-                        const err41 = {
+                    const _errs54 = errors;
+                    if (data16 && typeof data16 == 'object' && !Array.isArray(data16)) {
+                      if (data16.type === undefined) {
+                        const err42 = {
                           instancePath: instancePath + '/data/relationships/user/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/required',
@@ -2001,14 +2039,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err41];
+                          vErrors = [err42];
                         } else {
-                          vErrors.push(err41);
+                          vErrors.push(err42);
                         }
                         errors++;
                       }
-                      if (data15.id === undefined) {
-                        const err42 = {
+                      if (data16.id === undefined) {
+                        const err43 = {
                           instancePath: instancePath + '/data/relationships/user/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/required',
@@ -2017,39 +2055,21 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err42];
+                          vErrors = [err43];
                         } else {
-                          vErrors.push(err42);
+                          vErrors.push(err43);
                         }
                         errors++;
                       }
-                      for (const key6 in data15) {
+                      for (const key6 in data16) {
                         if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
-                          const err43 = {
+                          const err44 = {
                             instancePath: instancePath + '/data/relationships/user/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/additionalProperties',
                             keyword: 'additionalProperties',
                             params: { additionalProperty: key6 },
                             message: 'must NOT have additional properties',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err43];
-                          } else {
-                            vErrors.push(err43);
-                          }
-                          errors++;
-                        }
-                      }
-                      if (data15.type !== undefined) {
-                        if ('user' !== data15.type) {
-                          const err44 = {
-                            instancePath: instancePath + '/data/relationships/user/data/type',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/type/const',
-                            keyword: 'const',
-                            params: { allowedValue: 'user' },
-                            message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
                             vErrors = [err44];
@@ -2059,19 +2079,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           errors++;
                         }
                       }
-                      if (data15.id !== undefined) {
-                        let data17 = data15.id;
-                        const _errs57 = errors;
-                        let valid12 = false;
-                        const _errs58 = errors;
-                        if (!(typeof data17 == 'number' && !(data17 % 1) && !isNaN(data17) && isFinite(data17))) {
+                      if (data16.type !== undefined) {
+                        if ('user' !== data16.type) {
                           const err45 = {
-                            instancePath: instancePath + '/data/relationships/user/data/id',
+                            instancePath: instancePath + '/data/relationships/user/data/type',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/type',
-                            keyword: 'type',
-                            params: { type: 'integer' },
-                            message: 'must be integer',
+                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'user' },
+                            message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
                             vErrors = [err45];
@@ -2080,9 +2096,31 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           }
                           errors++;
                         }
-                        if (typeof data17 == 'number' && isFinite(data17)) {
-                          if (data17 > 9007199254740991 || isNaN(data17)) {
-                            const err46 = {
+                      }
+                      if (data16.id !== undefined) {
+                        let data18 = data16.id;
+                        const _errs59 = errors;
+                        let valid12 = false;
+                        const _errs60 = errors;
+                        if (!(typeof data18 == 'number' && !(data18 % 1) && !isNaN(data18) && isFinite(data18))) {
+                          const err46 = {
+                            instancePath: instancePath + '/data/relationships/user/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err46];
+                          } else {
+                            vErrors.push(err46);
+                          }
+                          errors++;
+                        }
+                        if (typeof data18 == 'number' && isFinite(data18)) {
+                          if (data18 > 9007199254740991 || isNaN(data18)) {
+                            const err47 = {
                               instancePath: instancePath + '/data/relationships/user/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -2091,14 +2129,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err46];
+                              vErrors = [err47];
                             } else {
-                              vErrors.push(err46);
+                              vErrors.push(err47);
                             }
                             errors++;
                           }
-                          if (data17 < 1 || isNaN(data17)) {
-                            const err47 = {
+                          if (data18 < 1 || isNaN(data18)) {
+                            const err48 = {
                               instancePath: instancePath + '/data/relationships/user/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -2107,20 +2145,20 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err47];
+                              vErrors = [err48];
                             } else {
-                              vErrors.push(err47);
+                              vErrors.push(err48);
                             }
                             errors++;
                           }
                         }
-                        var _valid4 = _errs58 === errors;
+                        var _valid4 = _errs60 === errors;
                         valid12 = valid12 || _valid4;
                         if (!valid12) {
-                          const _errs60 = errors;
-                          if (typeof data17 === 'string') {
-                            if (!pattern0.test(data17)) {
-                              const err48 = {
+                          const _errs62 = errors;
+                          if (typeof data18 === 'string') {
+                            if (!pattern0.test(data18)) {
+                              const err49 = {
                                 instancePath: instancePath + '/data/relationships/user/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -2129,14 +2167,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err48];
+                                vErrors = [err49];
                               } else {
-                                vErrors.push(err48);
+                                vErrors.push(err49);
                               }
                               errors++;
                             }
                           } else {
-                            const err49 = {
+                            const err50 = {
                               instancePath: instancePath + '/data/relationships/user/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -2145,17 +2183,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err49];
+                              vErrors = [err50];
                             } else {
-                              vErrors.push(err49);
+                              vErrors.push(err50);
                             }
                             errors++;
                           }
-                          var _valid4 = _errs60 === errors;
+                          var _valid4 = _errs62 === errors;
                           valid12 = valid12 || _valid4;
                         }
                         if (!valid12) {
-                          const err50 = {
+                          const err51 = {
                             instancePath: instancePath + '/data/relationships/user/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf',
@@ -2164,26 +2202,26 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err50];
+                            vErrors = [err51];
                           } else {
-                            vErrors.push(err50);
+                            vErrors.push(err51);
                           }
                           errors++;
                         } else {
-                          errors = _errs57;
+                          errors = _errs59;
                           if (vErrors !== null) {
-                            if (_errs57) {
-                              vErrors.length = _errs57;
+                            if (_errs59) {
+                              vErrors.length = _errs59;
                             } else {
                               vErrors = null;
                             }
                           }
                         }
                       }
-                      if (data15.meta !== undefined) {
-                        let data18 = data15.meta;
-                        if (!(data18 && typeof data18 == 'object' && !Array.isArray(data18))) {
-                          const err51 = {
+                      if (data16.meta !== undefined) {
+                        let data19 = data16.meta;
+                        if (!(data19 && typeof data19 == 'object' && !Array.isArray(data19))) {
+                          const err52 = {
                             instancePath: instancePath + '/data/relationships/user/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/meta/type',
@@ -2192,15 +2230,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err51];
+                            vErrors = [err52];
                           } else {
-                            vErrors.push(err51);
+                            vErrors.push(err52);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err52 = {
+                      const err53 = {
                         instancePath: instancePath + '/data/relationships/user/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/type',
@@ -2209,17 +2247,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err52];
+                        vErrors = [err53];
                       } else {
-                        vErrors.push(err52);
+                        vErrors.push(err53);
                       }
                       errors++;
                     }
-                    var _valid3 = _errs52 === errors;
+                    var _valid3 = _errs54 === errors;
                     valid10 = valid10 || _valid3;
                   }
                   if (!valid10) {
-                    const err53 = {
+                    const err54 = {
                       instancePath: instancePath + '/data/relationships/user/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/user/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -2227,26 +2265,26 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err53];
+                      vErrors = [err54];
                     } else {
-                      vErrors.push(err53);
+                      vErrors.push(err54);
                     }
                     errors++;
                   } else {
-                    errors = _errs49;
+                    errors = _errs51;
                     if (vErrors !== null) {
-                      if (_errs49) {
-                        vErrors.length = _errs49;
+                      if (_errs51) {
+                        vErrors.length = _errs51;
                       } else {
                         vErrors = null;
                       }
                     }
                   }
                 }
-                if (data14.meta !== undefined) {
-                  let data19 = data14.meta;
-                  if (!(data19 && typeof data19 == 'object' && !Array.isArray(data19))) {
-                    const err54 = {
+                if (data15.meta !== undefined) {
+                  let data20 = data15.meta;
+                  if (!(data20 && typeof data20 == 'object' && !Array.isArray(data20))) {
+                    const err55 = {
                       instancePath: instancePath + '/data/relationships/user/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/user/properties/meta/type',
                       keyword: 'type',
@@ -2254,15 +2292,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err54];
+                      vErrors = [err55];
                     } else {
-                      vErrors.push(err54);
+                      vErrors.push(err55);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err55 = {
+                const err56 = {
                   instancePath: instancePath + '/data/relationships/user',
                   schemaPath: '#/properties/data/properties/relationships/properties/user/type',
                   keyword: 'type',
@@ -2270,35 +2308,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err55];
+                  vErrors = [err56];
                 } else {
-                  vErrors.push(err55);
+                  vErrors.push(err56);
                 }
                 errors++;
               }
             }
           } else {
-            const err56 = {
+            const err57 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err56];
-            } else {
-              vErrors.push(err56);
-            }
-            errors++;
-          }
-        }
-        if (data0.meta !== undefined) {
-          let data20 = data0.meta;
-          if (!(data20 && typeof data20 == 'object' && !Array.isArray(data20))) {
-            const err57 = {
-              instancePath: instancePath + '/data/meta',
-              schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
@@ -2311,12 +2331,12 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data0.links !== undefined) {
-          let data21 = data0.links;
+        if (data0.meta !== undefined) {
+          let data21 = data0.meta;
           if (!(data21 && typeof data21 == 'object' && !Array.isArray(data21))) {
             const err58 = {
-              instancePath: instancePath + '/data/links',
-              schemaPath: '#/properties/data/properties/links/type',
+              instancePath: instancePath + '/data/meta',
+              schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
@@ -2329,8 +2349,26 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data0.links !== undefined) {
+          let data22 = data0.links;
+          if (!(data22 && typeof data22 == 'object' && !Array.isArray(data22))) {
+            const err59 = {
+              instancePath: instancePath + '/data/links',
+              schemaPath: '#/properties/data/properties/links/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err59];
+            } else {
+              vErrors.push(err59);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err59 = {
+        const err60 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -2338,15 +2376,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err59];
+          vErrors = [err60];
         } else {
-          vErrors.push(err59);
+          vErrors.push(err60);
         }
         errors++;
       }
     }
   } else {
-    const err60 = {
+    const err61 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -2354,9 +2392,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err60];
+      vErrors = [err61];
     } else {
-      vErrors.push(err60);
+      vErrors.push(err61);
     }
     errors++;
   }

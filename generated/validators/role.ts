@@ -24,7 +24,41 @@ const schema11 = {
             name: { type: ['string', 'null'], maxLength: 255 },
           },
         },
-        relationships: { type: 'object', required: [], additionalProperties: false, properties: {} },
+        relationships: {
+          type: 'object',
+          required: [],
+          additionalProperties: false,
+          properties: {
+            parentRole: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'role' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+          },
+        },
         meta: { type: 'object' },
         links: { type: 'object' },
       },
@@ -32,6 +66,7 @@ const schema11 = {
   },
 };
 const func2 = require('ajv/dist/runtime/ucs2length').default;
+const pattern0 = new RegExp('^[1-9][0-9]{0,14}$', 'u');
 function validate10(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   /*# sourceURL="create" */ let vErrors = null;
   let errors = 0;
@@ -220,22 +255,374 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           let data5 = data0.relationships;
           if (data5 && typeof data5 == 'object' && !Array.isArray(data5)) {
             for (const key2 in data5) {
-              const err10 = {
-                instancePath: instancePath + '/data/relationships',
-                schemaPath: '#/properties/data/properties/relationships/additionalProperties',
-                keyword: 'additionalProperties',
-                params: { additionalProperty: key2 },
-                message: 'must NOT have additional properties',
-              };
-              if (vErrors === null) {
-                vErrors = [err10];
-              } else {
-                vErrors.push(err10);
+              if (!(key2 === 'parentRole')) {
+                const err10 = {
+                  instancePath: instancePath + '/data/relationships',
+                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key2 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err10];
+                } else {
+                  vErrors.push(err10);
+                }
+                errors++;
               }
-              errors++;
+            }
+            if (data5.parentRole !== undefined) {
+              let data6 = data5.parentRole;
+              if (data6 && typeof data6 == 'object' && !Array.isArray(data6)) {
+                if (data6.data === undefined) {
+                  const err11 = {
+                    instancePath: instancePath + '/data/relationships/parentRole',
+                    schemaPath: '#/properties/data/properties/relationships/properties/parentRole/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err11];
+                  } else {
+                    vErrors.push(err11);
+                  }
+                  errors++;
+                }
+                for (const key3 in data6) {
+                  if (!(key3 === 'data' || key3 === 'meta')) {
+                    const err12 = {
+                      instancePath: instancePath + '/data/relationships/parentRole',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/parentRole/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key3 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err12];
+                    } else {
+                      vErrors.push(err12);
+                    }
+                    errors++;
+                  }
+                }
+                if (data6.data !== undefined) {
+                  let data7 = data6.data;
+                  const _errs20 = errors;
+                  let valid5 = false;
+                  const _errs21 = errors;
+                  if (data7 !== null) {
+                    const err13 = {
+                      instancePath: instancePath + '/data/relationships/parentRole/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/parentRole/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err13];
+                    } else {
+                      vErrors.push(err13);
+                    }
+                    errors++;
+                  }
+                  var _valid0 = _errs21 === errors;
+                  valid5 = valid5 || _valid0;
+                  if (!valid5) {
+                    const _errs23 = errors;
+                    if (data7 && typeof data7 == 'object' && !Array.isArray(data7)) {
+                      if (data7.type === undefined) {
+                        const err14 = {
+                          instancePath: instancePath + '/data/relationships/parentRole/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/parentRole/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err14];
+                        } else {
+                          vErrors.push(err14);
+                        }
+                        errors++;
+                      }
+                      if (data7.id === undefined) {
+                        const err15 = {
+                          instancePath: instancePath + '/data/relationships/parentRole/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/parentRole/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err15];
+                        } else {
+                          vErrors.push(err15);
+                        }
+                        errors++;
+                      }
+                      for (const key4 in data7) {
+                        if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
+                          const err16 = {
+                            instancePath: instancePath + '/data/relationships/parentRole/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/parentRole/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key4 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err16];
+                          } else {
+                            vErrors.push(err16);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data7.type !== undefined) {
+                        if ('role' !== data7.type) {
+                          const err17 = {
+                            instancePath: instancePath + '/data/relationships/parentRole/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/parentRole/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'role' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err17];
+                          } else {
+                            vErrors.push(err17);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data7.id !== undefined) {
+                        let data9 = data7.id;
+                        const _errs28 = errors;
+                        let valid7 = false;
+                        const _errs29 = errors;
+                        if (!(typeof data9 == 'number' && !(data9 % 1) && !isNaN(data9) && isFinite(data9))) {
+                          const err18 = {
+                            instancePath: instancePath + '/data/relationships/parentRole/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/parentRole/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err18];
+                          } else {
+                            vErrors.push(err18);
+                          }
+                          errors++;
+                        }
+                        if (typeof data9 == 'number' && isFinite(data9)) {
+                          if (data9 > 9007199254740991 || isNaN(data9)) {
+                            const err19 = {
+                              instancePath: instancePath + '/data/relationships/parentRole/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/parentRole/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err19];
+                            } else {
+                              vErrors.push(err19);
+                            }
+                            errors++;
+                          }
+                          if (data9 < 1 || isNaN(data9)) {
+                            const err20 = {
+                              instancePath: instancePath + '/data/relationships/parentRole/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/parentRole/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err20];
+                            } else {
+                              vErrors.push(err20);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid1 = _errs29 === errors;
+                        valid7 = valid7 || _valid1;
+                        if (!valid7) {
+                          const _errs31 = errors;
+                          if (typeof data9 === 'string') {
+                            if (!pattern0.test(data9)) {
+                              const err21 = {
+                                instancePath: instancePath + '/data/relationships/parentRole/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/parentRole/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err21];
+                              } else {
+                                vErrors.push(err21);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err22 = {
+                              instancePath: instancePath + '/data/relationships/parentRole/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/parentRole/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err22];
+                            } else {
+                              vErrors.push(err22);
+                            }
+                            errors++;
+                          }
+                          var _valid1 = _errs31 === errors;
+                          valid7 = valid7 || _valid1;
+                        }
+                        if (!valid7) {
+                          const err23 = {
+                            instancePath: instancePath + '/data/relationships/parentRole/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/parentRole/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err23];
+                          } else {
+                            vErrors.push(err23);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs28;
+                          if (vErrors !== null) {
+                            if (_errs28) {
+                              vErrors.length = _errs28;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data7.meta !== undefined) {
+                        let data10 = data7.meta;
+                        if (!(data10 && typeof data10 == 'object' && !Array.isArray(data10))) {
+                          const err24 = {
+                            instancePath: instancePath + '/data/relationships/parentRole/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/parentRole/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err24];
+                          } else {
+                            vErrors.push(err24);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err25 = {
+                        instancePath: instancePath + '/data/relationships/parentRole/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/parentRole/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err25];
+                      } else {
+                        vErrors.push(err25);
+                      }
+                      errors++;
+                    }
+                    var _valid0 = _errs23 === errors;
+                    valid5 = valid5 || _valid0;
+                  }
+                  if (!valid5) {
+                    const err26 = {
+                      instancePath: instancePath + '/data/relationships/parentRole/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/parentRole/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err26];
+                    } else {
+                      vErrors.push(err26);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs20;
+                    if (vErrors !== null) {
+                      if (_errs20) {
+                        vErrors.length = _errs20;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data6.meta !== undefined) {
+                  let data11 = data6.meta;
+                  if (!(data11 && typeof data11 == 'object' && !Array.isArray(data11))) {
+                    const err27 = {
+                      instancePath: instancePath + '/data/relationships/parentRole/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/parentRole/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err27];
+                    } else {
+                      vErrors.push(err27);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err28 = {
+                  instancePath: instancePath + '/data/relationships/parentRole',
+                  schemaPath: '#/properties/data/properties/relationships/properties/parentRole/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err28];
+                } else {
+                  vErrors.push(err28);
+                }
+                errors++;
+              }
             }
           } else {
-            const err11 = {
+            const err29 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
               keyword: 'type',
@@ -243,17 +630,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err11];
+              vErrors = [err29];
             } else {
-              vErrors.push(err11);
+              vErrors.push(err29);
             }
             errors++;
           }
         }
         if (data0.meta !== undefined) {
-          let data6 = data0.meta;
-          if (!(data6 && typeof data6 == 'object' && !Array.isArray(data6))) {
-            const err12 = {
+          let data12 = data0.meta;
+          if (!(data12 && typeof data12 == 'object' && !Array.isArray(data12))) {
+            const err30 = {
               instancePath: instancePath + '/data/meta',
               schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
@@ -261,17 +648,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err12];
+              vErrors = [err30];
             } else {
-              vErrors.push(err12);
+              vErrors.push(err30);
             }
             errors++;
           }
         }
         if (data0.links !== undefined) {
-          let data7 = data0.links;
-          if (!(data7 && typeof data7 == 'object' && !Array.isArray(data7))) {
-            const err13 = {
+          let data13 = data0.links;
+          if (!(data13 && typeof data13 == 'object' && !Array.isArray(data13))) {
+            const err31 = {
               instancePath: instancePath + '/data/links',
               schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
@@ -279,15 +666,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err13];
+              vErrors = [err31];
             } else {
-              vErrors.push(err13);
+              vErrors.push(err31);
             }
             errors++;
           }
         }
       } else {
-        const err14 = {
+        const err32 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -295,15 +682,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err14];
+          vErrors = [err32];
         } else {
-          vErrors.push(err14);
+          vErrors.push(err32);
         }
         errors++;
       }
     }
   } else {
-    const err15 = {
+    const err33 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -311,9 +698,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err15];
+      vErrors = [err33];
     } else {
-      vErrors.push(err15);
+      vErrors.push(err33);
     }
     errors++;
   }
@@ -347,14 +734,47 @@ const schema12 = {
             name: { type: ['string', 'null'], maxLength: 255 },
           },
         },
-        relationships: { type: 'object', required: [], additionalProperties: false, properties: {} },
+        relationships: {
+          type: 'object',
+          required: [],
+          additionalProperties: false,
+          properties: {
+            parentRole: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'role' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+          },
+        },
         meta: { type: 'object' },
         links: { type: 'object' },
       },
     },
   },
 };
-const pattern0 = new RegExp('^[1-9][0-9]{0,14}$', 'u');
 function validate11(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   /*# sourceURL="update" */ let vErrors = null;
   let errors = 0;
@@ -673,22 +1093,374 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           let data6 = data0.relationships;
           if (data6 && typeof data6 == 'object' && !Array.isArray(data6)) {
             for (const key2 in data6) {
-              const err17 = {
-                instancePath: instancePath + '/data/relationships',
-                schemaPath: '#/properties/data/properties/relationships/additionalProperties',
-                keyword: 'additionalProperties',
-                params: { additionalProperty: key2 },
-                message: 'must NOT have additional properties',
-              };
-              if (vErrors === null) {
-                vErrors = [err17];
-              } else {
-                vErrors.push(err17);
+              if (!(key2 === 'parentRole')) {
+                const err17 = {
+                  instancePath: instancePath + '/data/relationships',
+                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key2 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err17];
+                } else {
+                  vErrors.push(err17);
+                }
+                errors++;
               }
-              errors++;
+            }
+            if (data6.parentRole !== undefined) {
+              let data7 = data6.parentRole;
+              if (data7 && typeof data7 == 'object' && !Array.isArray(data7)) {
+                if (data7.data === undefined) {
+                  const err18 = {
+                    instancePath: instancePath + '/data/relationships/parentRole',
+                    schemaPath: '#/properties/data/properties/relationships/properties/parentRole/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err18];
+                  } else {
+                    vErrors.push(err18);
+                  }
+                  errors++;
+                }
+                for (const key3 in data7) {
+                  if (!(key3 === 'data' || key3 === 'meta')) {
+                    const err19 = {
+                      instancePath: instancePath + '/data/relationships/parentRole',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/parentRole/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key3 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err19];
+                    } else {
+                      vErrors.push(err19);
+                    }
+                    errors++;
+                  }
+                }
+                if (data7.data !== undefined) {
+                  let data8 = data7.data;
+                  const _errs26 = errors;
+                  let valid6 = false;
+                  const _errs27 = errors;
+                  if (data8 !== null) {
+                    const err20 = {
+                      instancePath: instancePath + '/data/relationships/parentRole/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/parentRole/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err20];
+                    } else {
+                      vErrors.push(err20);
+                    }
+                    errors++;
+                  }
+                  var _valid1 = _errs27 === errors;
+                  valid6 = valid6 || _valid1;
+                  if (!valid6) {
+                    const _errs29 = errors;
+                    if (data8 && typeof data8 == 'object' && !Array.isArray(data8)) {
+                      if (data8.type === undefined) {
+                        const err21 = {
+                          instancePath: instancePath + '/data/relationships/parentRole/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/parentRole/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err21];
+                        } else {
+                          vErrors.push(err21);
+                        }
+                        errors++;
+                      }
+                      if (data8.id === undefined) {
+                        const err22 = {
+                          instancePath: instancePath + '/data/relationships/parentRole/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/parentRole/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err22];
+                        } else {
+                          vErrors.push(err22);
+                        }
+                        errors++;
+                      }
+                      for (const key4 in data8) {
+                        if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
+                          const err23 = {
+                            instancePath: instancePath + '/data/relationships/parentRole/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/parentRole/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key4 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err23];
+                          } else {
+                            vErrors.push(err23);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data8.type !== undefined) {
+                        if ('role' !== data8.type) {
+                          const err24 = {
+                            instancePath: instancePath + '/data/relationships/parentRole/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/parentRole/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'role' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err24];
+                          } else {
+                            vErrors.push(err24);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data8.id !== undefined) {
+                        let data10 = data8.id;
+                        const _errs34 = errors;
+                        let valid8 = false;
+                        const _errs35 = errors;
+                        if (!(typeof data10 == 'number' && !(data10 % 1) && !isNaN(data10) && isFinite(data10))) {
+                          const err25 = {
+                            instancePath: instancePath + '/data/relationships/parentRole/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/parentRole/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err25];
+                          } else {
+                            vErrors.push(err25);
+                          }
+                          errors++;
+                        }
+                        if (typeof data10 == 'number' && isFinite(data10)) {
+                          if (data10 > 9007199254740991 || isNaN(data10)) {
+                            const err26 = {
+                              instancePath: instancePath + '/data/relationships/parentRole/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/parentRole/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err26];
+                            } else {
+                              vErrors.push(err26);
+                            }
+                            errors++;
+                          }
+                          if (data10 < 1 || isNaN(data10)) {
+                            const err27 = {
+                              instancePath: instancePath + '/data/relationships/parentRole/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/parentRole/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err27];
+                            } else {
+                              vErrors.push(err27);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid2 = _errs35 === errors;
+                        valid8 = valid8 || _valid2;
+                        if (!valid8) {
+                          const _errs37 = errors;
+                          if (typeof data10 === 'string') {
+                            if (!pattern0.test(data10)) {
+                              const err28 = {
+                                instancePath: instancePath + '/data/relationships/parentRole/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/parentRole/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err28];
+                              } else {
+                                vErrors.push(err28);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err29 = {
+                              instancePath: instancePath + '/data/relationships/parentRole/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/parentRole/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err29];
+                            } else {
+                              vErrors.push(err29);
+                            }
+                            errors++;
+                          }
+                          var _valid2 = _errs37 === errors;
+                          valid8 = valid8 || _valid2;
+                        }
+                        if (!valid8) {
+                          const err30 = {
+                            instancePath: instancePath + '/data/relationships/parentRole/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/parentRole/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err30];
+                          } else {
+                            vErrors.push(err30);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs34;
+                          if (vErrors !== null) {
+                            if (_errs34) {
+                              vErrors.length = _errs34;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data8.meta !== undefined) {
+                        let data11 = data8.meta;
+                        if (!(data11 && typeof data11 == 'object' && !Array.isArray(data11))) {
+                          const err31 = {
+                            instancePath: instancePath + '/data/relationships/parentRole/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/parentRole/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err31];
+                          } else {
+                            vErrors.push(err31);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err32 = {
+                        instancePath: instancePath + '/data/relationships/parentRole/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/parentRole/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err32];
+                      } else {
+                        vErrors.push(err32);
+                      }
+                      errors++;
+                    }
+                    var _valid1 = _errs29 === errors;
+                    valid6 = valid6 || _valid1;
+                  }
+                  if (!valid6) {
+                    const err33 = {
+                      instancePath: instancePath + '/data/relationships/parentRole/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/parentRole/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err33];
+                    } else {
+                      vErrors.push(err33);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs26;
+                    if (vErrors !== null) {
+                      if (_errs26) {
+                        vErrors.length = _errs26;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data7.meta !== undefined) {
+                  let data12 = data7.meta;
+                  if (!(data12 && typeof data12 == 'object' && !Array.isArray(data12))) {
+                    const err34 = {
+                      instancePath: instancePath + '/data/relationships/parentRole/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/parentRole/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err34];
+                    } else {
+                      vErrors.push(err34);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err35 = {
+                  instancePath: instancePath + '/data/relationships/parentRole',
+                  schemaPath: '#/properties/data/properties/relationships/properties/parentRole/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err35];
+                } else {
+                  vErrors.push(err35);
+                }
+                errors++;
+              }
             }
           } else {
-            const err18 = {
+            const err36 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
               keyword: 'type',
@@ -696,17 +1468,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err18];
+              vErrors = [err36];
             } else {
-              vErrors.push(err18);
+              vErrors.push(err36);
             }
             errors++;
           }
         }
         if (data0.meta !== undefined) {
-          let data7 = data0.meta;
-          if (!(data7 && typeof data7 == 'object' && !Array.isArray(data7))) {
-            const err19 = {
+          let data13 = data0.meta;
+          if (!(data13 && typeof data13 == 'object' && !Array.isArray(data13))) {
+            const err37 = {
               instancePath: instancePath + '/data/meta',
               schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
@@ -714,17 +1486,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err19];
+              vErrors = [err37];
             } else {
-              vErrors.push(err19);
+              vErrors.push(err37);
             }
             errors++;
           }
         }
         if (data0.links !== undefined) {
-          let data8 = data0.links;
-          if (!(data8 && typeof data8 == 'object' && !Array.isArray(data8))) {
-            const err20 = {
+          let data14 = data0.links;
+          if (!(data14 && typeof data14 == 'object' && !Array.isArray(data14))) {
+            const err38 = {
               instancePath: instancePath + '/data/links',
               schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
@@ -732,15 +1504,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err20];
+              vErrors = [err38];
             } else {
-              vErrors.push(err20);
+              vErrors.push(err38);
             }
             errors++;
           }
         }
       } else {
-        const err21 = {
+        const err39 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -748,15 +1520,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err21];
+          vErrors = [err39];
         } else {
-          vErrors.push(err21);
+          vErrors.push(err39);
         }
         errors++;
       }
     }
   } else {
-    const err22 = {
+    const err40 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -764,9 +1536,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err22];
+      vErrors = [err40];
     } else {
-      vErrors.push(err22);
+      vErrors.push(err40);
     }
     errors++;
   }

@@ -20,19 +20,350 @@ const schema11 = {
           required: [],
           additionalProperties: false,
           properties: {
+            applyCompletedStageIn: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
             autoResumeOotoProspects: { type: ['boolean', 'null'] },
+            autoResumeOotoProspectsExpiresIn: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            autoResumeOotoProspectsIn: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            callOptOutAction: { type: ['string', 'null'] },
+            clicksNeededBeforeCallTaskCreated: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            emailOptOutAction: { type: ['string', 'null'] },
+            includeUnsubscribeLinks: { type: ['boolean', 'null'] },
+            meetingBookedAction: { type: ['string', 'null'] },
+            minimumProspectTouchedInterval: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
             name: { type: ['string', 'null'], maxLength: 255 },
+            ootoAutoExtractionEnabled: { type: ['boolean', 'null'] },
+            opensNeededBeforeCallTaskCreated: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
             permitDuplicateProspects: { type: ['string', 'null'], maxLength: 255 },
+            sequenceExclusivity: { type: ['string', 'null'] },
+            smsOptOutAction: { type: ['string', 'null'] },
+            smsReceivedAction: { type: ['string', 'null'] },
+            stepOverridesEnabled: { type: ['boolean', 'null'] },
           },
         },
-        relationships: { type: 'object', required: [], additionalProperties: false, properties: {} },
+        relationships: {
+          type: 'object',
+          required: [],
+          additionalProperties: false,
+          properties: {
+            bouncedStage: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'stage' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            callTaskPriority: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'taskPriority' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            callTaskPriorityFromClicks: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'taskPriority' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            callTaskPriorityFromOpens: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'taskPriority' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            completedStage: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'stage' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            deliveredStage: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'stage' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            finishedStage: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'stage' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            optedOutStage: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'stage' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            owner: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'user' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            repliedStage: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'stage' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            startedStage: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'stage' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+          },
+        },
         meta: { type: 'object' },
         links: { type: 'object' },
       },
     },
   },
 };
-const func2 = require('ajv/dist/runtime/ucs2length').default;
+const func2 = Object.prototype.hasOwnProperty;
+const func3 = require('ajv/dist/runtime/ucs2length').default;
+const pattern0 = new RegExp('^[1-9][0-9]{0,14}$', 'u');
 function validate10(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   /*# sourceURL="create" */ let vErrors = null;
   let errors = 0;
@@ -115,7 +446,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           let data2 = data0.attributes;
           if (data2 && typeof data2 == 'object' && !Array.isArray(data2)) {
             for (const key1 in data2) {
-              if (!(key1 === 'autoResumeOotoProspects' || key1 === 'name' || key1 === 'permitDuplicateProspects')) {
+              if (!func2.call(schema11.properties.data.properties.attributes.properties, key1)) {
                 const err4 = {
                   instancePath: instancePath + '/data/attributes',
                   schemaPath: '#/properties/data/properties/attributes/additionalProperties',
@@ -131,17 +462,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.autoResumeOotoProspects !== undefined) {
-              let data3 = data2.autoResumeOotoProspects;
-              if (typeof data3 !== 'boolean' && data3 !== null) {
+            if (data2.applyCompletedStageIn !== undefined) {
+              let data3 = data2.applyCompletedStageIn;
+              if (!(typeof data3 == 'number' && !(data3 % 1) && !isNaN(data3) && isFinite(data3)) && data3 !== null) {
                 const err5 = {
-                  instancePath: instancePath + '/data/attributes/autoResumeOotoProspects',
-                  schemaPath: '#/properties/data/properties/attributes/properties/autoResumeOotoProspects/type',
+                  instancePath: instancePath + '/data/attributes/applyCompletedStageIn',
+                  schemaPath: '#/properties/data/properties/attributes/properties/applyCompletedStageIn/type',
                   keyword: 'type',
                   params: {
-                    type: schema11.properties.data.properties.attributes.properties.autoResumeOotoProspects.type,
+                    type: schema11.properties.data.properties.attributes.properties.applyCompletedStageIn.type,
                   },
-                  message: 'must be boolean,null',
+                  message: 'must be integer,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err5];
@@ -150,32 +481,29 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data2.name !== undefined) {
-              let data4 = data2.name;
-              if (typeof data4 !== 'string' && data4 !== null) {
-                const err6 = {
-                  instancePath: instancePath + '/data/attributes/name',
-                  schemaPath: '#/properties/data/properties/attributes/properties/name/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.name.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err6];
-                } else {
-                  vErrors.push(err6);
+              if (typeof data3 == 'number' && isFinite(data3)) {
+                if (data3 > 2147483647 || isNaN(data3)) {
+                  const err6 = {
+                    instancePath: instancePath + '/data/attributes/applyCompletedStageIn',
+                    schemaPath: '#/properties/data/properties/attributes/properties/applyCompletedStageIn/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err6];
+                  } else {
+                    vErrors.push(err6);
+                  }
+                  errors++;
                 }
-                errors++;
-              }
-              if (typeof data4 === 'string') {
-                if (func2(data4) > 255) {
+                if (data3 < -2147483648 || isNaN(data3)) {
                   const err7 = {
-                    instancePath: instancePath + '/data/attributes/name',
-                    schemaPath: '#/properties/data/properties/attributes/properties/name/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
+                    instancePath: instancePath + '/data/attributes/applyCompletedStageIn',
+                    schemaPath: '#/properties/data/properties/attributes/properties/applyCompletedStageIn/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
                   };
                   if (vErrors === null) {
                     vErrors = [err7];
@@ -186,10 +514,439 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data2.permitDuplicateProspects !== undefined) {
-              let data5 = data2.permitDuplicateProspects;
-              if (typeof data5 !== 'string' && data5 !== null) {
+            if (data2.autoResumeOotoProspects !== undefined) {
+              let data4 = data2.autoResumeOotoProspects;
+              if (typeof data4 !== 'boolean' && data4 !== null) {
                 const err8 = {
+                  instancePath: instancePath + '/data/attributes/autoResumeOotoProspects',
+                  schemaPath: '#/properties/data/properties/attributes/properties/autoResumeOotoProspects/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.autoResumeOotoProspects.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err8];
+                } else {
+                  vErrors.push(err8);
+                }
+                errors++;
+              }
+            }
+            if (data2.autoResumeOotoProspectsExpiresIn !== undefined) {
+              let data5 = data2.autoResumeOotoProspectsExpiresIn;
+              if (!(typeof data5 == 'number' && !(data5 % 1) && !isNaN(data5) && isFinite(data5)) && data5 !== null) {
+                const err9 = {
+                  instancePath: instancePath + '/data/attributes/autoResumeOotoProspectsExpiresIn',
+                  schemaPath:
+                    '#/properties/data/properties/attributes/properties/autoResumeOotoProspectsExpiresIn/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.autoResumeOotoProspectsExpiresIn
+                      .type,
+                  },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err9];
+                } else {
+                  vErrors.push(err9);
+                }
+                errors++;
+              }
+              if (typeof data5 == 'number' && isFinite(data5)) {
+                if (data5 > 2147483647 || isNaN(data5)) {
+                  const err10 = {
+                    instancePath: instancePath + '/data/attributes/autoResumeOotoProspectsExpiresIn',
+                    schemaPath:
+                      '#/properties/data/properties/attributes/properties/autoResumeOotoProspectsExpiresIn/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err10];
+                  } else {
+                    vErrors.push(err10);
+                  }
+                  errors++;
+                }
+                if (data5 < -2147483648 || isNaN(data5)) {
+                  const err11 = {
+                    instancePath: instancePath + '/data/attributes/autoResumeOotoProspectsExpiresIn',
+                    schemaPath:
+                      '#/properties/data/properties/attributes/properties/autoResumeOotoProspectsExpiresIn/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err11];
+                  } else {
+                    vErrors.push(err11);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.autoResumeOotoProspectsIn !== undefined) {
+              let data6 = data2.autoResumeOotoProspectsIn;
+              if (!(typeof data6 == 'number' && !(data6 % 1) && !isNaN(data6) && isFinite(data6)) && data6 !== null) {
+                const err12 = {
+                  instancePath: instancePath + '/data/attributes/autoResumeOotoProspectsIn',
+                  schemaPath: '#/properties/data/properties/attributes/properties/autoResumeOotoProspectsIn/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.autoResumeOotoProspectsIn.type,
+                  },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err12];
+                } else {
+                  vErrors.push(err12);
+                }
+                errors++;
+              }
+              if (typeof data6 == 'number' && isFinite(data6)) {
+                if (data6 > 2147483647 || isNaN(data6)) {
+                  const err13 = {
+                    instancePath: instancePath + '/data/attributes/autoResumeOotoProspectsIn',
+                    schemaPath: '#/properties/data/properties/attributes/properties/autoResumeOotoProspectsIn/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err13];
+                  } else {
+                    vErrors.push(err13);
+                  }
+                  errors++;
+                }
+                if (data6 < -2147483648 || isNaN(data6)) {
+                  const err14 = {
+                    instancePath: instancePath + '/data/attributes/autoResumeOotoProspectsIn',
+                    schemaPath: '#/properties/data/properties/attributes/properties/autoResumeOotoProspectsIn/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err14];
+                  } else {
+                    vErrors.push(err14);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.callOptOutAction !== undefined) {
+              let data7 = data2.callOptOutAction;
+              if (typeof data7 !== 'string' && data7 !== null) {
+                const err15 = {
+                  instancePath: instancePath + '/data/attributes/callOptOutAction',
+                  schemaPath: '#/properties/data/properties/attributes/properties/callOptOutAction/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.callOptOutAction.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err15];
+                } else {
+                  vErrors.push(err15);
+                }
+                errors++;
+              }
+            }
+            if (data2.clicksNeededBeforeCallTaskCreated !== undefined) {
+              let data8 = data2.clicksNeededBeforeCallTaskCreated;
+              if (!(typeof data8 == 'number' && !(data8 % 1) && !isNaN(data8) && isFinite(data8)) && data8 !== null) {
+                const err16 = {
+                  instancePath: instancePath + '/data/attributes/clicksNeededBeforeCallTaskCreated',
+                  schemaPath:
+                    '#/properties/data/properties/attributes/properties/clicksNeededBeforeCallTaskCreated/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.clicksNeededBeforeCallTaskCreated
+                      .type,
+                  },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err16];
+                } else {
+                  vErrors.push(err16);
+                }
+                errors++;
+              }
+              if (typeof data8 == 'number' && isFinite(data8)) {
+                if (data8 > 2147483647 || isNaN(data8)) {
+                  const err17 = {
+                    instancePath: instancePath + '/data/attributes/clicksNeededBeforeCallTaskCreated',
+                    schemaPath:
+                      '#/properties/data/properties/attributes/properties/clicksNeededBeforeCallTaskCreated/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err17];
+                  } else {
+                    vErrors.push(err17);
+                  }
+                  errors++;
+                }
+                if (data8 < -2147483648 || isNaN(data8)) {
+                  const err18 = {
+                    instancePath: instancePath + '/data/attributes/clicksNeededBeforeCallTaskCreated',
+                    schemaPath:
+                      '#/properties/data/properties/attributes/properties/clicksNeededBeforeCallTaskCreated/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err18];
+                  } else {
+                    vErrors.push(err18);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.emailOptOutAction !== undefined) {
+              let data9 = data2.emailOptOutAction;
+              if (typeof data9 !== 'string' && data9 !== null) {
+                const err19 = {
+                  instancePath: instancePath + '/data/attributes/emailOptOutAction',
+                  schemaPath: '#/properties/data/properties/attributes/properties/emailOptOutAction/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.emailOptOutAction.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err19];
+                } else {
+                  vErrors.push(err19);
+                }
+                errors++;
+              }
+            }
+            if (data2.includeUnsubscribeLinks !== undefined) {
+              let data10 = data2.includeUnsubscribeLinks;
+              if (typeof data10 !== 'boolean' && data10 !== null) {
+                const err20 = {
+                  instancePath: instancePath + '/data/attributes/includeUnsubscribeLinks',
+                  schemaPath: '#/properties/data/properties/attributes/properties/includeUnsubscribeLinks/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.includeUnsubscribeLinks.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err20];
+                } else {
+                  vErrors.push(err20);
+                }
+                errors++;
+              }
+            }
+            if (data2.meetingBookedAction !== undefined) {
+              let data11 = data2.meetingBookedAction;
+              if (typeof data11 !== 'string' && data11 !== null) {
+                const err21 = {
+                  instancePath: instancePath + '/data/attributes/meetingBookedAction',
+                  schemaPath: '#/properties/data/properties/attributes/properties/meetingBookedAction/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.meetingBookedAction.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err21];
+                } else {
+                  vErrors.push(err21);
+                }
+                errors++;
+              }
+            }
+            if (data2.minimumProspectTouchedInterval !== undefined) {
+              let data12 = data2.minimumProspectTouchedInterval;
+              if (
+                !(typeof data12 == 'number' && !(data12 % 1) && !isNaN(data12) && isFinite(data12)) &&
+                data12 !== null
+              ) {
+                const err22 = {
+                  instancePath: instancePath + '/data/attributes/minimumProspectTouchedInterval',
+                  schemaPath: '#/properties/data/properties/attributes/properties/minimumProspectTouchedInterval/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.minimumProspectTouchedInterval.type,
+                  },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err22];
+                } else {
+                  vErrors.push(err22);
+                }
+                errors++;
+              }
+              if (typeof data12 == 'number' && isFinite(data12)) {
+                if (data12 > 2147483647 || isNaN(data12)) {
+                  const err23 = {
+                    instancePath: instancePath + '/data/attributes/minimumProspectTouchedInterval',
+                    schemaPath:
+                      '#/properties/data/properties/attributes/properties/minimumProspectTouchedInterval/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err23];
+                  } else {
+                    vErrors.push(err23);
+                  }
+                  errors++;
+                }
+                if (data12 < -2147483648 || isNaN(data12)) {
+                  const err24 = {
+                    instancePath: instancePath + '/data/attributes/minimumProspectTouchedInterval',
+                    schemaPath:
+                      '#/properties/data/properties/attributes/properties/minimumProspectTouchedInterval/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err24];
+                  } else {
+                    vErrors.push(err24);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.name !== undefined) {
+              let data13 = data2.name;
+              if (typeof data13 !== 'string' && data13 !== null) {
+                const err25 = {
+                  instancePath: instancePath + '/data/attributes/name',
+                  schemaPath: '#/properties/data/properties/attributes/properties/name/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.name.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err25];
+                } else {
+                  vErrors.push(err25);
+                }
+                errors++;
+              }
+              if (typeof data13 === 'string') {
+                if (func3(data13) > 255) {
+                  const err26 = {
+                    instancePath: instancePath + '/data/attributes/name',
+                    schemaPath: '#/properties/data/properties/attributes/properties/name/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err26];
+                  } else {
+                    vErrors.push(err26);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.ootoAutoExtractionEnabled !== undefined) {
+              let data14 = data2.ootoAutoExtractionEnabled;
+              if (typeof data14 !== 'boolean' && data14 !== null) {
+                const err27 = {
+                  instancePath: instancePath + '/data/attributes/ootoAutoExtractionEnabled',
+                  schemaPath: '#/properties/data/properties/attributes/properties/ootoAutoExtractionEnabled/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.ootoAutoExtractionEnabled.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err27];
+                } else {
+                  vErrors.push(err27);
+                }
+                errors++;
+              }
+            }
+            if (data2.opensNeededBeforeCallTaskCreated !== undefined) {
+              let data15 = data2.opensNeededBeforeCallTaskCreated;
+              if (
+                !(typeof data15 == 'number' && !(data15 % 1) && !isNaN(data15) && isFinite(data15)) &&
+                data15 !== null
+              ) {
+                const err28 = {
+                  instancePath: instancePath + '/data/attributes/opensNeededBeforeCallTaskCreated',
+                  schemaPath:
+                    '#/properties/data/properties/attributes/properties/opensNeededBeforeCallTaskCreated/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.opensNeededBeforeCallTaskCreated
+                      .type,
+                  },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err28];
+                } else {
+                  vErrors.push(err28);
+                }
+                errors++;
+              }
+              if (typeof data15 == 'number' && isFinite(data15)) {
+                if (data15 > 2147483647 || isNaN(data15)) {
+                  const err29 = {
+                    instancePath: instancePath + '/data/attributes/opensNeededBeforeCallTaskCreated',
+                    schemaPath:
+                      '#/properties/data/properties/attributes/properties/opensNeededBeforeCallTaskCreated/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err29];
+                  } else {
+                    vErrors.push(err29);
+                  }
+                  errors++;
+                }
+                if (data15 < -2147483648 || isNaN(data15)) {
+                  const err30 = {
+                    instancePath: instancePath + '/data/attributes/opensNeededBeforeCallTaskCreated',
+                    schemaPath:
+                      '#/properties/data/properties/attributes/properties/opensNeededBeforeCallTaskCreated/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err30];
+                  } else {
+                    vErrors.push(err30);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.permitDuplicateProspects !== undefined) {
+              let data16 = data2.permitDuplicateProspects;
+              if (typeof data16 !== 'string' && data16 !== null) {
+                const err31 = {
                   instancePath: instancePath + '/data/attributes/permitDuplicateProspects',
                   schemaPath: '#/properties/data/properties/attributes/properties/permitDuplicateProspects/type',
                   keyword: 'type',
@@ -199,15 +956,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err8];
+                  vErrors = [err31];
                 } else {
-                  vErrors.push(err8);
+                  vErrors.push(err31);
                 }
                 errors++;
               }
-              if (typeof data5 === 'string') {
-                if (func2(data5) > 255) {
-                  const err9 = {
+              if (typeof data16 === 'string') {
+                if (func3(data16) > 255) {
+                  const err32 = {
                     instancePath: instancePath + '/data/attributes/permitDuplicateProspects',
                     schemaPath: '#/properties/data/properties/attributes/properties/permitDuplicateProspects/maxLength',
                     keyword: 'maxLength',
@@ -215,16 +972,88 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err9];
+                    vErrors = [err32];
                   } else {
-                    vErrors.push(err9);
+                    vErrors.push(err32);
                   }
                   errors++;
                 }
               }
             }
+            if (data2.sequenceExclusivity !== undefined) {
+              let data17 = data2.sequenceExclusivity;
+              if (typeof data17 !== 'string' && data17 !== null) {
+                const err33 = {
+                  instancePath: instancePath + '/data/attributes/sequenceExclusivity',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sequenceExclusivity/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.sequenceExclusivity.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err33];
+                } else {
+                  vErrors.push(err33);
+                }
+                errors++;
+              }
+            }
+            if (data2.smsOptOutAction !== undefined) {
+              let data18 = data2.smsOptOutAction;
+              if (typeof data18 !== 'string' && data18 !== null) {
+                const err34 = {
+                  instancePath: instancePath + '/data/attributes/smsOptOutAction',
+                  schemaPath: '#/properties/data/properties/attributes/properties/smsOptOutAction/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.smsOptOutAction.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err34];
+                } else {
+                  vErrors.push(err34);
+                }
+                errors++;
+              }
+            }
+            if (data2.smsReceivedAction !== undefined) {
+              let data19 = data2.smsReceivedAction;
+              if (typeof data19 !== 'string' && data19 !== null) {
+                const err35 = {
+                  instancePath: instancePath + '/data/attributes/smsReceivedAction',
+                  schemaPath: '#/properties/data/properties/attributes/properties/smsReceivedAction/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.smsReceivedAction.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err35];
+                } else {
+                  vErrors.push(err35);
+                }
+                errors++;
+              }
+            }
+            if (data2.stepOverridesEnabled !== undefined) {
+              let data20 = data2.stepOverridesEnabled;
+              if (typeof data20 !== 'boolean' && data20 !== null) {
+                const err36 = {
+                  instancePath: instancePath + '/data/attributes/stepOverridesEnabled',
+                  schemaPath: '#/properties/data/properties/attributes/properties/stepOverridesEnabled/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.stepOverridesEnabled.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err36];
+                } else {
+                  vErrors.push(err36);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err10 = {
+            const err37 = {
               instancePath: instancePath + '/data/attributes',
               schemaPath: '#/properties/data/properties/attributes/type',
               keyword: 'type',
@@ -232,33 +1061,3884 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err10];
+              vErrors = [err37];
             } else {
-              vErrors.push(err10);
+              vErrors.push(err37);
             }
             errors++;
           }
         }
         if (data0.relationships !== undefined) {
-          let data6 = data0.relationships;
-          if (data6 && typeof data6 == 'object' && !Array.isArray(data6)) {
-            for (const key2 in data6) {
-              const err11 = {
-                instancePath: instancePath + '/data/relationships',
-                schemaPath: '#/properties/data/properties/relationships/additionalProperties',
-                keyword: 'additionalProperties',
-                params: { additionalProperty: key2 },
-                message: 'must NOT have additional properties',
-              };
-              if (vErrors === null) {
-                vErrors = [err11];
-              } else {
-                vErrors.push(err11);
+          let data21 = data0.relationships;
+          if (data21 && typeof data21 == 'object' && !Array.isArray(data21)) {
+            for (const key2 in data21) {
+              if (!func2.call(schema11.properties.data.properties.relationships.properties, key2)) {
+                const err38 = {
+                  instancePath: instancePath + '/data/relationships',
+                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key2 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err38];
+                } else {
+                  vErrors.push(err38);
+                }
+                errors++;
               }
-              errors++;
+            }
+            if (data21.bouncedStage !== undefined) {
+              let data22 = data21.bouncedStage;
+              if (data22 && typeof data22 == 'object' && !Array.isArray(data22)) {
+                if (data22.data === undefined) {
+                  const err39 = {
+                    instancePath: instancePath + '/data/relationships/bouncedStage',
+                    schemaPath: '#/properties/data/properties/relationships/properties/bouncedStage/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err39];
+                  } else {
+                    vErrors.push(err39);
+                  }
+                  errors++;
+                }
+                for (const key3 in data22) {
+                  if (!(key3 === 'data' || key3 === 'meta')) {
+                    const err40 = {
+                      instancePath: instancePath + '/data/relationships/bouncedStage',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/bouncedStage/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key3 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err40];
+                    } else {
+                      vErrors.push(err40);
+                    }
+                    errors++;
+                  }
+                }
+                if (data22.data !== undefined) {
+                  let data23 = data22.data;
+                  const _errs52 = errors;
+                  let valid5 = false;
+                  const _errs53 = errors;
+                  if (data23 !== null) {
+                    const err41 = {
+                      instancePath: instancePath + '/data/relationships/bouncedStage/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err41];
+                    } else {
+                      vErrors.push(err41);
+                    }
+                    errors++;
+                  }
+                  var _valid0 = _errs53 === errors;
+                  valid5 = valid5 || _valid0;
+                  if (!valid5) {
+                    const _errs55 = errors;
+                    if (data23 && typeof data23 == 'object' && !Array.isArray(data23)) {
+                      if (data23.type === undefined) {
+                        const err42 = {
+                          instancePath: instancePath + '/data/relationships/bouncedStage/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err42];
+                        } else {
+                          vErrors.push(err42);
+                        }
+                        errors++;
+                      }
+                      if (data23.id === undefined) {
+                        const err43 = {
+                          instancePath: instancePath + '/data/relationships/bouncedStage/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err43];
+                        } else {
+                          vErrors.push(err43);
+                        }
+                        errors++;
+                      }
+                      for (const key4 in data23) {
+                        if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
+                          const err44 = {
+                            instancePath: instancePath + '/data/relationships/bouncedStage/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key4 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err44];
+                          } else {
+                            vErrors.push(err44);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data23.type !== undefined) {
+                        if ('stage' !== data23.type) {
+                          const err45 = {
+                            instancePath: instancePath + '/data/relationships/bouncedStage/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'stage' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err45];
+                          } else {
+                            vErrors.push(err45);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data23.id !== undefined) {
+                        let data25 = data23.id;
+                        const _errs60 = errors;
+                        let valid7 = false;
+                        const _errs61 = errors;
+                        if (!(typeof data25 == 'number' && !(data25 % 1) && !isNaN(data25) && isFinite(data25))) {
+                          const err46 = {
+                            instancePath: instancePath + '/data/relationships/bouncedStage/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err46];
+                          } else {
+                            vErrors.push(err46);
+                          }
+                          errors++;
+                        }
+                        if (typeof data25 == 'number' && isFinite(data25)) {
+                          if (data25 > 9007199254740991 || isNaN(data25)) {
+                            const err47 = {
+                              instancePath: instancePath + '/data/relationships/bouncedStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err47];
+                            } else {
+                              vErrors.push(err47);
+                            }
+                            errors++;
+                          }
+                          if (data25 < 1 || isNaN(data25)) {
+                            const err48 = {
+                              instancePath: instancePath + '/data/relationships/bouncedStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err48];
+                            } else {
+                              vErrors.push(err48);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid1 = _errs61 === errors;
+                        valid7 = valid7 || _valid1;
+                        if (!valid7) {
+                          const _errs63 = errors;
+                          if (typeof data25 === 'string') {
+                            if (!pattern0.test(data25)) {
+                              const err49 = {
+                                instancePath: instancePath + '/data/relationships/bouncedStage/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err49];
+                              } else {
+                                vErrors.push(err49);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err50 = {
+                              instancePath: instancePath + '/data/relationships/bouncedStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err50];
+                            } else {
+                              vErrors.push(err50);
+                            }
+                            errors++;
+                          }
+                          var _valid1 = _errs63 === errors;
+                          valid7 = valid7 || _valid1;
+                        }
+                        if (!valid7) {
+                          const err51 = {
+                            instancePath: instancePath + '/data/relationships/bouncedStage/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err51];
+                          } else {
+                            vErrors.push(err51);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs60;
+                          if (vErrors !== null) {
+                            if (_errs60) {
+                              vErrors.length = _errs60;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data23.meta !== undefined) {
+                        let data26 = data23.meta;
+                        if (!(data26 && typeof data26 == 'object' && !Array.isArray(data26))) {
+                          const err52 = {
+                            instancePath: instancePath + '/data/relationships/bouncedStage/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err52];
+                          } else {
+                            vErrors.push(err52);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err53 = {
+                        instancePath: instancePath + '/data/relationships/bouncedStage/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err53];
+                      } else {
+                        vErrors.push(err53);
+                      }
+                      errors++;
+                    }
+                    var _valid0 = _errs55 === errors;
+                    valid5 = valid5 || _valid0;
+                  }
+                  if (!valid5) {
+                    const err54 = {
+                      instancePath: instancePath + '/data/relationships/bouncedStage/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err54];
+                    } else {
+                      vErrors.push(err54);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs52;
+                    if (vErrors !== null) {
+                      if (_errs52) {
+                        vErrors.length = _errs52;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data22.meta !== undefined) {
+                  let data27 = data22.meta;
+                  if (!(data27 && typeof data27 == 'object' && !Array.isArray(data27))) {
+                    const err55 = {
+                      instancePath: instancePath + '/data/relationships/bouncedStage/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/bouncedStage/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err55];
+                    } else {
+                      vErrors.push(err55);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err56 = {
+                  instancePath: instancePath + '/data/relationships/bouncedStage',
+                  schemaPath: '#/properties/data/properties/relationships/properties/bouncedStage/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err56];
+                } else {
+                  vErrors.push(err56);
+                }
+                errors++;
+              }
+            }
+            if (data21.callTaskPriority !== undefined) {
+              let data28 = data21.callTaskPriority;
+              if (data28 && typeof data28 == 'object' && !Array.isArray(data28)) {
+                if (data28.data === undefined) {
+                  const err57 = {
+                    instancePath: instancePath + '/data/relationships/callTaskPriority',
+                    schemaPath: '#/properties/data/properties/relationships/properties/callTaskPriority/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err57];
+                  } else {
+                    vErrors.push(err57);
+                  }
+                  errors++;
+                }
+                for (const key5 in data28) {
+                  if (!(key5 === 'data' || key5 === 'meta')) {
+                    const err58 = {
+                      instancePath: instancePath + '/data/relationships/callTaskPriority',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/callTaskPriority/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key5 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err58];
+                    } else {
+                      vErrors.push(err58);
+                    }
+                    errors++;
+                  }
+                }
+                if (data28.data !== undefined) {
+                  let data29 = data28.data;
+                  const _errs73 = errors;
+                  let valid9 = false;
+                  const _errs74 = errors;
+                  if (data29 !== null) {
+                    const err59 = {
+                      instancePath: instancePath + '/data/relationships/callTaskPriority/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err59];
+                    } else {
+                      vErrors.push(err59);
+                    }
+                    errors++;
+                  }
+                  var _valid2 = _errs74 === errors;
+                  valid9 = valid9 || _valid2;
+                  if (!valid9) {
+                    const _errs76 = errors;
+                    if (data29 && typeof data29 == 'object' && !Array.isArray(data29)) {
+                      if (data29.type === undefined) {
+                        const err60 = {
+                          instancePath: instancePath + '/data/relationships/callTaskPriority/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err60];
+                        } else {
+                          vErrors.push(err60);
+                        }
+                        errors++;
+                      }
+                      if (data29.id === undefined) {
+                        const err61 = {
+                          instancePath: instancePath + '/data/relationships/callTaskPriority/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err61];
+                        } else {
+                          vErrors.push(err61);
+                        }
+                        errors++;
+                      }
+                      for (const key6 in data29) {
+                        if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
+                          const err62 = {
+                            instancePath: instancePath + '/data/relationships/callTaskPriority/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key6 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err62];
+                          } else {
+                            vErrors.push(err62);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data29.type !== undefined) {
+                        if ('taskPriority' !== data29.type) {
+                          const err63 = {
+                            instancePath: instancePath + '/data/relationships/callTaskPriority/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'taskPriority' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err63];
+                          } else {
+                            vErrors.push(err63);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data29.id !== undefined) {
+                        let data31 = data29.id;
+                        const _errs81 = errors;
+                        let valid11 = false;
+                        const _errs82 = errors;
+                        if (!(typeof data31 == 'number' && !(data31 % 1) && !isNaN(data31) && isFinite(data31))) {
+                          const err64 = {
+                            instancePath: instancePath + '/data/relationships/callTaskPriority/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err64];
+                          } else {
+                            vErrors.push(err64);
+                          }
+                          errors++;
+                        }
+                        if (typeof data31 == 'number' && isFinite(data31)) {
+                          if (data31 > 9007199254740991 || isNaN(data31)) {
+                            const err65 = {
+                              instancePath: instancePath + '/data/relationships/callTaskPriority/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err65];
+                            } else {
+                              vErrors.push(err65);
+                            }
+                            errors++;
+                          }
+                          if (data31 < 1 || isNaN(data31)) {
+                            const err66 = {
+                              instancePath: instancePath + '/data/relationships/callTaskPriority/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err66];
+                            } else {
+                              vErrors.push(err66);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid3 = _errs82 === errors;
+                        valid11 = valid11 || _valid3;
+                        if (!valid11) {
+                          const _errs84 = errors;
+                          if (typeof data31 === 'string') {
+                            if (!pattern0.test(data31)) {
+                              const err67 = {
+                                instancePath: instancePath + '/data/relationships/callTaskPriority/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err67];
+                              } else {
+                                vErrors.push(err67);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err68 = {
+                              instancePath: instancePath + '/data/relationships/callTaskPriority/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err68];
+                            } else {
+                              vErrors.push(err68);
+                            }
+                            errors++;
+                          }
+                          var _valid3 = _errs84 === errors;
+                          valid11 = valid11 || _valid3;
+                        }
+                        if (!valid11) {
+                          const err69 = {
+                            instancePath: instancePath + '/data/relationships/callTaskPriority/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err69];
+                          } else {
+                            vErrors.push(err69);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs81;
+                          if (vErrors !== null) {
+                            if (_errs81) {
+                              vErrors.length = _errs81;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data29.meta !== undefined) {
+                        let data32 = data29.meta;
+                        if (!(data32 && typeof data32 == 'object' && !Array.isArray(data32))) {
+                          const err70 = {
+                            instancePath: instancePath + '/data/relationships/callTaskPriority/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err70];
+                          } else {
+                            vErrors.push(err70);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err71 = {
+                        instancePath: instancePath + '/data/relationships/callTaskPriority/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err71];
+                      } else {
+                        vErrors.push(err71);
+                      }
+                      errors++;
+                    }
+                    var _valid2 = _errs76 === errors;
+                    valid9 = valid9 || _valid2;
+                  }
+                  if (!valid9) {
+                    const err72 = {
+                      instancePath: instancePath + '/data/relationships/callTaskPriority/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err72];
+                    } else {
+                      vErrors.push(err72);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs73;
+                    if (vErrors !== null) {
+                      if (_errs73) {
+                        vErrors.length = _errs73;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data28.meta !== undefined) {
+                  let data33 = data28.meta;
+                  if (!(data33 && typeof data33 == 'object' && !Array.isArray(data33))) {
+                    const err73 = {
+                      instancePath: instancePath + '/data/relationships/callTaskPriority/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/callTaskPriority/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err73];
+                    } else {
+                      vErrors.push(err73);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err74 = {
+                  instancePath: instancePath + '/data/relationships/callTaskPriority',
+                  schemaPath: '#/properties/data/properties/relationships/properties/callTaskPriority/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err74];
+                } else {
+                  vErrors.push(err74);
+                }
+                errors++;
+              }
+            }
+            if (data21.callTaskPriorityFromClicks !== undefined) {
+              let data34 = data21.callTaskPriorityFromClicks;
+              if (data34 && typeof data34 == 'object' && !Array.isArray(data34)) {
+                if (data34.data === undefined) {
+                  const err75 = {
+                    instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks',
+                    schemaPath:
+                      '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err75];
+                  } else {
+                    vErrors.push(err75);
+                  }
+                  errors++;
+                }
+                for (const key7 in data34) {
+                  if (!(key7 === 'data' || key7 === 'meta')) {
+                    const err76 = {
+                      instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key7 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err76];
+                    } else {
+                      vErrors.push(err76);
+                    }
+                    errors++;
+                  }
+                }
+                if (data34.data !== undefined) {
+                  let data35 = data34.data;
+                  const _errs94 = errors;
+                  let valid13 = false;
+                  const _errs95 = errors;
+                  if (data35 !== null) {
+                    const err77 = {
+                      instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err77];
+                    } else {
+                      vErrors.push(err77);
+                    }
+                    errors++;
+                  }
+                  var _valid4 = _errs95 === errors;
+                  valid13 = valid13 || _valid4;
+                  if (!valid13) {
+                    const _errs97 = errors;
+                    if (data35 && typeof data35 == 'object' && !Array.isArray(data35)) {
+                      if (data35.type === undefined) {
+                        const err78 = {
+                          instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err78];
+                        } else {
+                          vErrors.push(err78);
+                        }
+                        errors++;
+                      }
+                      if (data35.id === undefined) {
+                        const err79 = {
+                          instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err79];
+                        } else {
+                          vErrors.push(err79);
+                        }
+                        errors++;
+                      }
+                      for (const key8 in data35) {
+                        if (!(key8 === 'type' || key8 === 'id' || key8 === 'meta')) {
+                          const err80 = {
+                            instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key8 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err80];
+                          } else {
+                            vErrors.push(err80);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data35.type !== undefined) {
+                        if ('taskPriority' !== data35.type) {
+                          const err81 = {
+                            instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'taskPriority' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err81];
+                          } else {
+                            vErrors.push(err81);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data35.id !== undefined) {
+                        let data37 = data35.id;
+                        const _errs102 = errors;
+                        let valid15 = false;
+                        const _errs103 = errors;
+                        if (!(typeof data37 == 'number' && !(data37 % 1) && !isNaN(data37) && isFinite(data37))) {
+                          const err82 = {
+                            instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err82];
+                          } else {
+                            vErrors.push(err82);
+                          }
+                          errors++;
+                        }
+                        if (typeof data37 == 'number' && isFinite(data37)) {
+                          if (data37 > 9007199254740991 || isNaN(data37)) {
+                            const err83 = {
+                              instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err83];
+                            } else {
+                              vErrors.push(err83);
+                            }
+                            errors++;
+                          }
+                          if (data37 < 1 || isNaN(data37)) {
+                            const err84 = {
+                              instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err84];
+                            } else {
+                              vErrors.push(err84);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid5 = _errs103 === errors;
+                        valid15 = valid15 || _valid5;
+                        if (!valid15) {
+                          const _errs105 = errors;
+                          if (typeof data37 === 'string') {
+                            if (!pattern0.test(data37)) {
+                              const err85 = {
+                                instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err85];
+                              } else {
+                                vErrors.push(err85);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err86 = {
+                              instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err86];
+                            } else {
+                              vErrors.push(err86);
+                            }
+                            errors++;
+                          }
+                          var _valid5 = _errs105 === errors;
+                          valid15 = valid15 || _valid5;
+                        }
+                        if (!valid15) {
+                          const err87 = {
+                            instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err87];
+                          } else {
+                            vErrors.push(err87);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs102;
+                          if (vErrors !== null) {
+                            if (_errs102) {
+                              vErrors.length = _errs102;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data35.meta !== undefined) {
+                        let data38 = data35.meta;
+                        if (!(data38 && typeof data38 == 'object' && !Array.isArray(data38))) {
+                          const err88 = {
+                            instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err88];
+                          } else {
+                            vErrors.push(err88);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err89 = {
+                        instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err89];
+                      } else {
+                        vErrors.push(err89);
+                      }
+                      errors++;
+                    }
+                    var _valid4 = _errs97 === errors;
+                    valid13 = valid13 || _valid4;
+                  }
+                  if (!valid13) {
+                    const err90 = {
+                      instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err90];
+                    } else {
+                      vErrors.push(err90);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs94;
+                    if (vErrors !== null) {
+                      if (_errs94) {
+                        vErrors.length = _errs94;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data34.meta !== undefined) {
+                  let data39 = data34.meta;
+                  if (!(data39 && typeof data39 == 'object' && !Array.isArray(data39))) {
+                    const err91 = {
+                      instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err91];
+                    } else {
+                      vErrors.push(err91);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err92 = {
+                  instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks',
+                  schemaPath: '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err92];
+                } else {
+                  vErrors.push(err92);
+                }
+                errors++;
+              }
+            }
+            if (data21.callTaskPriorityFromOpens !== undefined) {
+              let data40 = data21.callTaskPriorityFromOpens;
+              if (data40 && typeof data40 == 'object' && !Array.isArray(data40)) {
+                if (data40.data === undefined) {
+                  const err93 = {
+                    instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens',
+                    schemaPath:
+                      '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err93];
+                  } else {
+                    vErrors.push(err93);
+                  }
+                  errors++;
+                }
+                for (const key9 in data40) {
+                  if (!(key9 === 'data' || key9 === 'meta')) {
+                    const err94 = {
+                      instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key9 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err94];
+                    } else {
+                      vErrors.push(err94);
+                    }
+                    errors++;
+                  }
+                }
+                if (data40.data !== undefined) {
+                  let data41 = data40.data;
+                  const _errs115 = errors;
+                  let valid17 = false;
+                  const _errs116 = errors;
+                  if (data41 !== null) {
+                    const err95 = {
+                      instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err95];
+                    } else {
+                      vErrors.push(err95);
+                    }
+                    errors++;
+                  }
+                  var _valid6 = _errs116 === errors;
+                  valid17 = valid17 || _valid6;
+                  if (!valid17) {
+                    const _errs118 = errors;
+                    if (data41 && typeof data41 == 'object' && !Array.isArray(data41)) {
+                      if (data41.type === undefined) {
+                        const err96 = {
+                          instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err96];
+                        } else {
+                          vErrors.push(err96);
+                        }
+                        errors++;
+                      }
+                      if (data41.id === undefined) {
+                        const err97 = {
+                          instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err97];
+                        } else {
+                          vErrors.push(err97);
+                        }
+                        errors++;
+                      }
+                      for (const key10 in data41) {
+                        if (!(key10 === 'type' || key10 === 'id' || key10 === 'meta')) {
+                          const err98 = {
+                            instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key10 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err98];
+                          } else {
+                            vErrors.push(err98);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data41.type !== undefined) {
+                        if ('taskPriority' !== data41.type) {
+                          const err99 = {
+                            instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'taskPriority' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err99];
+                          } else {
+                            vErrors.push(err99);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data41.id !== undefined) {
+                        let data43 = data41.id;
+                        const _errs123 = errors;
+                        let valid19 = false;
+                        const _errs124 = errors;
+                        if (!(typeof data43 == 'number' && !(data43 % 1) && !isNaN(data43) && isFinite(data43))) {
+                          const err100 = {
+                            instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err100];
+                          } else {
+                            vErrors.push(err100);
+                          }
+                          errors++;
+                        }
+                        if (typeof data43 == 'number' && isFinite(data43)) {
+                          if (data43 > 9007199254740991 || isNaN(data43)) {
+                            const err101 = {
+                              instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err101];
+                            } else {
+                              vErrors.push(err101);
+                            }
+                            errors++;
+                          }
+                          if (data43 < 1 || isNaN(data43)) {
+                            const err102 = {
+                              instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err102];
+                            } else {
+                              vErrors.push(err102);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid7 = _errs124 === errors;
+                        valid19 = valid19 || _valid7;
+                        if (!valid19) {
+                          const _errs126 = errors;
+                          if (typeof data43 === 'string') {
+                            if (!pattern0.test(data43)) {
+                              const err103 = {
+                                instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err103];
+                              } else {
+                                vErrors.push(err103);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err104 = {
+                              instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err104];
+                            } else {
+                              vErrors.push(err104);
+                            }
+                            errors++;
+                          }
+                          var _valid7 = _errs126 === errors;
+                          valid19 = valid19 || _valid7;
+                        }
+                        if (!valid19) {
+                          const err105 = {
+                            instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err105];
+                          } else {
+                            vErrors.push(err105);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs123;
+                          if (vErrors !== null) {
+                            if (_errs123) {
+                              vErrors.length = _errs123;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data41.meta !== undefined) {
+                        let data44 = data41.meta;
+                        if (!(data44 && typeof data44 == 'object' && !Array.isArray(data44))) {
+                          const err106 = {
+                            instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err106];
+                          } else {
+                            vErrors.push(err106);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err107 = {
+                        instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err107];
+                      } else {
+                        vErrors.push(err107);
+                      }
+                      errors++;
+                    }
+                    var _valid6 = _errs118 === errors;
+                    valid17 = valid17 || _valid6;
+                  }
+                  if (!valid17) {
+                    const err108 = {
+                      instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err108];
+                    } else {
+                      vErrors.push(err108);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs115;
+                    if (vErrors !== null) {
+                      if (_errs115) {
+                        vErrors.length = _errs115;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data40.meta !== undefined) {
+                  let data45 = data40.meta;
+                  if (!(data45 && typeof data45 == 'object' && !Array.isArray(data45))) {
+                    const err109 = {
+                      instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err109];
+                    } else {
+                      vErrors.push(err109);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err110 = {
+                  instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens',
+                  schemaPath: '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err110];
+                } else {
+                  vErrors.push(err110);
+                }
+                errors++;
+              }
+            }
+            if (data21.completedStage !== undefined) {
+              let data46 = data21.completedStage;
+              if (data46 && typeof data46 == 'object' && !Array.isArray(data46)) {
+                if (data46.data === undefined) {
+                  const err111 = {
+                    instancePath: instancePath + '/data/relationships/completedStage',
+                    schemaPath: '#/properties/data/properties/relationships/properties/completedStage/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err111];
+                  } else {
+                    vErrors.push(err111);
+                  }
+                  errors++;
+                }
+                for (const key11 in data46) {
+                  if (!(key11 === 'data' || key11 === 'meta')) {
+                    const err112 = {
+                      instancePath: instancePath + '/data/relationships/completedStage',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/completedStage/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key11 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err112];
+                    } else {
+                      vErrors.push(err112);
+                    }
+                    errors++;
+                  }
+                }
+                if (data46.data !== undefined) {
+                  let data47 = data46.data;
+                  const _errs136 = errors;
+                  let valid21 = false;
+                  const _errs137 = errors;
+                  if (data47 !== null) {
+                    const err113 = {
+                      instancePath: instancePath + '/data/relationships/completedStage/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err113];
+                    } else {
+                      vErrors.push(err113);
+                    }
+                    errors++;
+                  }
+                  var _valid8 = _errs137 === errors;
+                  valid21 = valid21 || _valid8;
+                  if (!valid21) {
+                    const _errs139 = errors;
+                    if (data47 && typeof data47 == 'object' && !Array.isArray(data47)) {
+                      if (data47.type === undefined) {
+                        const err114 = {
+                          instancePath: instancePath + '/data/relationships/completedStage/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err114];
+                        } else {
+                          vErrors.push(err114);
+                        }
+                        errors++;
+                      }
+                      if (data47.id === undefined) {
+                        const err115 = {
+                          instancePath: instancePath + '/data/relationships/completedStage/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err115];
+                        } else {
+                          vErrors.push(err115);
+                        }
+                        errors++;
+                      }
+                      for (const key12 in data47) {
+                        if (!(key12 === 'type' || key12 === 'id' || key12 === 'meta')) {
+                          const err116 = {
+                            instancePath: instancePath + '/data/relationships/completedStage/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key12 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err116];
+                          } else {
+                            vErrors.push(err116);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data47.type !== undefined) {
+                        if ('stage' !== data47.type) {
+                          const err117 = {
+                            instancePath: instancePath + '/data/relationships/completedStage/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'stage' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err117];
+                          } else {
+                            vErrors.push(err117);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data47.id !== undefined) {
+                        let data49 = data47.id;
+                        const _errs144 = errors;
+                        let valid23 = false;
+                        const _errs145 = errors;
+                        if (!(typeof data49 == 'number' && !(data49 % 1) && !isNaN(data49) && isFinite(data49))) {
+                          const err118 = {
+                            instancePath: instancePath + '/data/relationships/completedStage/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err118];
+                          } else {
+                            vErrors.push(err118);
+                          }
+                          errors++;
+                        }
+                        if (typeof data49 == 'number' && isFinite(data49)) {
+                          if (data49 > 9007199254740991 || isNaN(data49)) {
+                            const err119 = {
+                              instancePath: instancePath + '/data/relationships/completedStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err119];
+                            } else {
+                              vErrors.push(err119);
+                            }
+                            errors++;
+                          }
+                          if (data49 < 1 || isNaN(data49)) {
+                            const err120 = {
+                              instancePath: instancePath + '/data/relationships/completedStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err120];
+                            } else {
+                              vErrors.push(err120);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid9 = _errs145 === errors;
+                        valid23 = valid23 || _valid9;
+                        if (!valid23) {
+                          const _errs147 = errors;
+                          if (typeof data49 === 'string') {
+                            if (!pattern0.test(data49)) {
+                              const err121 = {
+                                instancePath: instancePath + '/data/relationships/completedStage/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err121];
+                              } else {
+                                vErrors.push(err121);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err122 = {
+                              instancePath: instancePath + '/data/relationships/completedStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err122];
+                            } else {
+                              vErrors.push(err122);
+                            }
+                            errors++;
+                          }
+                          var _valid9 = _errs147 === errors;
+                          valid23 = valid23 || _valid9;
+                        }
+                        if (!valid23) {
+                          const err123 = {
+                            instancePath: instancePath + '/data/relationships/completedStage/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err123];
+                          } else {
+                            vErrors.push(err123);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs144;
+                          if (vErrors !== null) {
+                            if (_errs144) {
+                              vErrors.length = _errs144;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data47.meta !== undefined) {
+                        let data50 = data47.meta;
+                        if (!(data50 && typeof data50 == 'object' && !Array.isArray(data50))) {
+                          const err124 = {
+                            instancePath: instancePath + '/data/relationships/completedStage/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err124];
+                          } else {
+                            vErrors.push(err124);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err125 = {
+                        instancePath: instancePath + '/data/relationships/completedStage/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err125];
+                      } else {
+                        vErrors.push(err125);
+                      }
+                      errors++;
+                    }
+                    var _valid8 = _errs139 === errors;
+                    valid21 = valid21 || _valid8;
+                  }
+                  if (!valid21) {
+                    const err126 = {
+                      instancePath: instancePath + '/data/relationships/completedStage/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err126];
+                    } else {
+                      vErrors.push(err126);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs136;
+                    if (vErrors !== null) {
+                      if (_errs136) {
+                        vErrors.length = _errs136;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data46.meta !== undefined) {
+                  let data51 = data46.meta;
+                  if (!(data51 && typeof data51 == 'object' && !Array.isArray(data51))) {
+                    const err127 = {
+                      instancePath: instancePath + '/data/relationships/completedStage/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/completedStage/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err127];
+                    } else {
+                      vErrors.push(err127);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err128 = {
+                  instancePath: instancePath + '/data/relationships/completedStage',
+                  schemaPath: '#/properties/data/properties/relationships/properties/completedStage/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err128];
+                } else {
+                  vErrors.push(err128);
+                }
+                errors++;
+              }
+            }
+            if (data21.deliveredStage !== undefined) {
+              let data52 = data21.deliveredStage;
+              if (data52 && typeof data52 == 'object' && !Array.isArray(data52)) {
+                if (data52.data === undefined) {
+                  const err129 = {
+                    instancePath: instancePath + '/data/relationships/deliveredStage',
+                    schemaPath: '#/properties/data/properties/relationships/properties/deliveredStage/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err129];
+                  } else {
+                    vErrors.push(err129);
+                  }
+                  errors++;
+                }
+                for (const key13 in data52) {
+                  if (!(key13 === 'data' || key13 === 'meta')) {
+                    const err130 = {
+                      instancePath: instancePath + '/data/relationships/deliveredStage',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/deliveredStage/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key13 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err130];
+                    } else {
+                      vErrors.push(err130);
+                    }
+                    errors++;
+                  }
+                }
+                if (data52.data !== undefined) {
+                  let data53 = data52.data;
+                  const _errs157 = errors;
+                  let valid25 = false;
+                  const _errs158 = errors;
+                  if (data53 !== null) {
+                    const err131 = {
+                      instancePath: instancePath + '/data/relationships/deliveredStage/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err131];
+                    } else {
+                      vErrors.push(err131);
+                    }
+                    errors++;
+                  }
+                  var _valid10 = _errs158 === errors;
+                  valid25 = valid25 || _valid10;
+                  if (!valid25) {
+                    const _errs160 = errors;
+                    if (data53 && typeof data53 == 'object' && !Array.isArray(data53)) {
+                      if (data53.type === undefined) {
+                        const err132 = {
+                          instancePath: instancePath + '/data/relationships/deliveredStage/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err132];
+                        } else {
+                          vErrors.push(err132);
+                        }
+                        errors++;
+                      }
+                      if (data53.id === undefined) {
+                        const err133 = {
+                          instancePath: instancePath + '/data/relationships/deliveredStage/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err133];
+                        } else {
+                          vErrors.push(err133);
+                        }
+                        errors++;
+                      }
+                      for (const key14 in data53) {
+                        if (!(key14 === 'type' || key14 === 'id' || key14 === 'meta')) {
+                          const err134 = {
+                            instancePath: instancePath + '/data/relationships/deliveredStage/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key14 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err134];
+                          } else {
+                            vErrors.push(err134);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data53.type !== undefined) {
+                        if ('stage' !== data53.type) {
+                          const err135 = {
+                            instancePath: instancePath + '/data/relationships/deliveredStage/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'stage' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err135];
+                          } else {
+                            vErrors.push(err135);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data53.id !== undefined) {
+                        let data55 = data53.id;
+                        const _errs165 = errors;
+                        let valid27 = false;
+                        const _errs166 = errors;
+                        if (!(typeof data55 == 'number' && !(data55 % 1) && !isNaN(data55) && isFinite(data55))) {
+                          const err136 = {
+                            instancePath: instancePath + '/data/relationships/deliveredStage/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err136];
+                          } else {
+                            vErrors.push(err136);
+                          }
+                          errors++;
+                        }
+                        if (typeof data55 == 'number' && isFinite(data55)) {
+                          if (data55 > 9007199254740991 || isNaN(data55)) {
+                            const err137 = {
+                              instancePath: instancePath + '/data/relationships/deliveredStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err137];
+                            } else {
+                              vErrors.push(err137);
+                            }
+                            errors++;
+                          }
+                          if (data55 < 1 || isNaN(data55)) {
+                            const err138 = {
+                              instancePath: instancePath + '/data/relationships/deliveredStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err138];
+                            } else {
+                              vErrors.push(err138);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid11 = _errs166 === errors;
+                        valid27 = valid27 || _valid11;
+                        if (!valid27) {
+                          const _errs168 = errors;
+                          if (typeof data55 === 'string') {
+                            if (!pattern0.test(data55)) {
+                              const err139 = {
+                                instancePath: instancePath + '/data/relationships/deliveredStage/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err139];
+                              } else {
+                                vErrors.push(err139);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err140 = {
+                              instancePath: instancePath + '/data/relationships/deliveredStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err140];
+                            } else {
+                              vErrors.push(err140);
+                            }
+                            errors++;
+                          }
+                          var _valid11 = _errs168 === errors;
+                          valid27 = valid27 || _valid11;
+                        }
+                        if (!valid27) {
+                          const err141 = {
+                            instancePath: instancePath + '/data/relationships/deliveredStage/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err141];
+                          } else {
+                            vErrors.push(err141);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs165;
+                          if (vErrors !== null) {
+                            if (_errs165) {
+                              vErrors.length = _errs165;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data53.meta !== undefined) {
+                        let data56 = data53.meta;
+                        if (!(data56 && typeof data56 == 'object' && !Array.isArray(data56))) {
+                          const err142 = {
+                            instancePath: instancePath + '/data/relationships/deliveredStage/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err142];
+                          } else {
+                            vErrors.push(err142);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err143 = {
+                        instancePath: instancePath + '/data/relationships/deliveredStage/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err143];
+                      } else {
+                        vErrors.push(err143);
+                      }
+                      errors++;
+                    }
+                    var _valid10 = _errs160 === errors;
+                    valid25 = valid25 || _valid10;
+                  }
+                  if (!valid25) {
+                    const err144 = {
+                      instancePath: instancePath + '/data/relationships/deliveredStage/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err144];
+                    } else {
+                      vErrors.push(err144);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs157;
+                    if (vErrors !== null) {
+                      if (_errs157) {
+                        vErrors.length = _errs157;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data52.meta !== undefined) {
+                  let data57 = data52.meta;
+                  if (!(data57 && typeof data57 == 'object' && !Array.isArray(data57))) {
+                    const err145 = {
+                      instancePath: instancePath + '/data/relationships/deliveredStage/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/deliveredStage/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err145];
+                    } else {
+                      vErrors.push(err145);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err146 = {
+                  instancePath: instancePath + '/data/relationships/deliveredStage',
+                  schemaPath: '#/properties/data/properties/relationships/properties/deliveredStage/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err146];
+                } else {
+                  vErrors.push(err146);
+                }
+                errors++;
+              }
+            }
+            if (data21.finishedStage !== undefined) {
+              let data58 = data21.finishedStage;
+              if (data58 && typeof data58 == 'object' && !Array.isArray(data58)) {
+                if (data58.data === undefined) {
+                  const err147 = {
+                    instancePath: instancePath + '/data/relationships/finishedStage',
+                    schemaPath: '#/properties/data/properties/relationships/properties/finishedStage/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err147];
+                  } else {
+                    vErrors.push(err147);
+                  }
+                  errors++;
+                }
+                for (const key15 in data58) {
+                  if (!(key15 === 'data' || key15 === 'meta')) {
+                    const err148 = {
+                      instancePath: instancePath + '/data/relationships/finishedStage',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/finishedStage/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key15 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err148];
+                    } else {
+                      vErrors.push(err148);
+                    }
+                    errors++;
+                  }
+                }
+                if (data58.data !== undefined) {
+                  let data59 = data58.data;
+                  const _errs178 = errors;
+                  let valid29 = false;
+                  const _errs179 = errors;
+                  if (data59 !== null) {
+                    const err149 = {
+                      instancePath: instancePath + '/data/relationships/finishedStage/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err149];
+                    } else {
+                      vErrors.push(err149);
+                    }
+                    errors++;
+                  }
+                  var _valid12 = _errs179 === errors;
+                  valid29 = valid29 || _valid12;
+                  if (!valid29) {
+                    const _errs181 = errors;
+                    if (data59 && typeof data59 == 'object' && !Array.isArray(data59)) {
+                      if (data59.type === undefined) {
+                        const err150 = {
+                          instancePath: instancePath + '/data/relationships/finishedStage/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err150];
+                        } else {
+                          vErrors.push(err150);
+                        }
+                        errors++;
+                      }
+                      if (data59.id === undefined) {
+                        const err151 = {
+                          instancePath: instancePath + '/data/relationships/finishedStage/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err151];
+                        } else {
+                          vErrors.push(err151);
+                        }
+                        errors++;
+                      }
+                      for (const key16 in data59) {
+                        if (!(key16 === 'type' || key16 === 'id' || key16 === 'meta')) {
+                          const err152 = {
+                            instancePath: instancePath + '/data/relationships/finishedStage/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key16 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err152];
+                          } else {
+                            vErrors.push(err152);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data59.type !== undefined) {
+                        if ('stage' !== data59.type) {
+                          const err153 = {
+                            instancePath: instancePath + '/data/relationships/finishedStage/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'stage' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err153];
+                          } else {
+                            vErrors.push(err153);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data59.id !== undefined) {
+                        let data61 = data59.id;
+                        const _errs186 = errors;
+                        let valid31 = false;
+                        const _errs187 = errors;
+                        if (!(typeof data61 == 'number' && !(data61 % 1) && !isNaN(data61) && isFinite(data61))) {
+                          const err154 = {
+                            instancePath: instancePath + '/data/relationships/finishedStage/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err154];
+                          } else {
+                            vErrors.push(err154);
+                          }
+                          errors++;
+                        }
+                        if (typeof data61 == 'number' && isFinite(data61)) {
+                          if (data61 > 9007199254740991 || isNaN(data61)) {
+                            const err155 = {
+                              instancePath: instancePath + '/data/relationships/finishedStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err155];
+                            } else {
+                              vErrors.push(err155);
+                            }
+                            errors++;
+                          }
+                          if (data61 < 1 || isNaN(data61)) {
+                            const err156 = {
+                              instancePath: instancePath + '/data/relationships/finishedStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err156];
+                            } else {
+                              vErrors.push(err156);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid13 = _errs187 === errors;
+                        valid31 = valid31 || _valid13;
+                        if (!valid31) {
+                          const _errs189 = errors;
+                          if (typeof data61 === 'string') {
+                            if (!pattern0.test(data61)) {
+                              const err157 = {
+                                instancePath: instancePath + '/data/relationships/finishedStage/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err157];
+                              } else {
+                                vErrors.push(err157);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err158 = {
+                              instancePath: instancePath + '/data/relationships/finishedStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err158];
+                            } else {
+                              vErrors.push(err158);
+                            }
+                            errors++;
+                          }
+                          var _valid13 = _errs189 === errors;
+                          valid31 = valid31 || _valid13;
+                        }
+                        if (!valid31) {
+                          const err159 = {
+                            instancePath: instancePath + '/data/relationships/finishedStage/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err159];
+                          } else {
+                            vErrors.push(err159);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs186;
+                          if (vErrors !== null) {
+                            if (_errs186) {
+                              vErrors.length = _errs186;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data59.meta !== undefined) {
+                        let data62 = data59.meta;
+                        if (!(data62 && typeof data62 == 'object' && !Array.isArray(data62))) {
+                          const err160 = {
+                            instancePath: instancePath + '/data/relationships/finishedStage/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err160];
+                          } else {
+                            vErrors.push(err160);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err161 = {
+                        instancePath: instancePath + '/data/relationships/finishedStage/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err161];
+                      } else {
+                        vErrors.push(err161);
+                      }
+                      errors++;
+                    }
+                    var _valid12 = _errs181 === errors;
+                    valid29 = valid29 || _valid12;
+                  }
+                  if (!valid29) {
+                    const err162 = {
+                      instancePath: instancePath + '/data/relationships/finishedStage/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err162];
+                    } else {
+                      vErrors.push(err162);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs178;
+                    if (vErrors !== null) {
+                      if (_errs178) {
+                        vErrors.length = _errs178;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data58.meta !== undefined) {
+                  let data63 = data58.meta;
+                  if (!(data63 && typeof data63 == 'object' && !Array.isArray(data63))) {
+                    const err163 = {
+                      instancePath: instancePath + '/data/relationships/finishedStage/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/finishedStage/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err163];
+                    } else {
+                      vErrors.push(err163);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err164 = {
+                  instancePath: instancePath + '/data/relationships/finishedStage',
+                  schemaPath: '#/properties/data/properties/relationships/properties/finishedStage/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err164];
+                } else {
+                  vErrors.push(err164);
+                }
+                errors++;
+              }
+            }
+            if (data21.optedOutStage !== undefined) {
+              let data64 = data21.optedOutStage;
+              if (data64 && typeof data64 == 'object' && !Array.isArray(data64)) {
+                if (data64.data === undefined) {
+                  const err165 = {
+                    instancePath: instancePath + '/data/relationships/optedOutStage',
+                    schemaPath: '#/properties/data/properties/relationships/properties/optedOutStage/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err165];
+                  } else {
+                    vErrors.push(err165);
+                  }
+                  errors++;
+                }
+                for (const key17 in data64) {
+                  if (!(key17 === 'data' || key17 === 'meta')) {
+                    const err166 = {
+                      instancePath: instancePath + '/data/relationships/optedOutStage',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/optedOutStage/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key17 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err166];
+                    } else {
+                      vErrors.push(err166);
+                    }
+                    errors++;
+                  }
+                }
+                if (data64.data !== undefined) {
+                  let data65 = data64.data;
+                  const _errs199 = errors;
+                  let valid33 = false;
+                  const _errs200 = errors;
+                  if (data65 !== null) {
+                    const err167 = {
+                      instancePath: instancePath + '/data/relationships/optedOutStage/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err167];
+                    } else {
+                      vErrors.push(err167);
+                    }
+                    errors++;
+                  }
+                  var _valid14 = _errs200 === errors;
+                  valid33 = valid33 || _valid14;
+                  if (!valid33) {
+                    const _errs202 = errors;
+                    if (data65 && typeof data65 == 'object' && !Array.isArray(data65)) {
+                      if (data65.type === undefined) {
+                        const err168 = {
+                          instancePath: instancePath + '/data/relationships/optedOutStage/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err168];
+                        } else {
+                          vErrors.push(err168);
+                        }
+                        errors++;
+                      }
+                      if (data65.id === undefined) {
+                        const err169 = {
+                          instancePath: instancePath + '/data/relationships/optedOutStage/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err169];
+                        } else {
+                          vErrors.push(err169);
+                        }
+                        errors++;
+                      }
+                      for (const key18 in data65) {
+                        if (!(key18 === 'type' || key18 === 'id' || key18 === 'meta')) {
+                          const err170 = {
+                            instancePath: instancePath + '/data/relationships/optedOutStage/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key18 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err170];
+                          } else {
+                            vErrors.push(err170);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data65.type !== undefined) {
+                        if ('stage' !== data65.type) {
+                          const err171 = {
+                            instancePath: instancePath + '/data/relationships/optedOutStage/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'stage' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err171];
+                          } else {
+                            vErrors.push(err171);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data65.id !== undefined) {
+                        let data67 = data65.id;
+                        const _errs207 = errors;
+                        let valid35 = false;
+                        const _errs208 = errors;
+                        if (!(typeof data67 == 'number' && !(data67 % 1) && !isNaN(data67) && isFinite(data67))) {
+                          const err172 = {
+                            instancePath: instancePath + '/data/relationships/optedOutStage/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err172];
+                          } else {
+                            vErrors.push(err172);
+                          }
+                          errors++;
+                        }
+                        if (typeof data67 == 'number' && isFinite(data67)) {
+                          if (data67 > 9007199254740991 || isNaN(data67)) {
+                            const err173 = {
+                              instancePath: instancePath + '/data/relationships/optedOutStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err173];
+                            } else {
+                              vErrors.push(err173);
+                            }
+                            errors++;
+                          }
+                          if (data67 < 1 || isNaN(data67)) {
+                            const err174 = {
+                              instancePath: instancePath + '/data/relationships/optedOutStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err174];
+                            } else {
+                              vErrors.push(err174);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid15 = _errs208 === errors;
+                        valid35 = valid35 || _valid15;
+                        if (!valid35) {
+                          const _errs210 = errors;
+                          if (typeof data67 === 'string') {
+                            if (!pattern0.test(data67)) {
+                              const err175 = {
+                                instancePath: instancePath + '/data/relationships/optedOutStage/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err175];
+                              } else {
+                                vErrors.push(err175);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err176 = {
+                              instancePath: instancePath + '/data/relationships/optedOutStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err176];
+                            } else {
+                              vErrors.push(err176);
+                            }
+                            errors++;
+                          }
+                          var _valid15 = _errs210 === errors;
+                          valid35 = valid35 || _valid15;
+                        }
+                        if (!valid35) {
+                          const err177 = {
+                            instancePath: instancePath + '/data/relationships/optedOutStage/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err177];
+                          } else {
+                            vErrors.push(err177);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs207;
+                          if (vErrors !== null) {
+                            if (_errs207) {
+                              vErrors.length = _errs207;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data65.meta !== undefined) {
+                        let data68 = data65.meta;
+                        if (!(data68 && typeof data68 == 'object' && !Array.isArray(data68))) {
+                          const err178 = {
+                            instancePath: instancePath + '/data/relationships/optedOutStage/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err178];
+                          } else {
+                            vErrors.push(err178);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err179 = {
+                        instancePath: instancePath + '/data/relationships/optedOutStage/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err179];
+                      } else {
+                        vErrors.push(err179);
+                      }
+                      errors++;
+                    }
+                    var _valid14 = _errs202 === errors;
+                    valid33 = valid33 || _valid14;
+                  }
+                  if (!valid33) {
+                    const err180 = {
+                      instancePath: instancePath + '/data/relationships/optedOutStage/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err180];
+                    } else {
+                      vErrors.push(err180);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs199;
+                    if (vErrors !== null) {
+                      if (_errs199) {
+                        vErrors.length = _errs199;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data64.meta !== undefined) {
+                  let data69 = data64.meta;
+                  if (!(data69 && typeof data69 == 'object' && !Array.isArray(data69))) {
+                    const err181 = {
+                      instancePath: instancePath + '/data/relationships/optedOutStage/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/optedOutStage/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err181];
+                    } else {
+                      vErrors.push(err181);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err182 = {
+                  instancePath: instancePath + '/data/relationships/optedOutStage',
+                  schemaPath: '#/properties/data/properties/relationships/properties/optedOutStage/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err182];
+                } else {
+                  vErrors.push(err182);
+                }
+                errors++;
+              }
+            }
+            if (data21.owner !== undefined) {
+              let data70 = data21.owner;
+              if (data70 && typeof data70 == 'object' && !Array.isArray(data70)) {
+                if (data70.data === undefined) {
+                  const err183 = {
+                    instancePath: instancePath + '/data/relationships/owner',
+                    schemaPath: '#/properties/data/properties/relationships/properties/owner/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err183];
+                  } else {
+                    vErrors.push(err183);
+                  }
+                  errors++;
+                }
+                for (const key19 in data70) {
+                  if (!(key19 === 'data' || key19 === 'meta')) {
+                    const err184 = {
+                      instancePath: instancePath + '/data/relationships/owner',
+                      schemaPath: '#/properties/data/properties/relationships/properties/owner/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key19 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err184];
+                    } else {
+                      vErrors.push(err184);
+                    }
+                    errors++;
+                  }
+                }
+                if (data70.data !== undefined) {
+                  let data71 = data70.data;
+                  const _errs220 = errors;
+                  let valid37 = false;
+                  const _errs221 = errors;
+                  if (data71 !== null) {
+                    const err185 = {
+                      instancePath: instancePath + '/data/relationships/owner/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err185];
+                    } else {
+                      vErrors.push(err185);
+                    }
+                    errors++;
+                  }
+                  var _valid16 = _errs221 === errors;
+                  valid37 = valid37 || _valid16;
+                  if (!valid37) {
+                    const _errs223 = errors;
+                    if (data71 && typeof data71 == 'object' && !Array.isArray(data71)) {
+                      if (data71.type === undefined) {
+                        const err186 = {
+                          instancePath: instancePath + '/data/relationships/owner/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err186];
+                        } else {
+                          vErrors.push(err186);
+                        }
+                        errors++;
+                      }
+                      if (data71.id === undefined) {
+                        const err187 = {
+                          instancePath: instancePath + '/data/relationships/owner/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err187];
+                        } else {
+                          vErrors.push(err187);
+                        }
+                        errors++;
+                      }
+                      for (const key20 in data71) {
+                        if (!(key20 === 'type' || key20 === 'id' || key20 === 'meta')) {
+                          const err188 = {
+                            instancePath: instancePath + '/data/relationships/owner/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key20 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err188];
+                          } else {
+                            vErrors.push(err188);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data71.type !== undefined) {
+                        if ('user' !== data71.type) {
+                          const err189 = {
+                            instancePath: instancePath + '/data/relationships/owner/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'user' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err189];
+                          } else {
+                            vErrors.push(err189);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data71.id !== undefined) {
+                        let data73 = data71.id;
+                        const _errs228 = errors;
+                        let valid39 = false;
+                        const _errs229 = errors;
+                        if (!(typeof data73 == 'number' && !(data73 % 1) && !isNaN(data73) && isFinite(data73))) {
+                          const err190 = {
+                            instancePath: instancePath + '/data/relationships/owner/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err190];
+                          } else {
+                            vErrors.push(err190);
+                          }
+                          errors++;
+                        }
+                        if (typeof data73 == 'number' && isFinite(data73)) {
+                          if (data73 > 9007199254740991 || isNaN(data73)) {
+                            const err191 = {
+                              instancePath: instancePath + '/data/relationships/owner/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err191];
+                            } else {
+                              vErrors.push(err191);
+                            }
+                            errors++;
+                          }
+                          if (data73 < 1 || isNaN(data73)) {
+                            const err192 = {
+                              instancePath: instancePath + '/data/relationships/owner/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err192];
+                            } else {
+                              vErrors.push(err192);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid17 = _errs229 === errors;
+                        valid39 = valid39 || _valid17;
+                        if (!valid39) {
+                          const _errs231 = errors;
+                          if (typeof data73 === 'string') {
+                            if (!pattern0.test(data73)) {
+                              const err193 = {
+                                instancePath: instancePath + '/data/relationships/owner/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err193];
+                              } else {
+                                vErrors.push(err193);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err194 = {
+                              instancePath: instancePath + '/data/relationships/owner/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err194];
+                            } else {
+                              vErrors.push(err194);
+                            }
+                            errors++;
+                          }
+                          var _valid17 = _errs231 === errors;
+                          valid39 = valid39 || _valid17;
+                        }
+                        if (!valid39) {
+                          const err195 = {
+                            instancePath: instancePath + '/data/relationships/owner/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err195];
+                          } else {
+                            vErrors.push(err195);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs228;
+                          if (vErrors !== null) {
+                            if (_errs228) {
+                              vErrors.length = _errs228;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data71.meta !== undefined) {
+                        let data74 = data71.meta;
+                        if (!(data74 && typeof data74 == 'object' && !Array.isArray(data74))) {
+                          const err196 = {
+                            instancePath: instancePath + '/data/relationships/owner/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err196];
+                          } else {
+                            vErrors.push(err196);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err197 = {
+                        instancePath: instancePath + '/data/relationships/owner/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err197];
+                      } else {
+                        vErrors.push(err197);
+                      }
+                      errors++;
+                    }
+                    var _valid16 = _errs223 === errors;
+                    valid37 = valid37 || _valid16;
+                  }
+                  if (!valid37) {
+                    const err198 = {
+                      instancePath: instancePath + '/data/relationships/owner/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err198];
+                    } else {
+                      vErrors.push(err198);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs220;
+                    if (vErrors !== null) {
+                      if (_errs220) {
+                        vErrors.length = _errs220;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data70.meta !== undefined) {
+                  let data75 = data70.meta;
+                  if (!(data75 && typeof data75 == 'object' && !Array.isArray(data75))) {
+                    const err199 = {
+                      instancePath: instancePath + '/data/relationships/owner/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err199];
+                    } else {
+                      vErrors.push(err199);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err200 = {
+                  instancePath: instancePath + '/data/relationships/owner',
+                  schemaPath: '#/properties/data/properties/relationships/properties/owner/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err200];
+                } else {
+                  vErrors.push(err200);
+                }
+                errors++;
+              }
+            }
+            if (data21.repliedStage !== undefined) {
+              let data76 = data21.repliedStage;
+              if (data76 && typeof data76 == 'object' && !Array.isArray(data76)) {
+                if (data76.data === undefined) {
+                  const err201 = {
+                    instancePath: instancePath + '/data/relationships/repliedStage',
+                    schemaPath: '#/properties/data/properties/relationships/properties/repliedStage/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err201];
+                  } else {
+                    vErrors.push(err201);
+                  }
+                  errors++;
+                }
+                for (const key21 in data76) {
+                  if (!(key21 === 'data' || key21 === 'meta')) {
+                    const err202 = {
+                      instancePath: instancePath + '/data/relationships/repliedStage',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/repliedStage/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key21 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err202];
+                    } else {
+                      vErrors.push(err202);
+                    }
+                    errors++;
+                  }
+                }
+                if (data76.data !== undefined) {
+                  let data77 = data76.data;
+                  const _errs241 = errors;
+                  let valid41 = false;
+                  const _errs242 = errors;
+                  if (data77 !== null) {
+                    const err203 = {
+                      instancePath: instancePath + '/data/relationships/repliedStage/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err203];
+                    } else {
+                      vErrors.push(err203);
+                    }
+                    errors++;
+                  }
+                  var _valid18 = _errs242 === errors;
+                  valid41 = valid41 || _valid18;
+                  if (!valid41) {
+                    const _errs244 = errors;
+                    if (data77 && typeof data77 == 'object' && !Array.isArray(data77)) {
+                      if (data77.type === undefined) {
+                        const err204 = {
+                          instancePath: instancePath + '/data/relationships/repliedStage/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err204];
+                        } else {
+                          vErrors.push(err204);
+                        }
+                        errors++;
+                      }
+                      if (data77.id === undefined) {
+                        const err205 = {
+                          instancePath: instancePath + '/data/relationships/repliedStage/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err205];
+                        } else {
+                          vErrors.push(err205);
+                        }
+                        errors++;
+                      }
+                      for (const key22 in data77) {
+                        if (!(key22 === 'type' || key22 === 'id' || key22 === 'meta')) {
+                          const err206 = {
+                            instancePath: instancePath + '/data/relationships/repliedStage/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key22 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err206];
+                          } else {
+                            vErrors.push(err206);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data77.type !== undefined) {
+                        if ('stage' !== data77.type) {
+                          const err207 = {
+                            instancePath: instancePath + '/data/relationships/repliedStage/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'stage' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err207];
+                          } else {
+                            vErrors.push(err207);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data77.id !== undefined) {
+                        let data79 = data77.id;
+                        const _errs249 = errors;
+                        let valid43 = false;
+                        const _errs250 = errors;
+                        if (!(typeof data79 == 'number' && !(data79 % 1) && !isNaN(data79) && isFinite(data79))) {
+                          const err208 = {
+                            instancePath: instancePath + '/data/relationships/repliedStage/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err208];
+                          } else {
+                            vErrors.push(err208);
+                          }
+                          errors++;
+                        }
+                        if (typeof data79 == 'number' && isFinite(data79)) {
+                          if (data79 > 9007199254740991 || isNaN(data79)) {
+                            const err209 = {
+                              instancePath: instancePath + '/data/relationships/repliedStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err209];
+                            } else {
+                              vErrors.push(err209);
+                            }
+                            errors++;
+                          }
+                          if (data79 < 1 || isNaN(data79)) {
+                            const err210 = {
+                              instancePath: instancePath + '/data/relationships/repliedStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err210];
+                            } else {
+                              vErrors.push(err210);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid19 = _errs250 === errors;
+                        valid43 = valid43 || _valid19;
+                        if (!valid43) {
+                          const _errs252 = errors;
+                          if (typeof data79 === 'string') {
+                            if (!pattern0.test(data79)) {
+                              const err211 = {
+                                instancePath: instancePath + '/data/relationships/repliedStage/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err211];
+                              } else {
+                                vErrors.push(err211);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err212 = {
+                              instancePath: instancePath + '/data/relationships/repliedStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err212];
+                            } else {
+                              vErrors.push(err212);
+                            }
+                            errors++;
+                          }
+                          var _valid19 = _errs252 === errors;
+                          valid43 = valid43 || _valid19;
+                        }
+                        if (!valid43) {
+                          const err213 = {
+                            instancePath: instancePath + '/data/relationships/repliedStage/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err213];
+                          } else {
+                            vErrors.push(err213);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs249;
+                          if (vErrors !== null) {
+                            if (_errs249) {
+                              vErrors.length = _errs249;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data77.meta !== undefined) {
+                        let data80 = data77.meta;
+                        if (!(data80 && typeof data80 == 'object' && !Array.isArray(data80))) {
+                          const err214 = {
+                            instancePath: instancePath + '/data/relationships/repliedStage/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err214];
+                          } else {
+                            vErrors.push(err214);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err215 = {
+                        instancePath: instancePath + '/data/relationships/repliedStage/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err215];
+                      } else {
+                        vErrors.push(err215);
+                      }
+                      errors++;
+                    }
+                    var _valid18 = _errs244 === errors;
+                    valid41 = valid41 || _valid18;
+                  }
+                  if (!valid41) {
+                    const err216 = {
+                      instancePath: instancePath + '/data/relationships/repliedStage/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err216];
+                    } else {
+                      vErrors.push(err216);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs241;
+                    if (vErrors !== null) {
+                      if (_errs241) {
+                        vErrors.length = _errs241;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data76.meta !== undefined) {
+                  let data81 = data76.meta;
+                  if (!(data81 && typeof data81 == 'object' && !Array.isArray(data81))) {
+                    const err217 = {
+                      instancePath: instancePath + '/data/relationships/repliedStage/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/repliedStage/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err217];
+                    } else {
+                      vErrors.push(err217);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err218 = {
+                  instancePath: instancePath + '/data/relationships/repliedStage',
+                  schemaPath: '#/properties/data/properties/relationships/properties/repliedStage/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err218];
+                } else {
+                  vErrors.push(err218);
+                }
+                errors++;
+              }
+            }
+            if (data21.startedStage !== undefined) {
+              let data82 = data21.startedStage;
+              if (data82 && typeof data82 == 'object' && !Array.isArray(data82)) {
+                if (data82.data === undefined) {
+                  const err219 = {
+                    instancePath: instancePath + '/data/relationships/startedStage',
+                    schemaPath: '#/properties/data/properties/relationships/properties/startedStage/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err219];
+                  } else {
+                    vErrors.push(err219);
+                  }
+                  errors++;
+                }
+                for (const key23 in data82) {
+                  if (!(key23 === 'data' || key23 === 'meta')) {
+                    const err220 = {
+                      instancePath: instancePath + '/data/relationships/startedStage',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/startedStage/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key23 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err220];
+                    } else {
+                      vErrors.push(err220);
+                    }
+                    errors++;
+                  }
+                }
+                if (data82.data !== undefined) {
+                  let data83 = data82.data;
+                  const _errs262 = errors;
+                  let valid45 = false;
+                  const _errs263 = errors;
+                  if (data83 !== null) {
+                    const err221 = {
+                      instancePath: instancePath + '/data/relationships/startedStage/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err221];
+                    } else {
+                      vErrors.push(err221);
+                    }
+                    errors++;
+                  }
+                  var _valid20 = _errs263 === errors;
+                  valid45 = valid45 || _valid20;
+                  if (!valid45) {
+                    const _errs265 = errors;
+                    if (data83 && typeof data83 == 'object' && !Array.isArray(data83)) {
+                      if (data83.type === undefined) {
+                        const err222 = {
+                          instancePath: instancePath + '/data/relationships/startedStage/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err222];
+                        } else {
+                          vErrors.push(err222);
+                        }
+                        errors++;
+                      }
+                      if (data83.id === undefined) {
+                        const err223 = {
+                          instancePath: instancePath + '/data/relationships/startedStage/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err223];
+                        } else {
+                          vErrors.push(err223);
+                        }
+                        errors++;
+                      }
+                      for (const key24 in data83) {
+                        if (!(key24 === 'type' || key24 === 'id' || key24 === 'meta')) {
+                          const err224 = {
+                            instancePath: instancePath + '/data/relationships/startedStage/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key24 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err224];
+                          } else {
+                            vErrors.push(err224);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data83.type !== undefined) {
+                        if ('stage' !== data83.type) {
+                          const err225 = {
+                            instancePath: instancePath + '/data/relationships/startedStage/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'stage' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err225];
+                          } else {
+                            vErrors.push(err225);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data83.id !== undefined) {
+                        let data85 = data83.id;
+                        const _errs270 = errors;
+                        let valid47 = false;
+                        const _errs271 = errors;
+                        if (!(typeof data85 == 'number' && !(data85 % 1) && !isNaN(data85) && isFinite(data85))) {
+                          const err226 = {
+                            instancePath: instancePath + '/data/relationships/startedStage/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err226];
+                          } else {
+                            vErrors.push(err226);
+                          }
+                          errors++;
+                        }
+                        if (typeof data85 == 'number' && isFinite(data85)) {
+                          if (data85 > 9007199254740991 || isNaN(data85)) {
+                            const err227 = {
+                              instancePath: instancePath + '/data/relationships/startedStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err227];
+                            } else {
+                              vErrors.push(err227);
+                            }
+                            errors++;
+                          }
+                          if (data85 < 1 || isNaN(data85)) {
+                            const err228 = {
+                              instancePath: instancePath + '/data/relationships/startedStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err228];
+                            } else {
+                              vErrors.push(err228);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid21 = _errs271 === errors;
+                        valid47 = valid47 || _valid21;
+                        if (!valid47) {
+                          const _errs273 = errors;
+                          if (typeof data85 === 'string') {
+                            if (!pattern0.test(data85)) {
+                              const err229 = {
+                                instancePath: instancePath + '/data/relationships/startedStage/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err229];
+                              } else {
+                                vErrors.push(err229);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err230 = {
+                              instancePath: instancePath + '/data/relationships/startedStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err230];
+                            } else {
+                              vErrors.push(err230);
+                            }
+                            errors++;
+                          }
+                          var _valid21 = _errs273 === errors;
+                          valid47 = valid47 || _valid21;
+                        }
+                        if (!valid47) {
+                          const err231 = {
+                            instancePath: instancePath + '/data/relationships/startedStage/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err231];
+                          } else {
+                            vErrors.push(err231);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs270;
+                          if (vErrors !== null) {
+                            if (_errs270) {
+                              vErrors.length = _errs270;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data83.meta !== undefined) {
+                        let data86 = data83.meta;
+                        if (!(data86 && typeof data86 == 'object' && !Array.isArray(data86))) {
+                          const err232 = {
+                            instancePath: instancePath + '/data/relationships/startedStage/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err232];
+                          } else {
+                            vErrors.push(err232);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err233 = {
+                        instancePath: instancePath + '/data/relationships/startedStage/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err233];
+                      } else {
+                        vErrors.push(err233);
+                      }
+                      errors++;
+                    }
+                    var _valid20 = _errs265 === errors;
+                    valid45 = valid45 || _valid20;
+                  }
+                  if (!valid45) {
+                    const err234 = {
+                      instancePath: instancePath + '/data/relationships/startedStage/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err234];
+                    } else {
+                      vErrors.push(err234);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs262;
+                    if (vErrors !== null) {
+                      if (_errs262) {
+                        vErrors.length = _errs262;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data82.meta !== undefined) {
+                  let data87 = data82.meta;
+                  if (!(data87 && typeof data87 == 'object' && !Array.isArray(data87))) {
+                    const err235 = {
+                      instancePath: instancePath + '/data/relationships/startedStage/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/startedStage/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err235];
+                    } else {
+                      vErrors.push(err235);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err236 = {
+                  instancePath: instancePath + '/data/relationships/startedStage',
+                  schemaPath: '#/properties/data/properties/relationships/properties/startedStage/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err236];
+                } else {
+                  vErrors.push(err236);
+                }
+                errors++;
+              }
             }
           } else {
-            const err12 = {
+            const err237 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
               keyword: 'type',
@@ -266,17 +4946,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err12];
+              vErrors = [err237];
             } else {
-              vErrors.push(err12);
+              vErrors.push(err237);
             }
             errors++;
           }
         }
         if (data0.meta !== undefined) {
-          let data7 = data0.meta;
-          if (!(data7 && typeof data7 == 'object' && !Array.isArray(data7))) {
-            const err13 = {
+          let data88 = data0.meta;
+          if (!(data88 && typeof data88 == 'object' && !Array.isArray(data88))) {
+            const err238 = {
               instancePath: instancePath + '/data/meta',
               schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
@@ -284,17 +4964,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err13];
+              vErrors = [err238];
             } else {
-              vErrors.push(err13);
+              vErrors.push(err238);
             }
             errors++;
           }
         }
         if (data0.links !== undefined) {
-          let data8 = data0.links;
-          if (!(data8 && typeof data8 == 'object' && !Array.isArray(data8))) {
-            const err14 = {
+          let data89 = data0.links;
+          if (!(data89 && typeof data89 == 'object' && !Array.isArray(data89))) {
+            const err239 = {
               instancePath: instancePath + '/data/links',
               schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
@@ -302,15 +4982,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err14];
+              vErrors = [err239];
             } else {
-              vErrors.push(err14);
+              vErrors.push(err239);
             }
             errors++;
           }
         }
       } else {
-        const err15 = {
+        const err240 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -318,15 +4998,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err15];
+          vErrors = [err240];
         } else {
-          vErrors.push(err15);
+          vErrors.push(err240);
         }
         errors++;
       }
     }
   } else {
-    const err16 = {
+    const err241 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -334,9 +5014,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err16];
+      vErrors = [err241];
     } else {
-      vErrors.push(err16);
+      vErrors.push(err241);
     }
     errors++;
   }
@@ -366,19 +5046,347 @@ const schema12 = {
           required: [],
           additionalProperties: false,
           properties: {
+            applyCompletedStageIn: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
             autoResumeOotoProspects: { type: ['boolean', 'null'] },
+            autoResumeOotoProspectsExpiresIn: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            autoResumeOotoProspectsIn: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            callOptOutAction: { type: ['string', 'null'] },
+            clicksNeededBeforeCallTaskCreated: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            emailOptOutAction: { type: ['string', 'null'] },
+            includeUnsubscribeLinks: { type: ['boolean', 'null'] },
+            meetingBookedAction: { type: ['string', 'null'] },
+            minimumProspectTouchedInterval: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
             name: { type: ['string', 'null'], maxLength: 255 },
+            ootoAutoExtractionEnabled: { type: ['boolean', 'null'] },
+            opensNeededBeforeCallTaskCreated: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
             permitDuplicateProspects: { type: ['string', 'null'], maxLength: 255 },
+            sequenceExclusivity: { type: ['string', 'null'] },
+            smsOptOutAction: { type: ['string', 'null'] },
+            smsReceivedAction: { type: ['string', 'null'] },
+            stepOverridesEnabled: { type: ['boolean', 'null'] },
           },
         },
-        relationships: { type: 'object', required: [], additionalProperties: false, properties: {} },
+        relationships: {
+          type: 'object',
+          required: [],
+          additionalProperties: false,
+          properties: {
+            bouncedStage: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'stage' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            callTaskPriority: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'taskPriority' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            callTaskPriorityFromClicks: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'taskPriority' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            callTaskPriorityFromOpens: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'taskPriority' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            completedStage: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'stage' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            deliveredStage: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'stage' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            finishedStage: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'stage' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            optedOutStage: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'stage' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            owner: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'user' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            repliedStage: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'stage' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            startedStage: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'stage' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+          },
+        },
         meta: { type: 'object' },
         links: { type: 'object' },
       },
     },
   },
 };
-const pattern0 = new RegExp('^[1-9][0-9]{0,14}$', 'u');
 function validate11(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   /*# sourceURL="update" */ let vErrors = null;
   let errors = 0;
@@ -591,7 +5599,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           let data3 = data0.attributes;
           if (data3 && typeof data3 == 'object' && !Array.isArray(data3)) {
             for (const key1 in data3) {
-              if (!(key1 === 'autoResumeOotoProspects' || key1 === 'name' || key1 === 'permitDuplicateProspects')) {
+              if (!func2.call(schema12.properties.data.properties.attributes.properties, key1)) {
                 const err11 = {
                   instancePath: instancePath + '/data/attributes',
                   schemaPath: '#/properties/data/properties/attributes/additionalProperties',
@@ -607,17 +5615,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.autoResumeOotoProspects !== undefined) {
-              let data4 = data3.autoResumeOotoProspects;
-              if (typeof data4 !== 'boolean' && data4 !== null) {
+            if (data3.applyCompletedStageIn !== undefined) {
+              let data4 = data3.applyCompletedStageIn;
+              if (!(typeof data4 == 'number' && !(data4 % 1) && !isNaN(data4) && isFinite(data4)) && data4 !== null) {
                 const err12 = {
-                  instancePath: instancePath + '/data/attributes/autoResumeOotoProspects',
-                  schemaPath: '#/properties/data/properties/attributes/properties/autoResumeOotoProspects/type',
+                  instancePath: instancePath + '/data/attributes/applyCompletedStageIn',
+                  schemaPath: '#/properties/data/properties/attributes/properties/applyCompletedStageIn/type',
                   keyword: 'type',
                   params: {
-                    type: schema12.properties.data.properties.attributes.properties.autoResumeOotoProspects.type,
+                    type: schema12.properties.data.properties.attributes.properties.applyCompletedStageIn.type,
                   },
-                  message: 'must be boolean,null',
+                  message: 'must be integer,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err12];
@@ -626,32 +5634,29 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data3.name !== undefined) {
-              let data5 = data3.name;
-              if (typeof data5 !== 'string' && data5 !== null) {
-                const err13 = {
-                  instancePath: instancePath + '/data/attributes/name',
-                  schemaPath: '#/properties/data/properties/attributes/properties/name/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.name.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err13];
-                } else {
-                  vErrors.push(err13);
+              if (typeof data4 == 'number' && isFinite(data4)) {
+                if (data4 > 2147483647 || isNaN(data4)) {
+                  const err13 = {
+                    instancePath: instancePath + '/data/attributes/applyCompletedStageIn',
+                    schemaPath: '#/properties/data/properties/attributes/properties/applyCompletedStageIn/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err13];
+                  } else {
+                    vErrors.push(err13);
+                  }
+                  errors++;
                 }
-                errors++;
-              }
-              if (typeof data5 === 'string') {
-                if (func2(data5) > 255) {
+                if (data4 < -2147483648 || isNaN(data4)) {
                   const err14 = {
-                    instancePath: instancePath + '/data/attributes/name',
-                    schemaPath: '#/properties/data/properties/attributes/properties/name/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
+                    instancePath: instancePath + '/data/attributes/applyCompletedStageIn',
+                    schemaPath: '#/properties/data/properties/attributes/properties/applyCompletedStageIn/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
                   };
                   if (vErrors === null) {
                     vErrors = [err14];
@@ -662,10 +5667,439 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data3.permitDuplicateProspects !== undefined) {
-              let data6 = data3.permitDuplicateProspects;
-              if (typeof data6 !== 'string' && data6 !== null) {
+            if (data3.autoResumeOotoProspects !== undefined) {
+              let data5 = data3.autoResumeOotoProspects;
+              if (typeof data5 !== 'boolean' && data5 !== null) {
                 const err15 = {
+                  instancePath: instancePath + '/data/attributes/autoResumeOotoProspects',
+                  schemaPath: '#/properties/data/properties/attributes/properties/autoResumeOotoProspects/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.autoResumeOotoProspects.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err15];
+                } else {
+                  vErrors.push(err15);
+                }
+                errors++;
+              }
+            }
+            if (data3.autoResumeOotoProspectsExpiresIn !== undefined) {
+              let data6 = data3.autoResumeOotoProspectsExpiresIn;
+              if (!(typeof data6 == 'number' && !(data6 % 1) && !isNaN(data6) && isFinite(data6)) && data6 !== null) {
+                const err16 = {
+                  instancePath: instancePath + '/data/attributes/autoResumeOotoProspectsExpiresIn',
+                  schemaPath:
+                    '#/properties/data/properties/attributes/properties/autoResumeOotoProspectsExpiresIn/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.autoResumeOotoProspectsExpiresIn
+                      .type,
+                  },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err16];
+                } else {
+                  vErrors.push(err16);
+                }
+                errors++;
+              }
+              if (typeof data6 == 'number' && isFinite(data6)) {
+                if (data6 > 2147483647 || isNaN(data6)) {
+                  const err17 = {
+                    instancePath: instancePath + '/data/attributes/autoResumeOotoProspectsExpiresIn',
+                    schemaPath:
+                      '#/properties/data/properties/attributes/properties/autoResumeOotoProspectsExpiresIn/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err17];
+                  } else {
+                    vErrors.push(err17);
+                  }
+                  errors++;
+                }
+                if (data6 < -2147483648 || isNaN(data6)) {
+                  const err18 = {
+                    instancePath: instancePath + '/data/attributes/autoResumeOotoProspectsExpiresIn',
+                    schemaPath:
+                      '#/properties/data/properties/attributes/properties/autoResumeOotoProspectsExpiresIn/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err18];
+                  } else {
+                    vErrors.push(err18);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.autoResumeOotoProspectsIn !== undefined) {
+              let data7 = data3.autoResumeOotoProspectsIn;
+              if (!(typeof data7 == 'number' && !(data7 % 1) && !isNaN(data7) && isFinite(data7)) && data7 !== null) {
+                const err19 = {
+                  instancePath: instancePath + '/data/attributes/autoResumeOotoProspectsIn',
+                  schemaPath: '#/properties/data/properties/attributes/properties/autoResumeOotoProspectsIn/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.autoResumeOotoProspectsIn.type,
+                  },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err19];
+                } else {
+                  vErrors.push(err19);
+                }
+                errors++;
+              }
+              if (typeof data7 == 'number' && isFinite(data7)) {
+                if (data7 > 2147483647 || isNaN(data7)) {
+                  const err20 = {
+                    instancePath: instancePath + '/data/attributes/autoResumeOotoProspectsIn',
+                    schemaPath: '#/properties/data/properties/attributes/properties/autoResumeOotoProspectsIn/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err20];
+                  } else {
+                    vErrors.push(err20);
+                  }
+                  errors++;
+                }
+                if (data7 < -2147483648 || isNaN(data7)) {
+                  const err21 = {
+                    instancePath: instancePath + '/data/attributes/autoResumeOotoProspectsIn',
+                    schemaPath: '#/properties/data/properties/attributes/properties/autoResumeOotoProspectsIn/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err21];
+                  } else {
+                    vErrors.push(err21);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.callOptOutAction !== undefined) {
+              let data8 = data3.callOptOutAction;
+              if (typeof data8 !== 'string' && data8 !== null) {
+                const err22 = {
+                  instancePath: instancePath + '/data/attributes/callOptOutAction',
+                  schemaPath: '#/properties/data/properties/attributes/properties/callOptOutAction/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.callOptOutAction.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err22];
+                } else {
+                  vErrors.push(err22);
+                }
+                errors++;
+              }
+            }
+            if (data3.clicksNeededBeforeCallTaskCreated !== undefined) {
+              let data9 = data3.clicksNeededBeforeCallTaskCreated;
+              if (!(typeof data9 == 'number' && !(data9 % 1) && !isNaN(data9) && isFinite(data9)) && data9 !== null) {
+                const err23 = {
+                  instancePath: instancePath + '/data/attributes/clicksNeededBeforeCallTaskCreated',
+                  schemaPath:
+                    '#/properties/data/properties/attributes/properties/clicksNeededBeforeCallTaskCreated/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.clicksNeededBeforeCallTaskCreated
+                      .type,
+                  },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err23];
+                } else {
+                  vErrors.push(err23);
+                }
+                errors++;
+              }
+              if (typeof data9 == 'number' && isFinite(data9)) {
+                if (data9 > 2147483647 || isNaN(data9)) {
+                  const err24 = {
+                    instancePath: instancePath + '/data/attributes/clicksNeededBeforeCallTaskCreated',
+                    schemaPath:
+                      '#/properties/data/properties/attributes/properties/clicksNeededBeforeCallTaskCreated/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err24];
+                  } else {
+                    vErrors.push(err24);
+                  }
+                  errors++;
+                }
+                if (data9 < -2147483648 || isNaN(data9)) {
+                  const err25 = {
+                    instancePath: instancePath + '/data/attributes/clicksNeededBeforeCallTaskCreated',
+                    schemaPath:
+                      '#/properties/data/properties/attributes/properties/clicksNeededBeforeCallTaskCreated/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err25];
+                  } else {
+                    vErrors.push(err25);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.emailOptOutAction !== undefined) {
+              let data10 = data3.emailOptOutAction;
+              if (typeof data10 !== 'string' && data10 !== null) {
+                const err26 = {
+                  instancePath: instancePath + '/data/attributes/emailOptOutAction',
+                  schemaPath: '#/properties/data/properties/attributes/properties/emailOptOutAction/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.emailOptOutAction.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err26];
+                } else {
+                  vErrors.push(err26);
+                }
+                errors++;
+              }
+            }
+            if (data3.includeUnsubscribeLinks !== undefined) {
+              let data11 = data3.includeUnsubscribeLinks;
+              if (typeof data11 !== 'boolean' && data11 !== null) {
+                const err27 = {
+                  instancePath: instancePath + '/data/attributes/includeUnsubscribeLinks',
+                  schemaPath: '#/properties/data/properties/attributes/properties/includeUnsubscribeLinks/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.includeUnsubscribeLinks.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err27];
+                } else {
+                  vErrors.push(err27);
+                }
+                errors++;
+              }
+            }
+            if (data3.meetingBookedAction !== undefined) {
+              let data12 = data3.meetingBookedAction;
+              if (typeof data12 !== 'string' && data12 !== null) {
+                const err28 = {
+                  instancePath: instancePath + '/data/attributes/meetingBookedAction',
+                  schemaPath: '#/properties/data/properties/attributes/properties/meetingBookedAction/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.meetingBookedAction.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err28];
+                } else {
+                  vErrors.push(err28);
+                }
+                errors++;
+              }
+            }
+            if (data3.minimumProspectTouchedInterval !== undefined) {
+              let data13 = data3.minimumProspectTouchedInterval;
+              if (
+                !(typeof data13 == 'number' && !(data13 % 1) && !isNaN(data13) && isFinite(data13)) &&
+                data13 !== null
+              ) {
+                const err29 = {
+                  instancePath: instancePath + '/data/attributes/minimumProspectTouchedInterval',
+                  schemaPath: '#/properties/data/properties/attributes/properties/minimumProspectTouchedInterval/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.minimumProspectTouchedInterval.type,
+                  },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err29];
+                } else {
+                  vErrors.push(err29);
+                }
+                errors++;
+              }
+              if (typeof data13 == 'number' && isFinite(data13)) {
+                if (data13 > 2147483647 || isNaN(data13)) {
+                  const err30 = {
+                    instancePath: instancePath + '/data/attributes/minimumProspectTouchedInterval',
+                    schemaPath:
+                      '#/properties/data/properties/attributes/properties/minimumProspectTouchedInterval/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err30];
+                  } else {
+                    vErrors.push(err30);
+                  }
+                  errors++;
+                }
+                if (data13 < -2147483648 || isNaN(data13)) {
+                  const err31 = {
+                    instancePath: instancePath + '/data/attributes/minimumProspectTouchedInterval',
+                    schemaPath:
+                      '#/properties/data/properties/attributes/properties/minimumProspectTouchedInterval/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err31];
+                  } else {
+                    vErrors.push(err31);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.name !== undefined) {
+              let data14 = data3.name;
+              if (typeof data14 !== 'string' && data14 !== null) {
+                const err32 = {
+                  instancePath: instancePath + '/data/attributes/name',
+                  schemaPath: '#/properties/data/properties/attributes/properties/name/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.name.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err32];
+                } else {
+                  vErrors.push(err32);
+                }
+                errors++;
+              }
+              if (typeof data14 === 'string') {
+                if (func3(data14) > 255) {
+                  const err33 = {
+                    instancePath: instancePath + '/data/attributes/name',
+                    schemaPath: '#/properties/data/properties/attributes/properties/name/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err33];
+                  } else {
+                    vErrors.push(err33);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.ootoAutoExtractionEnabled !== undefined) {
+              let data15 = data3.ootoAutoExtractionEnabled;
+              if (typeof data15 !== 'boolean' && data15 !== null) {
+                const err34 = {
+                  instancePath: instancePath + '/data/attributes/ootoAutoExtractionEnabled',
+                  schemaPath: '#/properties/data/properties/attributes/properties/ootoAutoExtractionEnabled/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.ootoAutoExtractionEnabled.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err34];
+                } else {
+                  vErrors.push(err34);
+                }
+                errors++;
+              }
+            }
+            if (data3.opensNeededBeforeCallTaskCreated !== undefined) {
+              let data16 = data3.opensNeededBeforeCallTaskCreated;
+              if (
+                !(typeof data16 == 'number' && !(data16 % 1) && !isNaN(data16) && isFinite(data16)) &&
+                data16 !== null
+              ) {
+                const err35 = {
+                  instancePath: instancePath + '/data/attributes/opensNeededBeforeCallTaskCreated',
+                  schemaPath:
+                    '#/properties/data/properties/attributes/properties/opensNeededBeforeCallTaskCreated/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.opensNeededBeforeCallTaskCreated
+                      .type,
+                  },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err35];
+                } else {
+                  vErrors.push(err35);
+                }
+                errors++;
+              }
+              if (typeof data16 == 'number' && isFinite(data16)) {
+                if (data16 > 2147483647 || isNaN(data16)) {
+                  const err36 = {
+                    instancePath: instancePath + '/data/attributes/opensNeededBeforeCallTaskCreated',
+                    schemaPath:
+                      '#/properties/data/properties/attributes/properties/opensNeededBeforeCallTaskCreated/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err36];
+                  } else {
+                    vErrors.push(err36);
+                  }
+                  errors++;
+                }
+                if (data16 < -2147483648 || isNaN(data16)) {
+                  const err37 = {
+                    instancePath: instancePath + '/data/attributes/opensNeededBeforeCallTaskCreated',
+                    schemaPath:
+                      '#/properties/data/properties/attributes/properties/opensNeededBeforeCallTaskCreated/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err37];
+                  } else {
+                    vErrors.push(err37);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.permitDuplicateProspects !== undefined) {
+              let data17 = data3.permitDuplicateProspects;
+              if (typeof data17 !== 'string' && data17 !== null) {
+                const err38 = {
                   instancePath: instancePath + '/data/attributes/permitDuplicateProspects',
                   schemaPath: '#/properties/data/properties/attributes/properties/permitDuplicateProspects/type',
                   keyword: 'type',
@@ -675,15 +6109,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err15];
+                  vErrors = [err38];
                 } else {
-                  vErrors.push(err15);
+                  vErrors.push(err38);
                 }
                 errors++;
               }
-              if (typeof data6 === 'string') {
-                if (func2(data6) > 255) {
-                  const err16 = {
+              if (typeof data17 === 'string') {
+                if (func3(data17) > 255) {
+                  const err39 = {
                     instancePath: instancePath + '/data/attributes/permitDuplicateProspects',
                     schemaPath: '#/properties/data/properties/attributes/properties/permitDuplicateProspects/maxLength',
                     keyword: 'maxLength',
@@ -691,16 +6125,88 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err16];
+                    vErrors = [err39];
                   } else {
-                    vErrors.push(err16);
+                    vErrors.push(err39);
                   }
                   errors++;
                 }
               }
             }
+            if (data3.sequenceExclusivity !== undefined) {
+              let data18 = data3.sequenceExclusivity;
+              if (typeof data18 !== 'string' && data18 !== null) {
+                const err40 = {
+                  instancePath: instancePath + '/data/attributes/sequenceExclusivity',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sequenceExclusivity/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.sequenceExclusivity.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err40];
+                } else {
+                  vErrors.push(err40);
+                }
+                errors++;
+              }
+            }
+            if (data3.smsOptOutAction !== undefined) {
+              let data19 = data3.smsOptOutAction;
+              if (typeof data19 !== 'string' && data19 !== null) {
+                const err41 = {
+                  instancePath: instancePath + '/data/attributes/smsOptOutAction',
+                  schemaPath: '#/properties/data/properties/attributes/properties/smsOptOutAction/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.smsOptOutAction.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err41];
+                } else {
+                  vErrors.push(err41);
+                }
+                errors++;
+              }
+            }
+            if (data3.smsReceivedAction !== undefined) {
+              let data20 = data3.smsReceivedAction;
+              if (typeof data20 !== 'string' && data20 !== null) {
+                const err42 = {
+                  instancePath: instancePath + '/data/attributes/smsReceivedAction',
+                  schemaPath: '#/properties/data/properties/attributes/properties/smsReceivedAction/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.smsReceivedAction.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err42];
+                } else {
+                  vErrors.push(err42);
+                }
+                errors++;
+              }
+            }
+            if (data3.stepOverridesEnabled !== undefined) {
+              let data21 = data3.stepOverridesEnabled;
+              if (typeof data21 !== 'boolean' && data21 !== null) {
+                const err43 = {
+                  instancePath: instancePath + '/data/attributes/stepOverridesEnabled',
+                  schemaPath: '#/properties/data/properties/attributes/properties/stepOverridesEnabled/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.stepOverridesEnabled.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err43];
+                } else {
+                  vErrors.push(err43);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err17 = {
+            const err44 = {
               instancePath: instancePath + '/data/attributes',
               schemaPath: '#/properties/data/properties/attributes/type',
               keyword: 'type',
@@ -708,33 +6214,3884 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err17];
+              vErrors = [err44];
             } else {
-              vErrors.push(err17);
+              vErrors.push(err44);
             }
             errors++;
           }
         }
         if (data0.relationships !== undefined) {
-          let data7 = data0.relationships;
-          if (data7 && typeof data7 == 'object' && !Array.isArray(data7)) {
-            for (const key2 in data7) {
-              const err18 = {
-                instancePath: instancePath + '/data/relationships',
-                schemaPath: '#/properties/data/properties/relationships/additionalProperties',
-                keyword: 'additionalProperties',
-                params: { additionalProperty: key2 },
-                message: 'must NOT have additional properties',
-              };
-              if (vErrors === null) {
-                vErrors = [err18];
-              } else {
-                vErrors.push(err18);
+          let data22 = data0.relationships;
+          if (data22 && typeof data22 == 'object' && !Array.isArray(data22)) {
+            for (const key2 in data22) {
+              if (!func2.call(schema12.properties.data.properties.relationships.properties, key2)) {
+                const err45 = {
+                  instancePath: instancePath + '/data/relationships',
+                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key2 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err45];
+                } else {
+                  vErrors.push(err45);
+                }
+                errors++;
               }
-              errors++;
+            }
+            if (data22.bouncedStage !== undefined) {
+              let data23 = data22.bouncedStage;
+              if (data23 && typeof data23 == 'object' && !Array.isArray(data23)) {
+                if (data23.data === undefined) {
+                  const err46 = {
+                    instancePath: instancePath + '/data/relationships/bouncedStage',
+                    schemaPath: '#/properties/data/properties/relationships/properties/bouncedStage/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err46];
+                  } else {
+                    vErrors.push(err46);
+                  }
+                  errors++;
+                }
+                for (const key3 in data23) {
+                  if (!(key3 === 'data' || key3 === 'meta')) {
+                    const err47 = {
+                      instancePath: instancePath + '/data/relationships/bouncedStage',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/bouncedStage/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key3 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err47];
+                    } else {
+                      vErrors.push(err47);
+                    }
+                    errors++;
+                  }
+                }
+                if (data23.data !== undefined) {
+                  let data24 = data23.data;
+                  const _errs58 = errors;
+                  let valid6 = false;
+                  const _errs59 = errors;
+                  if (data24 !== null) {
+                    const err48 = {
+                      instancePath: instancePath + '/data/relationships/bouncedStage/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err48];
+                    } else {
+                      vErrors.push(err48);
+                    }
+                    errors++;
+                  }
+                  var _valid1 = _errs59 === errors;
+                  valid6 = valid6 || _valid1;
+                  if (!valid6) {
+                    const _errs61 = errors;
+                    if (data24 && typeof data24 == 'object' && !Array.isArray(data24)) {
+                      if (data24.type === undefined) {
+                        const err49 = {
+                          instancePath: instancePath + '/data/relationships/bouncedStage/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err49];
+                        } else {
+                          vErrors.push(err49);
+                        }
+                        errors++;
+                      }
+                      if (data24.id === undefined) {
+                        const err50 = {
+                          instancePath: instancePath + '/data/relationships/bouncedStage/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err50];
+                        } else {
+                          vErrors.push(err50);
+                        }
+                        errors++;
+                      }
+                      for (const key4 in data24) {
+                        if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
+                          const err51 = {
+                            instancePath: instancePath + '/data/relationships/bouncedStage/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key4 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err51];
+                          } else {
+                            vErrors.push(err51);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data24.type !== undefined) {
+                        if ('stage' !== data24.type) {
+                          const err52 = {
+                            instancePath: instancePath + '/data/relationships/bouncedStage/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'stage' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err52];
+                          } else {
+                            vErrors.push(err52);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data24.id !== undefined) {
+                        let data26 = data24.id;
+                        const _errs66 = errors;
+                        let valid8 = false;
+                        const _errs67 = errors;
+                        if (!(typeof data26 == 'number' && !(data26 % 1) && !isNaN(data26) && isFinite(data26))) {
+                          const err53 = {
+                            instancePath: instancePath + '/data/relationships/bouncedStage/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err53];
+                          } else {
+                            vErrors.push(err53);
+                          }
+                          errors++;
+                        }
+                        if (typeof data26 == 'number' && isFinite(data26)) {
+                          if (data26 > 9007199254740991 || isNaN(data26)) {
+                            const err54 = {
+                              instancePath: instancePath + '/data/relationships/bouncedStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err54];
+                            } else {
+                              vErrors.push(err54);
+                            }
+                            errors++;
+                          }
+                          if (data26 < 1 || isNaN(data26)) {
+                            const err55 = {
+                              instancePath: instancePath + '/data/relationships/bouncedStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err55];
+                            } else {
+                              vErrors.push(err55);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid2 = _errs67 === errors;
+                        valid8 = valid8 || _valid2;
+                        if (!valid8) {
+                          const _errs69 = errors;
+                          if (typeof data26 === 'string') {
+                            if (!pattern0.test(data26)) {
+                              const err56 = {
+                                instancePath: instancePath + '/data/relationships/bouncedStage/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err56];
+                              } else {
+                                vErrors.push(err56);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err57 = {
+                              instancePath: instancePath + '/data/relationships/bouncedStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err57];
+                            } else {
+                              vErrors.push(err57);
+                            }
+                            errors++;
+                          }
+                          var _valid2 = _errs69 === errors;
+                          valid8 = valid8 || _valid2;
+                        }
+                        if (!valid8) {
+                          const err58 = {
+                            instancePath: instancePath + '/data/relationships/bouncedStage/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err58];
+                          } else {
+                            vErrors.push(err58);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs66;
+                          if (vErrors !== null) {
+                            if (_errs66) {
+                              vErrors.length = _errs66;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data24.meta !== undefined) {
+                        let data27 = data24.meta;
+                        if (!(data27 && typeof data27 == 'object' && !Array.isArray(data27))) {
+                          const err59 = {
+                            instancePath: instancePath + '/data/relationships/bouncedStage/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err59];
+                          } else {
+                            vErrors.push(err59);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err60 = {
+                        instancePath: instancePath + '/data/relationships/bouncedStage/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err60];
+                      } else {
+                        vErrors.push(err60);
+                      }
+                      errors++;
+                    }
+                    var _valid1 = _errs61 === errors;
+                    valid6 = valid6 || _valid1;
+                  }
+                  if (!valid6) {
+                    const err61 = {
+                      instancePath: instancePath + '/data/relationships/bouncedStage/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err61];
+                    } else {
+                      vErrors.push(err61);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs58;
+                    if (vErrors !== null) {
+                      if (_errs58) {
+                        vErrors.length = _errs58;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data23.meta !== undefined) {
+                  let data28 = data23.meta;
+                  if (!(data28 && typeof data28 == 'object' && !Array.isArray(data28))) {
+                    const err62 = {
+                      instancePath: instancePath + '/data/relationships/bouncedStage/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/bouncedStage/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err62];
+                    } else {
+                      vErrors.push(err62);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err63 = {
+                  instancePath: instancePath + '/data/relationships/bouncedStage',
+                  schemaPath: '#/properties/data/properties/relationships/properties/bouncedStage/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err63];
+                } else {
+                  vErrors.push(err63);
+                }
+                errors++;
+              }
+            }
+            if (data22.callTaskPriority !== undefined) {
+              let data29 = data22.callTaskPriority;
+              if (data29 && typeof data29 == 'object' && !Array.isArray(data29)) {
+                if (data29.data === undefined) {
+                  const err64 = {
+                    instancePath: instancePath + '/data/relationships/callTaskPriority',
+                    schemaPath: '#/properties/data/properties/relationships/properties/callTaskPriority/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err64];
+                  } else {
+                    vErrors.push(err64);
+                  }
+                  errors++;
+                }
+                for (const key5 in data29) {
+                  if (!(key5 === 'data' || key5 === 'meta')) {
+                    const err65 = {
+                      instancePath: instancePath + '/data/relationships/callTaskPriority',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/callTaskPriority/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key5 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err65];
+                    } else {
+                      vErrors.push(err65);
+                    }
+                    errors++;
+                  }
+                }
+                if (data29.data !== undefined) {
+                  let data30 = data29.data;
+                  const _errs79 = errors;
+                  let valid10 = false;
+                  const _errs80 = errors;
+                  if (data30 !== null) {
+                    const err66 = {
+                      instancePath: instancePath + '/data/relationships/callTaskPriority/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err66];
+                    } else {
+                      vErrors.push(err66);
+                    }
+                    errors++;
+                  }
+                  var _valid3 = _errs80 === errors;
+                  valid10 = valid10 || _valid3;
+                  if (!valid10) {
+                    const _errs82 = errors;
+                    if (data30 && typeof data30 == 'object' && !Array.isArray(data30)) {
+                      if (data30.type === undefined) {
+                        const err67 = {
+                          instancePath: instancePath + '/data/relationships/callTaskPriority/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err67];
+                        } else {
+                          vErrors.push(err67);
+                        }
+                        errors++;
+                      }
+                      if (data30.id === undefined) {
+                        const err68 = {
+                          instancePath: instancePath + '/data/relationships/callTaskPriority/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err68];
+                        } else {
+                          vErrors.push(err68);
+                        }
+                        errors++;
+                      }
+                      for (const key6 in data30) {
+                        if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
+                          const err69 = {
+                            instancePath: instancePath + '/data/relationships/callTaskPriority/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key6 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err69];
+                          } else {
+                            vErrors.push(err69);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data30.type !== undefined) {
+                        if ('taskPriority' !== data30.type) {
+                          const err70 = {
+                            instancePath: instancePath + '/data/relationships/callTaskPriority/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'taskPriority' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err70];
+                          } else {
+                            vErrors.push(err70);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data30.id !== undefined) {
+                        let data32 = data30.id;
+                        const _errs87 = errors;
+                        let valid12 = false;
+                        const _errs88 = errors;
+                        if (!(typeof data32 == 'number' && !(data32 % 1) && !isNaN(data32) && isFinite(data32))) {
+                          const err71 = {
+                            instancePath: instancePath + '/data/relationships/callTaskPriority/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err71];
+                          } else {
+                            vErrors.push(err71);
+                          }
+                          errors++;
+                        }
+                        if (typeof data32 == 'number' && isFinite(data32)) {
+                          if (data32 > 9007199254740991 || isNaN(data32)) {
+                            const err72 = {
+                              instancePath: instancePath + '/data/relationships/callTaskPriority/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err72];
+                            } else {
+                              vErrors.push(err72);
+                            }
+                            errors++;
+                          }
+                          if (data32 < 1 || isNaN(data32)) {
+                            const err73 = {
+                              instancePath: instancePath + '/data/relationships/callTaskPriority/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err73];
+                            } else {
+                              vErrors.push(err73);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid4 = _errs88 === errors;
+                        valid12 = valid12 || _valid4;
+                        if (!valid12) {
+                          const _errs90 = errors;
+                          if (typeof data32 === 'string') {
+                            if (!pattern0.test(data32)) {
+                              const err74 = {
+                                instancePath: instancePath + '/data/relationships/callTaskPriority/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err74];
+                              } else {
+                                vErrors.push(err74);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err75 = {
+                              instancePath: instancePath + '/data/relationships/callTaskPriority/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err75];
+                            } else {
+                              vErrors.push(err75);
+                            }
+                            errors++;
+                          }
+                          var _valid4 = _errs90 === errors;
+                          valid12 = valid12 || _valid4;
+                        }
+                        if (!valid12) {
+                          const err76 = {
+                            instancePath: instancePath + '/data/relationships/callTaskPriority/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err76];
+                          } else {
+                            vErrors.push(err76);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs87;
+                          if (vErrors !== null) {
+                            if (_errs87) {
+                              vErrors.length = _errs87;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data30.meta !== undefined) {
+                        let data33 = data30.meta;
+                        if (!(data33 && typeof data33 == 'object' && !Array.isArray(data33))) {
+                          const err77 = {
+                            instancePath: instancePath + '/data/relationships/callTaskPriority/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err77];
+                          } else {
+                            vErrors.push(err77);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err78 = {
+                        instancePath: instancePath + '/data/relationships/callTaskPriority/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err78];
+                      } else {
+                        vErrors.push(err78);
+                      }
+                      errors++;
+                    }
+                    var _valid3 = _errs82 === errors;
+                    valid10 = valid10 || _valid3;
+                  }
+                  if (!valid10) {
+                    const err79 = {
+                      instancePath: instancePath + '/data/relationships/callTaskPriority/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err79];
+                    } else {
+                      vErrors.push(err79);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs79;
+                    if (vErrors !== null) {
+                      if (_errs79) {
+                        vErrors.length = _errs79;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data29.meta !== undefined) {
+                  let data34 = data29.meta;
+                  if (!(data34 && typeof data34 == 'object' && !Array.isArray(data34))) {
+                    const err80 = {
+                      instancePath: instancePath + '/data/relationships/callTaskPriority/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/callTaskPriority/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err80];
+                    } else {
+                      vErrors.push(err80);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err81 = {
+                  instancePath: instancePath + '/data/relationships/callTaskPriority',
+                  schemaPath: '#/properties/data/properties/relationships/properties/callTaskPriority/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err81];
+                } else {
+                  vErrors.push(err81);
+                }
+                errors++;
+              }
+            }
+            if (data22.callTaskPriorityFromClicks !== undefined) {
+              let data35 = data22.callTaskPriorityFromClicks;
+              if (data35 && typeof data35 == 'object' && !Array.isArray(data35)) {
+                if (data35.data === undefined) {
+                  const err82 = {
+                    instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks',
+                    schemaPath:
+                      '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err82];
+                  } else {
+                    vErrors.push(err82);
+                  }
+                  errors++;
+                }
+                for (const key7 in data35) {
+                  if (!(key7 === 'data' || key7 === 'meta')) {
+                    const err83 = {
+                      instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key7 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err83];
+                    } else {
+                      vErrors.push(err83);
+                    }
+                    errors++;
+                  }
+                }
+                if (data35.data !== undefined) {
+                  let data36 = data35.data;
+                  const _errs100 = errors;
+                  let valid14 = false;
+                  const _errs101 = errors;
+                  if (data36 !== null) {
+                    const err84 = {
+                      instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err84];
+                    } else {
+                      vErrors.push(err84);
+                    }
+                    errors++;
+                  }
+                  var _valid5 = _errs101 === errors;
+                  valid14 = valid14 || _valid5;
+                  if (!valid14) {
+                    const _errs103 = errors;
+                    if (data36 && typeof data36 == 'object' && !Array.isArray(data36)) {
+                      if (data36.type === undefined) {
+                        const err85 = {
+                          instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err85];
+                        } else {
+                          vErrors.push(err85);
+                        }
+                        errors++;
+                      }
+                      if (data36.id === undefined) {
+                        const err86 = {
+                          instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err86];
+                        } else {
+                          vErrors.push(err86);
+                        }
+                        errors++;
+                      }
+                      for (const key8 in data36) {
+                        if (!(key8 === 'type' || key8 === 'id' || key8 === 'meta')) {
+                          const err87 = {
+                            instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key8 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err87];
+                          } else {
+                            vErrors.push(err87);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data36.type !== undefined) {
+                        if ('taskPriority' !== data36.type) {
+                          const err88 = {
+                            instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'taskPriority' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err88];
+                          } else {
+                            vErrors.push(err88);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data36.id !== undefined) {
+                        let data38 = data36.id;
+                        const _errs108 = errors;
+                        let valid16 = false;
+                        const _errs109 = errors;
+                        if (!(typeof data38 == 'number' && !(data38 % 1) && !isNaN(data38) && isFinite(data38))) {
+                          const err89 = {
+                            instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err89];
+                          } else {
+                            vErrors.push(err89);
+                          }
+                          errors++;
+                        }
+                        if (typeof data38 == 'number' && isFinite(data38)) {
+                          if (data38 > 9007199254740991 || isNaN(data38)) {
+                            const err90 = {
+                              instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err90];
+                            } else {
+                              vErrors.push(err90);
+                            }
+                            errors++;
+                          }
+                          if (data38 < 1 || isNaN(data38)) {
+                            const err91 = {
+                              instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err91];
+                            } else {
+                              vErrors.push(err91);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid6 = _errs109 === errors;
+                        valid16 = valid16 || _valid6;
+                        if (!valid16) {
+                          const _errs111 = errors;
+                          if (typeof data38 === 'string') {
+                            if (!pattern0.test(data38)) {
+                              const err92 = {
+                                instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err92];
+                              } else {
+                                vErrors.push(err92);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err93 = {
+                              instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err93];
+                            } else {
+                              vErrors.push(err93);
+                            }
+                            errors++;
+                          }
+                          var _valid6 = _errs111 === errors;
+                          valid16 = valid16 || _valid6;
+                        }
+                        if (!valid16) {
+                          const err94 = {
+                            instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err94];
+                          } else {
+                            vErrors.push(err94);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs108;
+                          if (vErrors !== null) {
+                            if (_errs108) {
+                              vErrors.length = _errs108;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data36.meta !== undefined) {
+                        let data39 = data36.meta;
+                        if (!(data39 && typeof data39 == 'object' && !Array.isArray(data39))) {
+                          const err95 = {
+                            instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err95];
+                          } else {
+                            vErrors.push(err95);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err96 = {
+                        instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err96];
+                      } else {
+                        vErrors.push(err96);
+                      }
+                      errors++;
+                    }
+                    var _valid5 = _errs103 === errors;
+                    valid14 = valid14 || _valid5;
+                  }
+                  if (!valid14) {
+                    const err97 = {
+                      instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err97];
+                    } else {
+                      vErrors.push(err97);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs100;
+                    if (vErrors !== null) {
+                      if (_errs100) {
+                        vErrors.length = _errs100;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data35.meta !== undefined) {
+                  let data40 = data35.meta;
+                  if (!(data40 && typeof data40 == 'object' && !Array.isArray(data40))) {
+                    const err98 = {
+                      instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err98];
+                    } else {
+                      vErrors.push(err98);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err99 = {
+                  instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks',
+                  schemaPath: '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err99];
+                } else {
+                  vErrors.push(err99);
+                }
+                errors++;
+              }
+            }
+            if (data22.callTaskPriorityFromOpens !== undefined) {
+              let data41 = data22.callTaskPriorityFromOpens;
+              if (data41 && typeof data41 == 'object' && !Array.isArray(data41)) {
+                if (data41.data === undefined) {
+                  const err100 = {
+                    instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens',
+                    schemaPath:
+                      '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err100];
+                  } else {
+                    vErrors.push(err100);
+                  }
+                  errors++;
+                }
+                for (const key9 in data41) {
+                  if (!(key9 === 'data' || key9 === 'meta')) {
+                    const err101 = {
+                      instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key9 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err101];
+                    } else {
+                      vErrors.push(err101);
+                    }
+                    errors++;
+                  }
+                }
+                if (data41.data !== undefined) {
+                  let data42 = data41.data;
+                  const _errs121 = errors;
+                  let valid18 = false;
+                  const _errs122 = errors;
+                  if (data42 !== null) {
+                    const err102 = {
+                      instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err102];
+                    } else {
+                      vErrors.push(err102);
+                    }
+                    errors++;
+                  }
+                  var _valid7 = _errs122 === errors;
+                  valid18 = valid18 || _valid7;
+                  if (!valid18) {
+                    const _errs124 = errors;
+                    if (data42 && typeof data42 == 'object' && !Array.isArray(data42)) {
+                      if (data42.type === undefined) {
+                        const err103 = {
+                          instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err103];
+                        } else {
+                          vErrors.push(err103);
+                        }
+                        errors++;
+                      }
+                      if (data42.id === undefined) {
+                        const err104 = {
+                          instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err104];
+                        } else {
+                          vErrors.push(err104);
+                        }
+                        errors++;
+                      }
+                      for (const key10 in data42) {
+                        if (!(key10 === 'type' || key10 === 'id' || key10 === 'meta')) {
+                          const err105 = {
+                            instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key10 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err105];
+                          } else {
+                            vErrors.push(err105);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data42.type !== undefined) {
+                        if ('taskPriority' !== data42.type) {
+                          const err106 = {
+                            instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'taskPriority' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err106];
+                          } else {
+                            vErrors.push(err106);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data42.id !== undefined) {
+                        let data44 = data42.id;
+                        const _errs129 = errors;
+                        let valid20 = false;
+                        const _errs130 = errors;
+                        if (!(typeof data44 == 'number' && !(data44 % 1) && !isNaN(data44) && isFinite(data44))) {
+                          const err107 = {
+                            instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err107];
+                          } else {
+                            vErrors.push(err107);
+                          }
+                          errors++;
+                        }
+                        if (typeof data44 == 'number' && isFinite(data44)) {
+                          if (data44 > 9007199254740991 || isNaN(data44)) {
+                            const err108 = {
+                              instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err108];
+                            } else {
+                              vErrors.push(err108);
+                            }
+                            errors++;
+                          }
+                          if (data44 < 1 || isNaN(data44)) {
+                            const err109 = {
+                              instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err109];
+                            } else {
+                              vErrors.push(err109);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid8 = _errs130 === errors;
+                        valid20 = valid20 || _valid8;
+                        if (!valid20) {
+                          const _errs132 = errors;
+                          if (typeof data44 === 'string') {
+                            if (!pattern0.test(data44)) {
+                              const err110 = {
+                                instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err110];
+                              } else {
+                                vErrors.push(err110);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err111 = {
+                              instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err111];
+                            } else {
+                              vErrors.push(err111);
+                            }
+                            errors++;
+                          }
+                          var _valid8 = _errs132 === errors;
+                          valid20 = valid20 || _valid8;
+                        }
+                        if (!valid20) {
+                          const err112 = {
+                            instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err112];
+                          } else {
+                            vErrors.push(err112);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs129;
+                          if (vErrors !== null) {
+                            if (_errs129) {
+                              vErrors.length = _errs129;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data42.meta !== undefined) {
+                        let data45 = data42.meta;
+                        if (!(data45 && typeof data45 == 'object' && !Array.isArray(data45))) {
+                          const err113 = {
+                            instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err113];
+                          } else {
+                            vErrors.push(err113);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err114 = {
+                        instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err114];
+                      } else {
+                        vErrors.push(err114);
+                      }
+                      errors++;
+                    }
+                    var _valid7 = _errs124 === errors;
+                    valid18 = valid18 || _valid7;
+                  }
+                  if (!valid18) {
+                    const err115 = {
+                      instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err115];
+                    } else {
+                      vErrors.push(err115);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs121;
+                    if (vErrors !== null) {
+                      if (_errs121) {
+                        vErrors.length = _errs121;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data41.meta !== undefined) {
+                  let data46 = data41.meta;
+                  if (!(data46 && typeof data46 == 'object' && !Array.isArray(data46))) {
+                    const err116 = {
+                      instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err116];
+                    } else {
+                      vErrors.push(err116);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err117 = {
+                  instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens',
+                  schemaPath: '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err117];
+                } else {
+                  vErrors.push(err117);
+                }
+                errors++;
+              }
+            }
+            if (data22.completedStage !== undefined) {
+              let data47 = data22.completedStage;
+              if (data47 && typeof data47 == 'object' && !Array.isArray(data47)) {
+                if (data47.data === undefined) {
+                  const err118 = {
+                    instancePath: instancePath + '/data/relationships/completedStage',
+                    schemaPath: '#/properties/data/properties/relationships/properties/completedStage/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err118];
+                  } else {
+                    vErrors.push(err118);
+                  }
+                  errors++;
+                }
+                for (const key11 in data47) {
+                  if (!(key11 === 'data' || key11 === 'meta')) {
+                    const err119 = {
+                      instancePath: instancePath + '/data/relationships/completedStage',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/completedStage/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key11 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err119];
+                    } else {
+                      vErrors.push(err119);
+                    }
+                    errors++;
+                  }
+                }
+                if (data47.data !== undefined) {
+                  let data48 = data47.data;
+                  const _errs142 = errors;
+                  let valid22 = false;
+                  const _errs143 = errors;
+                  if (data48 !== null) {
+                    const err120 = {
+                      instancePath: instancePath + '/data/relationships/completedStage/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err120];
+                    } else {
+                      vErrors.push(err120);
+                    }
+                    errors++;
+                  }
+                  var _valid9 = _errs143 === errors;
+                  valid22 = valid22 || _valid9;
+                  if (!valid22) {
+                    const _errs145 = errors;
+                    if (data48 && typeof data48 == 'object' && !Array.isArray(data48)) {
+                      if (data48.type === undefined) {
+                        const err121 = {
+                          instancePath: instancePath + '/data/relationships/completedStage/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err121];
+                        } else {
+                          vErrors.push(err121);
+                        }
+                        errors++;
+                      }
+                      if (data48.id === undefined) {
+                        const err122 = {
+                          instancePath: instancePath + '/data/relationships/completedStage/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err122];
+                        } else {
+                          vErrors.push(err122);
+                        }
+                        errors++;
+                      }
+                      for (const key12 in data48) {
+                        if (!(key12 === 'type' || key12 === 'id' || key12 === 'meta')) {
+                          const err123 = {
+                            instancePath: instancePath + '/data/relationships/completedStage/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key12 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err123];
+                          } else {
+                            vErrors.push(err123);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data48.type !== undefined) {
+                        if ('stage' !== data48.type) {
+                          const err124 = {
+                            instancePath: instancePath + '/data/relationships/completedStage/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'stage' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err124];
+                          } else {
+                            vErrors.push(err124);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data48.id !== undefined) {
+                        let data50 = data48.id;
+                        const _errs150 = errors;
+                        let valid24 = false;
+                        const _errs151 = errors;
+                        if (!(typeof data50 == 'number' && !(data50 % 1) && !isNaN(data50) && isFinite(data50))) {
+                          const err125 = {
+                            instancePath: instancePath + '/data/relationships/completedStage/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err125];
+                          } else {
+                            vErrors.push(err125);
+                          }
+                          errors++;
+                        }
+                        if (typeof data50 == 'number' && isFinite(data50)) {
+                          if (data50 > 9007199254740991 || isNaN(data50)) {
+                            const err126 = {
+                              instancePath: instancePath + '/data/relationships/completedStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err126];
+                            } else {
+                              vErrors.push(err126);
+                            }
+                            errors++;
+                          }
+                          if (data50 < 1 || isNaN(data50)) {
+                            const err127 = {
+                              instancePath: instancePath + '/data/relationships/completedStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err127];
+                            } else {
+                              vErrors.push(err127);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid10 = _errs151 === errors;
+                        valid24 = valid24 || _valid10;
+                        if (!valid24) {
+                          const _errs153 = errors;
+                          if (typeof data50 === 'string') {
+                            if (!pattern0.test(data50)) {
+                              const err128 = {
+                                instancePath: instancePath + '/data/relationships/completedStage/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err128];
+                              } else {
+                                vErrors.push(err128);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err129 = {
+                              instancePath: instancePath + '/data/relationships/completedStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err129];
+                            } else {
+                              vErrors.push(err129);
+                            }
+                            errors++;
+                          }
+                          var _valid10 = _errs153 === errors;
+                          valid24 = valid24 || _valid10;
+                        }
+                        if (!valid24) {
+                          const err130 = {
+                            instancePath: instancePath + '/data/relationships/completedStage/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err130];
+                          } else {
+                            vErrors.push(err130);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs150;
+                          if (vErrors !== null) {
+                            if (_errs150) {
+                              vErrors.length = _errs150;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data48.meta !== undefined) {
+                        let data51 = data48.meta;
+                        if (!(data51 && typeof data51 == 'object' && !Array.isArray(data51))) {
+                          const err131 = {
+                            instancePath: instancePath + '/data/relationships/completedStage/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err131];
+                          } else {
+                            vErrors.push(err131);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err132 = {
+                        instancePath: instancePath + '/data/relationships/completedStage/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err132];
+                      } else {
+                        vErrors.push(err132);
+                      }
+                      errors++;
+                    }
+                    var _valid9 = _errs145 === errors;
+                    valid22 = valid22 || _valid9;
+                  }
+                  if (!valid22) {
+                    const err133 = {
+                      instancePath: instancePath + '/data/relationships/completedStage/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err133];
+                    } else {
+                      vErrors.push(err133);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs142;
+                    if (vErrors !== null) {
+                      if (_errs142) {
+                        vErrors.length = _errs142;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data47.meta !== undefined) {
+                  let data52 = data47.meta;
+                  if (!(data52 && typeof data52 == 'object' && !Array.isArray(data52))) {
+                    const err134 = {
+                      instancePath: instancePath + '/data/relationships/completedStage/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/completedStage/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err134];
+                    } else {
+                      vErrors.push(err134);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err135 = {
+                  instancePath: instancePath + '/data/relationships/completedStage',
+                  schemaPath: '#/properties/data/properties/relationships/properties/completedStage/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err135];
+                } else {
+                  vErrors.push(err135);
+                }
+                errors++;
+              }
+            }
+            if (data22.deliveredStage !== undefined) {
+              let data53 = data22.deliveredStage;
+              if (data53 && typeof data53 == 'object' && !Array.isArray(data53)) {
+                if (data53.data === undefined) {
+                  const err136 = {
+                    instancePath: instancePath + '/data/relationships/deliveredStage',
+                    schemaPath: '#/properties/data/properties/relationships/properties/deliveredStage/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err136];
+                  } else {
+                    vErrors.push(err136);
+                  }
+                  errors++;
+                }
+                for (const key13 in data53) {
+                  if (!(key13 === 'data' || key13 === 'meta')) {
+                    const err137 = {
+                      instancePath: instancePath + '/data/relationships/deliveredStage',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/deliveredStage/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key13 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err137];
+                    } else {
+                      vErrors.push(err137);
+                    }
+                    errors++;
+                  }
+                }
+                if (data53.data !== undefined) {
+                  let data54 = data53.data;
+                  const _errs163 = errors;
+                  let valid26 = false;
+                  const _errs164 = errors;
+                  if (data54 !== null) {
+                    const err138 = {
+                      instancePath: instancePath + '/data/relationships/deliveredStage/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err138];
+                    } else {
+                      vErrors.push(err138);
+                    }
+                    errors++;
+                  }
+                  var _valid11 = _errs164 === errors;
+                  valid26 = valid26 || _valid11;
+                  if (!valid26) {
+                    const _errs166 = errors;
+                    if (data54 && typeof data54 == 'object' && !Array.isArray(data54)) {
+                      if (data54.type === undefined) {
+                        const err139 = {
+                          instancePath: instancePath + '/data/relationships/deliveredStage/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err139];
+                        } else {
+                          vErrors.push(err139);
+                        }
+                        errors++;
+                      }
+                      if (data54.id === undefined) {
+                        const err140 = {
+                          instancePath: instancePath + '/data/relationships/deliveredStage/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err140];
+                        } else {
+                          vErrors.push(err140);
+                        }
+                        errors++;
+                      }
+                      for (const key14 in data54) {
+                        if (!(key14 === 'type' || key14 === 'id' || key14 === 'meta')) {
+                          const err141 = {
+                            instancePath: instancePath + '/data/relationships/deliveredStage/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key14 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err141];
+                          } else {
+                            vErrors.push(err141);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data54.type !== undefined) {
+                        if ('stage' !== data54.type) {
+                          const err142 = {
+                            instancePath: instancePath + '/data/relationships/deliveredStage/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'stage' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err142];
+                          } else {
+                            vErrors.push(err142);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data54.id !== undefined) {
+                        let data56 = data54.id;
+                        const _errs171 = errors;
+                        let valid28 = false;
+                        const _errs172 = errors;
+                        if (!(typeof data56 == 'number' && !(data56 % 1) && !isNaN(data56) && isFinite(data56))) {
+                          const err143 = {
+                            instancePath: instancePath + '/data/relationships/deliveredStage/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err143];
+                          } else {
+                            vErrors.push(err143);
+                          }
+                          errors++;
+                        }
+                        if (typeof data56 == 'number' && isFinite(data56)) {
+                          if (data56 > 9007199254740991 || isNaN(data56)) {
+                            const err144 = {
+                              instancePath: instancePath + '/data/relationships/deliveredStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err144];
+                            } else {
+                              vErrors.push(err144);
+                            }
+                            errors++;
+                          }
+                          if (data56 < 1 || isNaN(data56)) {
+                            const err145 = {
+                              instancePath: instancePath + '/data/relationships/deliveredStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err145];
+                            } else {
+                              vErrors.push(err145);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid12 = _errs172 === errors;
+                        valid28 = valid28 || _valid12;
+                        if (!valid28) {
+                          const _errs174 = errors;
+                          if (typeof data56 === 'string') {
+                            if (!pattern0.test(data56)) {
+                              const err146 = {
+                                instancePath: instancePath + '/data/relationships/deliveredStage/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err146];
+                              } else {
+                                vErrors.push(err146);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err147 = {
+                              instancePath: instancePath + '/data/relationships/deliveredStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err147];
+                            } else {
+                              vErrors.push(err147);
+                            }
+                            errors++;
+                          }
+                          var _valid12 = _errs174 === errors;
+                          valid28 = valid28 || _valid12;
+                        }
+                        if (!valid28) {
+                          const err148 = {
+                            instancePath: instancePath + '/data/relationships/deliveredStage/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err148];
+                          } else {
+                            vErrors.push(err148);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs171;
+                          if (vErrors !== null) {
+                            if (_errs171) {
+                              vErrors.length = _errs171;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data54.meta !== undefined) {
+                        let data57 = data54.meta;
+                        if (!(data57 && typeof data57 == 'object' && !Array.isArray(data57))) {
+                          const err149 = {
+                            instancePath: instancePath + '/data/relationships/deliveredStage/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err149];
+                          } else {
+                            vErrors.push(err149);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err150 = {
+                        instancePath: instancePath + '/data/relationships/deliveredStage/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err150];
+                      } else {
+                        vErrors.push(err150);
+                      }
+                      errors++;
+                    }
+                    var _valid11 = _errs166 === errors;
+                    valid26 = valid26 || _valid11;
+                  }
+                  if (!valid26) {
+                    const err151 = {
+                      instancePath: instancePath + '/data/relationships/deliveredStage/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err151];
+                    } else {
+                      vErrors.push(err151);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs163;
+                    if (vErrors !== null) {
+                      if (_errs163) {
+                        vErrors.length = _errs163;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data53.meta !== undefined) {
+                  let data58 = data53.meta;
+                  if (!(data58 && typeof data58 == 'object' && !Array.isArray(data58))) {
+                    const err152 = {
+                      instancePath: instancePath + '/data/relationships/deliveredStage/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/deliveredStage/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err152];
+                    } else {
+                      vErrors.push(err152);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err153 = {
+                  instancePath: instancePath + '/data/relationships/deliveredStage',
+                  schemaPath: '#/properties/data/properties/relationships/properties/deliveredStage/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err153];
+                } else {
+                  vErrors.push(err153);
+                }
+                errors++;
+              }
+            }
+            if (data22.finishedStage !== undefined) {
+              let data59 = data22.finishedStage;
+              if (data59 && typeof data59 == 'object' && !Array.isArray(data59)) {
+                if (data59.data === undefined) {
+                  const err154 = {
+                    instancePath: instancePath + '/data/relationships/finishedStage',
+                    schemaPath: '#/properties/data/properties/relationships/properties/finishedStage/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err154];
+                  } else {
+                    vErrors.push(err154);
+                  }
+                  errors++;
+                }
+                for (const key15 in data59) {
+                  if (!(key15 === 'data' || key15 === 'meta')) {
+                    const err155 = {
+                      instancePath: instancePath + '/data/relationships/finishedStage',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/finishedStage/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key15 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err155];
+                    } else {
+                      vErrors.push(err155);
+                    }
+                    errors++;
+                  }
+                }
+                if (data59.data !== undefined) {
+                  let data60 = data59.data;
+                  const _errs184 = errors;
+                  let valid30 = false;
+                  const _errs185 = errors;
+                  if (data60 !== null) {
+                    const err156 = {
+                      instancePath: instancePath + '/data/relationships/finishedStage/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err156];
+                    } else {
+                      vErrors.push(err156);
+                    }
+                    errors++;
+                  }
+                  var _valid13 = _errs185 === errors;
+                  valid30 = valid30 || _valid13;
+                  if (!valid30) {
+                    const _errs187 = errors;
+                    if (data60 && typeof data60 == 'object' && !Array.isArray(data60)) {
+                      if (data60.type === undefined) {
+                        const err157 = {
+                          instancePath: instancePath + '/data/relationships/finishedStage/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err157];
+                        } else {
+                          vErrors.push(err157);
+                        }
+                        errors++;
+                      }
+                      if (data60.id === undefined) {
+                        const err158 = {
+                          instancePath: instancePath + '/data/relationships/finishedStage/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err158];
+                        } else {
+                          vErrors.push(err158);
+                        }
+                        errors++;
+                      }
+                      for (const key16 in data60) {
+                        if (!(key16 === 'type' || key16 === 'id' || key16 === 'meta')) {
+                          const err159 = {
+                            instancePath: instancePath + '/data/relationships/finishedStage/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key16 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err159];
+                          } else {
+                            vErrors.push(err159);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data60.type !== undefined) {
+                        if ('stage' !== data60.type) {
+                          const err160 = {
+                            instancePath: instancePath + '/data/relationships/finishedStage/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'stage' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err160];
+                          } else {
+                            vErrors.push(err160);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data60.id !== undefined) {
+                        let data62 = data60.id;
+                        const _errs192 = errors;
+                        let valid32 = false;
+                        const _errs193 = errors;
+                        if (!(typeof data62 == 'number' && !(data62 % 1) && !isNaN(data62) && isFinite(data62))) {
+                          const err161 = {
+                            instancePath: instancePath + '/data/relationships/finishedStage/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err161];
+                          } else {
+                            vErrors.push(err161);
+                          }
+                          errors++;
+                        }
+                        if (typeof data62 == 'number' && isFinite(data62)) {
+                          if (data62 > 9007199254740991 || isNaN(data62)) {
+                            const err162 = {
+                              instancePath: instancePath + '/data/relationships/finishedStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err162];
+                            } else {
+                              vErrors.push(err162);
+                            }
+                            errors++;
+                          }
+                          if (data62 < 1 || isNaN(data62)) {
+                            const err163 = {
+                              instancePath: instancePath + '/data/relationships/finishedStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err163];
+                            } else {
+                              vErrors.push(err163);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid14 = _errs193 === errors;
+                        valid32 = valid32 || _valid14;
+                        if (!valid32) {
+                          const _errs195 = errors;
+                          if (typeof data62 === 'string') {
+                            if (!pattern0.test(data62)) {
+                              const err164 = {
+                                instancePath: instancePath + '/data/relationships/finishedStage/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err164];
+                              } else {
+                                vErrors.push(err164);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err165 = {
+                              instancePath: instancePath + '/data/relationships/finishedStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err165];
+                            } else {
+                              vErrors.push(err165);
+                            }
+                            errors++;
+                          }
+                          var _valid14 = _errs195 === errors;
+                          valid32 = valid32 || _valid14;
+                        }
+                        if (!valid32) {
+                          const err166 = {
+                            instancePath: instancePath + '/data/relationships/finishedStage/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err166];
+                          } else {
+                            vErrors.push(err166);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs192;
+                          if (vErrors !== null) {
+                            if (_errs192) {
+                              vErrors.length = _errs192;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data60.meta !== undefined) {
+                        let data63 = data60.meta;
+                        if (!(data63 && typeof data63 == 'object' && !Array.isArray(data63))) {
+                          const err167 = {
+                            instancePath: instancePath + '/data/relationships/finishedStage/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err167];
+                          } else {
+                            vErrors.push(err167);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err168 = {
+                        instancePath: instancePath + '/data/relationships/finishedStage/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err168];
+                      } else {
+                        vErrors.push(err168);
+                      }
+                      errors++;
+                    }
+                    var _valid13 = _errs187 === errors;
+                    valid30 = valid30 || _valid13;
+                  }
+                  if (!valid30) {
+                    const err169 = {
+                      instancePath: instancePath + '/data/relationships/finishedStage/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err169];
+                    } else {
+                      vErrors.push(err169);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs184;
+                    if (vErrors !== null) {
+                      if (_errs184) {
+                        vErrors.length = _errs184;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data59.meta !== undefined) {
+                  let data64 = data59.meta;
+                  if (!(data64 && typeof data64 == 'object' && !Array.isArray(data64))) {
+                    const err170 = {
+                      instancePath: instancePath + '/data/relationships/finishedStage/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/finishedStage/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err170];
+                    } else {
+                      vErrors.push(err170);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err171 = {
+                  instancePath: instancePath + '/data/relationships/finishedStage',
+                  schemaPath: '#/properties/data/properties/relationships/properties/finishedStage/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err171];
+                } else {
+                  vErrors.push(err171);
+                }
+                errors++;
+              }
+            }
+            if (data22.optedOutStage !== undefined) {
+              let data65 = data22.optedOutStage;
+              if (data65 && typeof data65 == 'object' && !Array.isArray(data65)) {
+                if (data65.data === undefined) {
+                  const err172 = {
+                    instancePath: instancePath + '/data/relationships/optedOutStage',
+                    schemaPath: '#/properties/data/properties/relationships/properties/optedOutStage/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err172];
+                  } else {
+                    vErrors.push(err172);
+                  }
+                  errors++;
+                }
+                for (const key17 in data65) {
+                  if (!(key17 === 'data' || key17 === 'meta')) {
+                    const err173 = {
+                      instancePath: instancePath + '/data/relationships/optedOutStage',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/optedOutStage/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key17 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err173];
+                    } else {
+                      vErrors.push(err173);
+                    }
+                    errors++;
+                  }
+                }
+                if (data65.data !== undefined) {
+                  let data66 = data65.data;
+                  const _errs205 = errors;
+                  let valid34 = false;
+                  const _errs206 = errors;
+                  if (data66 !== null) {
+                    const err174 = {
+                      instancePath: instancePath + '/data/relationships/optedOutStage/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err174];
+                    } else {
+                      vErrors.push(err174);
+                    }
+                    errors++;
+                  }
+                  var _valid15 = _errs206 === errors;
+                  valid34 = valid34 || _valid15;
+                  if (!valid34) {
+                    const _errs208 = errors;
+                    if (data66 && typeof data66 == 'object' && !Array.isArray(data66)) {
+                      if (data66.type === undefined) {
+                        const err175 = {
+                          instancePath: instancePath + '/data/relationships/optedOutStage/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err175];
+                        } else {
+                          vErrors.push(err175);
+                        }
+                        errors++;
+                      }
+                      if (data66.id === undefined) {
+                        const err176 = {
+                          instancePath: instancePath + '/data/relationships/optedOutStage/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err176];
+                        } else {
+                          vErrors.push(err176);
+                        }
+                        errors++;
+                      }
+                      for (const key18 in data66) {
+                        if (!(key18 === 'type' || key18 === 'id' || key18 === 'meta')) {
+                          const err177 = {
+                            instancePath: instancePath + '/data/relationships/optedOutStage/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key18 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err177];
+                          } else {
+                            vErrors.push(err177);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data66.type !== undefined) {
+                        if ('stage' !== data66.type) {
+                          const err178 = {
+                            instancePath: instancePath + '/data/relationships/optedOutStage/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'stage' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err178];
+                          } else {
+                            vErrors.push(err178);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data66.id !== undefined) {
+                        let data68 = data66.id;
+                        const _errs213 = errors;
+                        let valid36 = false;
+                        const _errs214 = errors;
+                        if (!(typeof data68 == 'number' && !(data68 % 1) && !isNaN(data68) && isFinite(data68))) {
+                          const err179 = {
+                            instancePath: instancePath + '/data/relationships/optedOutStage/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err179];
+                          } else {
+                            vErrors.push(err179);
+                          }
+                          errors++;
+                        }
+                        if (typeof data68 == 'number' && isFinite(data68)) {
+                          if (data68 > 9007199254740991 || isNaN(data68)) {
+                            const err180 = {
+                              instancePath: instancePath + '/data/relationships/optedOutStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err180];
+                            } else {
+                              vErrors.push(err180);
+                            }
+                            errors++;
+                          }
+                          if (data68 < 1 || isNaN(data68)) {
+                            const err181 = {
+                              instancePath: instancePath + '/data/relationships/optedOutStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err181];
+                            } else {
+                              vErrors.push(err181);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid16 = _errs214 === errors;
+                        valid36 = valid36 || _valid16;
+                        if (!valid36) {
+                          const _errs216 = errors;
+                          if (typeof data68 === 'string') {
+                            if (!pattern0.test(data68)) {
+                              const err182 = {
+                                instancePath: instancePath + '/data/relationships/optedOutStage/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err182];
+                              } else {
+                                vErrors.push(err182);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err183 = {
+                              instancePath: instancePath + '/data/relationships/optedOutStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err183];
+                            } else {
+                              vErrors.push(err183);
+                            }
+                            errors++;
+                          }
+                          var _valid16 = _errs216 === errors;
+                          valid36 = valid36 || _valid16;
+                        }
+                        if (!valid36) {
+                          const err184 = {
+                            instancePath: instancePath + '/data/relationships/optedOutStage/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err184];
+                          } else {
+                            vErrors.push(err184);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs213;
+                          if (vErrors !== null) {
+                            if (_errs213) {
+                              vErrors.length = _errs213;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data66.meta !== undefined) {
+                        let data69 = data66.meta;
+                        if (!(data69 && typeof data69 == 'object' && !Array.isArray(data69))) {
+                          const err185 = {
+                            instancePath: instancePath + '/data/relationships/optedOutStage/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err185];
+                          } else {
+                            vErrors.push(err185);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err186 = {
+                        instancePath: instancePath + '/data/relationships/optedOutStage/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err186];
+                      } else {
+                        vErrors.push(err186);
+                      }
+                      errors++;
+                    }
+                    var _valid15 = _errs208 === errors;
+                    valid34 = valid34 || _valid15;
+                  }
+                  if (!valid34) {
+                    const err187 = {
+                      instancePath: instancePath + '/data/relationships/optedOutStage/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err187];
+                    } else {
+                      vErrors.push(err187);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs205;
+                    if (vErrors !== null) {
+                      if (_errs205) {
+                        vErrors.length = _errs205;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data65.meta !== undefined) {
+                  let data70 = data65.meta;
+                  if (!(data70 && typeof data70 == 'object' && !Array.isArray(data70))) {
+                    const err188 = {
+                      instancePath: instancePath + '/data/relationships/optedOutStage/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/optedOutStage/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err188];
+                    } else {
+                      vErrors.push(err188);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err189 = {
+                  instancePath: instancePath + '/data/relationships/optedOutStage',
+                  schemaPath: '#/properties/data/properties/relationships/properties/optedOutStage/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err189];
+                } else {
+                  vErrors.push(err189);
+                }
+                errors++;
+              }
+            }
+            if (data22.owner !== undefined) {
+              let data71 = data22.owner;
+              if (data71 && typeof data71 == 'object' && !Array.isArray(data71)) {
+                if (data71.data === undefined) {
+                  const err190 = {
+                    instancePath: instancePath + '/data/relationships/owner',
+                    schemaPath: '#/properties/data/properties/relationships/properties/owner/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err190];
+                  } else {
+                    vErrors.push(err190);
+                  }
+                  errors++;
+                }
+                for (const key19 in data71) {
+                  if (!(key19 === 'data' || key19 === 'meta')) {
+                    const err191 = {
+                      instancePath: instancePath + '/data/relationships/owner',
+                      schemaPath: '#/properties/data/properties/relationships/properties/owner/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key19 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err191];
+                    } else {
+                      vErrors.push(err191);
+                    }
+                    errors++;
+                  }
+                }
+                if (data71.data !== undefined) {
+                  let data72 = data71.data;
+                  const _errs226 = errors;
+                  let valid38 = false;
+                  const _errs227 = errors;
+                  if (data72 !== null) {
+                    const err192 = {
+                      instancePath: instancePath + '/data/relationships/owner/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err192];
+                    } else {
+                      vErrors.push(err192);
+                    }
+                    errors++;
+                  }
+                  var _valid17 = _errs227 === errors;
+                  valid38 = valid38 || _valid17;
+                  if (!valid38) {
+                    const _errs229 = errors;
+                    if (data72 && typeof data72 == 'object' && !Array.isArray(data72)) {
+                      if (data72.type === undefined) {
+                        const err193 = {
+                          instancePath: instancePath + '/data/relationships/owner/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err193];
+                        } else {
+                          vErrors.push(err193);
+                        }
+                        errors++;
+                      }
+                      if (data72.id === undefined) {
+                        const err194 = {
+                          instancePath: instancePath + '/data/relationships/owner/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err194];
+                        } else {
+                          vErrors.push(err194);
+                        }
+                        errors++;
+                      }
+                      for (const key20 in data72) {
+                        if (!(key20 === 'type' || key20 === 'id' || key20 === 'meta')) {
+                          const err195 = {
+                            instancePath: instancePath + '/data/relationships/owner/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key20 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err195];
+                          } else {
+                            vErrors.push(err195);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data72.type !== undefined) {
+                        if ('user' !== data72.type) {
+                          const err196 = {
+                            instancePath: instancePath + '/data/relationships/owner/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'user' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err196];
+                          } else {
+                            vErrors.push(err196);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data72.id !== undefined) {
+                        let data74 = data72.id;
+                        const _errs234 = errors;
+                        let valid40 = false;
+                        const _errs235 = errors;
+                        if (!(typeof data74 == 'number' && !(data74 % 1) && !isNaN(data74) && isFinite(data74))) {
+                          const err197 = {
+                            instancePath: instancePath + '/data/relationships/owner/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err197];
+                          } else {
+                            vErrors.push(err197);
+                          }
+                          errors++;
+                        }
+                        if (typeof data74 == 'number' && isFinite(data74)) {
+                          if (data74 > 9007199254740991 || isNaN(data74)) {
+                            const err198 = {
+                              instancePath: instancePath + '/data/relationships/owner/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err198];
+                            } else {
+                              vErrors.push(err198);
+                            }
+                            errors++;
+                          }
+                          if (data74 < 1 || isNaN(data74)) {
+                            const err199 = {
+                              instancePath: instancePath + '/data/relationships/owner/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err199];
+                            } else {
+                              vErrors.push(err199);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid18 = _errs235 === errors;
+                        valid40 = valid40 || _valid18;
+                        if (!valid40) {
+                          const _errs237 = errors;
+                          if (typeof data74 === 'string') {
+                            if (!pattern0.test(data74)) {
+                              const err200 = {
+                                instancePath: instancePath + '/data/relationships/owner/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err200];
+                              } else {
+                                vErrors.push(err200);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err201 = {
+                              instancePath: instancePath + '/data/relationships/owner/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err201];
+                            } else {
+                              vErrors.push(err201);
+                            }
+                            errors++;
+                          }
+                          var _valid18 = _errs237 === errors;
+                          valid40 = valid40 || _valid18;
+                        }
+                        if (!valid40) {
+                          const err202 = {
+                            instancePath: instancePath + '/data/relationships/owner/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err202];
+                          } else {
+                            vErrors.push(err202);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs234;
+                          if (vErrors !== null) {
+                            if (_errs234) {
+                              vErrors.length = _errs234;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data72.meta !== undefined) {
+                        let data75 = data72.meta;
+                        if (!(data75 && typeof data75 == 'object' && !Array.isArray(data75))) {
+                          const err203 = {
+                            instancePath: instancePath + '/data/relationships/owner/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err203];
+                          } else {
+                            vErrors.push(err203);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err204 = {
+                        instancePath: instancePath + '/data/relationships/owner/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err204];
+                      } else {
+                        vErrors.push(err204);
+                      }
+                      errors++;
+                    }
+                    var _valid17 = _errs229 === errors;
+                    valid38 = valid38 || _valid17;
+                  }
+                  if (!valid38) {
+                    const err205 = {
+                      instancePath: instancePath + '/data/relationships/owner/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err205];
+                    } else {
+                      vErrors.push(err205);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs226;
+                    if (vErrors !== null) {
+                      if (_errs226) {
+                        vErrors.length = _errs226;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data71.meta !== undefined) {
+                  let data76 = data71.meta;
+                  if (!(data76 && typeof data76 == 'object' && !Array.isArray(data76))) {
+                    const err206 = {
+                      instancePath: instancePath + '/data/relationships/owner/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err206];
+                    } else {
+                      vErrors.push(err206);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err207 = {
+                  instancePath: instancePath + '/data/relationships/owner',
+                  schemaPath: '#/properties/data/properties/relationships/properties/owner/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err207];
+                } else {
+                  vErrors.push(err207);
+                }
+                errors++;
+              }
+            }
+            if (data22.repliedStage !== undefined) {
+              let data77 = data22.repliedStage;
+              if (data77 && typeof data77 == 'object' && !Array.isArray(data77)) {
+                if (data77.data === undefined) {
+                  const err208 = {
+                    instancePath: instancePath + '/data/relationships/repliedStage',
+                    schemaPath: '#/properties/data/properties/relationships/properties/repliedStage/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err208];
+                  } else {
+                    vErrors.push(err208);
+                  }
+                  errors++;
+                }
+                for (const key21 in data77) {
+                  if (!(key21 === 'data' || key21 === 'meta')) {
+                    const err209 = {
+                      instancePath: instancePath + '/data/relationships/repliedStage',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/repliedStage/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key21 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err209];
+                    } else {
+                      vErrors.push(err209);
+                    }
+                    errors++;
+                  }
+                }
+                if (data77.data !== undefined) {
+                  let data78 = data77.data;
+                  const _errs247 = errors;
+                  let valid42 = false;
+                  const _errs248 = errors;
+                  if (data78 !== null) {
+                    const err210 = {
+                      instancePath: instancePath + '/data/relationships/repliedStage/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err210];
+                    } else {
+                      vErrors.push(err210);
+                    }
+                    errors++;
+                  }
+                  var _valid19 = _errs248 === errors;
+                  valid42 = valid42 || _valid19;
+                  if (!valid42) {
+                    const _errs250 = errors;
+                    if (data78 && typeof data78 == 'object' && !Array.isArray(data78)) {
+                      if (data78.type === undefined) {
+                        const err211 = {
+                          instancePath: instancePath + '/data/relationships/repliedStage/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err211];
+                        } else {
+                          vErrors.push(err211);
+                        }
+                        errors++;
+                      }
+                      if (data78.id === undefined) {
+                        const err212 = {
+                          instancePath: instancePath + '/data/relationships/repliedStage/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err212];
+                        } else {
+                          vErrors.push(err212);
+                        }
+                        errors++;
+                      }
+                      for (const key22 in data78) {
+                        if (!(key22 === 'type' || key22 === 'id' || key22 === 'meta')) {
+                          const err213 = {
+                            instancePath: instancePath + '/data/relationships/repliedStage/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key22 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err213];
+                          } else {
+                            vErrors.push(err213);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data78.type !== undefined) {
+                        if ('stage' !== data78.type) {
+                          const err214 = {
+                            instancePath: instancePath + '/data/relationships/repliedStage/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'stage' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err214];
+                          } else {
+                            vErrors.push(err214);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data78.id !== undefined) {
+                        let data80 = data78.id;
+                        const _errs255 = errors;
+                        let valid44 = false;
+                        const _errs256 = errors;
+                        if (!(typeof data80 == 'number' && !(data80 % 1) && !isNaN(data80) && isFinite(data80))) {
+                          const err215 = {
+                            instancePath: instancePath + '/data/relationships/repliedStage/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err215];
+                          } else {
+                            vErrors.push(err215);
+                          }
+                          errors++;
+                        }
+                        if (typeof data80 == 'number' && isFinite(data80)) {
+                          if (data80 > 9007199254740991 || isNaN(data80)) {
+                            const err216 = {
+                              instancePath: instancePath + '/data/relationships/repliedStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err216];
+                            } else {
+                              vErrors.push(err216);
+                            }
+                            errors++;
+                          }
+                          if (data80 < 1 || isNaN(data80)) {
+                            const err217 = {
+                              instancePath: instancePath + '/data/relationships/repliedStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err217];
+                            } else {
+                              vErrors.push(err217);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid20 = _errs256 === errors;
+                        valid44 = valid44 || _valid20;
+                        if (!valid44) {
+                          const _errs258 = errors;
+                          if (typeof data80 === 'string') {
+                            if (!pattern0.test(data80)) {
+                              const err218 = {
+                                instancePath: instancePath + '/data/relationships/repliedStage/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err218];
+                              } else {
+                                vErrors.push(err218);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err219 = {
+                              instancePath: instancePath + '/data/relationships/repliedStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err219];
+                            } else {
+                              vErrors.push(err219);
+                            }
+                            errors++;
+                          }
+                          var _valid20 = _errs258 === errors;
+                          valid44 = valid44 || _valid20;
+                        }
+                        if (!valid44) {
+                          const err220 = {
+                            instancePath: instancePath + '/data/relationships/repliedStage/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err220];
+                          } else {
+                            vErrors.push(err220);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs255;
+                          if (vErrors !== null) {
+                            if (_errs255) {
+                              vErrors.length = _errs255;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data78.meta !== undefined) {
+                        let data81 = data78.meta;
+                        if (!(data81 && typeof data81 == 'object' && !Array.isArray(data81))) {
+                          const err221 = {
+                            instancePath: instancePath + '/data/relationships/repliedStage/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err221];
+                          } else {
+                            vErrors.push(err221);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err222 = {
+                        instancePath: instancePath + '/data/relationships/repliedStage/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err222];
+                      } else {
+                        vErrors.push(err222);
+                      }
+                      errors++;
+                    }
+                    var _valid19 = _errs250 === errors;
+                    valid42 = valid42 || _valid19;
+                  }
+                  if (!valid42) {
+                    const err223 = {
+                      instancePath: instancePath + '/data/relationships/repliedStage/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err223];
+                    } else {
+                      vErrors.push(err223);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs247;
+                    if (vErrors !== null) {
+                      if (_errs247) {
+                        vErrors.length = _errs247;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data77.meta !== undefined) {
+                  let data82 = data77.meta;
+                  if (!(data82 && typeof data82 == 'object' && !Array.isArray(data82))) {
+                    const err224 = {
+                      instancePath: instancePath + '/data/relationships/repliedStage/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/repliedStage/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err224];
+                    } else {
+                      vErrors.push(err224);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err225 = {
+                  instancePath: instancePath + '/data/relationships/repliedStage',
+                  schemaPath: '#/properties/data/properties/relationships/properties/repliedStage/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err225];
+                } else {
+                  vErrors.push(err225);
+                }
+                errors++;
+              }
+            }
+            if (data22.startedStage !== undefined) {
+              let data83 = data22.startedStage;
+              if (data83 && typeof data83 == 'object' && !Array.isArray(data83)) {
+                if (data83.data === undefined) {
+                  const err226 = {
+                    instancePath: instancePath + '/data/relationships/startedStage',
+                    schemaPath: '#/properties/data/properties/relationships/properties/startedStage/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err226];
+                  } else {
+                    vErrors.push(err226);
+                  }
+                  errors++;
+                }
+                for (const key23 in data83) {
+                  if (!(key23 === 'data' || key23 === 'meta')) {
+                    const err227 = {
+                      instancePath: instancePath + '/data/relationships/startedStage',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/startedStage/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key23 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err227];
+                    } else {
+                      vErrors.push(err227);
+                    }
+                    errors++;
+                  }
+                }
+                if (data83.data !== undefined) {
+                  let data84 = data83.data;
+                  const _errs268 = errors;
+                  let valid46 = false;
+                  const _errs269 = errors;
+                  if (data84 !== null) {
+                    const err228 = {
+                      instancePath: instancePath + '/data/relationships/startedStage/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err228];
+                    } else {
+                      vErrors.push(err228);
+                    }
+                    errors++;
+                  }
+                  var _valid21 = _errs269 === errors;
+                  valid46 = valid46 || _valid21;
+                  if (!valid46) {
+                    const _errs271 = errors;
+                    if (data84 && typeof data84 == 'object' && !Array.isArray(data84)) {
+                      if (data84.type === undefined) {
+                        const err229 = {
+                          instancePath: instancePath + '/data/relationships/startedStage/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err229];
+                        } else {
+                          vErrors.push(err229);
+                        }
+                        errors++;
+                      }
+                      if (data84.id === undefined) {
+                        const err230 = {
+                          instancePath: instancePath + '/data/relationships/startedStage/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err230];
+                        } else {
+                          vErrors.push(err230);
+                        }
+                        errors++;
+                      }
+                      for (const key24 in data84) {
+                        if (!(key24 === 'type' || key24 === 'id' || key24 === 'meta')) {
+                          const err231 = {
+                            instancePath: instancePath + '/data/relationships/startedStage/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key24 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err231];
+                          } else {
+                            vErrors.push(err231);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data84.type !== undefined) {
+                        if ('stage' !== data84.type) {
+                          const err232 = {
+                            instancePath: instancePath + '/data/relationships/startedStage/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'stage' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err232];
+                          } else {
+                            vErrors.push(err232);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data84.id !== undefined) {
+                        let data86 = data84.id;
+                        const _errs276 = errors;
+                        let valid48 = false;
+                        const _errs277 = errors;
+                        if (!(typeof data86 == 'number' && !(data86 % 1) && !isNaN(data86) && isFinite(data86))) {
+                          const err233 = {
+                            instancePath: instancePath + '/data/relationships/startedStage/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err233];
+                          } else {
+                            vErrors.push(err233);
+                          }
+                          errors++;
+                        }
+                        if (typeof data86 == 'number' && isFinite(data86)) {
+                          if (data86 > 9007199254740991 || isNaN(data86)) {
+                            const err234 = {
+                              instancePath: instancePath + '/data/relationships/startedStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err234];
+                            } else {
+                              vErrors.push(err234);
+                            }
+                            errors++;
+                          }
+                          if (data86 < 1 || isNaN(data86)) {
+                            const err235 = {
+                              instancePath: instancePath + '/data/relationships/startedStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err235];
+                            } else {
+                              vErrors.push(err235);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid22 = _errs277 === errors;
+                        valid48 = valid48 || _valid22;
+                        if (!valid48) {
+                          const _errs279 = errors;
+                          if (typeof data86 === 'string') {
+                            if (!pattern0.test(data86)) {
+                              const err236 = {
+                                instancePath: instancePath + '/data/relationships/startedStage/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err236];
+                              } else {
+                                vErrors.push(err236);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err237 = {
+                              instancePath: instancePath + '/data/relationships/startedStage/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err237];
+                            } else {
+                              vErrors.push(err237);
+                            }
+                            errors++;
+                          }
+                          var _valid22 = _errs279 === errors;
+                          valid48 = valid48 || _valid22;
+                        }
+                        if (!valid48) {
+                          const err238 = {
+                            instancePath: instancePath + '/data/relationships/startedStage/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err238];
+                          } else {
+                            vErrors.push(err238);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs276;
+                          if (vErrors !== null) {
+                            if (_errs276) {
+                              vErrors.length = _errs276;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data84.meta !== undefined) {
+                        let data87 = data84.meta;
+                        if (!(data87 && typeof data87 == 'object' && !Array.isArray(data87))) {
+                          const err239 = {
+                            instancePath: instancePath + '/data/relationships/startedStage/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err239];
+                          } else {
+                            vErrors.push(err239);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err240 = {
+                        instancePath: instancePath + '/data/relationships/startedStage/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err240];
+                      } else {
+                        vErrors.push(err240);
+                      }
+                      errors++;
+                    }
+                    var _valid21 = _errs271 === errors;
+                    valid46 = valid46 || _valid21;
+                  }
+                  if (!valid46) {
+                    const err241 = {
+                      instancePath: instancePath + '/data/relationships/startedStage/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err241];
+                    } else {
+                      vErrors.push(err241);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs268;
+                    if (vErrors !== null) {
+                      if (_errs268) {
+                        vErrors.length = _errs268;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data83.meta !== undefined) {
+                  let data88 = data83.meta;
+                  if (!(data88 && typeof data88 == 'object' && !Array.isArray(data88))) {
+                    const err242 = {
+                      instancePath: instancePath + '/data/relationships/startedStage/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/startedStage/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err242];
+                    } else {
+                      vErrors.push(err242);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err243 = {
+                  instancePath: instancePath + '/data/relationships/startedStage',
+                  schemaPath: '#/properties/data/properties/relationships/properties/startedStage/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err243];
+                } else {
+                  vErrors.push(err243);
+                }
+                errors++;
+              }
             }
           } else {
-            const err19 = {
+            const err244 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
               keyword: 'type',
@@ -742,17 +10099,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err19];
+              vErrors = [err244];
             } else {
-              vErrors.push(err19);
+              vErrors.push(err244);
             }
             errors++;
           }
         }
         if (data0.meta !== undefined) {
-          let data8 = data0.meta;
-          if (!(data8 && typeof data8 == 'object' && !Array.isArray(data8))) {
-            const err20 = {
+          let data89 = data0.meta;
+          if (!(data89 && typeof data89 == 'object' && !Array.isArray(data89))) {
+            const err245 = {
               instancePath: instancePath + '/data/meta',
               schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
@@ -760,17 +10117,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err20];
+              vErrors = [err245];
             } else {
-              vErrors.push(err20);
+              vErrors.push(err245);
             }
             errors++;
           }
         }
         if (data0.links !== undefined) {
-          let data9 = data0.links;
-          if (!(data9 && typeof data9 == 'object' && !Array.isArray(data9))) {
-            const err21 = {
+          let data90 = data0.links;
+          if (!(data90 && typeof data90 == 'object' && !Array.isArray(data90))) {
+            const err246 = {
               instancePath: instancePath + '/data/links',
               schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
@@ -778,15 +10135,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err21];
+              vErrors = [err246];
             } else {
-              vErrors.push(err21);
+              vErrors.push(err246);
             }
             errors++;
           }
         }
       } else {
-        const err22 = {
+        const err247 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -794,15 +10151,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err22];
+          vErrors = [err247];
         } else {
-          vErrors.push(err22);
+          vErrors.push(err247);
         }
         errors++;
       }
     }
   } else {
-    const err23 = {
+    const err248 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -810,9 +10167,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err23];
+      vErrors = [err248];
     } else {
-      vErrors.push(err23);
+      vErrors.push(err248);
     }
     errors++;
   }

@@ -21,8 +21,22 @@ const schema11 = {
           additionalProperties: false,
           properties: {
             description: { type: ['string', 'null'], maxLength: 32000 },
+            finishOnReply: { type: ['boolean', 'null'] },
+            maxActivations: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
             name: { type: ['string', 'null'], maxLength: 255 },
+            primaryReplyAction: { type: ['string', 'null'] },
+            primaryReplyPauseDuration: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            salesMotion: { type: ['string', 'null'] },
+            scheduleIntervalType: { type: ['string', 'null'] },
+            secondaryReplyAction: { type: ['string', 'null'] },
+            secondaryReplyPauseDuration: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
             sequenceType: { type: ['string', 'null'], maxLength: 255, enum: ['interval', 'date', null] },
+            shareType: { type: ['string', 'null'] },
+            tags: { type: ['array', 'null'], items: { type: 'string' }, maxItems: 1000 },
+            throttleCapacity: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            throttleMaxAddsPerDay: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            throttlePaused: { type: ['boolean', 'null'] },
+            transactional: { type: ['boolean', 'null'] },
           },
         },
         relationships: {
@@ -30,6 +44,34 @@ const schema11 = {
           required: [],
           additionalProperties: false,
           properties: {
+            owner: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'user' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
             ruleset: {
               type: 'object',
               required: ['data'],
@@ -66,7 +108,8 @@ const schema11 = {
     },
   },
 };
-const func2 = require('ajv/dist/runtime/ucs2length').default;
+const func2 = Object.prototype.hasOwnProperty;
+const func3 = require('ajv/dist/runtime/ucs2length').default;
 const pattern0 = new RegExp('^[1-9][0-9]{0,14}$', 'u');
 function validate10(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   /*# sourceURL="create" */ let vErrors = null;
@@ -150,7 +193,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           let data2 = data0.attributes;
           if (data2 && typeof data2 == 'object' && !Array.isArray(data2)) {
             for (const key1 in data2) {
-              if (!(key1 === 'description' || key1 === 'name' || key1 === 'sequenceType')) {
+              if (!func2.call(schema11.properties.data.properties.attributes.properties, key1)) {
                 const err4 = {
                   instancePath: instancePath + '/data/attributes',
                   schemaPath: '#/properties/data/properties/attributes/additionalProperties',
@@ -184,7 +227,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
               if (typeof data3 === 'string') {
-                if (func2(data3) > 32000) {
+                if (func3(data3) > 32000) {
                   const err6 = {
                     instancePath: instancePath + '/data/attributes/description',
                     schemaPath: '#/properties/data/properties/attributes/properties/description/maxLength',
@@ -201,15 +244,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data2.name !== undefined) {
-              let data4 = data2.name;
-              if (typeof data4 !== 'string' && data4 !== null) {
+            if (data2.finishOnReply !== undefined) {
+              let data4 = data2.finishOnReply;
+              if (typeof data4 !== 'boolean' && data4 !== null) {
                 const err7 = {
-                  instancePath: instancePath + '/data/attributes/name',
-                  schemaPath: '#/properties/data/properties/attributes/properties/name/type',
+                  instancePath: instancePath + '/data/attributes/finishOnReply',
+                  schemaPath: '#/properties/data/properties/attributes/properties/finishOnReply/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.name.type },
-                  message: 'must be string,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.finishOnReply.type },
+                  message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err7];
@@ -218,9 +261,77 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data4 === 'string') {
-                if (func2(data4) > 255) {
-                  const err8 = {
+            }
+            if (data2.maxActivations !== undefined) {
+              let data5 = data2.maxActivations;
+              if (!(typeof data5 == 'number' && !(data5 % 1) && !isNaN(data5) && isFinite(data5)) && data5 !== null) {
+                const err8 = {
+                  instancePath: instancePath + '/data/attributes/maxActivations',
+                  schemaPath: '#/properties/data/properties/attributes/properties/maxActivations/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.maxActivations.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err8];
+                } else {
+                  vErrors.push(err8);
+                }
+                errors++;
+              }
+              if (typeof data5 == 'number' && isFinite(data5)) {
+                if (data5 > 2147483647 || isNaN(data5)) {
+                  const err9 = {
+                    instancePath: instancePath + '/data/attributes/maxActivations',
+                    schemaPath: '#/properties/data/properties/attributes/properties/maxActivations/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err9];
+                  } else {
+                    vErrors.push(err9);
+                  }
+                  errors++;
+                }
+                if (data5 < -2147483648 || isNaN(data5)) {
+                  const err10 = {
+                    instancePath: instancePath + '/data/attributes/maxActivations',
+                    schemaPath: '#/properties/data/properties/attributes/properties/maxActivations/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err10];
+                  } else {
+                    vErrors.push(err10);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.name !== undefined) {
+              let data6 = data2.name;
+              if (typeof data6 !== 'string' && data6 !== null) {
+                const err11 = {
+                  instancePath: instancePath + '/data/attributes/name',
+                  schemaPath: '#/properties/data/properties/attributes/properties/name/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.name.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err11];
+                } else {
+                  vErrors.push(err11);
+                }
+                errors++;
+              }
+              if (typeof data6 === 'string') {
+                if (func3(data6) > 255) {
+                  const err12 = {
                     instancePath: instancePath + '/data/attributes/name',
                     schemaPath: '#/properties/data/properties/attributes/properties/name/maxLength',
                     keyword: 'maxLength',
@@ -228,93 +339,23 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err8];
+                    vErrors = [err12];
                   } else {
-                    vErrors.push(err8);
+                    vErrors.push(err12);
                   }
                   errors++;
                 }
               }
             }
-            if (data2.sequenceType !== undefined) {
-              let data5 = data2.sequenceType;
-              if (typeof data5 !== 'string' && data5 !== null) {
-                const err9 = {
-                  instancePath: instancePath + '/data/attributes/sequenceType',
-                  schemaPath: '#/properties/data/properties/attributes/properties/sequenceType/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.sequenceType.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err9];
-                } else {
-                  vErrors.push(err9);
-                }
-                errors++;
-              }
-              if (!(data5 === 'interval' || data5 === 'date' || data5 === null)) {
-                const err10 = {
-                  instancePath: instancePath + '/data/attributes/sequenceType',
-                  schemaPath: '#/properties/data/properties/attributes/properties/sequenceType/enum',
-                  keyword: 'enum',
-                  params: {
-                    allowedValues: schema11.properties.data.properties.attributes.properties.sequenceType.enum,
-                  },
-                  message: 'must be equal to one of the allowed values',
-                };
-                if (vErrors === null) {
-                  vErrors = [err10];
-                } else {
-                  vErrors.push(err10);
-                }
-                errors++;
-              }
-              if (typeof data5 === 'string') {
-                if (func2(data5) > 255) {
-                  const err11 = {
-                    instancePath: instancePath + '/data/attributes/sequenceType',
-                    schemaPath: '#/properties/data/properties/attributes/properties/sequenceType/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err11];
-                  } else {
-                    vErrors.push(err11);
-                  }
-                  errors++;
-                }
-              }
-            }
-          } else {
-            const err12 = {
-              instancePath: instancePath + '/data/attributes',
-              schemaPath: '#/properties/data/properties/attributes/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err12];
-            } else {
-              vErrors.push(err12);
-            }
-            errors++;
-          }
-        }
-        if (data0.relationships !== undefined) {
-          let data6 = data0.relationships;
-          if (data6 && typeof data6 == 'object' && !Array.isArray(data6)) {
-            for (const key2 in data6) {
-              if (!(key2 === 'ruleset')) {
+            if (data2.primaryReplyAction !== undefined) {
+              let data7 = data2.primaryReplyAction;
+              if (typeof data7 !== 'string' && data7 !== null) {
                 const err13 = {
-                  instancePath: instancePath + '/data/relationships',
-                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key2 },
-                  message: 'must NOT have additional properties',
+                  instancePath: instancePath + '/data/attributes/primaryReplyAction',
+                  schemaPath: '#/properties/data/properties/attributes/properties/primaryReplyAction/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.primaryReplyAction.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err13];
@@ -324,11 +365,824 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data6.ruleset !== undefined) {
-              let data7 = data6.ruleset;
-              if (data7 && typeof data7 == 'object' && !Array.isArray(data7)) {
-                if (data7.data === undefined) {
-                  const err14 = {
+            if (data2.primaryReplyPauseDuration !== undefined) {
+              let data8 = data2.primaryReplyPauseDuration;
+              if (!(typeof data8 == 'number' && !(data8 % 1) && !isNaN(data8) && isFinite(data8)) && data8 !== null) {
+                const err14 = {
+                  instancePath: instancePath + '/data/attributes/primaryReplyPauseDuration',
+                  schemaPath: '#/properties/data/properties/attributes/properties/primaryReplyPauseDuration/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.primaryReplyPauseDuration.type,
+                  },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err14];
+                } else {
+                  vErrors.push(err14);
+                }
+                errors++;
+              }
+              if (typeof data8 == 'number' && isFinite(data8)) {
+                if (data8 > 2147483647 || isNaN(data8)) {
+                  const err15 = {
+                    instancePath: instancePath + '/data/attributes/primaryReplyPauseDuration',
+                    schemaPath: '#/properties/data/properties/attributes/properties/primaryReplyPauseDuration/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err15];
+                  } else {
+                    vErrors.push(err15);
+                  }
+                  errors++;
+                }
+                if (data8 < -2147483648 || isNaN(data8)) {
+                  const err16 = {
+                    instancePath: instancePath + '/data/attributes/primaryReplyPauseDuration',
+                    schemaPath: '#/properties/data/properties/attributes/properties/primaryReplyPauseDuration/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err16];
+                  } else {
+                    vErrors.push(err16);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.salesMotion !== undefined) {
+              let data9 = data2.salesMotion;
+              if (typeof data9 !== 'string' && data9 !== null) {
+                const err17 = {
+                  instancePath: instancePath + '/data/attributes/salesMotion',
+                  schemaPath: '#/properties/data/properties/attributes/properties/salesMotion/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.salesMotion.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err17];
+                } else {
+                  vErrors.push(err17);
+                }
+                errors++;
+              }
+            }
+            if (data2.scheduleIntervalType !== undefined) {
+              let data10 = data2.scheduleIntervalType;
+              if (typeof data10 !== 'string' && data10 !== null) {
+                const err18 = {
+                  instancePath: instancePath + '/data/attributes/scheduleIntervalType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/scheduleIntervalType/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.scheduleIntervalType.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err18];
+                } else {
+                  vErrors.push(err18);
+                }
+                errors++;
+              }
+            }
+            if (data2.secondaryReplyAction !== undefined) {
+              let data11 = data2.secondaryReplyAction;
+              if (typeof data11 !== 'string' && data11 !== null) {
+                const err19 = {
+                  instancePath: instancePath + '/data/attributes/secondaryReplyAction',
+                  schemaPath: '#/properties/data/properties/attributes/properties/secondaryReplyAction/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.secondaryReplyAction.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err19];
+                } else {
+                  vErrors.push(err19);
+                }
+                errors++;
+              }
+            }
+            if (data2.secondaryReplyPauseDuration !== undefined) {
+              let data12 = data2.secondaryReplyPauseDuration;
+              if (
+                !(typeof data12 == 'number' && !(data12 % 1) && !isNaN(data12) && isFinite(data12)) &&
+                data12 !== null
+              ) {
+                const err20 = {
+                  instancePath: instancePath + '/data/attributes/secondaryReplyPauseDuration',
+                  schemaPath: '#/properties/data/properties/attributes/properties/secondaryReplyPauseDuration/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.secondaryReplyPauseDuration.type,
+                  },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err20];
+                } else {
+                  vErrors.push(err20);
+                }
+                errors++;
+              }
+              if (typeof data12 == 'number' && isFinite(data12)) {
+                if (data12 > 2147483647 || isNaN(data12)) {
+                  const err21 = {
+                    instancePath: instancePath + '/data/attributes/secondaryReplyPauseDuration',
+                    schemaPath:
+                      '#/properties/data/properties/attributes/properties/secondaryReplyPauseDuration/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err21];
+                  } else {
+                    vErrors.push(err21);
+                  }
+                  errors++;
+                }
+                if (data12 < -2147483648 || isNaN(data12)) {
+                  const err22 = {
+                    instancePath: instancePath + '/data/attributes/secondaryReplyPauseDuration',
+                    schemaPath:
+                      '#/properties/data/properties/attributes/properties/secondaryReplyPauseDuration/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err22];
+                  } else {
+                    vErrors.push(err22);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.sequenceType !== undefined) {
+              let data13 = data2.sequenceType;
+              if (typeof data13 !== 'string' && data13 !== null) {
+                const err23 = {
+                  instancePath: instancePath + '/data/attributes/sequenceType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sequenceType/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.sequenceType.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err23];
+                } else {
+                  vErrors.push(err23);
+                }
+                errors++;
+              }
+              if (!(data13 === 'interval' || data13 === 'date' || data13 === null)) {
+                const err24 = {
+                  instancePath: instancePath + '/data/attributes/sequenceType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sequenceType/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema11.properties.data.properties.attributes.properties.sequenceType.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err24];
+                } else {
+                  vErrors.push(err24);
+                }
+                errors++;
+              }
+              if (typeof data13 === 'string') {
+                if (func3(data13) > 255) {
+                  const err25 = {
+                    instancePath: instancePath + '/data/attributes/sequenceType',
+                    schemaPath: '#/properties/data/properties/attributes/properties/sequenceType/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err25];
+                  } else {
+                    vErrors.push(err25);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.shareType !== undefined) {
+              let data14 = data2.shareType;
+              if (typeof data14 !== 'string' && data14 !== null) {
+                const err26 = {
+                  instancePath: instancePath + '/data/attributes/shareType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/shareType/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.shareType.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err26];
+                } else {
+                  vErrors.push(err26);
+                }
+                errors++;
+              }
+            }
+            if (data2.tags !== undefined) {
+              let data15 = data2.tags;
+              if (!Array.isArray(data15) && data15 !== null) {
+                const err27 = {
+                  instancePath: instancePath + '/data/attributes/tags',
+                  schemaPath: '#/properties/data/properties/attributes/properties/tags/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.tags.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err27];
+                } else {
+                  vErrors.push(err27);
+                }
+                errors++;
+              }
+              if (Array.isArray(data15)) {
+                if (data15.length > 1000) {
+                  const err28 = {
+                    instancePath: instancePath + '/data/attributes/tags',
+                    schemaPath: '#/properties/data/properties/attributes/properties/tags/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err28];
+                  } else {
+                    vErrors.push(err28);
+                  }
+                  errors++;
+                }
+                const len0 = data15.length;
+                for (let i0 = 0; i0 < len0; i0++) {
+                  if (typeof data15[i0] !== 'string') {
+                    const err29 = {
+                      instancePath: instancePath + '/data/attributes/tags/' + i0,
+                      schemaPath: '#/properties/data/properties/attributes/properties/tags/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err29];
+                    } else {
+                      vErrors.push(err29);
+                    }
+                    errors++;
+                  }
+                }
+              }
+            }
+            if (data2.throttleCapacity !== undefined) {
+              let data17 = data2.throttleCapacity;
+              if (
+                !(typeof data17 == 'number' && !(data17 % 1) && !isNaN(data17) && isFinite(data17)) &&
+                data17 !== null
+              ) {
+                const err30 = {
+                  instancePath: instancePath + '/data/attributes/throttleCapacity',
+                  schemaPath: '#/properties/data/properties/attributes/properties/throttleCapacity/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.throttleCapacity.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err30];
+                } else {
+                  vErrors.push(err30);
+                }
+                errors++;
+              }
+              if (typeof data17 == 'number' && isFinite(data17)) {
+                if (data17 > 2147483647 || isNaN(data17)) {
+                  const err31 = {
+                    instancePath: instancePath + '/data/attributes/throttleCapacity',
+                    schemaPath: '#/properties/data/properties/attributes/properties/throttleCapacity/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err31];
+                  } else {
+                    vErrors.push(err31);
+                  }
+                  errors++;
+                }
+                if (data17 < -2147483648 || isNaN(data17)) {
+                  const err32 = {
+                    instancePath: instancePath + '/data/attributes/throttleCapacity',
+                    schemaPath: '#/properties/data/properties/attributes/properties/throttleCapacity/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err32];
+                  } else {
+                    vErrors.push(err32);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.throttleMaxAddsPerDay !== undefined) {
+              let data18 = data2.throttleMaxAddsPerDay;
+              if (
+                !(typeof data18 == 'number' && !(data18 % 1) && !isNaN(data18) && isFinite(data18)) &&
+                data18 !== null
+              ) {
+                const err33 = {
+                  instancePath: instancePath + '/data/attributes/throttleMaxAddsPerDay',
+                  schemaPath: '#/properties/data/properties/attributes/properties/throttleMaxAddsPerDay/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.throttleMaxAddsPerDay.type,
+                  },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err33];
+                } else {
+                  vErrors.push(err33);
+                }
+                errors++;
+              }
+              if (typeof data18 == 'number' && isFinite(data18)) {
+                if (data18 > 2147483647 || isNaN(data18)) {
+                  const err34 = {
+                    instancePath: instancePath + '/data/attributes/throttleMaxAddsPerDay',
+                    schemaPath: '#/properties/data/properties/attributes/properties/throttleMaxAddsPerDay/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err34];
+                  } else {
+                    vErrors.push(err34);
+                  }
+                  errors++;
+                }
+                if (data18 < -2147483648 || isNaN(data18)) {
+                  const err35 = {
+                    instancePath: instancePath + '/data/attributes/throttleMaxAddsPerDay',
+                    schemaPath: '#/properties/data/properties/attributes/properties/throttleMaxAddsPerDay/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err35];
+                  } else {
+                    vErrors.push(err35);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.throttlePaused !== undefined) {
+              let data19 = data2.throttlePaused;
+              if (typeof data19 !== 'boolean' && data19 !== null) {
+                const err36 = {
+                  instancePath: instancePath + '/data/attributes/throttlePaused',
+                  schemaPath: '#/properties/data/properties/attributes/properties/throttlePaused/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.throttlePaused.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err36];
+                } else {
+                  vErrors.push(err36);
+                }
+                errors++;
+              }
+            }
+            if (data2.transactional !== undefined) {
+              let data20 = data2.transactional;
+              if (typeof data20 !== 'boolean' && data20 !== null) {
+                const err37 = {
+                  instancePath: instancePath + '/data/attributes/transactional',
+                  schemaPath: '#/properties/data/properties/attributes/properties/transactional/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.transactional.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err37];
+                } else {
+                  vErrors.push(err37);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err38 = {
+              instancePath: instancePath + '/data/attributes',
+              schemaPath: '#/properties/data/properties/attributes/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err38];
+            } else {
+              vErrors.push(err38);
+            }
+            errors++;
+          }
+        }
+        if (data0.relationships !== undefined) {
+          let data21 = data0.relationships;
+          if (data21 && typeof data21 == 'object' && !Array.isArray(data21)) {
+            for (const key2 in data21) {
+              if (!(key2 === 'owner' || key2 === 'ruleset')) {
+                const err39 = {
+                  instancePath: instancePath + '/data/relationships',
+                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key2 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err39];
+                } else {
+                  vErrors.push(err39);
+                }
+                errors++;
+              }
+            }
+            if (data21.owner !== undefined) {
+              let data22 = data21.owner;
+              if (data22 && typeof data22 == 'object' && !Array.isArray(data22)) {
+                if (data22.data === undefined) {
+                  const err40 = {
+                    instancePath: instancePath + '/data/relationships/owner',
+                    schemaPath: '#/properties/data/properties/relationships/properties/owner/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err40];
+                  } else {
+                    vErrors.push(err40);
+                  }
+                  errors++;
+                }
+                for (const key3 in data22) {
+                  if (!(key3 === 'data' || key3 === 'meta')) {
+                    const err41 = {
+                      instancePath: instancePath + '/data/relationships/owner',
+                      schemaPath: '#/properties/data/properties/relationships/properties/owner/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key3 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err41];
+                    } else {
+                      vErrors.push(err41);
+                    }
+                    errors++;
+                  }
+                }
+                if (data22.data !== undefined) {
+                  let data23 = data22.data;
+                  const _errs52 = errors;
+                  let valid7 = false;
+                  const _errs53 = errors;
+                  if (data23 !== null) {
+                    const err42 = {
+                      instancePath: instancePath + '/data/relationships/owner/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err42];
+                    } else {
+                      vErrors.push(err42);
+                    }
+                    errors++;
+                  }
+                  var _valid0 = _errs53 === errors;
+                  valid7 = valid7 || _valid0;
+                  if (!valid7) {
+                    const _errs55 = errors;
+                    if (data23 && typeof data23 == 'object' && !Array.isArray(data23)) {
+                      if (data23.type === undefined) {
+                        const err43 = {
+                          instancePath: instancePath + '/data/relationships/owner/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err43];
+                        } else {
+                          vErrors.push(err43);
+                        }
+                        errors++;
+                      }
+                      if (data23.id === undefined) {
+                        const err44 = {
+                          instancePath: instancePath + '/data/relationships/owner/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err44];
+                        } else {
+                          vErrors.push(err44);
+                        }
+                        errors++;
+                      }
+                      for (const key4 in data23) {
+                        if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
+                          const err45 = {
+                            instancePath: instancePath + '/data/relationships/owner/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key4 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err45];
+                          } else {
+                            vErrors.push(err45);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data23.type !== undefined) {
+                        if ('user' !== data23.type) {
+                          const err46 = {
+                            instancePath: instancePath + '/data/relationships/owner/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'user' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err46];
+                          } else {
+                            vErrors.push(err46);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data23.id !== undefined) {
+                        let data25 = data23.id;
+                        const _errs60 = errors;
+                        let valid9 = false;
+                        const _errs61 = errors;
+                        if (!(typeof data25 == 'number' && !(data25 % 1) && !isNaN(data25) && isFinite(data25))) {
+                          const err47 = {
+                            instancePath: instancePath + '/data/relationships/owner/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err47];
+                          } else {
+                            vErrors.push(err47);
+                          }
+                          errors++;
+                        }
+                        if (typeof data25 == 'number' && isFinite(data25)) {
+                          if (data25 > 9007199254740991 || isNaN(data25)) {
+                            const err48 = {
+                              instancePath: instancePath + '/data/relationships/owner/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err48];
+                            } else {
+                              vErrors.push(err48);
+                            }
+                            errors++;
+                          }
+                          if (data25 < 1 || isNaN(data25)) {
+                            const err49 = {
+                              instancePath: instancePath + '/data/relationships/owner/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err49];
+                            } else {
+                              vErrors.push(err49);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid1 = _errs61 === errors;
+                        valid9 = valid9 || _valid1;
+                        if (!valid9) {
+                          const _errs63 = errors;
+                          if (typeof data25 === 'string') {
+                            if (!pattern0.test(data25)) {
+                              const err50 = {
+                                instancePath: instancePath + '/data/relationships/owner/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err50];
+                              } else {
+                                vErrors.push(err50);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err51 = {
+                              instancePath: instancePath + '/data/relationships/owner/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err51];
+                            } else {
+                              vErrors.push(err51);
+                            }
+                            errors++;
+                          }
+                          var _valid1 = _errs63 === errors;
+                          valid9 = valid9 || _valid1;
+                        }
+                        if (!valid9) {
+                          const err52 = {
+                            instancePath: instancePath + '/data/relationships/owner/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err52];
+                          } else {
+                            vErrors.push(err52);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs60;
+                          if (vErrors !== null) {
+                            if (_errs60) {
+                              vErrors.length = _errs60;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data23.meta !== undefined) {
+                        let data26 = data23.meta;
+                        if (!(data26 && typeof data26 == 'object' && !Array.isArray(data26))) {
+                          const err53 = {
+                            instancePath: instancePath + '/data/relationships/owner/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err53];
+                          } else {
+                            vErrors.push(err53);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err54 = {
+                        instancePath: instancePath + '/data/relationships/owner/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err54];
+                      } else {
+                        vErrors.push(err54);
+                      }
+                      errors++;
+                    }
+                    var _valid0 = _errs55 === errors;
+                    valid7 = valid7 || _valid0;
+                  }
+                  if (!valid7) {
+                    const err55 = {
+                      instancePath: instancePath + '/data/relationships/owner/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err55];
+                    } else {
+                      vErrors.push(err55);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs52;
+                    if (vErrors !== null) {
+                      if (_errs52) {
+                        vErrors.length = _errs52;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data22.meta !== undefined) {
+                  let data27 = data22.meta;
+                  if (!(data27 && typeof data27 == 'object' && !Array.isArray(data27))) {
+                    const err56 = {
+                      instancePath: instancePath + '/data/relationships/owner/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err56];
+                    } else {
+                      vErrors.push(err56);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err57 = {
+                  instancePath: instancePath + '/data/relationships/owner',
+                  schemaPath: '#/properties/data/properties/relationships/properties/owner/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err57];
+                } else {
+                  vErrors.push(err57);
+                }
+                errors++;
+              }
+            }
+            if (data21.ruleset !== undefined) {
+              let data28 = data21.ruleset;
+              if (data28 && typeof data28 == 'object' && !Array.isArray(data28)) {
+                if (data28.data === undefined) {
+                  const err58 = {
                     instancePath: instancePath + '/data/relationships/ruleset',
                     schemaPath: '#/properties/data/properties/relationships/properties/ruleset/required',
                     keyword: 'required',
@@ -336,36 +1190,36 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err14];
+                    vErrors = [err58];
                   } else {
-                    vErrors.push(err14);
+                    vErrors.push(err58);
                   }
                   errors++;
                 }
-                for (const key3 in data7) {
-                  if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err15 = {
+                for (const key5 in data28) {
+                  if (!(key5 === 'data' || key5 === 'meta')) {
+                    const err59 = {
                       instancePath: instancePath + '/data/relationships/ruleset',
                       schemaPath: '#/properties/data/properties/relationships/properties/ruleset/additionalProperties',
                       keyword: 'additionalProperties',
-                      params: { additionalProperty: key3 },
+                      params: { additionalProperty: key5 },
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err15];
+                      vErrors = [err59];
                     } else {
-                      vErrors.push(err15);
+                      vErrors.push(err59);
                     }
                     errors++;
                   }
                 }
-                if (data7.data !== undefined) {
-                  let data8 = data7.data;
-                  const _errs22 = errors;
-                  let valid5 = false;
-                  const _errs23 = errors;
-                  if (data8 !== null) {
-                    const err16 = {
+                if (data28.data !== undefined) {
+                  let data29 = data28.data;
+                  const _errs73 = errors;
+                  let valid11 = false;
+                  const _errs74 = errors;
+                  if (data29 !== null) {
+                    const err60 = {
                       instancePath: instancePath + '/data/relationships/ruleset/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/0/type',
@@ -374,19 +1228,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err16];
+                      vErrors = [err60];
                     } else {
-                      vErrors.push(err16);
+                      vErrors.push(err60);
                     }
                     errors++;
                   }
-                  var _valid0 = _errs23 === errors;
-                  valid5 = valid5 || _valid0;
-                  if (!valid5) {
-                    const _errs25 = errors;
-                    if (data8 && typeof data8 == 'object' && !Array.isArray(data8)) {
-                      if (data8.type === undefined) {
-                        const err17 = {
+                  var _valid2 = _errs74 === errors;
+                  valid11 = valid11 || _valid2;
+                  if (!valid11) {
+                    const _errs76 = errors;
+                    if (data29 && typeof data29 == 'object' && !Array.isArray(data29)) {
+                      if (data29.type === undefined) {
+                        const err61 = {
                           instancePath: instancePath + '/data/relationships/ruleset/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/required',
@@ -395,14 +1249,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err17];
+                          vErrors = [err61];
                         } else {
-                          vErrors.push(err17);
+                          vErrors.push(err61);
                         }
                         errors++;
                       }
-                      if (data8.id === undefined) {
-                        const err18 = {
+                      if (data29.id === undefined) {
+                        const err62 = {
                           instancePath: instancePath + '/data/relationships/ruleset/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/required',
@@ -411,33 +1265,33 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err18];
+                          vErrors = [err62];
                         } else {
-                          vErrors.push(err18);
+                          vErrors.push(err62);
                         }
                         errors++;
                       }
-                      for (const key4 in data8) {
-                        if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err19 = {
+                      for (const key6 in data29) {
+                        if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
+                          const err63 = {
                             instancePath: instancePath + '/data/relationships/ruleset/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/additionalProperties',
                             keyword: 'additionalProperties',
-                            params: { additionalProperty: key4 },
+                            params: { additionalProperty: key6 },
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err19];
+                            vErrors = [err63];
                           } else {
-                            vErrors.push(err19);
+                            vErrors.push(err63);
                           }
                           errors++;
                         }
                       }
-                      if (data8.type !== undefined) {
-                        if ('ruleset' !== data8.type) {
-                          const err20 = {
+                      if (data29.type !== undefined) {
+                        if ('ruleset' !== data29.type) {
+                          const err64 = {
                             instancePath: instancePath + '/data/relationships/ruleset/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/properties/type/const',
@@ -446,20 +1300,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err20];
+                            vErrors = [err64];
                           } else {
-                            vErrors.push(err20);
+                            vErrors.push(err64);
                           }
                           errors++;
                         }
                       }
-                      if (data8.id !== undefined) {
-                        let data10 = data8.id;
-                        const _errs30 = errors;
-                        let valid7 = false;
-                        const _errs31 = errors;
-                        if (!(typeof data10 == 'number' && !(data10 % 1) && !isNaN(data10) && isFinite(data10))) {
-                          const err21 = {
+                      if (data29.id !== undefined) {
+                        let data31 = data29.id;
+                        const _errs81 = errors;
+                        let valid13 = false;
+                        const _errs82 = errors;
+                        if (!(typeof data31 == 'number' && !(data31 % 1) && !isNaN(data31) && isFinite(data31))) {
+                          const err65 = {
                             instancePath: instancePath + '/data/relationships/ruleset/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -468,15 +1322,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err21];
+                            vErrors = [err65];
                           } else {
-                            vErrors.push(err21);
+                            vErrors.push(err65);
                           }
                           errors++;
                         }
-                        if (typeof data10 == 'number' && isFinite(data10)) {
-                          if (data10 > 9007199254740991 || isNaN(data10)) {
-                            const err22 = {
+                        if (typeof data31 == 'number' && isFinite(data31)) {
+                          if (data31 > 9007199254740991 || isNaN(data31)) {
+                            const err66 = {
                               instancePath: instancePath + '/data/relationships/ruleset/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -485,14 +1339,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err22];
+                              vErrors = [err66];
                             } else {
-                              vErrors.push(err22);
+                              vErrors.push(err66);
                             }
                             errors++;
                           }
-                          if (data10 < 1 || isNaN(data10)) {
-                            const err23 = {
+                          if (data31 < 1 || isNaN(data31)) {
+                            const err67 = {
                               instancePath: instancePath + '/data/relationships/ruleset/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -501,20 +1355,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err23];
+                              vErrors = [err67];
                             } else {
-                              vErrors.push(err23);
+                              vErrors.push(err67);
                             }
                             errors++;
                           }
                         }
-                        var _valid1 = _errs31 === errors;
-                        valid7 = valid7 || _valid1;
-                        if (!valid7) {
-                          const _errs33 = errors;
-                          if (typeof data10 === 'string') {
-                            if (!pattern0.test(data10)) {
-                              const err24 = {
+                        var _valid3 = _errs82 === errors;
+                        valid13 = valid13 || _valid3;
+                        if (!valid13) {
+                          const _errs84 = errors;
+                          if (typeof data31 === 'string') {
+                            if (!pattern0.test(data31)) {
+                              const err68 = {
                                 instancePath: instancePath + '/data/relationships/ruleset/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -523,14 +1377,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err24];
+                                vErrors = [err68];
                               } else {
-                                vErrors.push(err24);
+                                vErrors.push(err68);
                               }
                               errors++;
                             }
                           } else {
-                            const err25 = {
+                            const err69 = {
                               instancePath: instancePath + '/data/relationships/ruleset/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -539,17 +1393,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err25];
+                              vErrors = [err69];
                             } else {
-                              vErrors.push(err25);
+                              vErrors.push(err69);
                             }
                             errors++;
                           }
-                          var _valid1 = _errs33 === errors;
-                          valid7 = valid7 || _valid1;
+                          var _valid3 = _errs84 === errors;
+                          valid13 = valid13 || _valid3;
                         }
-                        if (!valid7) {
-                          const err26 = {
+                        if (!valid13) {
+                          const err70 = {
                             instancePath: instancePath + '/data/relationships/ruleset/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/properties/id/anyOf',
@@ -558,26 +1412,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err26];
+                            vErrors = [err70];
                           } else {
-                            vErrors.push(err26);
+                            vErrors.push(err70);
                           }
                           errors++;
                         } else {
-                          errors = _errs30;
+                          errors = _errs81;
                           if (vErrors !== null) {
-                            if (_errs30) {
-                              vErrors.length = _errs30;
+                            if (_errs81) {
+                              vErrors.length = _errs81;
                             } else {
                               vErrors = null;
                             }
                           }
                         }
                       }
-                      if (data8.meta !== undefined) {
-                        let data11 = data8.meta;
-                        if (!(data11 && typeof data11 == 'object' && !Array.isArray(data11))) {
-                          const err27 = {
+                      if (data29.meta !== undefined) {
+                        let data32 = data29.meta;
+                        if (!(data32 && typeof data32 == 'object' && !Array.isArray(data32))) {
+                          const err71 = {
                             instancePath: instancePath + '/data/relationships/ruleset/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/properties/meta/type',
@@ -586,15 +1440,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err27];
+                            vErrors = [err71];
                           } else {
-                            vErrors.push(err27);
+                            vErrors.push(err71);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err28 = {
+                      const err72 = {
                         instancePath: instancePath + '/data/relationships/ruleset/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/type',
@@ -603,17 +1457,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err28];
+                        vErrors = [err72];
                       } else {
-                        vErrors.push(err28);
+                        vErrors.push(err72);
                       }
                       errors++;
                     }
-                    var _valid0 = _errs25 === errors;
-                    valid5 = valid5 || _valid0;
+                    var _valid2 = _errs76 === errors;
+                    valid11 = valid11 || _valid2;
                   }
-                  if (!valid5) {
-                    const err29 = {
+                  if (!valid11) {
+                    const err73 = {
                       instancePath: instancePath + '/data/relationships/ruleset/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -621,26 +1475,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err29];
+                      vErrors = [err73];
                     } else {
-                      vErrors.push(err29);
+                      vErrors.push(err73);
                     }
                     errors++;
                   } else {
-                    errors = _errs22;
+                    errors = _errs73;
                     if (vErrors !== null) {
-                      if (_errs22) {
-                        vErrors.length = _errs22;
+                      if (_errs73) {
+                        vErrors.length = _errs73;
                       } else {
                         vErrors = null;
                       }
                     }
                   }
                 }
-                if (data7.meta !== undefined) {
-                  let data12 = data7.meta;
-                  if (!(data12 && typeof data12 == 'object' && !Array.isArray(data12))) {
-                    const err30 = {
+                if (data28.meta !== undefined) {
+                  let data33 = data28.meta;
+                  if (!(data33 && typeof data33 == 'object' && !Array.isArray(data33))) {
+                    const err74 = {
                       instancePath: instancePath + '/data/relationships/ruleset/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/ruleset/properties/meta/type',
                       keyword: 'type',
@@ -648,15 +1502,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err30];
+                      vErrors = [err74];
                     } else {
-                      vErrors.push(err30);
+                      vErrors.push(err74);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err31 = {
+                const err75 = {
                   instancePath: instancePath + '/data/relationships/ruleset',
                   schemaPath: '#/properties/data/properties/relationships/properties/ruleset/type',
                   keyword: 'type',
@@ -664,15 +1518,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err31];
+                  vErrors = [err75];
                 } else {
-                  vErrors.push(err31);
+                  vErrors.push(err75);
                 }
                 errors++;
               }
             }
           } else {
-            const err32 = {
+            const err76 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
               keyword: 'type',
@@ -680,17 +1534,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err32];
+              vErrors = [err76];
             } else {
-              vErrors.push(err32);
+              vErrors.push(err76);
             }
             errors++;
           }
         }
         if (data0.meta !== undefined) {
-          let data13 = data0.meta;
-          if (!(data13 && typeof data13 == 'object' && !Array.isArray(data13))) {
-            const err33 = {
+          let data34 = data0.meta;
+          if (!(data34 && typeof data34 == 'object' && !Array.isArray(data34))) {
+            const err77 = {
               instancePath: instancePath + '/data/meta',
               schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
@@ -698,17 +1552,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err33];
+              vErrors = [err77];
             } else {
-              vErrors.push(err33);
+              vErrors.push(err77);
             }
             errors++;
           }
         }
         if (data0.links !== undefined) {
-          let data14 = data0.links;
-          if (!(data14 && typeof data14 == 'object' && !Array.isArray(data14))) {
-            const err34 = {
+          let data35 = data0.links;
+          if (!(data35 && typeof data35 == 'object' && !Array.isArray(data35))) {
+            const err78 = {
               instancePath: instancePath + '/data/links',
               schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
@@ -716,15 +1570,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err34];
+              vErrors = [err78];
             } else {
-              vErrors.push(err34);
+              vErrors.push(err78);
             }
             errors++;
           }
         }
       } else {
-        const err35 = {
+        const err79 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -732,15 +1586,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err35];
+          vErrors = [err79];
         } else {
-          vErrors.push(err35);
+          vErrors.push(err79);
         }
         errors++;
       }
     }
   } else {
-    const err36 = {
+    const err80 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -748,9 +1602,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err36];
+      vErrors = [err80];
     } else {
-      vErrors.push(err36);
+      vErrors.push(err80);
     }
     errors++;
   }
@@ -781,8 +1635,22 @@ const schema12 = {
           additionalProperties: false,
           properties: {
             description: { type: ['string', 'null'], maxLength: 32000 },
+            finishOnReply: { type: ['boolean', 'null'] },
+            maxActivations: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
             name: { type: ['string', 'null'], maxLength: 255 },
+            primaryReplyAction: { type: ['string', 'null'] },
+            primaryReplyPauseDuration: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            salesMotion: { type: ['string', 'null'] },
+            scheduleIntervalType: { type: ['string', 'null'] },
+            secondaryReplyAction: { type: ['string', 'null'] },
+            secondaryReplyPauseDuration: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
             sequenceType: { type: ['string', 'null'], maxLength: 255, enum: ['interval', 'date', null] },
+            shareType: { type: ['string', 'null'] },
+            tags: { type: ['array', 'null'], items: { type: 'string' }, maxItems: 1000 },
+            throttleCapacity: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            throttleMaxAddsPerDay: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            throttlePaused: { type: ['boolean', 'null'] },
+            transactional: { type: ['boolean', 'null'] },
           },
         },
         relationships: {
@@ -790,6 +1658,34 @@ const schema12 = {
           required: [],
           additionalProperties: false,
           properties: {
+            owner: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'user' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
             ruleset: {
               type: 'object',
               required: ['data'],
@@ -1038,7 +1934,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           let data3 = data0.attributes;
           if (data3 && typeof data3 == 'object' && !Array.isArray(data3)) {
             for (const key1 in data3) {
-              if (!(key1 === 'description' || key1 === 'name' || key1 === 'sequenceType')) {
+              if (!func2.call(schema12.properties.data.properties.attributes.properties, key1)) {
                 const err11 = {
                   instancePath: instancePath + '/data/attributes',
                   schemaPath: '#/properties/data/properties/attributes/additionalProperties',
@@ -1072,7 +1968,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
               if (typeof data4 === 'string') {
-                if (func2(data4) > 32000) {
+                if (func3(data4) > 32000) {
                   const err13 = {
                     instancePath: instancePath + '/data/attributes/description',
                     schemaPath: '#/properties/data/properties/attributes/properties/description/maxLength',
@@ -1089,15 +1985,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data3.name !== undefined) {
-              let data5 = data3.name;
-              if (typeof data5 !== 'string' && data5 !== null) {
+            if (data3.finishOnReply !== undefined) {
+              let data5 = data3.finishOnReply;
+              if (typeof data5 !== 'boolean' && data5 !== null) {
                 const err14 = {
-                  instancePath: instancePath + '/data/attributes/name',
-                  schemaPath: '#/properties/data/properties/attributes/properties/name/type',
+                  instancePath: instancePath + '/data/attributes/finishOnReply',
+                  schemaPath: '#/properties/data/properties/attributes/properties/finishOnReply/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.name.type },
-                  message: 'must be string,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.finishOnReply.type },
+                  message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err14];
@@ -1106,9 +2002,77 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data5 === 'string') {
-                if (func2(data5) > 255) {
-                  const err15 = {
+            }
+            if (data3.maxActivations !== undefined) {
+              let data6 = data3.maxActivations;
+              if (!(typeof data6 == 'number' && !(data6 % 1) && !isNaN(data6) && isFinite(data6)) && data6 !== null) {
+                const err15 = {
+                  instancePath: instancePath + '/data/attributes/maxActivations',
+                  schemaPath: '#/properties/data/properties/attributes/properties/maxActivations/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.maxActivations.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err15];
+                } else {
+                  vErrors.push(err15);
+                }
+                errors++;
+              }
+              if (typeof data6 == 'number' && isFinite(data6)) {
+                if (data6 > 2147483647 || isNaN(data6)) {
+                  const err16 = {
+                    instancePath: instancePath + '/data/attributes/maxActivations',
+                    schemaPath: '#/properties/data/properties/attributes/properties/maxActivations/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err16];
+                  } else {
+                    vErrors.push(err16);
+                  }
+                  errors++;
+                }
+                if (data6 < -2147483648 || isNaN(data6)) {
+                  const err17 = {
+                    instancePath: instancePath + '/data/attributes/maxActivations',
+                    schemaPath: '#/properties/data/properties/attributes/properties/maxActivations/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err17];
+                  } else {
+                    vErrors.push(err17);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.name !== undefined) {
+              let data7 = data3.name;
+              if (typeof data7 !== 'string' && data7 !== null) {
+                const err18 = {
+                  instancePath: instancePath + '/data/attributes/name',
+                  schemaPath: '#/properties/data/properties/attributes/properties/name/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.name.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err18];
+                } else {
+                  vErrors.push(err18);
+                }
+                errors++;
+              }
+              if (typeof data7 === 'string') {
+                if (func3(data7) > 255) {
+                  const err19 = {
                     instancePath: instancePath + '/data/attributes/name',
                     schemaPath: '#/properties/data/properties/attributes/properties/name/maxLength',
                     keyword: 'maxLength',
@@ -1116,93 +2080,23 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err15];
+                    vErrors = [err19];
                   } else {
-                    vErrors.push(err15);
+                    vErrors.push(err19);
                   }
                   errors++;
                 }
               }
             }
-            if (data3.sequenceType !== undefined) {
-              let data6 = data3.sequenceType;
-              if (typeof data6 !== 'string' && data6 !== null) {
-                const err16 = {
-                  instancePath: instancePath + '/data/attributes/sequenceType',
-                  schemaPath: '#/properties/data/properties/attributes/properties/sequenceType/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.sequenceType.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err16];
-                } else {
-                  vErrors.push(err16);
-                }
-                errors++;
-              }
-              if (!(data6 === 'interval' || data6 === 'date' || data6 === null)) {
-                const err17 = {
-                  instancePath: instancePath + '/data/attributes/sequenceType',
-                  schemaPath: '#/properties/data/properties/attributes/properties/sequenceType/enum',
-                  keyword: 'enum',
-                  params: {
-                    allowedValues: schema12.properties.data.properties.attributes.properties.sequenceType.enum,
-                  },
-                  message: 'must be equal to one of the allowed values',
-                };
-                if (vErrors === null) {
-                  vErrors = [err17];
-                } else {
-                  vErrors.push(err17);
-                }
-                errors++;
-              }
-              if (typeof data6 === 'string') {
-                if (func2(data6) > 255) {
-                  const err18 = {
-                    instancePath: instancePath + '/data/attributes/sequenceType',
-                    schemaPath: '#/properties/data/properties/attributes/properties/sequenceType/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err18];
-                  } else {
-                    vErrors.push(err18);
-                  }
-                  errors++;
-                }
-              }
-            }
-          } else {
-            const err19 = {
-              instancePath: instancePath + '/data/attributes',
-              schemaPath: '#/properties/data/properties/attributes/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err19];
-            } else {
-              vErrors.push(err19);
-            }
-            errors++;
-          }
-        }
-        if (data0.relationships !== undefined) {
-          let data7 = data0.relationships;
-          if (data7 && typeof data7 == 'object' && !Array.isArray(data7)) {
-            for (const key2 in data7) {
-              if (!(key2 === 'ruleset')) {
+            if (data3.primaryReplyAction !== undefined) {
+              let data8 = data3.primaryReplyAction;
+              if (typeof data8 !== 'string' && data8 !== null) {
                 const err20 = {
-                  instancePath: instancePath + '/data/relationships',
-                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key2 },
-                  message: 'must NOT have additional properties',
+                  instancePath: instancePath + '/data/attributes/primaryReplyAction',
+                  schemaPath: '#/properties/data/properties/attributes/properties/primaryReplyAction/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.primaryReplyAction.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err20];
@@ -1212,11 +2106,824 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data7.ruleset !== undefined) {
-              let data8 = data7.ruleset;
-              if (data8 && typeof data8 == 'object' && !Array.isArray(data8)) {
-                if (data8.data === undefined) {
-                  const err21 = {
+            if (data3.primaryReplyPauseDuration !== undefined) {
+              let data9 = data3.primaryReplyPauseDuration;
+              if (!(typeof data9 == 'number' && !(data9 % 1) && !isNaN(data9) && isFinite(data9)) && data9 !== null) {
+                const err21 = {
+                  instancePath: instancePath + '/data/attributes/primaryReplyPauseDuration',
+                  schemaPath: '#/properties/data/properties/attributes/properties/primaryReplyPauseDuration/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.primaryReplyPauseDuration.type,
+                  },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err21];
+                } else {
+                  vErrors.push(err21);
+                }
+                errors++;
+              }
+              if (typeof data9 == 'number' && isFinite(data9)) {
+                if (data9 > 2147483647 || isNaN(data9)) {
+                  const err22 = {
+                    instancePath: instancePath + '/data/attributes/primaryReplyPauseDuration',
+                    schemaPath: '#/properties/data/properties/attributes/properties/primaryReplyPauseDuration/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err22];
+                  } else {
+                    vErrors.push(err22);
+                  }
+                  errors++;
+                }
+                if (data9 < -2147483648 || isNaN(data9)) {
+                  const err23 = {
+                    instancePath: instancePath + '/data/attributes/primaryReplyPauseDuration',
+                    schemaPath: '#/properties/data/properties/attributes/properties/primaryReplyPauseDuration/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err23];
+                  } else {
+                    vErrors.push(err23);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.salesMotion !== undefined) {
+              let data10 = data3.salesMotion;
+              if (typeof data10 !== 'string' && data10 !== null) {
+                const err24 = {
+                  instancePath: instancePath + '/data/attributes/salesMotion',
+                  schemaPath: '#/properties/data/properties/attributes/properties/salesMotion/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.salesMotion.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err24];
+                } else {
+                  vErrors.push(err24);
+                }
+                errors++;
+              }
+            }
+            if (data3.scheduleIntervalType !== undefined) {
+              let data11 = data3.scheduleIntervalType;
+              if (typeof data11 !== 'string' && data11 !== null) {
+                const err25 = {
+                  instancePath: instancePath + '/data/attributes/scheduleIntervalType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/scheduleIntervalType/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.scheduleIntervalType.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err25];
+                } else {
+                  vErrors.push(err25);
+                }
+                errors++;
+              }
+            }
+            if (data3.secondaryReplyAction !== undefined) {
+              let data12 = data3.secondaryReplyAction;
+              if (typeof data12 !== 'string' && data12 !== null) {
+                const err26 = {
+                  instancePath: instancePath + '/data/attributes/secondaryReplyAction',
+                  schemaPath: '#/properties/data/properties/attributes/properties/secondaryReplyAction/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.secondaryReplyAction.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err26];
+                } else {
+                  vErrors.push(err26);
+                }
+                errors++;
+              }
+            }
+            if (data3.secondaryReplyPauseDuration !== undefined) {
+              let data13 = data3.secondaryReplyPauseDuration;
+              if (
+                !(typeof data13 == 'number' && !(data13 % 1) && !isNaN(data13) && isFinite(data13)) &&
+                data13 !== null
+              ) {
+                const err27 = {
+                  instancePath: instancePath + '/data/attributes/secondaryReplyPauseDuration',
+                  schemaPath: '#/properties/data/properties/attributes/properties/secondaryReplyPauseDuration/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.secondaryReplyPauseDuration.type,
+                  },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err27];
+                } else {
+                  vErrors.push(err27);
+                }
+                errors++;
+              }
+              if (typeof data13 == 'number' && isFinite(data13)) {
+                if (data13 > 2147483647 || isNaN(data13)) {
+                  const err28 = {
+                    instancePath: instancePath + '/data/attributes/secondaryReplyPauseDuration',
+                    schemaPath:
+                      '#/properties/data/properties/attributes/properties/secondaryReplyPauseDuration/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err28];
+                  } else {
+                    vErrors.push(err28);
+                  }
+                  errors++;
+                }
+                if (data13 < -2147483648 || isNaN(data13)) {
+                  const err29 = {
+                    instancePath: instancePath + '/data/attributes/secondaryReplyPauseDuration',
+                    schemaPath:
+                      '#/properties/data/properties/attributes/properties/secondaryReplyPauseDuration/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err29];
+                  } else {
+                    vErrors.push(err29);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.sequenceType !== undefined) {
+              let data14 = data3.sequenceType;
+              if (typeof data14 !== 'string' && data14 !== null) {
+                const err30 = {
+                  instancePath: instancePath + '/data/attributes/sequenceType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sequenceType/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.sequenceType.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err30];
+                } else {
+                  vErrors.push(err30);
+                }
+                errors++;
+              }
+              if (!(data14 === 'interval' || data14 === 'date' || data14 === null)) {
+                const err31 = {
+                  instancePath: instancePath + '/data/attributes/sequenceType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sequenceType/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema12.properties.data.properties.attributes.properties.sequenceType.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err31];
+                } else {
+                  vErrors.push(err31);
+                }
+                errors++;
+              }
+              if (typeof data14 === 'string') {
+                if (func3(data14) > 255) {
+                  const err32 = {
+                    instancePath: instancePath + '/data/attributes/sequenceType',
+                    schemaPath: '#/properties/data/properties/attributes/properties/sequenceType/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err32];
+                  } else {
+                    vErrors.push(err32);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.shareType !== undefined) {
+              let data15 = data3.shareType;
+              if (typeof data15 !== 'string' && data15 !== null) {
+                const err33 = {
+                  instancePath: instancePath + '/data/attributes/shareType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/shareType/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.shareType.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err33];
+                } else {
+                  vErrors.push(err33);
+                }
+                errors++;
+              }
+            }
+            if (data3.tags !== undefined) {
+              let data16 = data3.tags;
+              if (!Array.isArray(data16) && data16 !== null) {
+                const err34 = {
+                  instancePath: instancePath + '/data/attributes/tags',
+                  schemaPath: '#/properties/data/properties/attributes/properties/tags/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.tags.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err34];
+                } else {
+                  vErrors.push(err34);
+                }
+                errors++;
+              }
+              if (Array.isArray(data16)) {
+                if (data16.length > 1000) {
+                  const err35 = {
+                    instancePath: instancePath + '/data/attributes/tags',
+                    schemaPath: '#/properties/data/properties/attributes/properties/tags/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err35];
+                  } else {
+                    vErrors.push(err35);
+                  }
+                  errors++;
+                }
+                const len0 = data16.length;
+                for (let i0 = 0; i0 < len0; i0++) {
+                  if (typeof data16[i0] !== 'string') {
+                    const err36 = {
+                      instancePath: instancePath + '/data/attributes/tags/' + i0,
+                      schemaPath: '#/properties/data/properties/attributes/properties/tags/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err36];
+                    } else {
+                      vErrors.push(err36);
+                    }
+                    errors++;
+                  }
+                }
+              }
+            }
+            if (data3.throttleCapacity !== undefined) {
+              let data18 = data3.throttleCapacity;
+              if (
+                !(typeof data18 == 'number' && !(data18 % 1) && !isNaN(data18) && isFinite(data18)) &&
+                data18 !== null
+              ) {
+                const err37 = {
+                  instancePath: instancePath + '/data/attributes/throttleCapacity',
+                  schemaPath: '#/properties/data/properties/attributes/properties/throttleCapacity/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.throttleCapacity.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err37];
+                } else {
+                  vErrors.push(err37);
+                }
+                errors++;
+              }
+              if (typeof data18 == 'number' && isFinite(data18)) {
+                if (data18 > 2147483647 || isNaN(data18)) {
+                  const err38 = {
+                    instancePath: instancePath + '/data/attributes/throttleCapacity',
+                    schemaPath: '#/properties/data/properties/attributes/properties/throttleCapacity/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err38];
+                  } else {
+                    vErrors.push(err38);
+                  }
+                  errors++;
+                }
+                if (data18 < -2147483648 || isNaN(data18)) {
+                  const err39 = {
+                    instancePath: instancePath + '/data/attributes/throttleCapacity',
+                    schemaPath: '#/properties/data/properties/attributes/properties/throttleCapacity/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err39];
+                  } else {
+                    vErrors.push(err39);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.throttleMaxAddsPerDay !== undefined) {
+              let data19 = data3.throttleMaxAddsPerDay;
+              if (
+                !(typeof data19 == 'number' && !(data19 % 1) && !isNaN(data19) && isFinite(data19)) &&
+                data19 !== null
+              ) {
+                const err40 = {
+                  instancePath: instancePath + '/data/attributes/throttleMaxAddsPerDay',
+                  schemaPath: '#/properties/data/properties/attributes/properties/throttleMaxAddsPerDay/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.throttleMaxAddsPerDay.type,
+                  },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err40];
+                } else {
+                  vErrors.push(err40);
+                }
+                errors++;
+              }
+              if (typeof data19 == 'number' && isFinite(data19)) {
+                if (data19 > 2147483647 || isNaN(data19)) {
+                  const err41 = {
+                    instancePath: instancePath + '/data/attributes/throttleMaxAddsPerDay',
+                    schemaPath: '#/properties/data/properties/attributes/properties/throttleMaxAddsPerDay/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err41];
+                  } else {
+                    vErrors.push(err41);
+                  }
+                  errors++;
+                }
+                if (data19 < -2147483648 || isNaN(data19)) {
+                  const err42 = {
+                    instancePath: instancePath + '/data/attributes/throttleMaxAddsPerDay',
+                    schemaPath: '#/properties/data/properties/attributes/properties/throttleMaxAddsPerDay/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err42];
+                  } else {
+                    vErrors.push(err42);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.throttlePaused !== undefined) {
+              let data20 = data3.throttlePaused;
+              if (typeof data20 !== 'boolean' && data20 !== null) {
+                const err43 = {
+                  instancePath: instancePath + '/data/attributes/throttlePaused',
+                  schemaPath: '#/properties/data/properties/attributes/properties/throttlePaused/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.throttlePaused.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err43];
+                } else {
+                  vErrors.push(err43);
+                }
+                errors++;
+              }
+            }
+            if (data3.transactional !== undefined) {
+              let data21 = data3.transactional;
+              if (typeof data21 !== 'boolean' && data21 !== null) {
+                const err44 = {
+                  instancePath: instancePath + '/data/attributes/transactional',
+                  schemaPath: '#/properties/data/properties/attributes/properties/transactional/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.transactional.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err44];
+                } else {
+                  vErrors.push(err44);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err45 = {
+              instancePath: instancePath + '/data/attributes',
+              schemaPath: '#/properties/data/properties/attributes/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err45];
+            } else {
+              vErrors.push(err45);
+            }
+            errors++;
+          }
+        }
+        if (data0.relationships !== undefined) {
+          let data22 = data0.relationships;
+          if (data22 && typeof data22 == 'object' && !Array.isArray(data22)) {
+            for (const key2 in data22) {
+              if (!(key2 === 'owner' || key2 === 'ruleset')) {
+                const err46 = {
+                  instancePath: instancePath + '/data/relationships',
+                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key2 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err46];
+                } else {
+                  vErrors.push(err46);
+                }
+                errors++;
+              }
+            }
+            if (data22.owner !== undefined) {
+              let data23 = data22.owner;
+              if (data23 && typeof data23 == 'object' && !Array.isArray(data23)) {
+                if (data23.data === undefined) {
+                  const err47 = {
+                    instancePath: instancePath + '/data/relationships/owner',
+                    schemaPath: '#/properties/data/properties/relationships/properties/owner/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err47];
+                  } else {
+                    vErrors.push(err47);
+                  }
+                  errors++;
+                }
+                for (const key3 in data23) {
+                  if (!(key3 === 'data' || key3 === 'meta')) {
+                    const err48 = {
+                      instancePath: instancePath + '/data/relationships/owner',
+                      schemaPath: '#/properties/data/properties/relationships/properties/owner/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key3 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err48];
+                    } else {
+                      vErrors.push(err48);
+                    }
+                    errors++;
+                  }
+                }
+                if (data23.data !== undefined) {
+                  let data24 = data23.data;
+                  const _errs58 = errors;
+                  let valid8 = false;
+                  const _errs59 = errors;
+                  if (data24 !== null) {
+                    const err49 = {
+                      instancePath: instancePath + '/data/relationships/owner/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err49];
+                    } else {
+                      vErrors.push(err49);
+                    }
+                    errors++;
+                  }
+                  var _valid1 = _errs59 === errors;
+                  valid8 = valid8 || _valid1;
+                  if (!valid8) {
+                    const _errs61 = errors;
+                    if (data24 && typeof data24 == 'object' && !Array.isArray(data24)) {
+                      if (data24.type === undefined) {
+                        const err50 = {
+                          instancePath: instancePath + '/data/relationships/owner/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err50];
+                        } else {
+                          vErrors.push(err50);
+                        }
+                        errors++;
+                      }
+                      if (data24.id === undefined) {
+                        const err51 = {
+                          instancePath: instancePath + '/data/relationships/owner/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err51];
+                        } else {
+                          vErrors.push(err51);
+                        }
+                        errors++;
+                      }
+                      for (const key4 in data24) {
+                        if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
+                          const err52 = {
+                            instancePath: instancePath + '/data/relationships/owner/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key4 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err52];
+                          } else {
+                            vErrors.push(err52);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data24.type !== undefined) {
+                        if ('user' !== data24.type) {
+                          const err53 = {
+                            instancePath: instancePath + '/data/relationships/owner/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'user' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err53];
+                          } else {
+                            vErrors.push(err53);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data24.id !== undefined) {
+                        let data26 = data24.id;
+                        const _errs66 = errors;
+                        let valid10 = false;
+                        const _errs67 = errors;
+                        if (!(typeof data26 == 'number' && !(data26 % 1) && !isNaN(data26) && isFinite(data26))) {
+                          const err54 = {
+                            instancePath: instancePath + '/data/relationships/owner/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err54];
+                          } else {
+                            vErrors.push(err54);
+                          }
+                          errors++;
+                        }
+                        if (typeof data26 == 'number' && isFinite(data26)) {
+                          if (data26 > 9007199254740991 || isNaN(data26)) {
+                            const err55 = {
+                              instancePath: instancePath + '/data/relationships/owner/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err55];
+                            } else {
+                              vErrors.push(err55);
+                            }
+                            errors++;
+                          }
+                          if (data26 < 1 || isNaN(data26)) {
+                            const err56 = {
+                              instancePath: instancePath + '/data/relationships/owner/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err56];
+                            } else {
+                              vErrors.push(err56);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid2 = _errs67 === errors;
+                        valid10 = valid10 || _valid2;
+                        if (!valid10) {
+                          const _errs69 = errors;
+                          if (typeof data26 === 'string') {
+                            if (!pattern0.test(data26)) {
+                              const err57 = {
+                                instancePath: instancePath + '/data/relationships/owner/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err57];
+                              } else {
+                                vErrors.push(err57);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err58 = {
+                              instancePath: instancePath + '/data/relationships/owner/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err58];
+                            } else {
+                              vErrors.push(err58);
+                            }
+                            errors++;
+                          }
+                          var _valid2 = _errs69 === errors;
+                          valid10 = valid10 || _valid2;
+                        }
+                        if (!valid10) {
+                          const err59 = {
+                            instancePath: instancePath + '/data/relationships/owner/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err59];
+                          } else {
+                            vErrors.push(err59);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs66;
+                          if (vErrors !== null) {
+                            if (_errs66) {
+                              vErrors.length = _errs66;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data24.meta !== undefined) {
+                        let data27 = data24.meta;
+                        if (!(data27 && typeof data27 == 'object' && !Array.isArray(data27))) {
+                          const err60 = {
+                            instancePath: instancePath + '/data/relationships/owner/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err60];
+                          } else {
+                            vErrors.push(err60);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err61 = {
+                        instancePath: instancePath + '/data/relationships/owner/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err61];
+                      } else {
+                        vErrors.push(err61);
+                      }
+                      errors++;
+                    }
+                    var _valid1 = _errs61 === errors;
+                    valid8 = valid8 || _valid1;
+                  }
+                  if (!valid8) {
+                    const err62 = {
+                      instancePath: instancePath + '/data/relationships/owner/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err62];
+                    } else {
+                      vErrors.push(err62);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs58;
+                    if (vErrors !== null) {
+                      if (_errs58) {
+                        vErrors.length = _errs58;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data23.meta !== undefined) {
+                  let data28 = data23.meta;
+                  if (!(data28 && typeof data28 == 'object' && !Array.isArray(data28))) {
+                    const err63 = {
+                      instancePath: instancePath + '/data/relationships/owner/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err63];
+                    } else {
+                      vErrors.push(err63);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err64 = {
+                  instancePath: instancePath + '/data/relationships/owner',
+                  schemaPath: '#/properties/data/properties/relationships/properties/owner/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err64];
+                } else {
+                  vErrors.push(err64);
+                }
+                errors++;
+              }
+            }
+            if (data22.ruleset !== undefined) {
+              let data29 = data22.ruleset;
+              if (data29 && typeof data29 == 'object' && !Array.isArray(data29)) {
+                if (data29.data === undefined) {
+                  const err65 = {
                     instancePath: instancePath + '/data/relationships/ruleset',
                     schemaPath: '#/properties/data/properties/relationships/properties/ruleset/required',
                     keyword: 'required',
@@ -1224,36 +2931,36 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err21];
+                    vErrors = [err65];
                   } else {
-                    vErrors.push(err21);
+                    vErrors.push(err65);
                   }
                   errors++;
                 }
-                for (const key3 in data8) {
-                  if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err22 = {
+                for (const key5 in data29) {
+                  if (!(key5 === 'data' || key5 === 'meta')) {
+                    const err66 = {
                       instancePath: instancePath + '/data/relationships/ruleset',
                       schemaPath: '#/properties/data/properties/relationships/properties/ruleset/additionalProperties',
                       keyword: 'additionalProperties',
-                      params: { additionalProperty: key3 },
+                      params: { additionalProperty: key5 },
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err22];
+                      vErrors = [err66];
                     } else {
-                      vErrors.push(err22);
+                      vErrors.push(err66);
                     }
                     errors++;
                   }
                 }
-                if (data8.data !== undefined) {
-                  let data9 = data8.data;
-                  const _errs28 = errors;
-                  let valid6 = false;
-                  const _errs29 = errors;
-                  if (data9 !== null) {
-                    const err23 = {
+                if (data29.data !== undefined) {
+                  let data30 = data29.data;
+                  const _errs79 = errors;
+                  let valid12 = false;
+                  const _errs80 = errors;
+                  if (data30 !== null) {
+                    const err67 = {
                       instancePath: instancePath + '/data/relationships/ruleset/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/0/type',
@@ -1262,19 +2969,19 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err23];
+                      vErrors = [err67];
                     } else {
-                      vErrors.push(err23);
+                      vErrors.push(err67);
                     }
                     errors++;
                   }
-                  var _valid1 = _errs29 === errors;
-                  valid6 = valid6 || _valid1;
-                  if (!valid6) {
-                    const _errs31 = errors;
-                    if (data9 && typeof data9 == 'object' && !Array.isArray(data9)) {
-                      if (data9.type === undefined) {
-                        const err24 = {
+                  var _valid3 = _errs80 === errors;
+                  valid12 = valid12 || _valid3;
+                  if (!valid12) {
+                    const _errs82 = errors;
+                    if (data30 && typeof data30 == 'object' && !Array.isArray(data30)) {
+                      if (data30.type === undefined) {
+                        const err68 = {
                           instancePath: instancePath + '/data/relationships/ruleset/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/required',
@@ -1283,14 +2990,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err24];
+                          vErrors = [err68];
                         } else {
-                          vErrors.push(err24);
+                          vErrors.push(err68);
                         }
                         errors++;
                       }
-                      if (data9.id === undefined) {
-                        const err25 = {
+                      if (data30.id === undefined) {
+                        const err69 = {
                           instancePath: instancePath + '/data/relationships/ruleset/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/required',
@@ -1299,33 +3006,33 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err25];
+                          vErrors = [err69];
                         } else {
-                          vErrors.push(err25);
+                          vErrors.push(err69);
                         }
                         errors++;
                       }
-                      for (const key4 in data9) {
-                        if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err26 = {
+                      for (const key6 in data30) {
+                        if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
+                          const err70 = {
                             instancePath: instancePath + '/data/relationships/ruleset/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/additionalProperties',
                             keyword: 'additionalProperties',
-                            params: { additionalProperty: key4 },
+                            params: { additionalProperty: key6 },
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err26];
+                            vErrors = [err70];
                           } else {
-                            vErrors.push(err26);
+                            vErrors.push(err70);
                           }
                           errors++;
                         }
                       }
-                      if (data9.type !== undefined) {
-                        if ('ruleset' !== data9.type) {
-                          const err27 = {
+                      if (data30.type !== undefined) {
+                        if ('ruleset' !== data30.type) {
+                          const err71 = {
                             instancePath: instancePath + '/data/relationships/ruleset/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/properties/type/const',
@@ -1334,20 +3041,20 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err27];
+                            vErrors = [err71];
                           } else {
-                            vErrors.push(err27);
+                            vErrors.push(err71);
                           }
                           errors++;
                         }
                       }
-                      if (data9.id !== undefined) {
-                        let data11 = data9.id;
-                        const _errs36 = errors;
-                        let valid8 = false;
-                        const _errs37 = errors;
-                        if (!(typeof data11 == 'number' && !(data11 % 1) && !isNaN(data11) && isFinite(data11))) {
-                          const err28 = {
+                      if (data30.id !== undefined) {
+                        let data32 = data30.id;
+                        const _errs87 = errors;
+                        let valid14 = false;
+                        const _errs88 = errors;
+                        if (!(typeof data32 == 'number' && !(data32 % 1) && !isNaN(data32) && isFinite(data32))) {
+                          const err72 = {
                             instancePath: instancePath + '/data/relationships/ruleset/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -1356,15 +3063,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err28];
+                            vErrors = [err72];
                           } else {
-                            vErrors.push(err28);
+                            vErrors.push(err72);
                           }
                           errors++;
                         }
-                        if (typeof data11 == 'number' && isFinite(data11)) {
-                          if (data11 > 9007199254740991 || isNaN(data11)) {
-                            const err29 = {
+                        if (typeof data32 == 'number' && isFinite(data32)) {
+                          if (data32 > 9007199254740991 || isNaN(data32)) {
+                            const err73 = {
                               instancePath: instancePath + '/data/relationships/ruleset/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -1373,14 +3080,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err29];
+                              vErrors = [err73];
                             } else {
-                              vErrors.push(err29);
+                              vErrors.push(err73);
                             }
                             errors++;
                           }
-                          if (data11 < 1 || isNaN(data11)) {
-                            const err30 = {
+                          if (data32 < 1 || isNaN(data32)) {
+                            const err74 = {
                               instancePath: instancePath + '/data/relationships/ruleset/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -1389,20 +3096,20 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err30];
+                              vErrors = [err74];
                             } else {
-                              vErrors.push(err30);
+                              vErrors.push(err74);
                             }
                             errors++;
                           }
                         }
-                        var _valid2 = _errs37 === errors;
-                        valid8 = valid8 || _valid2;
-                        if (!valid8) {
-                          const _errs39 = errors;
-                          if (typeof data11 === 'string') {
-                            if (!pattern0.test(data11)) {
-                              const err31 = {
+                        var _valid4 = _errs88 === errors;
+                        valid14 = valid14 || _valid4;
+                        if (!valid14) {
+                          const _errs90 = errors;
+                          if (typeof data32 === 'string') {
+                            if (!pattern0.test(data32)) {
+                              const err75 = {
                                 instancePath: instancePath + '/data/relationships/ruleset/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -1411,14 +3118,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err31];
+                                vErrors = [err75];
                               } else {
-                                vErrors.push(err31);
+                                vErrors.push(err75);
                               }
                               errors++;
                             }
                           } else {
-                            const err32 = {
+                            const err76 = {
                               instancePath: instancePath + '/data/relationships/ruleset/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -1427,17 +3134,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err32];
+                              vErrors = [err76];
                             } else {
-                              vErrors.push(err32);
+                              vErrors.push(err76);
                             }
                             errors++;
                           }
-                          var _valid2 = _errs39 === errors;
-                          valid8 = valid8 || _valid2;
+                          var _valid4 = _errs90 === errors;
+                          valid14 = valid14 || _valid4;
                         }
-                        if (!valid8) {
-                          const err33 = {
+                        if (!valid14) {
+                          const err77 = {
                             instancePath: instancePath + '/data/relationships/ruleset/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/properties/id/anyOf',
@@ -1446,26 +3153,26 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err33];
+                            vErrors = [err77];
                           } else {
-                            vErrors.push(err33);
+                            vErrors.push(err77);
                           }
                           errors++;
                         } else {
-                          errors = _errs36;
+                          errors = _errs87;
                           if (vErrors !== null) {
-                            if (_errs36) {
-                              vErrors.length = _errs36;
+                            if (_errs87) {
+                              vErrors.length = _errs87;
                             } else {
                               vErrors = null;
                             }
                           }
                         }
                       }
-                      if (data9.meta !== undefined) {
-                        let data12 = data9.meta;
-                        if (!(data12 && typeof data12 == 'object' && !Array.isArray(data12))) {
-                          const err34 = {
+                      if (data30.meta !== undefined) {
+                        let data33 = data30.meta;
+                        if (!(data33 && typeof data33 == 'object' && !Array.isArray(data33))) {
+                          const err78 = {
                             instancePath: instancePath + '/data/relationships/ruleset/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/properties/meta/type',
@@ -1474,15 +3181,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err34];
+                            vErrors = [err78];
                           } else {
-                            vErrors.push(err34);
+                            vErrors.push(err78);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err35 = {
+                      const err79 = {
                         instancePath: instancePath + '/data/relationships/ruleset/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/type',
@@ -1491,17 +3198,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err35];
+                        vErrors = [err79];
                       } else {
-                        vErrors.push(err35);
+                        vErrors.push(err79);
                       }
                       errors++;
                     }
-                    var _valid1 = _errs31 === errors;
-                    valid6 = valid6 || _valid1;
+                    var _valid3 = _errs82 === errors;
+                    valid12 = valid12 || _valid3;
                   }
-                  if (!valid6) {
-                    const err36 = {
+                  if (!valid12) {
+                    const err80 = {
                       instancePath: instancePath + '/data/relationships/ruleset/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -1509,26 +3216,26 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err36];
+                      vErrors = [err80];
                     } else {
-                      vErrors.push(err36);
+                      vErrors.push(err80);
                     }
                     errors++;
                   } else {
-                    errors = _errs28;
+                    errors = _errs79;
                     if (vErrors !== null) {
-                      if (_errs28) {
-                        vErrors.length = _errs28;
+                      if (_errs79) {
+                        vErrors.length = _errs79;
                       } else {
                         vErrors = null;
                       }
                     }
                   }
                 }
-                if (data8.meta !== undefined) {
-                  let data13 = data8.meta;
-                  if (!(data13 && typeof data13 == 'object' && !Array.isArray(data13))) {
-                    const err37 = {
+                if (data29.meta !== undefined) {
+                  let data34 = data29.meta;
+                  if (!(data34 && typeof data34 == 'object' && !Array.isArray(data34))) {
+                    const err81 = {
                       instancePath: instancePath + '/data/relationships/ruleset/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/ruleset/properties/meta/type',
                       keyword: 'type',
@@ -1536,15 +3243,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err37];
+                      vErrors = [err81];
                     } else {
-                      vErrors.push(err37);
+                      vErrors.push(err81);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err38 = {
+                const err82 = {
                   instancePath: instancePath + '/data/relationships/ruleset',
                   schemaPath: '#/properties/data/properties/relationships/properties/ruleset/type',
                   keyword: 'type',
@@ -1552,15 +3259,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err38];
+                  vErrors = [err82];
                 } else {
-                  vErrors.push(err38);
+                  vErrors.push(err82);
                 }
                 errors++;
               }
             }
           } else {
-            const err39 = {
+            const err83 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
               keyword: 'type',
@@ -1568,17 +3275,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err39];
+              vErrors = [err83];
             } else {
-              vErrors.push(err39);
+              vErrors.push(err83);
             }
             errors++;
           }
         }
         if (data0.meta !== undefined) {
-          let data14 = data0.meta;
-          if (!(data14 && typeof data14 == 'object' && !Array.isArray(data14))) {
-            const err40 = {
+          let data35 = data0.meta;
+          if (!(data35 && typeof data35 == 'object' && !Array.isArray(data35))) {
+            const err84 = {
               instancePath: instancePath + '/data/meta',
               schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
@@ -1586,17 +3293,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err40];
+              vErrors = [err84];
             } else {
-              vErrors.push(err40);
+              vErrors.push(err84);
             }
             errors++;
           }
         }
         if (data0.links !== undefined) {
-          let data15 = data0.links;
-          if (!(data15 && typeof data15 == 'object' && !Array.isArray(data15))) {
-            const err41 = {
+          let data36 = data0.links;
+          if (!(data36 && typeof data36 == 'object' && !Array.isArray(data36))) {
+            const err85 = {
               instancePath: instancePath + '/data/links',
               schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
@@ -1604,15 +3311,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err41];
+              vErrors = [err85];
             } else {
-              vErrors.push(err41);
+              vErrors.push(err85);
             }
             errors++;
           }
         }
       } else {
-        const err42 = {
+        const err86 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -1620,15 +3327,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err42];
+          vErrors = [err86];
         } else {
-          vErrors.push(err42);
+          vErrors.push(err86);
         }
         errors++;
       }
     }
   } else {
-    const err43 = {
+    const err87 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -1636,9 +3343,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err43];
+      vErrors = [err87];
     } else {
-      vErrors.push(err43);
+      vErrors.push(err87);
     }
     errors++;
   }

@@ -24,6 +24,8 @@ const schema11 = {
             interval: { type: ['integer', 'null'], minimum: 0, maximum: 2147483647 },
             order: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
             stepType: { type: 'string', maxLength: 255, enum: ['auto_email', 'call', 'manual_email', 'task'] },
+            taskAutoskipDelay: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            taskNote: { type: ['string', 'null'] },
           },
         },
         relationships: {
@@ -31,6 +33,34 @@ const schema11 = {
           required: ['sequence'],
           additionalProperties: false,
           properties: {
+            callPurpose: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'callPurpose' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
             sequence: {
               type: 'object',
               required: ['data'],
@@ -50,6 +80,34 @@ const schema11 = {
                     },
                     meta: { type: 'object' },
                   },
+                },
+                meta: { type: 'object' },
+              },
+            },
+            taskPriority: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'taskPriority' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
                 },
                 meta: { type: 'object' },
               },
@@ -192,7 +250,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               errors++;
             }
             for (const key1 in data2) {
-              if (!(key1 === 'date' || key1 === 'interval' || key1 === 'order' || key1 === 'stepType')) {
+              if (!(
+                key1 === 'date' ||
+                key1 === 'interval' ||
+                key1 === 'order' ||
+                key1 === 'stepType' ||
+                key1 === 'taskAutoskipDelay' ||
+                key1 === 'taskNote'
+              )) {
                 const err7 = {
                   instancePath: instancePath + '/data/attributes',
                   schemaPath: '#/properties/data/properties/attributes/additionalProperties',
@@ -392,8 +457,76 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data2.taskAutoskipDelay !== undefined) {
+              let data7 = data2.taskAutoskipDelay;
+              if (!(typeof data7 == 'number' && !(data7 % 1) && !isNaN(data7) && isFinite(data7)) && data7 !== null) {
+                const err19 = {
+                  instancePath: instancePath + '/data/attributes/taskAutoskipDelay',
+                  schemaPath: '#/properties/data/properties/attributes/properties/taskAutoskipDelay/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.taskAutoskipDelay.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err19];
+                } else {
+                  vErrors.push(err19);
+                }
+                errors++;
+              }
+              if (typeof data7 == 'number' && isFinite(data7)) {
+                if (data7 > 2147483647 || isNaN(data7)) {
+                  const err20 = {
+                    instancePath: instancePath + '/data/attributes/taskAutoskipDelay',
+                    schemaPath: '#/properties/data/properties/attributes/properties/taskAutoskipDelay/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err20];
+                  } else {
+                    vErrors.push(err20);
+                  }
+                  errors++;
+                }
+                if (data7 < -2147483648 || isNaN(data7)) {
+                  const err21 = {
+                    instancePath: instancePath + '/data/attributes/taskAutoskipDelay',
+                    schemaPath: '#/properties/data/properties/attributes/properties/taskAutoskipDelay/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err21];
+                  } else {
+                    vErrors.push(err21);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.taskNote !== undefined) {
+              let data8 = data2.taskNote;
+              if (typeof data8 !== 'string' && data8 !== null) {
+                const err22 = {
+                  instancePath: instancePath + '/data/attributes/taskNote',
+                  schemaPath: '#/properties/data/properties/attributes/properties/taskNote/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.taskNote.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err22];
+                } else {
+                  vErrors.push(err22);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err19 = {
+            const err23 = {
               instancePath: instancePath + '/data/attributes',
               schemaPath: '#/properties/data/properties/attributes/type',
               keyword: 'type',
@@ -401,18 +534,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err19];
+              vErrors = [err23];
             } else {
-              vErrors.push(err19);
+              vErrors.push(err23);
             }
             errors++;
           }
         }
         if (data0.relationships !== undefined) {
-          let data7 = data0.relationships;
-          if (data7 && typeof data7 == 'object' && !Array.isArray(data7)) {
-            if (data7.sequence === undefined) {
-              const err20 = {
+          let data9 = data0.relationships;
+          if (data9 && typeof data9 == 'object' && !Array.isArray(data9)) {
+            if (data9.sequence === undefined) {
+              const err24 = {
                 instancePath: instancePath + '/data/relationships',
                 schemaPath: '#/properties/data/properties/relationships/required',
                 keyword: 'required',
@@ -420,15 +553,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: "must have required property '" + 'sequence' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err20];
+                vErrors = [err24];
               } else {
-                vErrors.push(err20);
+                vErrors.push(err24);
               }
               errors++;
             }
-            for (const key2 in data7) {
-              if (!(key2 === 'sequence')) {
-                const err21 = {
+            for (const key2 in data9) {
+              if (!(key2 === 'callPurpose' || key2 === 'sequence' || key2 === 'taskPriority')) {
+                const err25 = {
                   instancePath: instancePath + '/data/relationships',
                   schemaPath: '#/properties/data/properties/relationships/additionalProperties',
                   keyword: 'additionalProperties',
@@ -436,203 +569,134 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err21];
+                  vErrors = [err25];
                 } else {
-                  vErrors.push(err21);
+                  vErrors.push(err25);
                 }
                 errors++;
               }
             }
-            if (data7.sequence !== undefined) {
-              let data8 = data7.sequence;
-              if (data8 && typeof data8 == 'object' && !Array.isArray(data8)) {
-                if (data8.data === undefined) {
-                  const err22 = {
-                    instancePath: instancePath + '/data/relationships/sequence',
-                    schemaPath: '#/properties/data/properties/relationships/properties/sequence/required',
+            if (data9.callPurpose !== undefined) {
+              let data10 = data9.callPurpose;
+              if (data10 && typeof data10 == 'object' && !Array.isArray(data10)) {
+                if (data10.data === undefined) {
+                  const err26 = {
+                    instancePath: instancePath + '/data/relationships/callPurpose',
+                    schemaPath: '#/properties/data/properties/relationships/properties/callPurpose/required',
                     keyword: 'required',
                     params: { missingProperty: 'data' },
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err22];
+                    vErrors = [err26];
                   } else {
-                    vErrors.push(err22);
+                    vErrors.push(err26);
                   }
                   errors++;
                 }
-                for (const key3 in data8) {
+                for (const key3 in data10) {
                   if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err23 = {
-                      instancePath: instancePath + '/data/relationships/sequence',
-                      schemaPath: '#/properties/data/properties/relationships/properties/sequence/additionalProperties',
+                    const err27 = {
+                      instancePath: instancePath + '/data/relationships/callPurpose',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/callPurpose/additionalProperties',
                       keyword: 'additionalProperties',
                       params: { additionalProperty: key3 },
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err23];
+                      vErrors = [err27];
                     } else {
-                      vErrors.push(err23);
+                      vErrors.push(err27);
                     }
                     errors++;
                   }
                 }
-                if (data8.data !== undefined) {
-                  let data9 = data8.data;
-                  if (data9 && typeof data9 == 'object' && !Array.isArray(data9)) {
-                    if (data9.type === undefined) {
-                      const err24 = {
-                        instancePath: instancePath + '/data/relationships/sequence/data',
-                        schemaPath:
-                          '#/properties/data/properties/relationships/properties/sequence/properties/data/required',
-                        keyword: 'required',
-                        params: { missingProperty: 'type' },
-                        message: "must have required property '" + 'type' + "'",
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err24];
-                      } else {
-                        vErrors.push(err24);
-                      }
-                      errors++;
+                if (data10.data !== undefined) {
+                  let data11 = data10.data;
+                  const _errs28 = errors;
+                  let valid5 = false;
+                  const _errs29 = errors;
+                  if (data11 !== null) {
+                    const err28 = {
+                      instancePath: instancePath + '/data/relationships/callPurpose/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err28];
+                    } else {
+                      vErrors.push(err28);
                     }
-                    if (data9.id === undefined) {
-                      const err25 = {
-                        instancePath: instancePath + '/data/relationships/sequence/data',
-                        schemaPath:
-                          '#/properties/data/properties/relationships/properties/sequence/properties/data/required',
-                        keyword: 'required',
-                        params: { missingProperty: 'id' },
-                        message: "must have required property '" + 'id' + "'",
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err25];
-                      } else {
-                        vErrors.push(err25);
-                      }
-                      errors++;
-                    }
-                    for (const key4 in data9) {
-                      if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                        const err26 = {
-                          instancePath: instancePath + '/data/relationships/sequence/data',
+                    errors++;
+                  }
+                  var _valid0 = _errs29 === errors;
+                  valid5 = valid5 || _valid0;
+                  if (!valid5) {
+                    const _errs31 = errors;
+                    if (data11 && typeof data11 == 'object' && !Array.isArray(data11)) {
+                      if (data11.type === undefined) {
+                        const err29 = {
+                          instancePath: instancePath + '/data/relationships/callPurpose/data',
                           schemaPath:
-                            '#/properties/data/properties/relationships/properties/sequence/properties/data/additionalProperties',
-                          keyword: 'additionalProperties',
-                          params: { additionalProperty: key4 },
-                          message: 'must NOT have additional properties',
+                            '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err26];
+                          vErrors = [err29];
                         } else {
-                          vErrors.push(err26);
+                          vErrors.push(err29);
                         }
                         errors++;
                       }
-                    }
-                    if (data9.type !== undefined) {
-                      if ('sequence' !== data9.type) {
-                        const err27 = {
-                          instancePath: instancePath + '/data/relationships/sequence/data/type',
+                      if (data11.id === undefined) {
+                        const err30 = {
+                          instancePath: instancePath + '/data/relationships/callPurpose/data',
                           schemaPath:
-                            '#/properties/data/properties/relationships/properties/sequence/properties/data/properties/type/const',
-                          keyword: 'const',
-                          params: { allowedValue: 'sequence' },
-                          message: 'must be equal to constant',
+                            '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err27];
+                          vErrors = [err30];
                         } else {
-                          vErrors.push(err27);
+                          vErrors.push(err30);
                         }
                         errors++;
                       }
-                    }
-                    if (data9.id !== undefined) {
-                      let data11 = data9.id;
-                      const _errs28 = errors;
-                      let valid6 = false;
-                      const _errs29 = errors;
-                      if (!(typeof data11 == 'number' && !(data11 % 1) && !isNaN(data11) && isFinite(data11))) {
-                        const err28 = {
-                          instancePath: instancePath + '/data/relationships/sequence/data/id',
-                          schemaPath:
-                            '#/properties/data/properties/relationships/properties/sequence/properties/data/properties/id/anyOf/0/type',
-                          keyword: 'type',
-                          params: { type: 'integer' },
-                          message: 'must be integer',
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err28];
-                        } else {
-                          vErrors.push(err28);
-                        }
-                        errors++;
-                      }
-                      if (typeof data11 == 'number' && isFinite(data11)) {
-                        if (data11 > 9007199254740991 || isNaN(data11)) {
-                          const err29 = {
-                            instancePath: instancePath + '/data/relationships/sequence/data/id',
+                      for (const key4 in data11) {
+                        if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
+                          const err31 = {
+                            instancePath: instancePath + '/data/relationships/callPurpose/data',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/sequence/properties/data/properties/id/anyOf/0/maximum',
-                            keyword: 'maximum',
-                            params: { comparison: '<=', limit: 9007199254740991 },
-                            message: 'must be <= 9007199254740991',
+                              '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key4 },
+                            message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err29];
+                            vErrors = [err31];
                           } else {
-                            vErrors.push(err29);
-                          }
-                          errors++;
-                        }
-                        if (data11 < 1 || isNaN(data11)) {
-                          const err30 = {
-                            instancePath: instancePath + '/data/relationships/sequence/data/id',
-                            schemaPath:
-                              '#/properties/data/properties/relationships/properties/sequence/properties/data/properties/id/anyOf/0/minimum',
-                            keyword: 'minimum',
-                            params: { comparison: '>=', limit: 1 },
-                            message: 'must be >= 1',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err30];
-                          } else {
-                            vErrors.push(err30);
+                            vErrors.push(err31);
                           }
                           errors++;
                         }
                       }
-                      var _valid0 = _errs29 === errors;
-                      valid6 = valid6 || _valid0;
-                      if (!valid6) {
-                        const _errs31 = errors;
-                        if (typeof data11 === 'string') {
-                          if (!pattern0.test(data11)) {
-                            const err31 = {
-                              instancePath: instancePath + '/data/relationships/sequence/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/sequence/properties/data/properties/id/anyOf/1/pattern',
-                              keyword: 'pattern',
-                              params: { pattern: '^[1-9][0-9]{0,14}$' },
-                              message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err31];
-                            } else {
-                              vErrors.push(err31);
-                            }
-                            errors++;
-                          }
-                        } else {
+                      if (data11.type !== undefined) {
+                        if ('callPurpose' !== data11.type) {
                           const err32 = {
-                            instancePath: instancePath + '/data/relationships/sequence/data/id',
+                            instancePath: instancePath + '/data/relationships/callPurpose/data/type',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/sequence/properties/data/properties/id/anyOf/1/type',
-                            keyword: 'type',
-                            params: { type: 'string' },
-                            message: 'must be string',
+                              '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'callPurpose' },
+                            message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
                             vErrors = [err32];
@@ -641,11 +705,430 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           }
                           errors++;
                         }
-                        var _valid0 = _errs31 === errors;
-                        valid6 = valid6 || _valid0;
                       }
-                      if (!valid6) {
-                        const err33 = {
+                      if (data11.id !== undefined) {
+                        let data13 = data11.id;
+                        const _errs36 = errors;
+                        let valid7 = false;
+                        const _errs37 = errors;
+                        if (!(typeof data13 == 'number' && !(data13 % 1) && !isNaN(data13) && isFinite(data13))) {
+                          const err33 = {
+                            instancePath: instancePath + '/data/relationships/callPurpose/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err33];
+                          } else {
+                            vErrors.push(err33);
+                          }
+                          errors++;
+                        }
+                        if (typeof data13 == 'number' && isFinite(data13)) {
+                          if (data13 > 9007199254740991 || isNaN(data13)) {
+                            const err34 = {
+                              instancePath: instancePath + '/data/relationships/callPurpose/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err34];
+                            } else {
+                              vErrors.push(err34);
+                            }
+                            errors++;
+                          }
+                          if (data13 < 1 || isNaN(data13)) {
+                            const err35 = {
+                              instancePath: instancePath + '/data/relationships/callPurpose/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err35];
+                            } else {
+                              vErrors.push(err35);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid1 = _errs37 === errors;
+                        valid7 = valid7 || _valid1;
+                        if (!valid7) {
+                          const _errs39 = errors;
+                          if (typeof data13 === 'string') {
+                            if (!pattern0.test(data13)) {
+                              const err36 = {
+                                instancePath: instancePath + '/data/relationships/callPurpose/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err36];
+                              } else {
+                                vErrors.push(err36);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err37 = {
+                              instancePath: instancePath + '/data/relationships/callPurpose/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err37];
+                            } else {
+                              vErrors.push(err37);
+                            }
+                            errors++;
+                          }
+                          var _valid1 = _errs39 === errors;
+                          valid7 = valid7 || _valid1;
+                        }
+                        if (!valid7) {
+                          const err38 = {
+                            instancePath: instancePath + '/data/relationships/callPurpose/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err38];
+                          } else {
+                            vErrors.push(err38);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs36;
+                          if (vErrors !== null) {
+                            if (_errs36) {
+                              vErrors.length = _errs36;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data11.meta !== undefined) {
+                        let data14 = data11.meta;
+                        if (!(data14 && typeof data14 == 'object' && !Array.isArray(data14))) {
+                          const err39 = {
+                            instancePath: instancePath + '/data/relationships/callPurpose/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err39];
+                          } else {
+                            vErrors.push(err39);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err40 = {
+                        instancePath: instancePath + '/data/relationships/callPurpose/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err40];
+                      } else {
+                        vErrors.push(err40);
+                      }
+                      errors++;
+                    }
+                    var _valid0 = _errs31 === errors;
+                    valid5 = valid5 || _valid0;
+                  }
+                  if (!valid5) {
+                    const err41 = {
+                      instancePath: instancePath + '/data/relationships/callPurpose/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err41];
+                    } else {
+                      vErrors.push(err41);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs28;
+                    if (vErrors !== null) {
+                      if (_errs28) {
+                        vErrors.length = _errs28;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data10.meta !== undefined) {
+                  let data15 = data10.meta;
+                  if (!(data15 && typeof data15 == 'object' && !Array.isArray(data15))) {
+                    const err42 = {
+                      instancePath: instancePath + '/data/relationships/callPurpose/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/callPurpose/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err42];
+                    } else {
+                      vErrors.push(err42);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err43 = {
+                  instancePath: instancePath + '/data/relationships/callPurpose',
+                  schemaPath: '#/properties/data/properties/relationships/properties/callPurpose/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err43];
+                } else {
+                  vErrors.push(err43);
+                }
+                errors++;
+              }
+            }
+            if (data9.sequence !== undefined) {
+              let data16 = data9.sequence;
+              if (data16 && typeof data16 == 'object' && !Array.isArray(data16)) {
+                if (data16.data === undefined) {
+                  const err44 = {
+                    instancePath: instancePath + '/data/relationships/sequence',
+                    schemaPath: '#/properties/data/properties/relationships/properties/sequence/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err44];
+                  } else {
+                    vErrors.push(err44);
+                  }
+                  errors++;
+                }
+                for (const key5 in data16) {
+                  if (!(key5 === 'data' || key5 === 'meta')) {
+                    const err45 = {
+                      instancePath: instancePath + '/data/relationships/sequence',
+                      schemaPath: '#/properties/data/properties/relationships/properties/sequence/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key5 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err45];
+                    } else {
+                      vErrors.push(err45);
+                    }
+                    errors++;
+                  }
+                }
+                if (data16.data !== undefined) {
+                  let data17 = data16.data;
+                  if (data17 && typeof data17 == 'object' && !Array.isArray(data17)) {
+                    if (data17.type === undefined) {
+                      const err46 = {
+                        instancePath: instancePath + '/data/relationships/sequence/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/sequence/properties/data/required',
+                        keyword: 'required',
+                        params: { missingProperty: 'type' },
+                        message: "must have required property '" + 'type' + "'",
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err46];
+                      } else {
+                        vErrors.push(err46);
+                      }
+                      errors++;
+                    }
+                    if (data17.id === undefined) {
+                      const err47 = {
+                        instancePath: instancePath + '/data/relationships/sequence/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/sequence/properties/data/required',
+                        keyword: 'required',
+                        params: { missingProperty: 'id' },
+                        message: "must have required property '" + 'id' + "'",
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err47];
+                      } else {
+                        vErrors.push(err47);
+                      }
+                      errors++;
+                    }
+                    for (const key6 in data17) {
+                      if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
+                        const err48 = {
+                          instancePath: instancePath + '/data/relationships/sequence/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/sequence/properties/data/additionalProperties',
+                          keyword: 'additionalProperties',
+                          params: { additionalProperty: key6 },
+                          message: 'must NOT have additional properties',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err48];
+                        } else {
+                          vErrors.push(err48);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data17.type !== undefined) {
+                      if ('sequence' !== data17.type) {
+                        const err49 = {
+                          instancePath: instancePath + '/data/relationships/sequence/data/type',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/sequence/properties/data/properties/type/const',
+                          keyword: 'const',
+                          params: { allowedValue: 'sequence' },
+                          message: 'must be equal to constant',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err49];
+                        } else {
+                          vErrors.push(err49);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data17.id !== undefined) {
+                      let data19 = data17.id;
+                      const _errs53 = errors;
+                      let valid10 = false;
+                      const _errs54 = errors;
+                      if (!(typeof data19 == 'number' && !(data19 % 1) && !isNaN(data19) && isFinite(data19))) {
+                        const err50 = {
+                          instancePath: instancePath + '/data/relationships/sequence/data/id',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/sequence/properties/data/properties/id/anyOf/0/type',
+                          keyword: 'type',
+                          params: { type: 'integer' },
+                          message: 'must be integer',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err50];
+                        } else {
+                          vErrors.push(err50);
+                        }
+                        errors++;
+                      }
+                      if (typeof data19 == 'number' && isFinite(data19)) {
+                        if (data19 > 9007199254740991 || isNaN(data19)) {
+                          const err51 = {
+                            instancePath: instancePath + '/data/relationships/sequence/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/sequence/properties/data/properties/id/anyOf/0/maximum',
+                            keyword: 'maximum',
+                            params: { comparison: '<=', limit: 9007199254740991 },
+                            message: 'must be <= 9007199254740991',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err51];
+                          } else {
+                            vErrors.push(err51);
+                          }
+                          errors++;
+                        }
+                        if (data19 < 1 || isNaN(data19)) {
+                          const err52 = {
+                            instancePath: instancePath + '/data/relationships/sequence/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/sequence/properties/data/properties/id/anyOf/0/minimum',
+                            keyword: 'minimum',
+                            params: { comparison: '>=', limit: 1 },
+                            message: 'must be >= 1',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err52];
+                          } else {
+                            vErrors.push(err52);
+                          }
+                          errors++;
+                        }
+                      }
+                      var _valid2 = _errs54 === errors;
+                      valid10 = valid10 || _valid2;
+                      if (!valid10) {
+                        const _errs56 = errors;
+                        if (typeof data19 === 'string') {
+                          if (!pattern0.test(data19)) {
+                            const err53 = {
+                              instancePath: instancePath + '/data/relationships/sequence/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/sequence/properties/data/properties/id/anyOf/1/pattern',
+                              keyword: 'pattern',
+                              params: { pattern: '^[1-9][0-9]{0,14}$' },
+                              message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err53];
+                            } else {
+                              vErrors.push(err53);
+                            }
+                            errors++;
+                          }
+                        } else {
+                          const err54 = {
+                            instancePath: instancePath + '/data/relationships/sequence/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/sequence/properties/data/properties/id/anyOf/1/type',
+                            keyword: 'type',
+                            params: { type: 'string' },
+                            message: 'must be string',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err54];
+                          } else {
+                            vErrors.push(err54);
+                          }
+                          errors++;
+                        }
+                        var _valid2 = _errs56 === errors;
+                        valid10 = valid10 || _valid2;
+                      }
+                      if (!valid10) {
+                        const err55 = {
                           instancePath: instancePath + '/data/relationships/sequence/data/id',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/sequence/properties/data/properties/id/anyOf',
@@ -654,26 +1137,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must match a schema in anyOf',
                         };
                         if (vErrors === null) {
-                          vErrors = [err33];
+                          vErrors = [err55];
                         } else {
-                          vErrors.push(err33);
+                          vErrors.push(err55);
                         }
                         errors++;
                       } else {
-                        errors = _errs28;
+                        errors = _errs53;
                         if (vErrors !== null) {
-                          if (_errs28) {
-                            vErrors.length = _errs28;
+                          if (_errs53) {
+                            vErrors.length = _errs53;
                           } else {
                             vErrors = null;
                           }
                         }
                       }
                     }
-                    if (data9.meta !== undefined) {
-                      let data12 = data9.meta;
-                      if (!(data12 && typeof data12 == 'object' && !Array.isArray(data12))) {
-                        const err34 = {
+                    if (data17.meta !== undefined) {
+                      let data20 = data17.meta;
+                      if (!(data20 && typeof data20 == 'object' && !Array.isArray(data20))) {
+                        const err56 = {
                           instancePath: instancePath + '/data/relationships/sequence/data/meta',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/sequence/properties/data/properties/meta/type',
@@ -682,15 +1165,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must be object',
                         };
                         if (vErrors === null) {
-                          vErrors = [err34];
+                          vErrors = [err56];
                         } else {
-                          vErrors.push(err34);
+                          vErrors.push(err56);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err35 = {
+                    const err57 = {
                       instancePath: instancePath + '/data/relationships/sequence/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/sequence/properties/data/type',
                       keyword: 'type',
@@ -698,17 +1181,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err35];
+                      vErrors = [err57];
                     } else {
-                      vErrors.push(err35);
+                      vErrors.push(err57);
                     }
                     errors++;
                   }
                 }
-                if (data8.meta !== undefined) {
-                  let data13 = data8.meta;
-                  if (!(data13 && typeof data13 == 'object' && !Array.isArray(data13))) {
-                    const err36 = {
+                if (data16.meta !== undefined) {
+                  let data21 = data16.meta;
+                  if (!(data21 && typeof data21 == 'object' && !Array.isArray(data21))) {
+                    const err58 = {
                       instancePath: instancePath + '/data/relationships/sequence/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/sequence/properties/meta/type',
                       keyword: 'type',
@@ -716,15 +1199,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err36];
+                      vErrors = [err58];
                     } else {
-                      vErrors.push(err36);
+                      vErrors.push(err58);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err37 = {
+                const err59 = {
                   instancePath: instancePath + '/data/relationships/sequence',
                   schemaPath: '#/properties/data/properties/relationships/properties/sequence/type',
                   keyword: 'type',
@@ -732,15 +1215,365 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err37];
+                  vErrors = [err59];
                 } else {
-                  vErrors.push(err37);
+                  vErrors.push(err59);
+                }
+                errors++;
+              }
+            }
+            if (data9.taskPriority !== undefined) {
+              let data22 = data9.taskPriority;
+              if (data22 && typeof data22 == 'object' && !Array.isArray(data22)) {
+                if (data22.data === undefined) {
+                  const err60 = {
+                    instancePath: instancePath + '/data/relationships/taskPriority',
+                    schemaPath: '#/properties/data/properties/relationships/properties/taskPriority/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err60];
+                  } else {
+                    vErrors.push(err60);
+                  }
+                  errors++;
+                }
+                for (const key7 in data22) {
+                  if (!(key7 === 'data' || key7 === 'meta')) {
+                    const err61 = {
+                      instancePath: instancePath + '/data/relationships/taskPriority',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/taskPriority/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key7 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err61];
+                    } else {
+                      vErrors.push(err61);
+                    }
+                    errors++;
+                  }
+                }
+                if (data22.data !== undefined) {
+                  let data23 = data22.data;
+                  const _errs66 = errors;
+                  let valid12 = false;
+                  const _errs67 = errors;
+                  if (data23 !== null) {
+                    const err62 = {
+                      instancePath: instancePath + '/data/relationships/taskPriority/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err62];
+                    } else {
+                      vErrors.push(err62);
+                    }
+                    errors++;
+                  }
+                  var _valid3 = _errs67 === errors;
+                  valid12 = valid12 || _valid3;
+                  if (!valid12) {
+                    const _errs69 = errors;
+                    if (data23 && typeof data23 == 'object' && !Array.isArray(data23)) {
+                      if (data23.type === undefined) {
+                        const err63 = {
+                          instancePath: instancePath + '/data/relationships/taskPriority/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err63];
+                        } else {
+                          vErrors.push(err63);
+                        }
+                        errors++;
+                      }
+                      if (data23.id === undefined) {
+                        const err64 = {
+                          instancePath: instancePath + '/data/relationships/taskPriority/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err64];
+                        } else {
+                          vErrors.push(err64);
+                        }
+                        errors++;
+                      }
+                      for (const key8 in data23) {
+                        if (!(key8 === 'type' || key8 === 'id' || key8 === 'meta')) {
+                          const err65 = {
+                            instancePath: instancePath + '/data/relationships/taskPriority/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key8 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err65];
+                          } else {
+                            vErrors.push(err65);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data23.type !== undefined) {
+                        if ('taskPriority' !== data23.type) {
+                          const err66 = {
+                            instancePath: instancePath + '/data/relationships/taskPriority/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'taskPriority' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err66];
+                          } else {
+                            vErrors.push(err66);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data23.id !== undefined) {
+                        let data25 = data23.id;
+                        const _errs74 = errors;
+                        let valid14 = false;
+                        const _errs75 = errors;
+                        if (!(typeof data25 == 'number' && !(data25 % 1) && !isNaN(data25) && isFinite(data25))) {
+                          const err67 = {
+                            instancePath: instancePath + '/data/relationships/taskPriority/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err67];
+                          } else {
+                            vErrors.push(err67);
+                          }
+                          errors++;
+                        }
+                        if (typeof data25 == 'number' && isFinite(data25)) {
+                          if (data25 > 9007199254740991 || isNaN(data25)) {
+                            const err68 = {
+                              instancePath: instancePath + '/data/relationships/taskPriority/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err68];
+                            } else {
+                              vErrors.push(err68);
+                            }
+                            errors++;
+                          }
+                          if (data25 < 1 || isNaN(data25)) {
+                            const err69 = {
+                              instancePath: instancePath + '/data/relationships/taskPriority/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err69];
+                            } else {
+                              vErrors.push(err69);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid4 = _errs75 === errors;
+                        valid14 = valid14 || _valid4;
+                        if (!valid14) {
+                          const _errs77 = errors;
+                          if (typeof data25 === 'string') {
+                            if (!pattern0.test(data25)) {
+                              const err70 = {
+                                instancePath: instancePath + '/data/relationships/taskPriority/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err70];
+                              } else {
+                                vErrors.push(err70);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err71 = {
+                              instancePath: instancePath + '/data/relationships/taskPriority/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err71];
+                            } else {
+                              vErrors.push(err71);
+                            }
+                            errors++;
+                          }
+                          var _valid4 = _errs77 === errors;
+                          valid14 = valid14 || _valid4;
+                        }
+                        if (!valid14) {
+                          const err72 = {
+                            instancePath: instancePath + '/data/relationships/taskPriority/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err72];
+                          } else {
+                            vErrors.push(err72);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs74;
+                          if (vErrors !== null) {
+                            if (_errs74) {
+                              vErrors.length = _errs74;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data23.meta !== undefined) {
+                        let data26 = data23.meta;
+                        if (!(data26 && typeof data26 == 'object' && !Array.isArray(data26))) {
+                          const err73 = {
+                            instancePath: instancePath + '/data/relationships/taskPriority/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err73];
+                          } else {
+                            vErrors.push(err73);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err74 = {
+                        instancePath: instancePath + '/data/relationships/taskPriority/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err74];
+                      } else {
+                        vErrors.push(err74);
+                      }
+                      errors++;
+                    }
+                    var _valid3 = _errs69 === errors;
+                    valid12 = valid12 || _valid3;
+                  }
+                  if (!valid12) {
+                    const err75 = {
+                      instancePath: instancePath + '/data/relationships/taskPriority/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err75];
+                    } else {
+                      vErrors.push(err75);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs66;
+                    if (vErrors !== null) {
+                      if (_errs66) {
+                        vErrors.length = _errs66;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data22.meta !== undefined) {
+                  let data27 = data22.meta;
+                  if (!(data27 && typeof data27 == 'object' && !Array.isArray(data27))) {
+                    const err76 = {
+                      instancePath: instancePath + '/data/relationships/taskPriority/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/taskPriority/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err76];
+                    } else {
+                      vErrors.push(err76);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err77 = {
+                  instancePath: instancePath + '/data/relationships/taskPriority',
+                  schemaPath: '#/properties/data/properties/relationships/properties/taskPriority/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err77];
+                } else {
+                  vErrors.push(err77);
                 }
                 errors++;
               }
             }
           } else {
-            const err38 = {
+            const err78 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
               keyword: 'type',
@@ -748,17 +1581,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err38];
+              vErrors = [err78];
             } else {
-              vErrors.push(err38);
+              vErrors.push(err78);
             }
             errors++;
           }
         }
         if (data0.meta !== undefined) {
-          let data14 = data0.meta;
-          if (!(data14 && typeof data14 == 'object' && !Array.isArray(data14))) {
-            const err39 = {
+          let data28 = data0.meta;
+          if (!(data28 && typeof data28 == 'object' && !Array.isArray(data28))) {
+            const err79 = {
               instancePath: instancePath + '/data/meta',
               schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
@@ -766,17 +1599,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err39];
+              vErrors = [err79];
             } else {
-              vErrors.push(err39);
+              vErrors.push(err79);
             }
             errors++;
           }
         }
         if (data0.links !== undefined) {
-          let data15 = data0.links;
-          if (!(data15 && typeof data15 == 'object' && !Array.isArray(data15))) {
-            const err40 = {
+          let data29 = data0.links;
+          if (!(data29 && typeof data29 == 'object' && !Array.isArray(data29))) {
+            const err80 = {
               instancePath: instancePath + '/data/links',
               schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
@@ -784,15 +1617,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err40];
+              vErrors = [err80];
             } else {
-              vErrors.push(err40);
+              vErrors.push(err80);
             }
             errors++;
           }
         }
       } else {
-        const err41 = {
+        const err81 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -800,15 +1633,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err41];
+          vErrors = [err81];
         } else {
-          vErrors.push(err41);
+          vErrors.push(err81);
         }
         errors++;
       }
     }
   } else {
-    const err42 = {
+    const err82 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -816,9 +1649,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err42];
+      vErrors = [err82];
     } else {
-      vErrors.push(err42);
+      vErrors.push(err82);
     }
     errors++;
   }
@@ -852,9 +1685,73 @@ const schema12 = {
             interval: { type: ['integer', 'null'], minimum: 0, maximum: 2147483647 },
             order: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
             stepType: { type: 'string', maxLength: 255, enum: ['auto_email', 'call', 'manual_email', 'task'] },
+            taskAutoskipDelay: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            taskNote: { type: ['string', 'null'] },
           },
         },
-        relationships: { type: 'object', required: [], additionalProperties: false, properties: {} },
+        relationships: {
+          type: 'object',
+          required: [],
+          additionalProperties: false,
+          properties: {
+            callPurpose: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'callPurpose' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            taskPriority: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'taskPriority' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+          },
+        },
         meta: { type: 'object' },
         links: { type: 'object' },
       },
@@ -1073,7 +1970,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           let data3 = data0.attributes;
           if (data3 && typeof data3 == 'object' && !Array.isArray(data3)) {
             for (const key1 in data3) {
-              if (!(key1 === 'date' || key1 === 'interval' || key1 === 'order' || key1 === 'stepType')) {
+              if (!(
+                key1 === 'date' ||
+                key1 === 'interval' ||
+                key1 === 'order' ||
+                key1 === 'stepType' ||
+                key1 === 'taskAutoskipDelay' ||
+                key1 === 'taskNote'
+              )) {
                 const err11 = {
                   instancePath: instancePath + '/data/attributes',
                   schemaPath: '#/properties/data/properties/attributes/additionalProperties',
@@ -1273,80 +2177,78 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data3.taskAutoskipDelay !== undefined) {
+              let data8 = data3.taskAutoskipDelay;
+              if (!(typeof data8 == 'number' && !(data8 % 1) && !isNaN(data8) && isFinite(data8)) && data8 !== null) {
+                const err23 = {
+                  instancePath: instancePath + '/data/attributes/taskAutoskipDelay',
+                  schemaPath: '#/properties/data/properties/attributes/properties/taskAutoskipDelay/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.taskAutoskipDelay.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err23];
+                } else {
+                  vErrors.push(err23);
+                }
+                errors++;
+              }
+              if (typeof data8 == 'number' && isFinite(data8)) {
+                if (data8 > 2147483647 || isNaN(data8)) {
+                  const err24 = {
+                    instancePath: instancePath + '/data/attributes/taskAutoskipDelay',
+                    schemaPath: '#/properties/data/properties/attributes/properties/taskAutoskipDelay/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err24];
+                  } else {
+                    vErrors.push(err24);
+                  }
+                  errors++;
+                }
+                if (data8 < -2147483648 || isNaN(data8)) {
+                  const err25 = {
+                    instancePath: instancePath + '/data/attributes/taskAutoskipDelay',
+                    schemaPath: '#/properties/data/properties/attributes/properties/taskAutoskipDelay/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err25];
+                  } else {
+                    vErrors.push(err25);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.taskNote !== undefined) {
+              let data9 = data3.taskNote;
+              if (typeof data9 !== 'string' && data9 !== null) {
+                const err26 = {
+                  instancePath: instancePath + '/data/attributes/taskNote',
+                  schemaPath: '#/properties/data/properties/attributes/properties/taskNote/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.taskNote.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err26];
+                } else {
+                  vErrors.push(err26);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err23 = {
+            const err27 = {
               instancePath: instancePath + '/data/attributes',
               schemaPath: '#/properties/data/properties/attributes/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err23];
-            } else {
-              vErrors.push(err23);
-            }
-            errors++;
-          }
-        }
-        if (data0.relationships !== undefined) {
-          let data8 = data0.relationships;
-          if (data8 && typeof data8 == 'object' && !Array.isArray(data8)) {
-            for (const key2 in data8) {
-              const err24 = {
-                instancePath: instancePath + '/data/relationships',
-                schemaPath: '#/properties/data/properties/relationships/additionalProperties',
-                keyword: 'additionalProperties',
-                params: { additionalProperty: key2 },
-                message: 'must NOT have additional properties',
-              };
-              if (vErrors === null) {
-                vErrors = [err24];
-              } else {
-                vErrors.push(err24);
-              }
-              errors++;
-            }
-          } else {
-            const err25 = {
-              instancePath: instancePath + '/data/relationships',
-              schemaPath: '#/properties/data/properties/relationships/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err25];
-            } else {
-              vErrors.push(err25);
-            }
-            errors++;
-          }
-        }
-        if (data0.meta !== undefined) {
-          let data9 = data0.meta;
-          if (!(data9 && typeof data9 == 'object' && !Array.isArray(data9))) {
-            const err26 = {
-              instancePath: instancePath + '/data/meta',
-              schemaPath: '#/properties/data/properties/meta/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err26];
-            } else {
-              vErrors.push(err26);
-            }
-            errors++;
-          }
-        }
-        if (data0.links !== undefined) {
-          let data10 = data0.links;
-          if (!(data10 && typeof data10 == 'object' && !Array.isArray(data10))) {
-            const err27 = {
-              instancePath: instancePath + '/data/links',
-              schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
@@ -1359,8 +2261,780 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data0.relationships !== undefined) {
+          let data10 = data0.relationships;
+          if (data10 && typeof data10 == 'object' && !Array.isArray(data10)) {
+            for (const key2 in data10) {
+              if (!(key2 === 'callPurpose' || key2 === 'taskPriority')) {
+                const err28 = {
+                  instancePath: instancePath + '/data/relationships',
+                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key2 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err28];
+                } else {
+                  vErrors.push(err28);
+                }
+                errors++;
+              }
+            }
+            if (data10.callPurpose !== undefined) {
+              let data11 = data10.callPurpose;
+              if (data11 && typeof data11 == 'object' && !Array.isArray(data11)) {
+                if (data11.data === undefined) {
+                  const err29 = {
+                    instancePath: instancePath + '/data/relationships/callPurpose',
+                    schemaPath: '#/properties/data/properties/relationships/properties/callPurpose/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err29];
+                  } else {
+                    vErrors.push(err29);
+                  }
+                  errors++;
+                }
+                for (const key3 in data11) {
+                  if (!(key3 === 'data' || key3 === 'meta')) {
+                    const err30 = {
+                      instancePath: instancePath + '/data/relationships/callPurpose',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/callPurpose/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key3 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err30];
+                    } else {
+                      vErrors.push(err30);
+                    }
+                    errors++;
+                  }
+                }
+                if (data11.data !== undefined) {
+                  let data12 = data11.data;
+                  const _errs34 = errors;
+                  let valid6 = false;
+                  const _errs35 = errors;
+                  if (data12 !== null) {
+                    const err31 = {
+                      instancePath: instancePath + '/data/relationships/callPurpose/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err31];
+                    } else {
+                      vErrors.push(err31);
+                    }
+                    errors++;
+                  }
+                  var _valid1 = _errs35 === errors;
+                  valid6 = valid6 || _valid1;
+                  if (!valid6) {
+                    const _errs37 = errors;
+                    if (data12 && typeof data12 == 'object' && !Array.isArray(data12)) {
+                      if (data12.type === undefined) {
+                        const err32 = {
+                          instancePath: instancePath + '/data/relationships/callPurpose/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err32];
+                        } else {
+                          vErrors.push(err32);
+                        }
+                        errors++;
+                      }
+                      if (data12.id === undefined) {
+                        const err33 = {
+                          instancePath: instancePath + '/data/relationships/callPurpose/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err33];
+                        } else {
+                          vErrors.push(err33);
+                        }
+                        errors++;
+                      }
+                      for (const key4 in data12) {
+                        if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
+                          const err34 = {
+                            instancePath: instancePath + '/data/relationships/callPurpose/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key4 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err34];
+                          } else {
+                            vErrors.push(err34);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data12.type !== undefined) {
+                        if ('callPurpose' !== data12.type) {
+                          const err35 = {
+                            instancePath: instancePath + '/data/relationships/callPurpose/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'callPurpose' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err35];
+                          } else {
+                            vErrors.push(err35);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data12.id !== undefined) {
+                        let data14 = data12.id;
+                        const _errs42 = errors;
+                        let valid8 = false;
+                        const _errs43 = errors;
+                        if (!(typeof data14 == 'number' && !(data14 % 1) && !isNaN(data14) && isFinite(data14))) {
+                          const err36 = {
+                            instancePath: instancePath + '/data/relationships/callPurpose/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err36];
+                          } else {
+                            vErrors.push(err36);
+                          }
+                          errors++;
+                        }
+                        if (typeof data14 == 'number' && isFinite(data14)) {
+                          if (data14 > 9007199254740991 || isNaN(data14)) {
+                            const err37 = {
+                              instancePath: instancePath + '/data/relationships/callPurpose/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err37];
+                            } else {
+                              vErrors.push(err37);
+                            }
+                            errors++;
+                          }
+                          if (data14 < 1 || isNaN(data14)) {
+                            const err38 = {
+                              instancePath: instancePath + '/data/relationships/callPurpose/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err38];
+                            } else {
+                              vErrors.push(err38);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid2 = _errs43 === errors;
+                        valid8 = valid8 || _valid2;
+                        if (!valid8) {
+                          const _errs45 = errors;
+                          if (typeof data14 === 'string') {
+                            if (!pattern0.test(data14)) {
+                              const err39 = {
+                                instancePath: instancePath + '/data/relationships/callPurpose/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err39];
+                              } else {
+                                vErrors.push(err39);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err40 = {
+                              instancePath: instancePath + '/data/relationships/callPurpose/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err40];
+                            } else {
+                              vErrors.push(err40);
+                            }
+                            errors++;
+                          }
+                          var _valid2 = _errs45 === errors;
+                          valid8 = valid8 || _valid2;
+                        }
+                        if (!valid8) {
+                          const err41 = {
+                            instancePath: instancePath + '/data/relationships/callPurpose/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err41];
+                          } else {
+                            vErrors.push(err41);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs42;
+                          if (vErrors !== null) {
+                            if (_errs42) {
+                              vErrors.length = _errs42;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data12.meta !== undefined) {
+                        let data15 = data12.meta;
+                        if (!(data15 && typeof data15 == 'object' && !Array.isArray(data15))) {
+                          const err42 = {
+                            instancePath: instancePath + '/data/relationships/callPurpose/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err42];
+                          } else {
+                            vErrors.push(err42);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err43 = {
+                        instancePath: instancePath + '/data/relationships/callPurpose/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err43];
+                      } else {
+                        vErrors.push(err43);
+                      }
+                      errors++;
+                    }
+                    var _valid1 = _errs37 === errors;
+                    valid6 = valid6 || _valid1;
+                  }
+                  if (!valid6) {
+                    const err44 = {
+                      instancePath: instancePath + '/data/relationships/callPurpose/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err44];
+                    } else {
+                      vErrors.push(err44);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs34;
+                    if (vErrors !== null) {
+                      if (_errs34) {
+                        vErrors.length = _errs34;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data11.meta !== undefined) {
+                  let data16 = data11.meta;
+                  if (!(data16 && typeof data16 == 'object' && !Array.isArray(data16))) {
+                    const err45 = {
+                      instancePath: instancePath + '/data/relationships/callPurpose/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/callPurpose/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err45];
+                    } else {
+                      vErrors.push(err45);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err46 = {
+                  instancePath: instancePath + '/data/relationships/callPurpose',
+                  schemaPath: '#/properties/data/properties/relationships/properties/callPurpose/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err46];
+                } else {
+                  vErrors.push(err46);
+                }
+                errors++;
+              }
+            }
+            if (data10.taskPriority !== undefined) {
+              let data17 = data10.taskPriority;
+              if (data17 && typeof data17 == 'object' && !Array.isArray(data17)) {
+                if (data17.data === undefined) {
+                  const err47 = {
+                    instancePath: instancePath + '/data/relationships/taskPriority',
+                    schemaPath: '#/properties/data/properties/relationships/properties/taskPriority/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err47];
+                  } else {
+                    vErrors.push(err47);
+                  }
+                  errors++;
+                }
+                for (const key5 in data17) {
+                  if (!(key5 === 'data' || key5 === 'meta')) {
+                    const err48 = {
+                      instancePath: instancePath + '/data/relationships/taskPriority',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/taskPriority/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key5 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err48];
+                    } else {
+                      vErrors.push(err48);
+                    }
+                    errors++;
+                  }
+                }
+                if (data17.data !== undefined) {
+                  let data18 = data17.data;
+                  const _errs55 = errors;
+                  let valid10 = false;
+                  const _errs56 = errors;
+                  if (data18 !== null) {
+                    const err49 = {
+                      instancePath: instancePath + '/data/relationships/taskPriority/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err49];
+                    } else {
+                      vErrors.push(err49);
+                    }
+                    errors++;
+                  }
+                  var _valid3 = _errs56 === errors;
+                  valid10 = valid10 || _valid3;
+                  if (!valid10) {
+                    const _errs58 = errors;
+                    if (data18 && typeof data18 == 'object' && !Array.isArray(data18)) {
+                      if (data18.type === undefined) {
+                        const err50 = {
+                          instancePath: instancePath + '/data/relationships/taskPriority/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err50];
+                        } else {
+                          vErrors.push(err50);
+                        }
+                        errors++;
+                      }
+                      if (data18.id === undefined) {
+                        const err51 = {
+                          instancePath: instancePath + '/data/relationships/taskPriority/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err51];
+                        } else {
+                          vErrors.push(err51);
+                        }
+                        errors++;
+                      }
+                      for (const key6 in data18) {
+                        if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
+                          const err52 = {
+                            instancePath: instancePath + '/data/relationships/taskPriority/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key6 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err52];
+                          } else {
+                            vErrors.push(err52);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data18.type !== undefined) {
+                        if ('taskPriority' !== data18.type) {
+                          const err53 = {
+                            instancePath: instancePath + '/data/relationships/taskPriority/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'taskPriority' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err53];
+                          } else {
+                            vErrors.push(err53);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data18.id !== undefined) {
+                        let data20 = data18.id;
+                        const _errs63 = errors;
+                        let valid12 = false;
+                        const _errs64 = errors;
+                        if (!(typeof data20 == 'number' && !(data20 % 1) && !isNaN(data20) && isFinite(data20))) {
+                          const err54 = {
+                            instancePath: instancePath + '/data/relationships/taskPriority/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err54];
+                          } else {
+                            vErrors.push(err54);
+                          }
+                          errors++;
+                        }
+                        if (typeof data20 == 'number' && isFinite(data20)) {
+                          if (data20 > 9007199254740991 || isNaN(data20)) {
+                            const err55 = {
+                              instancePath: instancePath + '/data/relationships/taskPriority/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err55];
+                            } else {
+                              vErrors.push(err55);
+                            }
+                            errors++;
+                          }
+                          if (data20 < 1 || isNaN(data20)) {
+                            const err56 = {
+                              instancePath: instancePath + '/data/relationships/taskPriority/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err56];
+                            } else {
+                              vErrors.push(err56);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid4 = _errs64 === errors;
+                        valid12 = valid12 || _valid4;
+                        if (!valid12) {
+                          const _errs66 = errors;
+                          if (typeof data20 === 'string') {
+                            if (!pattern0.test(data20)) {
+                              const err57 = {
+                                instancePath: instancePath + '/data/relationships/taskPriority/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err57];
+                              } else {
+                                vErrors.push(err57);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err58 = {
+                              instancePath: instancePath + '/data/relationships/taskPriority/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err58];
+                            } else {
+                              vErrors.push(err58);
+                            }
+                            errors++;
+                          }
+                          var _valid4 = _errs66 === errors;
+                          valid12 = valid12 || _valid4;
+                        }
+                        if (!valid12) {
+                          const err59 = {
+                            instancePath: instancePath + '/data/relationships/taskPriority/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err59];
+                          } else {
+                            vErrors.push(err59);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs63;
+                          if (vErrors !== null) {
+                            if (_errs63) {
+                              vErrors.length = _errs63;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data18.meta !== undefined) {
+                        let data21 = data18.meta;
+                        if (!(data21 && typeof data21 == 'object' && !Array.isArray(data21))) {
+                          const err60 = {
+                            instancePath: instancePath + '/data/relationships/taskPriority/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err60];
+                          } else {
+                            vErrors.push(err60);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err61 = {
+                        instancePath: instancePath + '/data/relationships/taskPriority/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err61];
+                      } else {
+                        vErrors.push(err61);
+                      }
+                      errors++;
+                    }
+                    var _valid3 = _errs58 === errors;
+                    valid10 = valid10 || _valid3;
+                  }
+                  if (!valid10) {
+                    const err62 = {
+                      instancePath: instancePath + '/data/relationships/taskPriority/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err62];
+                    } else {
+                      vErrors.push(err62);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs55;
+                    if (vErrors !== null) {
+                      if (_errs55) {
+                        vErrors.length = _errs55;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data17.meta !== undefined) {
+                  let data22 = data17.meta;
+                  if (!(data22 && typeof data22 == 'object' && !Array.isArray(data22))) {
+                    const err63 = {
+                      instancePath: instancePath + '/data/relationships/taskPriority/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/taskPriority/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err63];
+                    } else {
+                      vErrors.push(err63);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err64 = {
+                  instancePath: instancePath + '/data/relationships/taskPriority',
+                  schemaPath: '#/properties/data/properties/relationships/properties/taskPriority/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err64];
+                } else {
+                  vErrors.push(err64);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err65 = {
+              instancePath: instancePath + '/data/relationships',
+              schemaPath: '#/properties/data/properties/relationships/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err65];
+            } else {
+              vErrors.push(err65);
+            }
+            errors++;
+          }
+        }
+        if (data0.meta !== undefined) {
+          let data23 = data0.meta;
+          if (!(data23 && typeof data23 == 'object' && !Array.isArray(data23))) {
+            const err66 = {
+              instancePath: instancePath + '/data/meta',
+              schemaPath: '#/properties/data/properties/meta/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err66];
+            } else {
+              vErrors.push(err66);
+            }
+            errors++;
+          }
+        }
+        if (data0.links !== undefined) {
+          let data24 = data0.links;
+          if (!(data24 && typeof data24 == 'object' && !Array.isArray(data24))) {
+            const err67 = {
+              instancePath: instancePath + '/data/links',
+              schemaPath: '#/properties/data/properties/links/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err67];
+            } else {
+              vErrors.push(err67);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err28 = {
+        const err68 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -1368,15 +3042,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err28];
+          vErrors = [err68];
         } else {
-          vErrors.push(err28);
+          vErrors.push(err68);
         }
         errors++;
       }
     }
   } else {
-    const err29 = {
+    const err69 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -1384,9 +3058,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err29];
+      vErrors = [err69];
     } else {
-      vErrors.push(err29);
+      vErrors.push(err69);
     }
     errors++;
   }

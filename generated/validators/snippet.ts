@@ -22,6 +22,8 @@ const schema11 = {
           properties: {
             bodyHtml: { type: ['string', 'null'], maxLength: 32000 },
             name: { type: ['string', 'null'], maxLength: 255 },
+            shareType: { type: ['string', 'null'] },
+            tags: { type: ['array', 'null'], items: { type: 'string' }, maxItems: 1000 },
           },
         },
         relationships: {
@@ -149,7 +151,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           let data2 = data0.attributes;
           if (data2 && typeof data2 == 'object' && !Array.isArray(data2)) {
             for (const key1 in data2) {
-              if (!(key1 === 'bodyHtml' || key1 === 'name')) {
+              if (!(key1 === 'bodyHtml' || key1 === 'name' || key1 === 'shareType' || key1 === 'tags')) {
                 const err4 = {
                   instancePath: instancePath + '/data/attributes',
                   schemaPath: '#/properties/data/properties/attributes/additionalProperties',
@@ -235,33 +237,33 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-          } else {
-            const err9 = {
-              instancePath: instancePath + '/data/attributes',
-              schemaPath: '#/properties/data/properties/attributes/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err9];
-            } else {
-              vErrors.push(err9);
+            if (data2.shareType !== undefined) {
+              let data5 = data2.shareType;
+              if (typeof data5 !== 'string' && data5 !== null) {
+                const err9 = {
+                  instancePath: instancePath + '/data/attributes/shareType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/shareType/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.shareType.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err9];
+                } else {
+                  vErrors.push(err9);
+                }
+                errors++;
+              }
             }
-            errors++;
-          }
-        }
-        if (data0.relationships !== undefined) {
-          let data5 = data0.relationships;
-          if (data5 && typeof data5 == 'object' && !Array.isArray(data5)) {
-            for (const key2 in data5) {
-              if (!(key2 === 'owner')) {
+            if (data2.tags !== undefined) {
+              let data6 = data2.tags;
+              if (!Array.isArray(data6) && data6 !== null) {
                 const err10 = {
-                  instancePath: instancePath + '/data/relationships',
-                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key2 },
-                  message: 'must NOT have additional properties',
+                  instancePath: instancePath + '/data/attributes/tags',
+                  schemaPath: '#/properties/data/properties/attributes/properties/tags/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.tags.type },
+                  message: 'must be array,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err10];
@@ -270,17 +272,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data5.owner !== undefined) {
-              let data6 = data5.owner;
-              if (data6 && typeof data6 == 'object' && !Array.isArray(data6)) {
-                if (data6.data === undefined) {
+              if (Array.isArray(data6)) {
+                if (data6.length > 1000) {
                   const err11 = {
-                    instancePath: instancePath + '/data/relationships/owner',
-                    schemaPath: '#/properties/data/properties/relationships/properties/owner/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'data' },
-                    message: "must have required property '" + 'data' + "'",
+                    instancePath: instancePath + '/data/attributes/tags',
+                    schemaPath: '#/properties/data/properties/attributes/properties/tags/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
                   };
                   if (vErrors === null) {
                     vErrors = [err11];
@@ -289,14 +288,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                for (const key3 in data6) {
-                  if (!(key3 === 'data' || key3 === 'meta')) {
+                const len0 = data6.length;
+                for (let i0 = 0; i0 < len0; i0++) {
+                  if (typeof data6[i0] !== 'string') {
                     const err12 = {
-                      instancePath: instancePath + '/data/relationships/owner',
-                      schemaPath: '#/properties/data/properties/relationships/properties/owner/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key3 },
-                      message: 'must NOT have additional properties',
+                      instancePath: instancePath + '/data/attributes/tags/' + i0,
+                      schemaPath: '#/properties/data/properties/attributes/properties/tags/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
                     };
                     if (vErrors === null) {
                       vErrors = [err12];
@@ -306,13 +306,86 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-                if (data6.data !== undefined) {
-                  let data7 = data6.data;
-                  const _errs20 = errors;
-                  let valid5 = false;
-                  const _errs21 = errors;
-                  if (data7 !== null) {
-                    const err13 = {
+              }
+            }
+          } else {
+            const err13 = {
+              instancePath: instancePath + '/data/attributes',
+              schemaPath: '#/properties/data/properties/attributes/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err13];
+            } else {
+              vErrors.push(err13);
+            }
+            errors++;
+          }
+        }
+        if (data0.relationships !== undefined) {
+          let data8 = data0.relationships;
+          if (data8 && typeof data8 == 'object' && !Array.isArray(data8)) {
+            for (const key2 in data8) {
+              if (!(key2 === 'owner')) {
+                const err14 = {
+                  instancePath: instancePath + '/data/relationships',
+                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key2 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err14];
+                } else {
+                  vErrors.push(err14);
+                }
+                errors++;
+              }
+            }
+            if (data8.owner !== undefined) {
+              let data9 = data8.owner;
+              if (data9 && typeof data9 == 'object' && !Array.isArray(data9)) {
+                if (data9.data === undefined) {
+                  const err15 = {
+                    instancePath: instancePath + '/data/relationships/owner',
+                    schemaPath: '#/properties/data/properties/relationships/properties/owner/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err15];
+                  } else {
+                    vErrors.push(err15);
+                  }
+                  errors++;
+                }
+                for (const key3 in data9) {
+                  if (!(key3 === 'data' || key3 === 'meta')) {
+                    const err16 = {
+                      instancePath: instancePath + '/data/relationships/owner',
+                      schemaPath: '#/properties/data/properties/relationships/properties/owner/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key3 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err16];
+                    } else {
+                      vErrors.push(err16);
+                    }
+                    errors++;
+                  }
+                }
+                if (data9.data !== undefined) {
+                  let data10 = data9.data;
+                  const _errs26 = errors;
+                  let valid7 = false;
+                  const _errs27 = errors;
+                  if (data10 !== null) {
+                    const err17 = {
                       instancePath: instancePath + '/data/relationships/owner/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/0/type',
@@ -321,19 +394,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err13];
+                      vErrors = [err17];
                     } else {
-                      vErrors.push(err13);
+                      vErrors.push(err17);
                     }
                     errors++;
                   }
-                  var _valid0 = _errs21 === errors;
-                  valid5 = valid5 || _valid0;
-                  if (!valid5) {
-                    const _errs23 = errors;
-                    if (data7 && typeof data7 == 'object' && !Array.isArray(data7)) {
-                      if (data7.type === undefined) {
-                        const err14 = {
+                  var _valid0 = _errs27 === errors;
+                  valid7 = valid7 || _valid0;
+                  if (!valid7) {
+                    const _errs29 = errors;
+                    if (data10 && typeof data10 == 'object' && !Array.isArray(data10)) {
+                      if (data10.type === undefined) {
+                        const err18 = {
                           instancePath: instancePath + '/data/relationships/owner/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
@@ -342,14 +415,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err14];
+                          vErrors = [err18];
                         } else {
-                          vErrors.push(err14);
+                          vErrors.push(err18);
                         }
                         errors++;
                       }
-                      if (data7.id === undefined) {
-                        const err15 = {
+                      if (data10.id === undefined) {
+                        const err19 = {
                           instancePath: instancePath + '/data/relationships/owner/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
@@ -358,15 +431,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err15];
+                          vErrors = [err19];
                         } else {
-                          vErrors.push(err15);
+                          vErrors.push(err19);
                         }
                         errors++;
                       }
-                      for (const key4 in data7) {
+                      for (const key4 in data10) {
                         if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err16 = {
+                          const err20 = {
                             instancePath: instancePath + '/data/relationships/owner/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/additionalProperties',
@@ -375,16 +448,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err16];
+                            vErrors = [err20];
                           } else {
-                            vErrors.push(err16);
+                            vErrors.push(err20);
                           }
                           errors++;
                         }
                       }
-                      if (data7.type !== undefined) {
-                        if ('user' !== data7.type) {
-                          const err17 = {
+                      if (data10.type !== undefined) {
+                        if ('user' !== data10.type) {
+                          const err21 = {
                             instancePath: instancePath + '/data/relationships/owner/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/type/const',
@@ -393,20 +466,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err17];
+                            vErrors = [err21];
                           } else {
-                            vErrors.push(err17);
+                            vErrors.push(err21);
                           }
                           errors++;
                         }
                       }
-                      if (data7.id !== undefined) {
-                        let data9 = data7.id;
-                        const _errs28 = errors;
-                        let valid7 = false;
-                        const _errs29 = errors;
-                        if (!(typeof data9 == 'number' && !(data9 % 1) && !isNaN(data9) && isFinite(data9))) {
-                          const err18 = {
+                      if (data10.id !== undefined) {
+                        let data12 = data10.id;
+                        const _errs34 = errors;
+                        let valid9 = false;
+                        const _errs35 = errors;
+                        if (!(typeof data12 == 'number' && !(data12 % 1) && !isNaN(data12) && isFinite(data12))) {
+                          const err22 = {
                             instancePath: instancePath + '/data/relationships/owner/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -415,15 +488,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err18];
+                            vErrors = [err22];
                           } else {
-                            vErrors.push(err18);
+                            vErrors.push(err22);
                           }
                           errors++;
                         }
-                        if (typeof data9 == 'number' && isFinite(data9)) {
-                          if (data9 > 9007199254740991 || isNaN(data9)) {
-                            const err19 = {
+                        if (typeof data12 == 'number' && isFinite(data12)) {
+                          if (data12 > 9007199254740991 || isNaN(data12)) {
+                            const err23 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -432,14 +505,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err19];
+                              vErrors = [err23];
                             } else {
-                              vErrors.push(err19);
+                              vErrors.push(err23);
                             }
                             errors++;
                           }
-                          if (data9 < 1 || isNaN(data9)) {
-                            const err20 = {
+                          if (data12 < 1 || isNaN(data12)) {
+                            const err24 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -448,20 +521,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err20];
+                              vErrors = [err24];
                             } else {
-                              vErrors.push(err20);
+                              vErrors.push(err24);
                             }
                             errors++;
                           }
                         }
-                        var _valid1 = _errs29 === errors;
-                        valid7 = valid7 || _valid1;
-                        if (!valid7) {
-                          const _errs31 = errors;
-                          if (typeof data9 === 'string') {
-                            if (!pattern0.test(data9)) {
-                              const err21 = {
+                        var _valid1 = _errs35 === errors;
+                        valid9 = valid9 || _valid1;
+                        if (!valid9) {
+                          const _errs37 = errors;
+                          if (typeof data12 === 'string') {
+                            if (!pattern0.test(data12)) {
+                              const err25 = {
                                 instancePath: instancePath + '/data/relationships/owner/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -470,14 +543,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err21];
+                                vErrors = [err25];
                               } else {
-                                vErrors.push(err21);
+                                vErrors.push(err25);
                               }
                               errors++;
                             }
                           } else {
-                            const err22 = {
+                            const err26 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -486,17 +559,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err22];
+                              vErrors = [err26];
                             } else {
-                              vErrors.push(err22);
+                              vErrors.push(err26);
                             }
                             errors++;
                           }
-                          var _valid1 = _errs31 === errors;
-                          valid7 = valid7 || _valid1;
+                          var _valid1 = _errs37 === errors;
+                          valid9 = valid9 || _valid1;
                         }
-                        if (!valid7) {
-                          const err23 = {
+                        if (!valid9) {
+                          const err27 = {
                             instancePath: instancePath + '/data/relationships/owner/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf',
@@ -505,26 +578,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err23];
+                            vErrors = [err27];
                           } else {
-                            vErrors.push(err23);
+                            vErrors.push(err27);
                           }
                           errors++;
                         } else {
-                          errors = _errs28;
+                          errors = _errs34;
                           if (vErrors !== null) {
-                            if (_errs28) {
-                              vErrors.length = _errs28;
+                            if (_errs34) {
+                              vErrors.length = _errs34;
                             } else {
                               vErrors = null;
                             }
                           }
                         }
                       }
-                      if (data7.meta !== undefined) {
-                        let data10 = data7.meta;
-                        if (!(data10 && typeof data10 == 'object' && !Array.isArray(data10))) {
-                          const err24 = {
+                      if (data10.meta !== undefined) {
+                        let data13 = data10.meta;
+                        if (!(data13 && typeof data13 == 'object' && !Array.isArray(data13))) {
+                          const err28 = {
                             instancePath: instancePath + '/data/relationships/owner/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/meta/type',
@@ -533,15 +606,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err24];
+                            vErrors = [err28];
                           } else {
-                            vErrors.push(err24);
+                            vErrors.push(err28);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err25 = {
+                      const err29 = {
                         instancePath: instancePath + '/data/relationships/owner/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/type',
@@ -550,17 +623,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err25];
+                        vErrors = [err29];
                       } else {
-                        vErrors.push(err25);
+                        vErrors.push(err29);
                       }
                       errors++;
                     }
-                    var _valid0 = _errs23 === errors;
-                    valid5 = valid5 || _valid0;
+                    var _valid0 = _errs29 === errors;
+                    valid7 = valid7 || _valid0;
                   }
-                  if (!valid5) {
-                    const err26 = {
+                  if (!valid7) {
+                    const err30 = {
                       instancePath: instancePath + '/data/relationships/owner/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -568,26 +641,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err26];
+                      vErrors = [err30];
                     } else {
-                      vErrors.push(err26);
+                      vErrors.push(err30);
                     }
                     errors++;
                   } else {
-                    errors = _errs20;
+                    errors = _errs26;
                     if (vErrors !== null) {
-                      if (_errs20) {
-                        vErrors.length = _errs20;
+                      if (_errs26) {
+                        vErrors.length = _errs26;
                       } else {
                         vErrors = null;
                       }
                     }
                   }
                 }
-                if (data6.meta !== undefined) {
-                  let data11 = data6.meta;
-                  if (!(data11 && typeof data11 == 'object' && !Array.isArray(data11))) {
-                    const err27 = {
+                if (data9.meta !== undefined) {
+                  let data14 = data9.meta;
+                  if (!(data14 && typeof data14 == 'object' && !Array.isArray(data14))) {
+                    const err31 = {
                       instancePath: instancePath + '/data/relationships/owner/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/meta/type',
                       keyword: 'type',
@@ -595,15 +668,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err27];
+                      vErrors = [err31];
                     } else {
-                      vErrors.push(err27);
+                      vErrors.push(err31);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err28 = {
+                const err32 = {
                   instancePath: instancePath + '/data/relationships/owner',
                   schemaPath: '#/properties/data/properties/relationships/properties/owner/type',
                   keyword: 'type',
@@ -611,15 +684,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err28];
+                  vErrors = [err32];
                 } else {
-                  vErrors.push(err28);
+                  vErrors.push(err32);
                 }
                 errors++;
               }
             }
           } else {
-            const err29 = {
+            const err33 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
               keyword: 'type',
@@ -627,17 +700,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err29];
+              vErrors = [err33];
             } else {
-              vErrors.push(err29);
+              vErrors.push(err33);
             }
             errors++;
           }
         }
         if (data0.meta !== undefined) {
-          let data12 = data0.meta;
-          if (!(data12 && typeof data12 == 'object' && !Array.isArray(data12))) {
-            const err30 = {
+          let data15 = data0.meta;
+          if (!(data15 && typeof data15 == 'object' && !Array.isArray(data15))) {
+            const err34 = {
               instancePath: instancePath + '/data/meta',
               schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
@@ -645,17 +718,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err30];
+              vErrors = [err34];
             } else {
-              vErrors.push(err30);
+              vErrors.push(err34);
             }
             errors++;
           }
         }
         if (data0.links !== undefined) {
-          let data13 = data0.links;
-          if (!(data13 && typeof data13 == 'object' && !Array.isArray(data13))) {
-            const err31 = {
+          let data16 = data0.links;
+          if (!(data16 && typeof data16 == 'object' && !Array.isArray(data16))) {
+            const err35 = {
               instancePath: instancePath + '/data/links',
               schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
@@ -663,15 +736,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err31];
+              vErrors = [err35];
             } else {
-              vErrors.push(err31);
+              vErrors.push(err35);
             }
             errors++;
           }
         }
       } else {
-        const err32 = {
+        const err36 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -679,15 +752,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err32];
+          vErrors = [err36];
         } else {
-          vErrors.push(err32);
+          vErrors.push(err36);
         }
         errors++;
       }
     }
   } else {
-    const err33 = {
+    const err37 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -695,9 +768,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err33];
+      vErrors = [err37];
     } else {
-      vErrors.push(err33);
+      vErrors.push(err37);
     }
     errors++;
   }
@@ -729,6 +802,8 @@ const schema12 = {
           properties: {
             bodyHtml: { type: ['string', 'null'], maxLength: 32000 },
             name: { type: ['string', 'null'], maxLength: 255 },
+            shareType: { type: ['string', 'null'] },
+            tags: { type: ['array', 'null'], items: { type: 'string' }, maxItems: 1000 },
           },
         },
         relationships: {
@@ -984,7 +1059,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           let data3 = data0.attributes;
           if (data3 && typeof data3 == 'object' && !Array.isArray(data3)) {
             for (const key1 in data3) {
-              if (!(key1 === 'bodyHtml' || key1 === 'name')) {
+              if (!(key1 === 'bodyHtml' || key1 === 'name' || key1 === 'shareType' || key1 === 'tags')) {
                 const err11 = {
                   instancePath: instancePath + '/data/attributes',
                   schemaPath: '#/properties/data/properties/attributes/additionalProperties',
@@ -1070,33 +1145,33 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-          } else {
-            const err16 = {
-              instancePath: instancePath + '/data/attributes',
-              schemaPath: '#/properties/data/properties/attributes/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err16];
-            } else {
-              vErrors.push(err16);
+            if (data3.shareType !== undefined) {
+              let data6 = data3.shareType;
+              if (typeof data6 !== 'string' && data6 !== null) {
+                const err16 = {
+                  instancePath: instancePath + '/data/attributes/shareType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/shareType/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.shareType.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err16];
+                } else {
+                  vErrors.push(err16);
+                }
+                errors++;
+              }
             }
-            errors++;
-          }
-        }
-        if (data0.relationships !== undefined) {
-          let data6 = data0.relationships;
-          if (data6 && typeof data6 == 'object' && !Array.isArray(data6)) {
-            for (const key2 in data6) {
-              if (!(key2 === 'owner')) {
+            if (data3.tags !== undefined) {
+              let data7 = data3.tags;
+              if (!Array.isArray(data7) && data7 !== null) {
                 const err17 = {
-                  instancePath: instancePath + '/data/relationships',
-                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key2 },
-                  message: 'must NOT have additional properties',
+                  instancePath: instancePath + '/data/attributes/tags',
+                  schemaPath: '#/properties/data/properties/attributes/properties/tags/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.tags.type },
+                  message: 'must be array,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err17];
@@ -1105,17 +1180,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data6.owner !== undefined) {
-              let data7 = data6.owner;
-              if (data7 && typeof data7 == 'object' && !Array.isArray(data7)) {
-                if (data7.data === undefined) {
+              if (Array.isArray(data7)) {
+                if (data7.length > 1000) {
                   const err18 = {
-                    instancePath: instancePath + '/data/relationships/owner',
-                    schemaPath: '#/properties/data/properties/relationships/properties/owner/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'data' },
-                    message: "must have required property '" + 'data' + "'",
+                    instancePath: instancePath + '/data/attributes/tags',
+                    schemaPath: '#/properties/data/properties/attributes/properties/tags/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
                   };
                   if (vErrors === null) {
                     vErrors = [err18];
@@ -1124,14 +1196,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                for (const key3 in data7) {
-                  if (!(key3 === 'data' || key3 === 'meta')) {
+                const len0 = data7.length;
+                for (let i0 = 0; i0 < len0; i0++) {
+                  if (typeof data7[i0] !== 'string') {
                     const err19 = {
-                      instancePath: instancePath + '/data/relationships/owner',
-                      schemaPath: '#/properties/data/properties/relationships/properties/owner/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key3 },
-                      message: 'must NOT have additional properties',
+                      instancePath: instancePath + '/data/attributes/tags/' + i0,
+                      schemaPath: '#/properties/data/properties/attributes/properties/tags/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
                     };
                     if (vErrors === null) {
                       vErrors = [err19];
@@ -1141,13 +1214,86 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-                if (data7.data !== undefined) {
-                  let data8 = data7.data;
-                  const _errs26 = errors;
-                  let valid6 = false;
-                  const _errs27 = errors;
-                  if (data8 !== null) {
-                    const err20 = {
+              }
+            }
+          } else {
+            const err20 = {
+              instancePath: instancePath + '/data/attributes',
+              schemaPath: '#/properties/data/properties/attributes/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err20];
+            } else {
+              vErrors.push(err20);
+            }
+            errors++;
+          }
+        }
+        if (data0.relationships !== undefined) {
+          let data9 = data0.relationships;
+          if (data9 && typeof data9 == 'object' && !Array.isArray(data9)) {
+            for (const key2 in data9) {
+              if (!(key2 === 'owner')) {
+                const err21 = {
+                  instancePath: instancePath + '/data/relationships',
+                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key2 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err21];
+                } else {
+                  vErrors.push(err21);
+                }
+                errors++;
+              }
+            }
+            if (data9.owner !== undefined) {
+              let data10 = data9.owner;
+              if (data10 && typeof data10 == 'object' && !Array.isArray(data10)) {
+                if (data10.data === undefined) {
+                  const err22 = {
+                    instancePath: instancePath + '/data/relationships/owner',
+                    schemaPath: '#/properties/data/properties/relationships/properties/owner/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err22];
+                  } else {
+                    vErrors.push(err22);
+                  }
+                  errors++;
+                }
+                for (const key3 in data10) {
+                  if (!(key3 === 'data' || key3 === 'meta')) {
+                    const err23 = {
+                      instancePath: instancePath + '/data/relationships/owner',
+                      schemaPath: '#/properties/data/properties/relationships/properties/owner/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key3 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err23];
+                    } else {
+                      vErrors.push(err23);
+                    }
+                    errors++;
+                  }
+                }
+                if (data10.data !== undefined) {
+                  let data11 = data10.data;
+                  const _errs32 = errors;
+                  let valid8 = false;
+                  const _errs33 = errors;
+                  if (data11 !== null) {
+                    const err24 = {
                       instancePath: instancePath + '/data/relationships/owner/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/0/type',
@@ -1156,19 +1302,19 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err20];
+                      vErrors = [err24];
                     } else {
-                      vErrors.push(err20);
+                      vErrors.push(err24);
                     }
                     errors++;
                   }
-                  var _valid1 = _errs27 === errors;
-                  valid6 = valid6 || _valid1;
-                  if (!valid6) {
-                    const _errs29 = errors;
-                    if (data8 && typeof data8 == 'object' && !Array.isArray(data8)) {
-                      if (data8.type === undefined) {
-                        const err21 = {
+                  var _valid1 = _errs33 === errors;
+                  valid8 = valid8 || _valid1;
+                  if (!valid8) {
+                    const _errs35 = errors;
+                    if (data11 && typeof data11 == 'object' && !Array.isArray(data11)) {
+                      if (data11.type === undefined) {
+                        const err25 = {
                           instancePath: instancePath + '/data/relationships/owner/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
@@ -1177,14 +1323,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err21];
+                          vErrors = [err25];
                         } else {
-                          vErrors.push(err21);
+                          vErrors.push(err25);
                         }
                         errors++;
                       }
-                      if (data8.id === undefined) {
-                        const err22 = {
+                      if (data11.id === undefined) {
+                        const err26 = {
                           instancePath: instancePath + '/data/relationships/owner/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
@@ -1193,15 +1339,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err22];
+                          vErrors = [err26];
                         } else {
-                          vErrors.push(err22);
+                          vErrors.push(err26);
                         }
                         errors++;
                       }
-                      for (const key4 in data8) {
+                      for (const key4 in data11) {
                         if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err23 = {
+                          const err27 = {
                             instancePath: instancePath + '/data/relationships/owner/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/additionalProperties',
@@ -1210,16 +1356,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err23];
+                            vErrors = [err27];
                           } else {
-                            vErrors.push(err23);
+                            vErrors.push(err27);
                           }
                           errors++;
                         }
                       }
-                      if (data8.type !== undefined) {
-                        if ('user' !== data8.type) {
-                          const err24 = {
+                      if (data11.type !== undefined) {
+                        if ('user' !== data11.type) {
+                          const err28 = {
                             instancePath: instancePath + '/data/relationships/owner/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/type/const',
@@ -1228,20 +1374,20 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err24];
+                            vErrors = [err28];
                           } else {
-                            vErrors.push(err24);
+                            vErrors.push(err28);
                           }
                           errors++;
                         }
                       }
-                      if (data8.id !== undefined) {
-                        let data10 = data8.id;
-                        const _errs34 = errors;
-                        let valid8 = false;
-                        const _errs35 = errors;
-                        if (!(typeof data10 == 'number' && !(data10 % 1) && !isNaN(data10) && isFinite(data10))) {
-                          const err25 = {
+                      if (data11.id !== undefined) {
+                        let data13 = data11.id;
+                        const _errs40 = errors;
+                        let valid10 = false;
+                        const _errs41 = errors;
+                        if (!(typeof data13 == 'number' && !(data13 % 1) && !isNaN(data13) && isFinite(data13))) {
+                          const err29 = {
                             instancePath: instancePath + '/data/relationships/owner/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -1250,15 +1396,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err25];
+                            vErrors = [err29];
                           } else {
-                            vErrors.push(err25);
+                            vErrors.push(err29);
                           }
                           errors++;
                         }
-                        if (typeof data10 == 'number' && isFinite(data10)) {
-                          if (data10 > 9007199254740991 || isNaN(data10)) {
-                            const err26 = {
+                        if (typeof data13 == 'number' && isFinite(data13)) {
+                          if (data13 > 9007199254740991 || isNaN(data13)) {
+                            const err30 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -1267,14 +1413,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err26];
+                              vErrors = [err30];
                             } else {
-                              vErrors.push(err26);
+                              vErrors.push(err30);
                             }
                             errors++;
                           }
-                          if (data10 < 1 || isNaN(data10)) {
-                            const err27 = {
+                          if (data13 < 1 || isNaN(data13)) {
+                            const err31 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -1283,20 +1429,20 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err27];
+                              vErrors = [err31];
                             } else {
-                              vErrors.push(err27);
+                              vErrors.push(err31);
                             }
                             errors++;
                           }
                         }
-                        var _valid2 = _errs35 === errors;
-                        valid8 = valid8 || _valid2;
-                        if (!valid8) {
-                          const _errs37 = errors;
-                          if (typeof data10 === 'string') {
-                            if (!pattern0.test(data10)) {
-                              const err28 = {
+                        var _valid2 = _errs41 === errors;
+                        valid10 = valid10 || _valid2;
+                        if (!valid10) {
+                          const _errs43 = errors;
+                          if (typeof data13 === 'string') {
+                            if (!pattern0.test(data13)) {
+                              const err32 = {
                                 instancePath: instancePath + '/data/relationships/owner/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -1305,14 +1451,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err28];
+                                vErrors = [err32];
                               } else {
-                                vErrors.push(err28);
+                                vErrors.push(err32);
                               }
                               errors++;
                             }
                           } else {
-                            const err29 = {
+                            const err33 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -1321,17 +1467,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err29];
+                              vErrors = [err33];
                             } else {
-                              vErrors.push(err29);
+                              vErrors.push(err33);
                             }
                             errors++;
                           }
-                          var _valid2 = _errs37 === errors;
-                          valid8 = valid8 || _valid2;
+                          var _valid2 = _errs43 === errors;
+                          valid10 = valid10 || _valid2;
                         }
-                        if (!valid8) {
-                          const err30 = {
+                        if (!valid10) {
+                          const err34 = {
                             instancePath: instancePath + '/data/relationships/owner/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf',
@@ -1340,26 +1486,26 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err30];
+                            vErrors = [err34];
                           } else {
-                            vErrors.push(err30);
+                            vErrors.push(err34);
                           }
                           errors++;
                         } else {
-                          errors = _errs34;
+                          errors = _errs40;
                           if (vErrors !== null) {
-                            if (_errs34) {
-                              vErrors.length = _errs34;
+                            if (_errs40) {
+                              vErrors.length = _errs40;
                             } else {
                               vErrors = null;
                             }
                           }
                         }
                       }
-                      if (data8.meta !== undefined) {
-                        let data11 = data8.meta;
-                        if (!(data11 && typeof data11 == 'object' && !Array.isArray(data11))) {
-                          const err31 = {
+                      if (data11.meta !== undefined) {
+                        let data14 = data11.meta;
+                        if (!(data14 && typeof data14 == 'object' && !Array.isArray(data14))) {
+                          const err35 = {
                             instancePath: instancePath + '/data/relationships/owner/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/meta/type',
@@ -1368,15 +1514,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err31];
+                            vErrors = [err35];
                           } else {
-                            vErrors.push(err31);
+                            vErrors.push(err35);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err32 = {
+                      const err36 = {
                         instancePath: instancePath + '/data/relationships/owner/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/type',
@@ -1385,17 +1531,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err32];
+                        vErrors = [err36];
                       } else {
-                        vErrors.push(err32);
+                        vErrors.push(err36);
                       }
                       errors++;
                     }
-                    var _valid1 = _errs29 === errors;
-                    valid6 = valid6 || _valid1;
+                    var _valid1 = _errs35 === errors;
+                    valid8 = valid8 || _valid1;
                   }
-                  if (!valid6) {
-                    const err33 = {
+                  if (!valid8) {
+                    const err37 = {
                       instancePath: instancePath + '/data/relationships/owner/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -1403,26 +1549,26 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err33];
+                      vErrors = [err37];
                     } else {
-                      vErrors.push(err33);
+                      vErrors.push(err37);
                     }
                     errors++;
                   } else {
-                    errors = _errs26;
+                    errors = _errs32;
                     if (vErrors !== null) {
-                      if (_errs26) {
-                        vErrors.length = _errs26;
+                      if (_errs32) {
+                        vErrors.length = _errs32;
                       } else {
                         vErrors = null;
                       }
                     }
                   }
                 }
-                if (data7.meta !== undefined) {
-                  let data12 = data7.meta;
-                  if (!(data12 && typeof data12 == 'object' && !Array.isArray(data12))) {
-                    const err34 = {
+                if (data10.meta !== undefined) {
+                  let data15 = data10.meta;
+                  if (!(data15 && typeof data15 == 'object' && !Array.isArray(data15))) {
+                    const err38 = {
                       instancePath: instancePath + '/data/relationships/owner/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/meta/type',
                       keyword: 'type',
@@ -1430,15 +1576,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err34];
+                      vErrors = [err38];
                     } else {
-                      vErrors.push(err34);
+                      vErrors.push(err38);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err35 = {
+                const err39 = {
                   instancePath: instancePath + '/data/relationships/owner',
                   schemaPath: '#/properties/data/properties/relationships/properties/owner/type',
                   keyword: 'type',
@@ -1446,15 +1592,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err35];
+                  vErrors = [err39];
                 } else {
-                  vErrors.push(err35);
+                  vErrors.push(err39);
                 }
                 errors++;
               }
             }
           } else {
-            const err36 = {
+            const err40 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
               keyword: 'type',
@@ -1462,17 +1608,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err36];
+              vErrors = [err40];
             } else {
-              vErrors.push(err36);
+              vErrors.push(err40);
             }
             errors++;
           }
         }
         if (data0.meta !== undefined) {
-          let data13 = data0.meta;
-          if (!(data13 && typeof data13 == 'object' && !Array.isArray(data13))) {
-            const err37 = {
+          let data16 = data0.meta;
+          if (!(data16 && typeof data16 == 'object' && !Array.isArray(data16))) {
+            const err41 = {
               instancePath: instancePath + '/data/meta',
               schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
@@ -1480,17 +1626,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err37];
+              vErrors = [err41];
             } else {
-              vErrors.push(err37);
+              vErrors.push(err41);
             }
             errors++;
           }
         }
         if (data0.links !== undefined) {
-          let data14 = data0.links;
-          if (!(data14 && typeof data14 == 'object' && !Array.isArray(data14))) {
-            const err38 = {
+          let data17 = data0.links;
+          if (!(data17 && typeof data17 == 'object' && !Array.isArray(data17))) {
+            const err42 = {
               instancePath: instancePath + '/data/links',
               schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
@@ -1498,15 +1644,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err38];
+              vErrors = [err42];
             } else {
-              vErrors.push(err38);
+              vErrors.push(err42);
             }
             errors++;
           }
         }
       } else {
-        const err39 = {
+        const err43 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -1514,15 +1660,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err39];
+          vErrors = [err43];
         } else {
-          vErrors.push(err39);
+          vErrors.push(err43);
         }
         errors++;
       }
     }
   } else {
-    const err40 = {
+    const err44 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -1530,9 +1676,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err40];
+      vErrors = [err44];
     } else {
-      vErrors.push(err40);
+      vErrors.push(err44);
     }
     errors++;
   }

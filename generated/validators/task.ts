@@ -25,8 +25,10 @@ const schema11 = {
               maxLength: 255,
               enum: ['action_item', 'call', 'email', 'in_person', null],
             },
+            autoskipAt: { type: ['string', 'null'], format: 'date-time' },
             dueAt: { type: ['string', 'null'], format: 'date-time' },
             note: { type: ['string', 'null'], maxLength: 32000 },
+            opportunityAssociation: { type: ['string', 'null'] },
           },
         },
         relationships: {
@@ -76,6 +78,90 @@ const schema11 = {
                       additionalProperties: false,
                       properties: {
                         type: { const: 'prospect' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            taskDisposition: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'taskDisposition' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            taskPriority: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'taskPriority' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            taskPurpose: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'taskPurpose' },
                         id: {
                           anyOf: [
                             { type: 'integer', minimum: 1, maximum: 9007199254740991 },
@@ -211,7 +297,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           let data2 = data0.attributes;
           if (data2 && typeof data2 == 'object' && !Array.isArray(data2)) {
             for (const key1 in data2) {
-              if (!(key1 === 'action' || key1 === 'dueAt' || key1 === 'note')) {
+              if (!(
+                key1 === 'action' ||
+                key1 === 'autoskipAt' ||
+                key1 === 'dueAt' ||
+                key1 === 'note' ||
+                key1 === 'opportunityAssociation'
+              )) {
                 const err4 = {
                   instancePath: instancePath + '/data/attributes',
                   schemaPath: '#/properties/data/properties/attributes/additionalProperties',
@@ -283,14 +375,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data2.dueAt !== undefined) {
-              let data4 = data2.dueAt;
+            if (data2.autoskipAt !== undefined) {
+              let data4 = data2.autoskipAt;
               if (typeof data4 !== 'string' && data4 !== null) {
                 const err8 = {
-                  instancePath: instancePath + '/data/attributes/dueAt',
-                  schemaPath: '#/properties/data/properties/attributes/properties/dueAt/type',
+                  instancePath: instancePath + '/data/attributes/autoskipAt',
+                  schemaPath: '#/properties/data/properties/attributes/properties/autoskipAt/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.dueAt.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.autoskipAt.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -303,8 +395,8 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               if (typeof data4 === 'string') {
                 if (!formats0.validate(data4)) {
                   const err9 = {
-                    instancePath: instancePath + '/data/attributes/dueAt',
-                    schemaPath: '#/properties/data/properties/attributes/properties/dueAt/format',
+                    instancePath: instancePath + '/data/attributes/autoskipAt',
+                    schemaPath: '#/properties/data/properties/attributes/properties/autoskipAt/format',
                     keyword: 'format',
                     params: { format: 'date-time' },
                     message: 'must match format "' + 'date-time' + '"',
@@ -318,14 +410,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data2.note !== undefined) {
-              let data5 = data2.note;
+            if (data2.dueAt !== undefined) {
+              let data5 = data2.dueAt;
               if (typeof data5 !== 'string' && data5 !== null) {
                 const err10 = {
-                  instancePath: instancePath + '/data/attributes/note',
-                  schemaPath: '#/properties/data/properties/attributes/properties/note/type',
+                  instancePath: instancePath + '/data/attributes/dueAt',
+                  schemaPath: '#/properties/data/properties/attributes/properties/dueAt/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.note.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.dueAt.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -336,13 +428,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
               if (typeof data5 === 'string') {
-                if (func2(data5) > 32000) {
+                if (!formats0.validate(data5)) {
                   const err11 = {
-                    instancePath: instancePath + '/data/attributes/note',
-                    schemaPath: '#/properties/data/properties/attributes/properties/note/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 32000 },
-                    message: 'must NOT have more than 32000 characters',
+                    instancePath: instancePath + '/data/attributes/dueAt',
+                    schemaPath: '#/properties/data/properties/attributes/properties/dueAt/format',
+                    keyword: 'format',
+                    params: { format: 'date-time' },
+                    message: 'must match format "' + 'date-time' + '"',
                   };
                   if (vErrors === null) {
                     vErrors = [err11];
@@ -353,8 +445,63 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
+            if (data2.note !== undefined) {
+              let data6 = data2.note;
+              if (typeof data6 !== 'string' && data6 !== null) {
+                const err12 = {
+                  instancePath: instancePath + '/data/attributes/note',
+                  schemaPath: '#/properties/data/properties/attributes/properties/note/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.note.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err12];
+                } else {
+                  vErrors.push(err12);
+                }
+                errors++;
+              }
+              if (typeof data6 === 'string') {
+                if (func2(data6) > 32000) {
+                  const err13 = {
+                    instancePath: instancePath + '/data/attributes/note',
+                    schemaPath: '#/properties/data/properties/attributes/properties/note/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 32000 },
+                    message: 'must NOT have more than 32000 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err13];
+                  } else {
+                    vErrors.push(err13);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.opportunityAssociation !== undefined) {
+              let data7 = data2.opportunityAssociation;
+              if (typeof data7 !== 'string' && data7 !== null) {
+                const err14 = {
+                  instancePath: instancePath + '/data/attributes/opportunityAssociation',
+                  schemaPath: '#/properties/data/properties/attributes/properties/opportunityAssociation/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.opportunityAssociation.type,
+                  },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err14];
+                } else {
+                  vErrors.push(err14);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err12 = {
+            const err15 = {
               instancePath: instancePath + '/data/attributes',
               schemaPath: '#/properties/data/properties/attributes/type',
               keyword: 'type',
@@ -362,19 +509,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err12];
+              vErrors = [err15];
             } else {
-              vErrors.push(err12);
+              vErrors.push(err15);
             }
             errors++;
           }
         }
         if (data0.relationships !== undefined) {
-          let data6 = data0.relationships;
-          if (data6 && typeof data6 == 'object' && !Array.isArray(data6)) {
-            for (const key2 in data6) {
-              if (!(key2 === 'owner' || key2 === 'prospect' || key2 === 'template')) {
-                const err13 = {
+          let data8 = data0.relationships;
+          if (data8 && typeof data8 == 'object' && !Array.isArray(data8)) {
+            for (const key2 in data8) {
+              if (!(
+                key2 === 'owner' ||
+                key2 === 'prospect' ||
+                key2 === 'taskDisposition' ||
+                key2 === 'taskPriority' ||
+                key2 === 'taskPurpose' ||
+                key2 === 'template'
+              )) {
+                const err16 = {
                   instancePath: instancePath + '/data/relationships',
                   schemaPath: '#/properties/data/properties/relationships/additionalProperties',
                   keyword: 'additionalProperties',
@@ -382,18 +536,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err13];
+                  vErrors = [err16];
                 } else {
-                  vErrors.push(err13);
+                  vErrors.push(err16);
                 }
                 errors++;
               }
             }
-            if (data6.owner !== undefined) {
-              let data7 = data6.owner;
-              if (data7 && typeof data7 == 'object' && !Array.isArray(data7)) {
-                if (data7.data === undefined) {
-                  const err14 = {
+            if (data8.owner !== undefined) {
+              let data9 = data8.owner;
+              if (data9 && typeof data9 == 'object' && !Array.isArray(data9)) {
+                if (data9.data === undefined) {
+                  const err17 = {
                     instancePath: instancePath + '/data/relationships/owner',
                     schemaPath: '#/properties/data/properties/relationships/properties/owner/required',
                     keyword: 'required',
@@ -401,15 +555,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err14];
+                    vErrors = [err17];
                   } else {
-                    vErrors.push(err14);
+                    vErrors.push(err17);
                   }
                   errors++;
                 }
-                for (const key3 in data7) {
+                for (const key3 in data9) {
                   if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err15 = {
+                    const err18 = {
                       instancePath: instancePath + '/data/relationships/owner',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/additionalProperties',
                       keyword: 'additionalProperties',
@@ -417,20 +571,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err15];
+                      vErrors = [err18];
                     } else {
-                      vErrors.push(err15);
+                      vErrors.push(err18);
                     }
                     errors++;
                   }
                 }
-                if (data7.data !== undefined) {
-                  let data8 = data7.data;
-                  const _errs22 = errors;
+                if (data9.data !== undefined) {
+                  let data10 = data9.data;
+                  const _errs26 = errors;
                   let valid5 = false;
-                  const _errs23 = errors;
-                  if (data8 !== null) {
-                    const err16 = {
+                  const _errs27 = errors;
+                  if (data10 !== null) {
+                    const err19 = {
                       instancePath: instancePath + '/data/relationships/owner/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/0/type',
@@ -439,19 +593,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err16];
+                      vErrors = [err19];
                     } else {
-                      vErrors.push(err16);
+                      vErrors.push(err19);
                     }
                     errors++;
                   }
-                  var _valid0 = _errs23 === errors;
+                  var _valid0 = _errs27 === errors;
                   valid5 = valid5 || _valid0;
                   if (!valid5) {
-                    const _errs25 = errors;
-                    if (data8 && typeof data8 == 'object' && !Array.isArray(data8)) {
-                      if (data8.type === undefined) {
-                        const err17 = {
+                    const _errs29 = errors;
+                    if (data10 && typeof data10 == 'object' && !Array.isArray(data10)) {
+                      if (data10.type === undefined) {
+                        const err20 = {
                           instancePath: instancePath + '/data/relationships/owner/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
@@ -460,14 +614,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err17];
+                          vErrors = [err20];
                         } else {
-                          vErrors.push(err17);
+                          vErrors.push(err20);
                         }
                         errors++;
                       }
-                      if (data8.id === undefined) {
-                        const err18 = {
+                      if (data10.id === undefined) {
+                        const err21 = {
                           instancePath: instancePath + '/data/relationships/owner/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
@@ -476,15 +630,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err18];
+                          vErrors = [err21];
                         } else {
-                          vErrors.push(err18);
+                          vErrors.push(err21);
                         }
                         errors++;
                       }
-                      for (const key4 in data8) {
+                      for (const key4 in data10) {
                         if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err19 = {
+                          const err22 = {
                             instancePath: instancePath + '/data/relationships/owner/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/additionalProperties',
@@ -493,16 +647,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err19];
+                            vErrors = [err22];
                           } else {
-                            vErrors.push(err19);
+                            vErrors.push(err22);
                           }
                           errors++;
                         }
                       }
-                      if (data8.type !== undefined) {
-                        if ('user' !== data8.type) {
-                          const err20 = {
+                      if (data10.type !== undefined) {
+                        if ('user' !== data10.type) {
+                          const err23 = {
                             instancePath: instancePath + '/data/relationships/owner/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/type/const',
@@ -511,20 +665,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err20];
+                            vErrors = [err23];
                           } else {
-                            vErrors.push(err20);
+                            vErrors.push(err23);
                           }
                           errors++;
                         }
                       }
-                      if (data8.id !== undefined) {
-                        let data10 = data8.id;
-                        const _errs30 = errors;
+                      if (data10.id !== undefined) {
+                        let data12 = data10.id;
+                        const _errs34 = errors;
                         let valid7 = false;
-                        const _errs31 = errors;
-                        if (!(typeof data10 == 'number' && !(data10 % 1) && !isNaN(data10) && isFinite(data10))) {
-                          const err21 = {
+                        const _errs35 = errors;
+                        if (!(typeof data12 == 'number' && !(data12 % 1) && !isNaN(data12) && isFinite(data12))) {
+                          const err24 = {
                             instancePath: instancePath + '/data/relationships/owner/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -533,15 +687,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err21];
+                            vErrors = [err24];
                           } else {
-                            vErrors.push(err21);
+                            vErrors.push(err24);
                           }
                           errors++;
                         }
-                        if (typeof data10 == 'number' && isFinite(data10)) {
-                          if (data10 > 9007199254740991 || isNaN(data10)) {
-                            const err22 = {
+                        if (typeof data12 == 'number' && isFinite(data12)) {
+                          if (data12 > 9007199254740991 || isNaN(data12)) {
+                            const err25 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -550,14 +704,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err22];
+                              vErrors = [err25];
                             } else {
-                              vErrors.push(err22);
+                              vErrors.push(err25);
                             }
                             errors++;
                           }
-                          if (data10 < 1 || isNaN(data10)) {
-                            const err23 = {
+                          if (data12 < 1 || isNaN(data12)) {
+                            const err26 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -566,20 +720,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err23];
+                              vErrors = [err26];
                             } else {
-                              vErrors.push(err23);
+                              vErrors.push(err26);
                             }
                             errors++;
                           }
                         }
-                        var _valid1 = _errs31 === errors;
+                        var _valid1 = _errs35 === errors;
                         valid7 = valid7 || _valid1;
                         if (!valid7) {
-                          const _errs33 = errors;
-                          if (typeof data10 === 'string') {
-                            if (!pattern0.test(data10)) {
-                              const err24 = {
+                          const _errs37 = errors;
+                          if (typeof data12 === 'string') {
+                            if (!pattern0.test(data12)) {
+                              const err27 = {
                                 instancePath: instancePath + '/data/relationships/owner/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -588,14 +742,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err24];
+                                vErrors = [err27];
                               } else {
-                                vErrors.push(err24);
+                                vErrors.push(err27);
                               }
                               errors++;
                             }
                           } else {
-                            const err25 = {
+                            const err28 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -604,17 +758,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err25];
+                              vErrors = [err28];
                             } else {
-                              vErrors.push(err25);
+                              vErrors.push(err28);
                             }
                             errors++;
                           }
-                          var _valid1 = _errs33 === errors;
+                          var _valid1 = _errs37 === errors;
                           valid7 = valid7 || _valid1;
                         }
                         if (!valid7) {
-                          const err26 = {
+                          const err29 = {
                             instancePath: instancePath + '/data/relationships/owner/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf',
@@ -623,26 +777,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err26];
+                            vErrors = [err29];
                           } else {
-                            vErrors.push(err26);
+                            vErrors.push(err29);
                           }
                           errors++;
                         } else {
-                          errors = _errs30;
+                          errors = _errs34;
                           if (vErrors !== null) {
-                            if (_errs30) {
-                              vErrors.length = _errs30;
+                            if (_errs34) {
+                              vErrors.length = _errs34;
                             } else {
                               vErrors = null;
                             }
                           }
                         }
                       }
-                      if (data8.meta !== undefined) {
-                        let data11 = data8.meta;
-                        if (!(data11 && typeof data11 == 'object' && !Array.isArray(data11))) {
-                          const err27 = {
+                      if (data10.meta !== undefined) {
+                        let data13 = data10.meta;
+                        if (!(data13 && typeof data13 == 'object' && !Array.isArray(data13))) {
+                          const err30 = {
                             instancePath: instancePath + '/data/relationships/owner/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/meta/type',
@@ -651,15 +805,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err27];
+                            vErrors = [err30];
                           } else {
-                            vErrors.push(err27);
+                            vErrors.push(err30);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err28 = {
+                      const err31 = {
                         instancePath: instancePath + '/data/relationships/owner/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/type',
@@ -668,17 +822,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err28];
+                        vErrors = [err31];
                       } else {
-                        vErrors.push(err28);
+                        vErrors.push(err31);
                       }
                       errors++;
                     }
-                    var _valid0 = _errs25 === errors;
+                    var _valid0 = _errs29 === errors;
                     valid5 = valid5 || _valid0;
                   }
                   if (!valid5) {
-                    const err29 = {
+                    const err32 = {
                       instancePath: instancePath + '/data/relationships/owner/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -686,82 +840,31 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err29];
+                      vErrors = [err32];
                     } else {
-                      vErrors.push(err29);
+                      vErrors.push(err32);
                     }
                     errors++;
                   } else {
-                    errors = _errs22;
+                    errors = _errs26;
                     if (vErrors !== null) {
-                      if (_errs22) {
-                        vErrors.length = _errs22;
+                      if (_errs26) {
+                        vErrors.length = _errs26;
                       } else {
                         vErrors = null;
                       }
                     }
                   }
                 }
-                if (data7.meta !== undefined) {
-                  let data12 = data7.meta;
-                  if (!(data12 && typeof data12 == 'object' && !Array.isArray(data12))) {
-                    const err30 = {
+                if (data9.meta !== undefined) {
+                  let data14 = data9.meta;
+                  if (!(data14 && typeof data14 == 'object' && !Array.isArray(data14))) {
+                    const err33 = {
                       instancePath: instancePath + '/data/relationships/owner/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/meta/type',
                       keyword: 'type',
                       params: { type: 'object' },
                       message: 'must be object',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err30];
-                    } else {
-                      vErrors.push(err30);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err31 = {
-                  instancePath: instancePath + '/data/relationships/owner',
-                  schemaPath: '#/properties/data/properties/relationships/properties/owner/type',
-                  keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
-                };
-                if (vErrors === null) {
-                  vErrors = [err31];
-                } else {
-                  vErrors.push(err31);
-                }
-                errors++;
-              }
-            }
-            if (data6.prospect !== undefined) {
-              let data13 = data6.prospect;
-              if (data13 && typeof data13 == 'object' && !Array.isArray(data13)) {
-                if (data13.data === undefined) {
-                  const err32 = {
-                    instancePath: instancePath + '/data/relationships/prospect',
-                    schemaPath: '#/properties/data/properties/relationships/properties/prospect/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'data' },
-                    message: "must have required property '" + 'data' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err32];
-                  } else {
-                    vErrors.push(err32);
-                  }
-                  errors++;
-                }
-                for (const key5 in data13) {
-                  if (!(key5 === 'data' || key5 === 'meta')) {
-                    const err33 = {
-                      instancePath: instancePath + '/data/relationships/prospect',
-                      schemaPath: '#/properties/data/properties/relationships/properties/prospect/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key5 },
-                      message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
                       vErrors = [err33];
@@ -771,13 +874,64 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-                if (data13.data !== undefined) {
-                  let data14 = data13.data;
-                  const _errs43 = errors;
+              } else {
+                const err34 = {
+                  instancePath: instancePath + '/data/relationships/owner',
+                  schemaPath: '#/properties/data/properties/relationships/properties/owner/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err34];
+                } else {
+                  vErrors.push(err34);
+                }
+                errors++;
+              }
+            }
+            if (data8.prospect !== undefined) {
+              let data15 = data8.prospect;
+              if (data15 && typeof data15 == 'object' && !Array.isArray(data15)) {
+                if (data15.data === undefined) {
+                  const err35 = {
+                    instancePath: instancePath + '/data/relationships/prospect',
+                    schemaPath: '#/properties/data/properties/relationships/properties/prospect/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err35];
+                  } else {
+                    vErrors.push(err35);
+                  }
+                  errors++;
+                }
+                for (const key5 in data15) {
+                  if (!(key5 === 'data' || key5 === 'meta')) {
+                    const err36 = {
+                      instancePath: instancePath + '/data/relationships/prospect',
+                      schemaPath: '#/properties/data/properties/relationships/properties/prospect/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key5 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err36];
+                    } else {
+                      vErrors.push(err36);
+                    }
+                    errors++;
+                  }
+                }
+                if (data15.data !== undefined) {
+                  let data16 = data15.data;
+                  const _errs47 = errors;
                   let valid9 = false;
-                  const _errs44 = errors;
-                  if (data14 !== null) {
-                    const err34 = {
+                  const _errs48 = errors;
+                  if (data16 !== null) {
+                    const err37 = {
                       instancePath: instancePath + '/data/relationships/prospect/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/0/type',
@@ -786,19 +940,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err34];
+                      vErrors = [err37];
                     } else {
-                      vErrors.push(err34);
+                      vErrors.push(err37);
                     }
                     errors++;
                   }
-                  var _valid2 = _errs44 === errors;
+                  var _valid2 = _errs48 === errors;
                   valid9 = valid9 || _valid2;
                   if (!valid9) {
-                    const _errs46 = errors;
-                    if (data14 && typeof data14 == 'object' && !Array.isArray(data14)) {
-                      if (data14.type === undefined) {
-                        const err35 = {
+                    const _errs50 = errors;
+                    if (data16 && typeof data16 == 'object' && !Array.isArray(data16)) {
+                      if (data16.type === undefined) {
+                        const err38 = {
                           instancePath: instancePath + '/data/relationships/prospect/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/required',
@@ -807,14 +961,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err35];
+                          vErrors = [err38];
                         } else {
-                          vErrors.push(err35);
+                          vErrors.push(err38);
                         }
                         errors++;
                       }
-                      if (data14.id === undefined) {
-                        const err36 = {
+                      if (data16.id === undefined) {
+                        const err39 = {
                           instancePath: instancePath + '/data/relationships/prospect/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/required',
@@ -823,15 +977,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err36];
+                          vErrors = [err39];
                         } else {
-                          vErrors.push(err36);
+                          vErrors.push(err39);
                         }
                         errors++;
                       }
-                      for (const key6 in data14) {
+                      for (const key6 in data16) {
                         if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
-                          const err37 = {
+                          const err40 = {
                             instancePath: instancePath + '/data/relationships/prospect/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/additionalProperties',
@@ -840,16 +994,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err37];
+                            vErrors = [err40];
                           } else {
-                            vErrors.push(err37);
+                            vErrors.push(err40);
                           }
                           errors++;
                         }
                       }
-                      if (data14.type !== undefined) {
-                        if ('prospect' !== data14.type) {
-                          const err38 = {
+                      if (data16.type !== undefined) {
+                        if ('prospect' !== data16.type) {
+                          const err41 = {
                             instancePath: instancePath + '/data/relationships/prospect/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/type/const',
@@ -858,20 +1012,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err38];
+                            vErrors = [err41];
                           } else {
-                            vErrors.push(err38);
+                            vErrors.push(err41);
                           }
                           errors++;
                         }
                       }
-                      if (data14.id !== undefined) {
-                        let data16 = data14.id;
-                        const _errs51 = errors;
+                      if (data16.id !== undefined) {
+                        let data18 = data16.id;
+                        const _errs55 = errors;
                         let valid11 = false;
-                        const _errs52 = errors;
-                        if (!(typeof data16 == 'number' && !(data16 % 1) && !isNaN(data16) && isFinite(data16))) {
-                          const err39 = {
+                        const _errs56 = errors;
+                        if (!(typeof data18 == 'number' && !(data18 % 1) && !isNaN(data18) && isFinite(data18))) {
+                          const err42 = {
                             instancePath: instancePath + '/data/relationships/prospect/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -880,15 +1034,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err39];
+                            vErrors = [err42];
                           } else {
-                            vErrors.push(err39);
+                            vErrors.push(err42);
                           }
                           errors++;
                         }
-                        if (typeof data16 == 'number' && isFinite(data16)) {
-                          if (data16 > 9007199254740991 || isNaN(data16)) {
-                            const err40 = {
+                        if (typeof data18 == 'number' && isFinite(data18)) {
+                          if (data18 > 9007199254740991 || isNaN(data18)) {
+                            const err43 = {
                               instancePath: instancePath + '/data/relationships/prospect/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -897,14 +1051,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err40];
+                              vErrors = [err43];
                             } else {
-                              vErrors.push(err40);
+                              vErrors.push(err43);
                             }
                             errors++;
                           }
-                          if (data16 < 1 || isNaN(data16)) {
-                            const err41 = {
+                          if (data18 < 1 || isNaN(data18)) {
+                            const err44 = {
                               instancePath: instancePath + '/data/relationships/prospect/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -913,20 +1067,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err41];
+                              vErrors = [err44];
                             } else {
-                              vErrors.push(err41);
+                              vErrors.push(err44);
                             }
                             errors++;
                           }
                         }
-                        var _valid3 = _errs52 === errors;
+                        var _valid3 = _errs56 === errors;
                         valid11 = valid11 || _valid3;
                         if (!valid11) {
-                          const _errs54 = errors;
-                          if (typeof data16 === 'string') {
-                            if (!pattern0.test(data16)) {
-                              const err42 = {
+                          const _errs58 = errors;
+                          if (typeof data18 === 'string') {
+                            if (!pattern0.test(data18)) {
+                              const err45 = {
                                 instancePath: instancePath + '/data/relationships/prospect/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -935,14 +1089,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err42];
+                                vErrors = [err45];
                               } else {
-                                vErrors.push(err42);
+                                vErrors.push(err45);
                               }
                               errors++;
                             }
                           } else {
-                            const err43 = {
+                            const err46 = {
                               instancePath: instancePath + '/data/relationships/prospect/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -951,17 +1105,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err43];
+                              vErrors = [err46];
                             } else {
-                              vErrors.push(err43);
+                              vErrors.push(err46);
                             }
                             errors++;
                           }
-                          var _valid3 = _errs54 === errors;
+                          var _valid3 = _errs58 === errors;
                           valid11 = valid11 || _valid3;
                         }
                         if (!valid11) {
-                          const err44 = {
+                          const err47 = {
                             instancePath: instancePath + '/data/relationships/prospect/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf',
@@ -970,26 +1124,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err44];
+                            vErrors = [err47];
                           } else {
-                            vErrors.push(err44);
+                            vErrors.push(err47);
                           }
                           errors++;
                         } else {
-                          errors = _errs51;
+                          errors = _errs55;
                           if (vErrors !== null) {
-                            if (_errs51) {
-                              vErrors.length = _errs51;
+                            if (_errs55) {
+                              vErrors.length = _errs55;
                             } else {
                               vErrors = null;
                             }
                           }
                         }
                       }
-                      if (data14.meta !== undefined) {
-                        let data17 = data14.meta;
-                        if (!(data17 && typeof data17 == 'object' && !Array.isArray(data17))) {
-                          const err45 = {
+                      if (data16.meta !== undefined) {
+                        let data19 = data16.meta;
+                        if (!(data19 && typeof data19 == 'object' && !Array.isArray(data19))) {
+                          const err48 = {
                             instancePath: instancePath + '/data/relationships/prospect/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/meta/type',
@@ -998,15 +1152,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err45];
+                            vErrors = [err48];
                           } else {
-                            vErrors.push(err45);
+                            vErrors.push(err48);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err46 = {
+                      const err49 = {
                         instancePath: instancePath + '/data/relationships/prospect/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/type',
@@ -1015,17 +1169,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err46];
+                        vErrors = [err49];
                       } else {
-                        vErrors.push(err46);
+                        vErrors.push(err49);
                       }
                       errors++;
                     }
-                    var _valid2 = _errs46 === errors;
+                    var _valid2 = _errs50 === errors;
                     valid9 = valid9 || _valid2;
                   }
                   if (!valid9) {
-                    const err47 = {
+                    const err50 = {
                       instancePath: instancePath + '/data/relationships/prospect/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf',
@@ -1034,82 +1188,31 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err47];
+                      vErrors = [err50];
                     } else {
-                      vErrors.push(err47);
+                      vErrors.push(err50);
                     }
                     errors++;
                   } else {
-                    errors = _errs43;
+                    errors = _errs47;
                     if (vErrors !== null) {
-                      if (_errs43) {
-                        vErrors.length = _errs43;
+                      if (_errs47) {
+                        vErrors.length = _errs47;
                       } else {
                         vErrors = null;
                       }
                     }
                   }
                 }
-                if (data13.meta !== undefined) {
-                  let data18 = data13.meta;
-                  if (!(data18 && typeof data18 == 'object' && !Array.isArray(data18))) {
-                    const err48 = {
+                if (data15.meta !== undefined) {
+                  let data20 = data15.meta;
+                  if (!(data20 && typeof data20 == 'object' && !Array.isArray(data20))) {
+                    const err51 = {
                       instancePath: instancePath + '/data/relationships/prospect/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/prospect/properties/meta/type',
                       keyword: 'type',
                       params: { type: 'object' },
                       message: 'must be object',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err48];
-                    } else {
-                      vErrors.push(err48);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err49 = {
-                  instancePath: instancePath + '/data/relationships/prospect',
-                  schemaPath: '#/properties/data/properties/relationships/properties/prospect/type',
-                  keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
-                };
-                if (vErrors === null) {
-                  vErrors = [err49];
-                } else {
-                  vErrors.push(err49);
-                }
-                errors++;
-              }
-            }
-            if (data6.template !== undefined) {
-              let data19 = data6.template;
-              if (data19 && typeof data19 == 'object' && !Array.isArray(data19)) {
-                if (data19.data === undefined) {
-                  const err50 = {
-                    instancePath: instancePath + '/data/relationships/template',
-                    schemaPath: '#/properties/data/properties/relationships/properties/template/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'data' },
-                    message: "must have required property '" + 'data' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err50];
-                  } else {
-                    vErrors.push(err50);
-                  }
-                  errors++;
-                }
-                for (const key7 in data19) {
-                  if (!(key7 === 'data' || key7 === 'meta')) {
-                    const err51 = {
-                      instancePath: instancePath + '/data/relationships/template',
-                      schemaPath: '#/properties/data/properties/relationships/properties/template/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key7 },
-                      message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
                       vErrors = [err51];
@@ -1119,184 +1222,182 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-                if (data19.data !== undefined) {
-                  let data20 = data19.data;
-                  const _errs64 = errors;
-                  let valid13 = false;
-                  const _errs65 = errors;
-                  if (data20 !== null) {
-                    const err52 = {
-                      instancePath: instancePath + '/data/relationships/template/data',
+              } else {
+                const err52 = {
+                  instancePath: instancePath + '/data/relationships/prospect',
+                  schemaPath: '#/properties/data/properties/relationships/properties/prospect/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err52];
+                } else {
+                  vErrors.push(err52);
+                }
+                errors++;
+              }
+            }
+            if (data8.taskDisposition !== undefined) {
+              let data21 = data8.taskDisposition;
+              if (data21 && typeof data21 == 'object' && !Array.isArray(data21)) {
+                if (data21.data === undefined) {
+                  const err53 = {
+                    instancePath: instancePath + '/data/relationships/taskDisposition',
+                    schemaPath: '#/properties/data/properties/relationships/properties/taskDisposition/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err53];
+                  } else {
+                    vErrors.push(err53);
+                  }
+                  errors++;
+                }
+                for (const key7 in data21) {
+                  if (!(key7 === 'data' || key7 === 'meta')) {
+                    const err54 = {
+                      instancePath: instancePath + '/data/relationships/taskDisposition',
                       schemaPath:
-                        '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/0/type',
+                        '#/properties/data/properties/relationships/properties/taskDisposition/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key7 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err54];
+                    } else {
+                      vErrors.push(err54);
+                    }
+                    errors++;
+                  }
+                }
+                if (data21.data !== undefined) {
+                  let data22 = data21.data;
+                  const _errs68 = errors;
+                  let valid13 = false;
+                  const _errs69 = errors;
+                  if (data22 !== null) {
+                    const err55 = {
+                      instancePath: instancePath + '/data/relationships/taskDisposition/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/0/type',
                       keyword: 'type',
                       params: { type: 'null' },
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err52];
+                      vErrors = [err55];
                     } else {
-                      vErrors.push(err52);
+                      vErrors.push(err55);
                     }
                     errors++;
                   }
-                  var _valid4 = _errs65 === errors;
+                  var _valid4 = _errs69 === errors;
                   valid13 = valid13 || _valid4;
                   if (!valid13) {
-                    const _errs67 = errors;
-                    if (data20 && typeof data20 == 'object' && !Array.isArray(data20)) {
-                      if (data20.type === undefined) {
-                        const err53 = {
-                          instancePath: instancePath + '/data/relationships/template/data',
+                    const _errs71 = errors;
+                    if (data22 && typeof data22 == 'object' && !Array.isArray(data22)) {
+                      if (data22.type === undefined) {
+                        const err56 = {
+                          instancePath: instancePath + '/data/relationships/taskDisposition/data',
                           schemaPath:
-                            '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/required',
+                            '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/required',
                           keyword: 'required',
                           params: { missingProperty: 'type' },
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err53];
+                          vErrors = [err56];
                         } else {
-                          vErrors.push(err53);
+                          vErrors.push(err56);
                         }
                         errors++;
                       }
-                      if (data20.id === undefined) {
-                        const err54 = {
-                          instancePath: instancePath + '/data/relationships/template/data',
+                      if (data22.id === undefined) {
+                        const err57 = {
+                          instancePath: instancePath + '/data/relationships/taskDisposition/data',
                           schemaPath:
-                            '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/required',
+                            '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/required',
                           keyword: 'required',
                           params: { missingProperty: 'id' },
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err54];
+                          vErrors = [err57];
                         } else {
-                          vErrors.push(err54);
+                          vErrors.push(err57);
                         }
                         errors++;
                       }
-                      for (const key8 in data20) {
+                      for (const key8 in data22) {
                         if (!(key8 === 'type' || key8 === 'id' || key8 === 'meta')) {
-                          const err55 = {
-                            instancePath: instancePath + '/data/relationships/template/data',
+                          const err58 = {
+                            instancePath: instancePath + '/data/relationships/taskDisposition/data',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/additionalProperties',
+                              '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/additionalProperties',
                             keyword: 'additionalProperties',
                             params: { additionalProperty: key8 },
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err55];
+                            vErrors = [err58];
                           } else {
-                            vErrors.push(err55);
+                            vErrors.push(err58);
                           }
                           errors++;
                         }
                       }
-                      if (data20.type !== undefined) {
-                        if ('template' !== data20.type) {
-                          const err56 = {
-                            instancePath: instancePath + '/data/relationships/template/data/type',
+                      if (data22.type !== undefined) {
+                        if ('taskDisposition' !== data22.type) {
+                          const err59 = {
+                            instancePath: instancePath + '/data/relationships/taskDisposition/data/type',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/type/const',
+                              '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/properties/type/const',
                             keyword: 'const',
-                            params: { allowedValue: 'template' },
+                            params: { allowedValue: 'taskDisposition' },
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err56];
+                            vErrors = [err59];
                           } else {
-                            vErrors.push(err56);
+                            vErrors.push(err59);
                           }
                           errors++;
                         }
                       }
-                      if (data20.id !== undefined) {
-                        let data22 = data20.id;
-                        const _errs72 = errors;
+                      if (data22.id !== undefined) {
+                        let data24 = data22.id;
+                        const _errs76 = errors;
                         let valid15 = false;
-                        const _errs73 = errors;
-                        if (!(typeof data22 == 'number' && !(data22 % 1) && !isNaN(data22) && isFinite(data22))) {
-                          const err57 = {
-                            instancePath: instancePath + '/data/relationships/template/data/id',
+                        const _errs77 = errors;
+                        if (!(typeof data24 == 'number' && !(data24 % 1) && !isNaN(data24) && isFinite(data24))) {
+                          const err60 = {
+                            instancePath: instancePath + '/data/relationships/taskDisposition/data/id',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                              '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/properties/id/anyOf/0/type',
                             keyword: 'type',
                             params: { type: 'integer' },
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err57];
+                            vErrors = [err60];
                           } else {
-                            vErrors.push(err57);
+                            vErrors.push(err60);
                           }
                           errors++;
                         }
-                        if (typeof data22 == 'number' && isFinite(data22)) {
-                          if (data22 > 9007199254740991 || isNaN(data22)) {
-                            const err58 = {
-                              instancePath: instancePath + '/data/relationships/template/data/id',
+                        if (typeof data24 == 'number' && isFinite(data24)) {
+                          if (data24 > 9007199254740991 || isNaN(data24)) {
+                            const err61 = {
+                              instancePath: instancePath + '/data/relationships/taskDisposition/data/id',
                               schemaPath:
-                                '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                                '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
                               keyword: 'maximum',
                               params: { comparison: '<=', limit: 9007199254740991 },
                               message: 'must be <= 9007199254740991',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err58];
-                            } else {
-                              vErrors.push(err58);
-                            }
-                            errors++;
-                          }
-                          if (data22 < 1 || isNaN(data22)) {
-                            const err59 = {
-                              instancePath: instancePath + '/data/relationships/template/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
-                              keyword: 'minimum',
-                              params: { comparison: '>=', limit: 1 },
-                              message: 'must be >= 1',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err59];
-                            } else {
-                              vErrors.push(err59);
-                            }
-                            errors++;
-                          }
-                        }
-                        var _valid5 = _errs73 === errors;
-                        valid15 = valid15 || _valid5;
-                        if (!valid15) {
-                          const _errs75 = errors;
-                          if (typeof data22 === 'string') {
-                            if (!pattern0.test(data22)) {
-                              const err60 = {
-                                instancePath: instancePath + '/data/relationships/template/data/id',
-                                schemaPath:
-                                  '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
-                                keyword: 'pattern',
-                                params: { pattern: '^[1-9][0-9]{0,14}$' },
-                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
-                              };
-                              if (vErrors === null) {
-                                vErrors = [err60];
-                              } else {
-                                vErrors.push(err60);
-                              }
-                              errors++;
-                            }
-                          } else {
-                            const err61 = {
-                              instancePath: instancePath + '/data/relationships/template/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/1/type',
-                              keyword: 'type',
-                              params: { type: 'string' },
-                              message: 'must be string',
                             };
                             if (vErrors === null) {
                               vErrors = [err61];
@@ -1305,11 +1406,1114 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             }
                             errors++;
                           }
-                          var _valid5 = _errs75 === errors;
+                          if (data24 < 1 || isNaN(data24)) {
+                            const err62 = {
+                              instancePath: instancePath + '/data/relationships/taskDisposition/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err62];
+                            } else {
+                              vErrors.push(err62);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid5 = _errs77 === errors;
+                        valid15 = valid15 || _valid5;
+                        if (!valid15) {
+                          const _errs79 = errors;
+                          if (typeof data24 === 'string') {
+                            if (!pattern0.test(data24)) {
+                              const err63 = {
+                                instancePath: instancePath + '/data/relationships/taskDisposition/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err63];
+                              } else {
+                                vErrors.push(err63);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err64 = {
+                              instancePath: instancePath + '/data/relationships/taskDisposition/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err64];
+                            } else {
+                              vErrors.push(err64);
+                            }
+                            errors++;
+                          }
+                          var _valid5 = _errs79 === errors;
                           valid15 = valid15 || _valid5;
                         }
                         if (!valid15) {
-                          const err62 = {
+                          const err65 = {
+                            instancePath: instancePath + '/data/relationships/taskDisposition/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err65];
+                          } else {
+                            vErrors.push(err65);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs76;
+                          if (vErrors !== null) {
+                            if (_errs76) {
+                              vErrors.length = _errs76;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data22.meta !== undefined) {
+                        let data25 = data22.meta;
+                        if (!(data25 && typeof data25 == 'object' && !Array.isArray(data25))) {
+                          const err66 = {
+                            instancePath: instancePath + '/data/relationships/taskDisposition/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err66];
+                          } else {
+                            vErrors.push(err66);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err67 = {
+                        instancePath: instancePath + '/data/relationships/taskDisposition/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err67];
+                      } else {
+                        vErrors.push(err67);
+                      }
+                      errors++;
+                    }
+                    var _valid4 = _errs71 === errors;
+                    valid13 = valid13 || _valid4;
+                  }
+                  if (!valid13) {
+                    const err68 = {
+                      instancePath: instancePath + '/data/relationships/taskDisposition/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err68];
+                    } else {
+                      vErrors.push(err68);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs68;
+                    if (vErrors !== null) {
+                      if (_errs68) {
+                        vErrors.length = _errs68;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data21.meta !== undefined) {
+                  let data26 = data21.meta;
+                  if (!(data26 && typeof data26 == 'object' && !Array.isArray(data26))) {
+                    const err69 = {
+                      instancePath: instancePath + '/data/relationships/taskDisposition/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/taskDisposition/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err69];
+                    } else {
+                      vErrors.push(err69);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err70 = {
+                  instancePath: instancePath + '/data/relationships/taskDisposition',
+                  schemaPath: '#/properties/data/properties/relationships/properties/taskDisposition/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err70];
+                } else {
+                  vErrors.push(err70);
+                }
+                errors++;
+              }
+            }
+            if (data8.taskPriority !== undefined) {
+              let data27 = data8.taskPriority;
+              if (data27 && typeof data27 == 'object' && !Array.isArray(data27)) {
+                if (data27.data === undefined) {
+                  const err71 = {
+                    instancePath: instancePath + '/data/relationships/taskPriority',
+                    schemaPath: '#/properties/data/properties/relationships/properties/taskPriority/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err71];
+                  } else {
+                    vErrors.push(err71);
+                  }
+                  errors++;
+                }
+                for (const key9 in data27) {
+                  if (!(key9 === 'data' || key9 === 'meta')) {
+                    const err72 = {
+                      instancePath: instancePath + '/data/relationships/taskPriority',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/taskPriority/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key9 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err72];
+                    } else {
+                      vErrors.push(err72);
+                    }
+                    errors++;
+                  }
+                }
+                if (data27.data !== undefined) {
+                  let data28 = data27.data;
+                  const _errs89 = errors;
+                  let valid17 = false;
+                  const _errs90 = errors;
+                  if (data28 !== null) {
+                    const err73 = {
+                      instancePath: instancePath + '/data/relationships/taskPriority/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err73];
+                    } else {
+                      vErrors.push(err73);
+                    }
+                    errors++;
+                  }
+                  var _valid6 = _errs90 === errors;
+                  valid17 = valid17 || _valid6;
+                  if (!valid17) {
+                    const _errs92 = errors;
+                    if (data28 && typeof data28 == 'object' && !Array.isArray(data28)) {
+                      if (data28.type === undefined) {
+                        const err74 = {
+                          instancePath: instancePath + '/data/relationships/taskPriority/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err74];
+                        } else {
+                          vErrors.push(err74);
+                        }
+                        errors++;
+                      }
+                      if (data28.id === undefined) {
+                        const err75 = {
+                          instancePath: instancePath + '/data/relationships/taskPriority/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err75];
+                        } else {
+                          vErrors.push(err75);
+                        }
+                        errors++;
+                      }
+                      for (const key10 in data28) {
+                        if (!(key10 === 'type' || key10 === 'id' || key10 === 'meta')) {
+                          const err76 = {
+                            instancePath: instancePath + '/data/relationships/taskPriority/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key10 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err76];
+                          } else {
+                            vErrors.push(err76);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data28.type !== undefined) {
+                        if ('taskPriority' !== data28.type) {
+                          const err77 = {
+                            instancePath: instancePath + '/data/relationships/taskPriority/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'taskPriority' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err77];
+                          } else {
+                            vErrors.push(err77);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data28.id !== undefined) {
+                        let data30 = data28.id;
+                        const _errs97 = errors;
+                        let valid19 = false;
+                        const _errs98 = errors;
+                        if (!(typeof data30 == 'number' && !(data30 % 1) && !isNaN(data30) && isFinite(data30))) {
+                          const err78 = {
+                            instancePath: instancePath + '/data/relationships/taskPriority/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err78];
+                          } else {
+                            vErrors.push(err78);
+                          }
+                          errors++;
+                        }
+                        if (typeof data30 == 'number' && isFinite(data30)) {
+                          if (data30 > 9007199254740991 || isNaN(data30)) {
+                            const err79 = {
+                              instancePath: instancePath + '/data/relationships/taskPriority/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err79];
+                            } else {
+                              vErrors.push(err79);
+                            }
+                            errors++;
+                          }
+                          if (data30 < 1 || isNaN(data30)) {
+                            const err80 = {
+                              instancePath: instancePath + '/data/relationships/taskPriority/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err80];
+                            } else {
+                              vErrors.push(err80);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid7 = _errs98 === errors;
+                        valid19 = valid19 || _valid7;
+                        if (!valid19) {
+                          const _errs100 = errors;
+                          if (typeof data30 === 'string') {
+                            if (!pattern0.test(data30)) {
+                              const err81 = {
+                                instancePath: instancePath + '/data/relationships/taskPriority/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err81];
+                              } else {
+                                vErrors.push(err81);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err82 = {
+                              instancePath: instancePath + '/data/relationships/taskPriority/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err82];
+                            } else {
+                              vErrors.push(err82);
+                            }
+                            errors++;
+                          }
+                          var _valid7 = _errs100 === errors;
+                          valid19 = valid19 || _valid7;
+                        }
+                        if (!valid19) {
+                          const err83 = {
+                            instancePath: instancePath + '/data/relationships/taskPriority/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err83];
+                          } else {
+                            vErrors.push(err83);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs97;
+                          if (vErrors !== null) {
+                            if (_errs97) {
+                              vErrors.length = _errs97;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data28.meta !== undefined) {
+                        let data31 = data28.meta;
+                        if (!(data31 && typeof data31 == 'object' && !Array.isArray(data31))) {
+                          const err84 = {
+                            instancePath: instancePath + '/data/relationships/taskPriority/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err84];
+                          } else {
+                            vErrors.push(err84);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err85 = {
+                        instancePath: instancePath + '/data/relationships/taskPriority/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err85];
+                      } else {
+                        vErrors.push(err85);
+                      }
+                      errors++;
+                    }
+                    var _valid6 = _errs92 === errors;
+                    valid17 = valid17 || _valid6;
+                  }
+                  if (!valid17) {
+                    const err86 = {
+                      instancePath: instancePath + '/data/relationships/taskPriority/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err86];
+                    } else {
+                      vErrors.push(err86);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs89;
+                    if (vErrors !== null) {
+                      if (_errs89) {
+                        vErrors.length = _errs89;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data27.meta !== undefined) {
+                  let data32 = data27.meta;
+                  if (!(data32 && typeof data32 == 'object' && !Array.isArray(data32))) {
+                    const err87 = {
+                      instancePath: instancePath + '/data/relationships/taskPriority/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/taskPriority/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err87];
+                    } else {
+                      vErrors.push(err87);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err88 = {
+                  instancePath: instancePath + '/data/relationships/taskPriority',
+                  schemaPath: '#/properties/data/properties/relationships/properties/taskPriority/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err88];
+                } else {
+                  vErrors.push(err88);
+                }
+                errors++;
+              }
+            }
+            if (data8.taskPurpose !== undefined) {
+              let data33 = data8.taskPurpose;
+              if (data33 && typeof data33 == 'object' && !Array.isArray(data33)) {
+                if (data33.data === undefined) {
+                  const err89 = {
+                    instancePath: instancePath + '/data/relationships/taskPurpose',
+                    schemaPath: '#/properties/data/properties/relationships/properties/taskPurpose/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err89];
+                  } else {
+                    vErrors.push(err89);
+                  }
+                  errors++;
+                }
+                for (const key11 in data33) {
+                  if (!(key11 === 'data' || key11 === 'meta')) {
+                    const err90 = {
+                      instancePath: instancePath + '/data/relationships/taskPurpose',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/taskPurpose/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key11 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err90];
+                    } else {
+                      vErrors.push(err90);
+                    }
+                    errors++;
+                  }
+                }
+                if (data33.data !== undefined) {
+                  let data34 = data33.data;
+                  const _errs110 = errors;
+                  let valid21 = false;
+                  const _errs111 = errors;
+                  if (data34 !== null) {
+                    const err91 = {
+                      instancePath: instancePath + '/data/relationships/taskPurpose/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err91];
+                    } else {
+                      vErrors.push(err91);
+                    }
+                    errors++;
+                  }
+                  var _valid8 = _errs111 === errors;
+                  valid21 = valid21 || _valid8;
+                  if (!valid21) {
+                    const _errs113 = errors;
+                    if (data34 && typeof data34 == 'object' && !Array.isArray(data34)) {
+                      if (data34.type === undefined) {
+                        const err92 = {
+                          instancePath: instancePath + '/data/relationships/taskPurpose/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err92];
+                        } else {
+                          vErrors.push(err92);
+                        }
+                        errors++;
+                      }
+                      if (data34.id === undefined) {
+                        const err93 = {
+                          instancePath: instancePath + '/data/relationships/taskPurpose/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err93];
+                        } else {
+                          vErrors.push(err93);
+                        }
+                        errors++;
+                      }
+                      for (const key12 in data34) {
+                        if (!(key12 === 'type' || key12 === 'id' || key12 === 'meta')) {
+                          const err94 = {
+                            instancePath: instancePath + '/data/relationships/taskPurpose/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key12 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err94];
+                          } else {
+                            vErrors.push(err94);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data34.type !== undefined) {
+                        if ('taskPurpose' !== data34.type) {
+                          const err95 = {
+                            instancePath: instancePath + '/data/relationships/taskPurpose/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'taskPurpose' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err95];
+                          } else {
+                            vErrors.push(err95);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data34.id !== undefined) {
+                        let data36 = data34.id;
+                        const _errs118 = errors;
+                        let valid23 = false;
+                        const _errs119 = errors;
+                        if (!(typeof data36 == 'number' && !(data36 % 1) && !isNaN(data36) && isFinite(data36))) {
+                          const err96 = {
+                            instancePath: instancePath + '/data/relationships/taskPurpose/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err96];
+                          } else {
+                            vErrors.push(err96);
+                          }
+                          errors++;
+                        }
+                        if (typeof data36 == 'number' && isFinite(data36)) {
+                          if (data36 > 9007199254740991 || isNaN(data36)) {
+                            const err97 = {
+                              instancePath: instancePath + '/data/relationships/taskPurpose/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err97];
+                            } else {
+                              vErrors.push(err97);
+                            }
+                            errors++;
+                          }
+                          if (data36 < 1 || isNaN(data36)) {
+                            const err98 = {
+                              instancePath: instancePath + '/data/relationships/taskPurpose/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err98];
+                            } else {
+                              vErrors.push(err98);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid9 = _errs119 === errors;
+                        valid23 = valid23 || _valid9;
+                        if (!valid23) {
+                          const _errs121 = errors;
+                          if (typeof data36 === 'string') {
+                            if (!pattern0.test(data36)) {
+                              const err99 = {
+                                instancePath: instancePath + '/data/relationships/taskPurpose/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err99];
+                              } else {
+                                vErrors.push(err99);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err100 = {
+                              instancePath: instancePath + '/data/relationships/taskPurpose/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err100];
+                            } else {
+                              vErrors.push(err100);
+                            }
+                            errors++;
+                          }
+                          var _valid9 = _errs121 === errors;
+                          valid23 = valid23 || _valid9;
+                        }
+                        if (!valid23) {
+                          const err101 = {
+                            instancePath: instancePath + '/data/relationships/taskPurpose/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err101];
+                          } else {
+                            vErrors.push(err101);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs118;
+                          if (vErrors !== null) {
+                            if (_errs118) {
+                              vErrors.length = _errs118;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data34.meta !== undefined) {
+                        let data37 = data34.meta;
+                        if (!(data37 && typeof data37 == 'object' && !Array.isArray(data37))) {
+                          const err102 = {
+                            instancePath: instancePath + '/data/relationships/taskPurpose/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err102];
+                          } else {
+                            vErrors.push(err102);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err103 = {
+                        instancePath: instancePath + '/data/relationships/taskPurpose/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err103];
+                      } else {
+                        vErrors.push(err103);
+                      }
+                      errors++;
+                    }
+                    var _valid8 = _errs113 === errors;
+                    valid21 = valid21 || _valid8;
+                  }
+                  if (!valid21) {
+                    const err104 = {
+                      instancePath: instancePath + '/data/relationships/taskPurpose/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err104];
+                    } else {
+                      vErrors.push(err104);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs110;
+                    if (vErrors !== null) {
+                      if (_errs110) {
+                        vErrors.length = _errs110;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data33.meta !== undefined) {
+                  let data38 = data33.meta;
+                  if (!(data38 && typeof data38 == 'object' && !Array.isArray(data38))) {
+                    const err105 = {
+                      instancePath: instancePath + '/data/relationships/taskPurpose/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/taskPurpose/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err105];
+                    } else {
+                      vErrors.push(err105);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err106 = {
+                  instancePath: instancePath + '/data/relationships/taskPurpose',
+                  schemaPath: '#/properties/data/properties/relationships/properties/taskPurpose/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err106];
+                } else {
+                  vErrors.push(err106);
+                }
+                errors++;
+              }
+            }
+            if (data8.template !== undefined) {
+              let data39 = data8.template;
+              if (data39 && typeof data39 == 'object' && !Array.isArray(data39)) {
+                if (data39.data === undefined) {
+                  const err107 = {
+                    instancePath: instancePath + '/data/relationships/template',
+                    schemaPath: '#/properties/data/properties/relationships/properties/template/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err107];
+                  } else {
+                    vErrors.push(err107);
+                  }
+                  errors++;
+                }
+                for (const key13 in data39) {
+                  if (!(key13 === 'data' || key13 === 'meta')) {
+                    const err108 = {
+                      instancePath: instancePath + '/data/relationships/template',
+                      schemaPath: '#/properties/data/properties/relationships/properties/template/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key13 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err108];
+                    } else {
+                      vErrors.push(err108);
+                    }
+                    errors++;
+                  }
+                }
+                if (data39.data !== undefined) {
+                  let data40 = data39.data;
+                  const _errs131 = errors;
+                  let valid25 = false;
+                  const _errs132 = errors;
+                  if (data40 !== null) {
+                    const err109 = {
+                      instancePath: instancePath + '/data/relationships/template/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err109];
+                    } else {
+                      vErrors.push(err109);
+                    }
+                    errors++;
+                  }
+                  var _valid10 = _errs132 === errors;
+                  valid25 = valid25 || _valid10;
+                  if (!valid25) {
+                    const _errs134 = errors;
+                    if (data40 && typeof data40 == 'object' && !Array.isArray(data40)) {
+                      if (data40.type === undefined) {
+                        const err110 = {
+                          instancePath: instancePath + '/data/relationships/template/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err110];
+                        } else {
+                          vErrors.push(err110);
+                        }
+                        errors++;
+                      }
+                      if (data40.id === undefined) {
+                        const err111 = {
+                          instancePath: instancePath + '/data/relationships/template/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err111];
+                        } else {
+                          vErrors.push(err111);
+                        }
+                        errors++;
+                      }
+                      for (const key14 in data40) {
+                        if (!(key14 === 'type' || key14 === 'id' || key14 === 'meta')) {
+                          const err112 = {
+                            instancePath: instancePath + '/data/relationships/template/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key14 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err112];
+                          } else {
+                            vErrors.push(err112);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data40.type !== undefined) {
+                        if ('template' !== data40.type) {
+                          const err113 = {
+                            instancePath: instancePath + '/data/relationships/template/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'template' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err113];
+                          } else {
+                            vErrors.push(err113);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data40.id !== undefined) {
+                        let data42 = data40.id;
+                        const _errs139 = errors;
+                        let valid27 = false;
+                        const _errs140 = errors;
+                        if (!(typeof data42 == 'number' && !(data42 % 1) && !isNaN(data42) && isFinite(data42))) {
+                          const err114 = {
+                            instancePath: instancePath + '/data/relationships/template/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err114];
+                          } else {
+                            vErrors.push(err114);
+                          }
+                          errors++;
+                        }
+                        if (typeof data42 == 'number' && isFinite(data42)) {
+                          if (data42 > 9007199254740991 || isNaN(data42)) {
+                            const err115 = {
+                              instancePath: instancePath + '/data/relationships/template/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err115];
+                            } else {
+                              vErrors.push(err115);
+                            }
+                            errors++;
+                          }
+                          if (data42 < 1 || isNaN(data42)) {
+                            const err116 = {
+                              instancePath: instancePath + '/data/relationships/template/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err116];
+                            } else {
+                              vErrors.push(err116);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid11 = _errs140 === errors;
+                        valid27 = valid27 || _valid11;
+                        if (!valid27) {
+                          const _errs142 = errors;
+                          if (typeof data42 === 'string') {
+                            if (!pattern0.test(data42)) {
+                              const err117 = {
+                                instancePath: instancePath + '/data/relationships/template/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err117];
+                              } else {
+                                vErrors.push(err117);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err118 = {
+                              instancePath: instancePath + '/data/relationships/template/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err118];
+                            } else {
+                              vErrors.push(err118);
+                            }
+                            errors++;
+                          }
+                          var _valid11 = _errs142 === errors;
+                          valid27 = valid27 || _valid11;
+                        }
+                        if (!valid27) {
+                          const err119 = {
                             instancePath: instancePath + '/data/relationships/template/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf',
@@ -1318,26 +2522,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err62];
+                            vErrors = [err119];
                           } else {
-                            vErrors.push(err62);
+                            vErrors.push(err119);
                           }
                           errors++;
                         } else {
-                          errors = _errs72;
+                          errors = _errs139;
                           if (vErrors !== null) {
-                            if (_errs72) {
-                              vErrors.length = _errs72;
+                            if (_errs139) {
+                              vErrors.length = _errs139;
                             } else {
                               vErrors = null;
                             }
                           }
                         }
                       }
-                      if (data20.meta !== undefined) {
-                        let data23 = data20.meta;
-                        if (!(data23 && typeof data23 == 'object' && !Array.isArray(data23))) {
-                          const err63 = {
+                      if (data40.meta !== undefined) {
+                        let data43 = data40.meta;
+                        if (!(data43 && typeof data43 == 'object' && !Array.isArray(data43))) {
+                          const err120 = {
                             instancePath: instancePath + '/data/relationships/template/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/meta/type',
@@ -1346,15 +2550,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err63];
+                            vErrors = [err120];
                           } else {
-                            vErrors.push(err63);
+                            vErrors.push(err120);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err64 = {
+                      const err121 = {
                         instancePath: instancePath + '/data/relationships/template/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/type',
@@ -1363,17 +2567,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err64];
+                        vErrors = [err121];
                       } else {
-                        vErrors.push(err64);
+                        vErrors.push(err121);
                       }
                       errors++;
                     }
-                    var _valid4 = _errs67 === errors;
-                    valid13 = valid13 || _valid4;
+                    var _valid10 = _errs134 === errors;
+                    valid25 = valid25 || _valid10;
                   }
-                  if (!valid13) {
-                    const err65 = {
+                  if (!valid25) {
+                    const err122 = {
                       instancePath: instancePath + '/data/relationships/template/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/template/properties/data/anyOf',
@@ -1382,26 +2586,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err65];
+                      vErrors = [err122];
                     } else {
-                      vErrors.push(err65);
+                      vErrors.push(err122);
                     }
                     errors++;
                   } else {
-                    errors = _errs64;
+                    errors = _errs131;
                     if (vErrors !== null) {
-                      if (_errs64) {
-                        vErrors.length = _errs64;
+                      if (_errs131) {
+                        vErrors.length = _errs131;
                       } else {
                         vErrors = null;
                       }
                     }
                   }
                 }
-                if (data19.meta !== undefined) {
-                  let data24 = data19.meta;
-                  if (!(data24 && typeof data24 == 'object' && !Array.isArray(data24))) {
-                    const err66 = {
+                if (data39.meta !== undefined) {
+                  let data44 = data39.meta;
+                  if (!(data44 && typeof data44 == 'object' && !Array.isArray(data44))) {
+                    const err123 = {
                       instancePath: instancePath + '/data/relationships/template/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/template/properties/meta/type',
                       keyword: 'type',
@@ -1409,15 +2613,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err66];
+                      vErrors = [err123];
                     } else {
-                      vErrors.push(err66);
+                      vErrors.push(err123);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err67 = {
+                const err124 = {
                   instancePath: instancePath + '/data/relationships/template',
                   schemaPath: '#/properties/data/properties/relationships/properties/template/type',
                   keyword: 'type',
@@ -1425,15 +2629,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err67];
+                  vErrors = [err124];
                 } else {
-                  vErrors.push(err67);
+                  vErrors.push(err124);
                 }
                 errors++;
               }
             }
           } else {
-            const err68 = {
+            const err125 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
               keyword: 'type',
@@ -1441,17 +2645,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err68];
+              vErrors = [err125];
             } else {
-              vErrors.push(err68);
+              vErrors.push(err125);
             }
             errors++;
           }
         }
         if (data0.meta !== undefined) {
-          let data25 = data0.meta;
-          if (!(data25 && typeof data25 == 'object' && !Array.isArray(data25))) {
-            const err69 = {
+          let data45 = data0.meta;
+          if (!(data45 && typeof data45 == 'object' && !Array.isArray(data45))) {
+            const err126 = {
               instancePath: instancePath + '/data/meta',
               schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
@@ -1459,17 +2663,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err69];
+              vErrors = [err126];
             } else {
-              vErrors.push(err69);
+              vErrors.push(err126);
             }
             errors++;
           }
         }
         if (data0.links !== undefined) {
-          let data26 = data0.links;
-          if (!(data26 && typeof data26 == 'object' && !Array.isArray(data26))) {
-            const err70 = {
+          let data46 = data0.links;
+          if (!(data46 && typeof data46 == 'object' && !Array.isArray(data46))) {
+            const err127 = {
               instancePath: instancePath + '/data/links',
               schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
@@ -1477,15 +2681,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err70];
+              vErrors = [err127];
             } else {
-              vErrors.push(err70);
+              vErrors.push(err127);
             }
             errors++;
           }
         }
       } else {
-        const err71 = {
+        const err128 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -1493,15 +2697,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err71];
+          vErrors = [err128];
         } else {
-          vErrors.push(err71);
+          vErrors.push(err128);
         }
         errors++;
       }
     }
   } else {
-    const err72 = {
+    const err129 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -1509,9 +2713,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err72];
+      vErrors = [err129];
     } else {
-      vErrors.push(err72);
+      vErrors.push(err129);
     }
     errors++;
   }
@@ -1546,8 +2750,10 @@ const schema12 = {
               maxLength: 255,
               enum: ['action_item', 'call', 'email', 'in_person', null],
             },
+            autoskipAt: { type: ['string', 'null'], format: 'date-time' },
             dueAt: { type: ['string', 'null'], format: 'date-time' },
             note: { type: ['string', 'null'], maxLength: 32000 },
+            opportunityAssociation: { type: ['string', 'null'] },
           },
         },
         relationships: {
@@ -1597,6 +2803,90 @@ const schema12 = {
                       additionalProperties: false,
                       properties: {
                         type: { const: 'prospect' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            taskDisposition: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'taskDisposition' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            taskPriority: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'taskPriority' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            taskPurpose: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'taskPurpose' },
                         id: {
                           anyOf: [
                             { type: 'integer', minimum: 1, maximum: 9007199254740991 },
@@ -1859,7 +3149,13 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           let data3 = data0.attributes;
           if (data3 && typeof data3 == 'object' && !Array.isArray(data3)) {
             for (const key1 in data3) {
-              if (!(key1 === 'action' || key1 === 'dueAt' || key1 === 'note')) {
+              if (!(
+                key1 === 'action' ||
+                key1 === 'autoskipAt' ||
+                key1 === 'dueAt' ||
+                key1 === 'note' ||
+                key1 === 'opportunityAssociation'
+              )) {
                 const err11 = {
                   instancePath: instancePath + '/data/attributes',
                   schemaPath: '#/properties/data/properties/attributes/additionalProperties',
@@ -1931,14 +3227,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data3.dueAt !== undefined) {
-              let data5 = data3.dueAt;
+            if (data3.autoskipAt !== undefined) {
+              let data5 = data3.autoskipAt;
               if (typeof data5 !== 'string' && data5 !== null) {
                 const err15 = {
-                  instancePath: instancePath + '/data/attributes/dueAt',
-                  schemaPath: '#/properties/data/properties/attributes/properties/dueAt/type',
+                  instancePath: instancePath + '/data/attributes/autoskipAt',
+                  schemaPath: '#/properties/data/properties/attributes/properties/autoskipAt/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.dueAt.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.autoskipAt.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1951,8 +3247,8 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               if (typeof data5 === 'string') {
                 if (!formats0.validate(data5)) {
                   const err16 = {
-                    instancePath: instancePath + '/data/attributes/dueAt',
-                    schemaPath: '#/properties/data/properties/attributes/properties/dueAt/format',
+                    instancePath: instancePath + '/data/attributes/autoskipAt',
+                    schemaPath: '#/properties/data/properties/attributes/properties/autoskipAt/format',
                     keyword: 'format',
                     params: { format: 'date-time' },
                     message: 'must match format "' + 'date-time' + '"',
@@ -1966,14 +3262,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data3.note !== undefined) {
-              let data6 = data3.note;
+            if (data3.dueAt !== undefined) {
+              let data6 = data3.dueAt;
               if (typeof data6 !== 'string' && data6 !== null) {
                 const err17 = {
-                  instancePath: instancePath + '/data/attributes/note',
-                  schemaPath: '#/properties/data/properties/attributes/properties/note/type',
+                  instancePath: instancePath + '/data/attributes/dueAt',
+                  schemaPath: '#/properties/data/properties/attributes/properties/dueAt/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.note.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.dueAt.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1984,13 +3280,13 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
               if (typeof data6 === 'string') {
-                if (func2(data6) > 32000) {
+                if (!formats0.validate(data6)) {
                   const err18 = {
-                    instancePath: instancePath + '/data/attributes/note',
-                    schemaPath: '#/properties/data/properties/attributes/properties/note/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 32000 },
-                    message: 'must NOT have more than 32000 characters',
+                    instancePath: instancePath + '/data/attributes/dueAt',
+                    schemaPath: '#/properties/data/properties/attributes/properties/dueAt/format',
+                    keyword: 'format',
+                    params: { format: 'date-time' },
+                    message: 'must match format "' + 'date-time' + '"',
                   };
                   if (vErrors === null) {
                     vErrors = [err18];
@@ -2001,8 +3297,63 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
+            if (data3.note !== undefined) {
+              let data7 = data3.note;
+              if (typeof data7 !== 'string' && data7 !== null) {
+                const err19 = {
+                  instancePath: instancePath + '/data/attributes/note',
+                  schemaPath: '#/properties/data/properties/attributes/properties/note/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.note.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err19];
+                } else {
+                  vErrors.push(err19);
+                }
+                errors++;
+              }
+              if (typeof data7 === 'string') {
+                if (func2(data7) > 32000) {
+                  const err20 = {
+                    instancePath: instancePath + '/data/attributes/note',
+                    schemaPath: '#/properties/data/properties/attributes/properties/note/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 32000 },
+                    message: 'must NOT have more than 32000 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err20];
+                  } else {
+                    vErrors.push(err20);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.opportunityAssociation !== undefined) {
+              let data8 = data3.opportunityAssociation;
+              if (typeof data8 !== 'string' && data8 !== null) {
+                const err21 = {
+                  instancePath: instancePath + '/data/attributes/opportunityAssociation',
+                  schemaPath: '#/properties/data/properties/attributes/properties/opportunityAssociation/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.opportunityAssociation.type,
+                  },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err21];
+                } else {
+                  vErrors.push(err21);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err19 = {
+            const err22 = {
               instancePath: instancePath + '/data/attributes',
               schemaPath: '#/properties/data/properties/attributes/type',
               keyword: 'type',
@@ -2010,19 +3361,26 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err19];
+              vErrors = [err22];
             } else {
-              vErrors.push(err19);
+              vErrors.push(err22);
             }
             errors++;
           }
         }
         if (data0.relationships !== undefined) {
-          let data7 = data0.relationships;
-          if (data7 && typeof data7 == 'object' && !Array.isArray(data7)) {
-            for (const key2 in data7) {
-              if (!(key2 === 'owner' || key2 === 'prospect' || key2 === 'template')) {
-                const err20 = {
+          let data9 = data0.relationships;
+          if (data9 && typeof data9 == 'object' && !Array.isArray(data9)) {
+            for (const key2 in data9) {
+              if (!(
+                key2 === 'owner' ||
+                key2 === 'prospect' ||
+                key2 === 'taskDisposition' ||
+                key2 === 'taskPriority' ||
+                key2 === 'taskPurpose' ||
+                key2 === 'template'
+              )) {
+                const err23 = {
                   instancePath: instancePath + '/data/relationships',
                   schemaPath: '#/properties/data/properties/relationships/additionalProperties',
                   keyword: 'additionalProperties',
@@ -2030,18 +3388,18 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err20];
+                  vErrors = [err23];
                 } else {
-                  vErrors.push(err20);
+                  vErrors.push(err23);
                 }
                 errors++;
               }
             }
-            if (data7.owner !== undefined) {
-              let data8 = data7.owner;
-              if (data8 && typeof data8 == 'object' && !Array.isArray(data8)) {
-                if (data8.data === undefined) {
-                  const err21 = {
+            if (data9.owner !== undefined) {
+              let data10 = data9.owner;
+              if (data10 && typeof data10 == 'object' && !Array.isArray(data10)) {
+                if (data10.data === undefined) {
+                  const err24 = {
                     instancePath: instancePath + '/data/relationships/owner',
                     schemaPath: '#/properties/data/properties/relationships/properties/owner/required',
                     keyword: 'required',
@@ -2049,15 +3407,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err21];
+                    vErrors = [err24];
                   } else {
-                    vErrors.push(err21);
+                    vErrors.push(err24);
                   }
                   errors++;
                 }
-                for (const key3 in data8) {
+                for (const key3 in data10) {
                   if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err22 = {
+                    const err25 = {
                       instancePath: instancePath + '/data/relationships/owner',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/additionalProperties',
                       keyword: 'additionalProperties',
@@ -2065,20 +3423,20 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err22];
+                      vErrors = [err25];
                     } else {
-                      vErrors.push(err22);
+                      vErrors.push(err25);
                     }
                     errors++;
                   }
                 }
-                if (data8.data !== undefined) {
-                  let data9 = data8.data;
-                  const _errs28 = errors;
+                if (data10.data !== undefined) {
+                  let data11 = data10.data;
+                  const _errs32 = errors;
                   let valid6 = false;
-                  const _errs29 = errors;
-                  if (data9 !== null) {
-                    const err23 = {
+                  const _errs33 = errors;
+                  if (data11 !== null) {
+                    const err26 = {
                       instancePath: instancePath + '/data/relationships/owner/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/0/type',
@@ -2087,19 +3445,19 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err23];
+                      vErrors = [err26];
                     } else {
-                      vErrors.push(err23);
+                      vErrors.push(err26);
                     }
                     errors++;
                   }
-                  var _valid1 = _errs29 === errors;
+                  var _valid1 = _errs33 === errors;
                   valid6 = valid6 || _valid1;
                   if (!valid6) {
-                    const _errs31 = errors;
-                    if (data9 && typeof data9 == 'object' && !Array.isArray(data9)) {
-                      if (data9.type === undefined) {
-                        const err24 = {
+                    const _errs35 = errors;
+                    if (data11 && typeof data11 == 'object' && !Array.isArray(data11)) {
+                      if (data11.type === undefined) {
+                        const err27 = {
                           instancePath: instancePath + '/data/relationships/owner/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
@@ -2108,14 +3466,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err24];
+                          vErrors = [err27];
                         } else {
-                          vErrors.push(err24);
+                          vErrors.push(err27);
                         }
                         errors++;
                       }
-                      if (data9.id === undefined) {
-                        const err25 = {
+                      if (data11.id === undefined) {
+                        const err28 = {
                           instancePath: instancePath + '/data/relationships/owner/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
@@ -2124,15 +3482,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err25];
+                          vErrors = [err28];
                         } else {
-                          vErrors.push(err25);
+                          vErrors.push(err28);
                         }
                         errors++;
                       }
-                      for (const key4 in data9) {
+                      for (const key4 in data11) {
                         if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err26 = {
+                          const err29 = {
                             instancePath: instancePath + '/data/relationships/owner/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/additionalProperties',
@@ -2141,16 +3499,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err26];
+                            vErrors = [err29];
                           } else {
-                            vErrors.push(err26);
+                            vErrors.push(err29);
                           }
                           errors++;
                         }
                       }
-                      if (data9.type !== undefined) {
-                        if ('user' !== data9.type) {
-                          const err27 = {
+                      if (data11.type !== undefined) {
+                        if ('user' !== data11.type) {
+                          const err30 = {
                             instancePath: instancePath + '/data/relationships/owner/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/type/const',
@@ -2159,20 +3517,20 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err27];
+                            vErrors = [err30];
                           } else {
-                            vErrors.push(err27);
+                            vErrors.push(err30);
                           }
                           errors++;
                         }
                       }
-                      if (data9.id !== undefined) {
-                        let data11 = data9.id;
-                        const _errs36 = errors;
+                      if (data11.id !== undefined) {
+                        let data13 = data11.id;
+                        const _errs40 = errors;
                         let valid8 = false;
-                        const _errs37 = errors;
-                        if (!(typeof data11 == 'number' && !(data11 % 1) && !isNaN(data11) && isFinite(data11))) {
-                          const err28 = {
+                        const _errs41 = errors;
+                        if (!(typeof data13 == 'number' && !(data13 % 1) && !isNaN(data13) && isFinite(data13))) {
+                          const err31 = {
                             instancePath: instancePath + '/data/relationships/owner/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -2181,15 +3539,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err28];
+                            vErrors = [err31];
                           } else {
-                            vErrors.push(err28);
+                            vErrors.push(err31);
                           }
                           errors++;
                         }
-                        if (typeof data11 == 'number' && isFinite(data11)) {
-                          if (data11 > 9007199254740991 || isNaN(data11)) {
-                            const err29 = {
+                        if (typeof data13 == 'number' && isFinite(data13)) {
+                          if (data13 > 9007199254740991 || isNaN(data13)) {
+                            const err32 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -2198,14 +3556,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err29];
+                              vErrors = [err32];
                             } else {
-                              vErrors.push(err29);
+                              vErrors.push(err32);
                             }
                             errors++;
                           }
-                          if (data11 < 1 || isNaN(data11)) {
-                            const err30 = {
+                          if (data13 < 1 || isNaN(data13)) {
+                            const err33 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -2214,20 +3572,20 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err30];
+                              vErrors = [err33];
                             } else {
-                              vErrors.push(err30);
+                              vErrors.push(err33);
                             }
                             errors++;
                           }
                         }
-                        var _valid2 = _errs37 === errors;
+                        var _valid2 = _errs41 === errors;
                         valid8 = valid8 || _valid2;
                         if (!valid8) {
-                          const _errs39 = errors;
-                          if (typeof data11 === 'string') {
-                            if (!pattern0.test(data11)) {
-                              const err31 = {
+                          const _errs43 = errors;
+                          if (typeof data13 === 'string') {
+                            if (!pattern0.test(data13)) {
+                              const err34 = {
                                 instancePath: instancePath + '/data/relationships/owner/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -2236,14 +3594,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err31];
+                                vErrors = [err34];
                               } else {
-                                vErrors.push(err31);
+                                vErrors.push(err34);
                               }
                               errors++;
                             }
                           } else {
-                            const err32 = {
+                            const err35 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -2252,17 +3610,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err32];
+                              vErrors = [err35];
                             } else {
-                              vErrors.push(err32);
+                              vErrors.push(err35);
                             }
                             errors++;
                           }
-                          var _valid2 = _errs39 === errors;
+                          var _valid2 = _errs43 === errors;
                           valid8 = valid8 || _valid2;
                         }
                         if (!valid8) {
-                          const err33 = {
+                          const err36 = {
                             instancePath: instancePath + '/data/relationships/owner/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf',
@@ -2271,26 +3629,26 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err33];
+                            vErrors = [err36];
                           } else {
-                            vErrors.push(err33);
+                            vErrors.push(err36);
                           }
                           errors++;
                         } else {
-                          errors = _errs36;
+                          errors = _errs40;
                           if (vErrors !== null) {
-                            if (_errs36) {
-                              vErrors.length = _errs36;
+                            if (_errs40) {
+                              vErrors.length = _errs40;
                             } else {
                               vErrors = null;
                             }
                           }
                         }
                       }
-                      if (data9.meta !== undefined) {
-                        let data12 = data9.meta;
-                        if (!(data12 && typeof data12 == 'object' && !Array.isArray(data12))) {
-                          const err34 = {
+                      if (data11.meta !== undefined) {
+                        let data14 = data11.meta;
+                        if (!(data14 && typeof data14 == 'object' && !Array.isArray(data14))) {
+                          const err37 = {
                             instancePath: instancePath + '/data/relationships/owner/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/meta/type',
@@ -2299,15 +3657,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err34];
+                            vErrors = [err37];
                           } else {
-                            vErrors.push(err34);
+                            vErrors.push(err37);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err35 = {
+                      const err38 = {
                         instancePath: instancePath + '/data/relationships/owner/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/type',
@@ -2316,17 +3674,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err35];
+                        vErrors = [err38];
                       } else {
-                        vErrors.push(err35);
+                        vErrors.push(err38);
                       }
                       errors++;
                     }
-                    var _valid1 = _errs31 === errors;
+                    var _valid1 = _errs35 === errors;
                     valid6 = valid6 || _valid1;
                   }
                   if (!valid6) {
-                    const err36 = {
+                    const err39 = {
                       instancePath: instancePath + '/data/relationships/owner/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -2334,82 +3692,31 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err36];
+                      vErrors = [err39];
                     } else {
-                      vErrors.push(err36);
+                      vErrors.push(err39);
                     }
                     errors++;
                   } else {
-                    errors = _errs28;
+                    errors = _errs32;
                     if (vErrors !== null) {
-                      if (_errs28) {
-                        vErrors.length = _errs28;
+                      if (_errs32) {
+                        vErrors.length = _errs32;
                       } else {
                         vErrors = null;
                       }
                     }
                   }
                 }
-                if (data8.meta !== undefined) {
-                  let data13 = data8.meta;
-                  if (!(data13 && typeof data13 == 'object' && !Array.isArray(data13))) {
-                    const err37 = {
+                if (data10.meta !== undefined) {
+                  let data15 = data10.meta;
+                  if (!(data15 && typeof data15 == 'object' && !Array.isArray(data15))) {
+                    const err40 = {
                       instancePath: instancePath + '/data/relationships/owner/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/meta/type',
                       keyword: 'type',
                       params: { type: 'object' },
                       message: 'must be object',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err37];
-                    } else {
-                      vErrors.push(err37);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err38 = {
-                  instancePath: instancePath + '/data/relationships/owner',
-                  schemaPath: '#/properties/data/properties/relationships/properties/owner/type',
-                  keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
-                };
-                if (vErrors === null) {
-                  vErrors = [err38];
-                } else {
-                  vErrors.push(err38);
-                }
-                errors++;
-              }
-            }
-            if (data7.prospect !== undefined) {
-              let data14 = data7.prospect;
-              if (data14 && typeof data14 == 'object' && !Array.isArray(data14)) {
-                if (data14.data === undefined) {
-                  const err39 = {
-                    instancePath: instancePath + '/data/relationships/prospect',
-                    schemaPath: '#/properties/data/properties/relationships/properties/prospect/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'data' },
-                    message: "must have required property '" + 'data' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err39];
-                  } else {
-                    vErrors.push(err39);
-                  }
-                  errors++;
-                }
-                for (const key5 in data14) {
-                  if (!(key5 === 'data' || key5 === 'meta')) {
-                    const err40 = {
-                      instancePath: instancePath + '/data/relationships/prospect',
-                      schemaPath: '#/properties/data/properties/relationships/properties/prospect/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key5 },
-                      message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
                       vErrors = [err40];
@@ -2419,13 +3726,64 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-                if (data14.data !== undefined) {
-                  let data15 = data14.data;
-                  const _errs49 = errors;
+              } else {
+                const err41 = {
+                  instancePath: instancePath + '/data/relationships/owner',
+                  schemaPath: '#/properties/data/properties/relationships/properties/owner/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err41];
+                } else {
+                  vErrors.push(err41);
+                }
+                errors++;
+              }
+            }
+            if (data9.prospect !== undefined) {
+              let data16 = data9.prospect;
+              if (data16 && typeof data16 == 'object' && !Array.isArray(data16)) {
+                if (data16.data === undefined) {
+                  const err42 = {
+                    instancePath: instancePath + '/data/relationships/prospect',
+                    schemaPath: '#/properties/data/properties/relationships/properties/prospect/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err42];
+                  } else {
+                    vErrors.push(err42);
+                  }
+                  errors++;
+                }
+                for (const key5 in data16) {
+                  if (!(key5 === 'data' || key5 === 'meta')) {
+                    const err43 = {
+                      instancePath: instancePath + '/data/relationships/prospect',
+                      schemaPath: '#/properties/data/properties/relationships/properties/prospect/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key5 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err43];
+                    } else {
+                      vErrors.push(err43);
+                    }
+                    errors++;
+                  }
+                }
+                if (data16.data !== undefined) {
+                  let data17 = data16.data;
+                  const _errs53 = errors;
                   let valid10 = false;
-                  const _errs50 = errors;
-                  if (data15 !== null) {
-                    const err41 = {
+                  const _errs54 = errors;
+                  if (data17 !== null) {
+                    const err44 = {
                       instancePath: instancePath + '/data/relationships/prospect/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/0/type',
@@ -2434,19 +3792,19 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err41];
+                      vErrors = [err44];
                     } else {
-                      vErrors.push(err41);
+                      vErrors.push(err44);
                     }
                     errors++;
                   }
-                  var _valid3 = _errs50 === errors;
+                  var _valid3 = _errs54 === errors;
                   valid10 = valid10 || _valid3;
                   if (!valid10) {
-                    const _errs52 = errors;
-                    if (data15 && typeof data15 == 'object' && !Array.isArray(data15)) {
-                      if (data15.type === undefined) {
-                        const err42 = {
+                    const _errs56 = errors;
+                    if (data17 && typeof data17 == 'object' && !Array.isArray(data17)) {
+                      if (data17.type === undefined) {
+                        const err45 = {
                           instancePath: instancePath + '/data/relationships/prospect/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/required',
@@ -2455,14 +3813,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err42];
+                          vErrors = [err45];
                         } else {
-                          vErrors.push(err42);
+                          vErrors.push(err45);
                         }
                         errors++;
                       }
-                      if (data15.id === undefined) {
-                        const err43 = {
+                      if (data17.id === undefined) {
+                        const err46 = {
                           instancePath: instancePath + '/data/relationships/prospect/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/required',
@@ -2471,15 +3829,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err43];
+                          vErrors = [err46];
                         } else {
-                          vErrors.push(err43);
+                          vErrors.push(err46);
                         }
                         errors++;
                       }
-                      for (const key6 in data15) {
+                      for (const key6 in data17) {
                         if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
-                          const err44 = {
+                          const err47 = {
                             instancePath: instancePath + '/data/relationships/prospect/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/additionalProperties',
@@ -2488,16 +3846,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err44];
+                            vErrors = [err47];
                           } else {
-                            vErrors.push(err44);
+                            vErrors.push(err47);
                           }
                           errors++;
                         }
                       }
-                      if (data15.type !== undefined) {
-                        if ('prospect' !== data15.type) {
-                          const err45 = {
+                      if (data17.type !== undefined) {
+                        if ('prospect' !== data17.type) {
+                          const err48 = {
                             instancePath: instancePath + '/data/relationships/prospect/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/type/const',
@@ -2506,20 +3864,20 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err45];
+                            vErrors = [err48];
                           } else {
-                            vErrors.push(err45);
+                            vErrors.push(err48);
                           }
                           errors++;
                         }
                       }
-                      if (data15.id !== undefined) {
-                        let data17 = data15.id;
-                        const _errs57 = errors;
+                      if (data17.id !== undefined) {
+                        let data19 = data17.id;
+                        const _errs61 = errors;
                         let valid12 = false;
-                        const _errs58 = errors;
-                        if (!(typeof data17 == 'number' && !(data17 % 1) && !isNaN(data17) && isFinite(data17))) {
-                          const err46 = {
+                        const _errs62 = errors;
+                        if (!(typeof data19 == 'number' && !(data19 % 1) && !isNaN(data19) && isFinite(data19))) {
+                          const err49 = {
                             instancePath: instancePath + '/data/relationships/prospect/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -2528,15 +3886,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err46];
+                            vErrors = [err49];
                           } else {
-                            vErrors.push(err46);
+                            vErrors.push(err49);
                           }
                           errors++;
                         }
-                        if (typeof data17 == 'number' && isFinite(data17)) {
-                          if (data17 > 9007199254740991 || isNaN(data17)) {
-                            const err47 = {
+                        if (typeof data19 == 'number' && isFinite(data19)) {
+                          if (data19 > 9007199254740991 || isNaN(data19)) {
+                            const err50 = {
                               instancePath: instancePath + '/data/relationships/prospect/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -2545,14 +3903,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err47];
+                              vErrors = [err50];
                             } else {
-                              vErrors.push(err47);
+                              vErrors.push(err50);
                             }
                             errors++;
                           }
-                          if (data17 < 1 || isNaN(data17)) {
-                            const err48 = {
+                          if (data19 < 1 || isNaN(data19)) {
+                            const err51 = {
                               instancePath: instancePath + '/data/relationships/prospect/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -2561,20 +3919,20 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err48];
+                              vErrors = [err51];
                             } else {
-                              vErrors.push(err48);
+                              vErrors.push(err51);
                             }
                             errors++;
                           }
                         }
-                        var _valid4 = _errs58 === errors;
+                        var _valid4 = _errs62 === errors;
                         valid12 = valid12 || _valid4;
                         if (!valid12) {
-                          const _errs60 = errors;
-                          if (typeof data17 === 'string') {
-                            if (!pattern0.test(data17)) {
-                              const err49 = {
+                          const _errs64 = errors;
+                          if (typeof data19 === 'string') {
+                            if (!pattern0.test(data19)) {
+                              const err52 = {
                                 instancePath: instancePath + '/data/relationships/prospect/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -2583,14 +3941,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err49];
+                                vErrors = [err52];
                               } else {
-                                vErrors.push(err49);
+                                vErrors.push(err52);
                               }
                               errors++;
                             }
                           } else {
-                            const err50 = {
+                            const err53 = {
                               instancePath: instancePath + '/data/relationships/prospect/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -2599,17 +3957,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err50];
+                              vErrors = [err53];
                             } else {
-                              vErrors.push(err50);
+                              vErrors.push(err53);
                             }
                             errors++;
                           }
-                          var _valid4 = _errs60 === errors;
+                          var _valid4 = _errs64 === errors;
                           valid12 = valid12 || _valid4;
                         }
                         if (!valid12) {
-                          const err51 = {
+                          const err54 = {
                             instancePath: instancePath + '/data/relationships/prospect/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf',
@@ -2618,26 +3976,26 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err51];
+                            vErrors = [err54];
                           } else {
-                            vErrors.push(err51);
+                            vErrors.push(err54);
                           }
                           errors++;
                         } else {
-                          errors = _errs57;
+                          errors = _errs61;
                           if (vErrors !== null) {
-                            if (_errs57) {
-                              vErrors.length = _errs57;
+                            if (_errs61) {
+                              vErrors.length = _errs61;
                             } else {
                               vErrors = null;
                             }
                           }
                         }
                       }
-                      if (data15.meta !== undefined) {
-                        let data18 = data15.meta;
-                        if (!(data18 && typeof data18 == 'object' && !Array.isArray(data18))) {
-                          const err52 = {
+                      if (data17.meta !== undefined) {
+                        let data20 = data17.meta;
+                        if (!(data20 && typeof data20 == 'object' && !Array.isArray(data20))) {
+                          const err55 = {
                             instancePath: instancePath + '/data/relationships/prospect/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/meta/type',
@@ -2646,15 +4004,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err52];
+                            vErrors = [err55];
                           } else {
-                            vErrors.push(err52);
+                            vErrors.push(err55);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err53 = {
+                      const err56 = {
                         instancePath: instancePath + '/data/relationships/prospect/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/type',
@@ -2663,17 +4021,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err53];
+                        vErrors = [err56];
                       } else {
-                        vErrors.push(err53);
+                        vErrors.push(err56);
                       }
                       errors++;
                     }
-                    var _valid3 = _errs52 === errors;
+                    var _valid3 = _errs56 === errors;
                     valid10 = valid10 || _valid3;
                   }
                   if (!valid10) {
-                    const err54 = {
+                    const err57 = {
                       instancePath: instancePath + '/data/relationships/prospect/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf',
@@ -2682,82 +4040,31 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err54];
+                      vErrors = [err57];
                     } else {
-                      vErrors.push(err54);
+                      vErrors.push(err57);
                     }
                     errors++;
                   } else {
-                    errors = _errs49;
+                    errors = _errs53;
                     if (vErrors !== null) {
-                      if (_errs49) {
-                        vErrors.length = _errs49;
+                      if (_errs53) {
+                        vErrors.length = _errs53;
                       } else {
                         vErrors = null;
                       }
                     }
                   }
                 }
-                if (data14.meta !== undefined) {
-                  let data19 = data14.meta;
-                  if (!(data19 && typeof data19 == 'object' && !Array.isArray(data19))) {
-                    const err55 = {
+                if (data16.meta !== undefined) {
+                  let data21 = data16.meta;
+                  if (!(data21 && typeof data21 == 'object' && !Array.isArray(data21))) {
+                    const err58 = {
                       instancePath: instancePath + '/data/relationships/prospect/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/prospect/properties/meta/type',
                       keyword: 'type',
                       params: { type: 'object' },
                       message: 'must be object',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err55];
-                    } else {
-                      vErrors.push(err55);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err56 = {
-                  instancePath: instancePath + '/data/relationships/prospect',
-                  schemaPath: '#/properties/data/properties/relationships/properties/prospect/type',
-                  keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
-                };
-                if (vErrors === null) {
-                  vErrors = [err56];
-                } else {
-                  vErrors.push(err56);
-                }
-                errors++;
-              }
-            }
-            if (data7.template !== undefined) {
-              let data20 = data7.template;
-              if (data20 && typeof data20 == 'object' && !Array.isArray(data20)) {
-                if (data20.data === undefined) {
-                  const err57 = {
-                    instancePath: instancePath + '/data/relationships/template',
-                    schemaPath: '#/properties/data/properties/relationships/properties/template/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'data' },
-                    message: "must have required property '" + 'data' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err57];
-                  } else {
-                    vErrors.push(err57);
-                  }
-                  errors++;
-                }
-                for (const key7 in data20) {
-                  if (!(key7 === 'data' || key7 === 'meta')) {
-                    const err58 = {
-                      instancePath: instancePath + '/data/relationships/template',
-                      schemaPath: '#/properties/data/properties/relationships/properties/template/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key7 },
-                      message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
                       vErrors = [err58];
@@ -2767,184 +4074,182 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-                if (data20.data !== undefined) {
-                  let data21 = data20.data;
-                  const _errs70 = errors;
-                  let valid14 = false;
-                  const _errs71 = errors;
-                  if (data21 !== null) {
-                    const err59 = {
-                      instancePath: instancePath + '/data/relationships/template/data',
+              } else {
+                const err59 = {
+                  instancePath: instancePath + '/data/relationships/prospect',
+                  schemaPath: '#/properties/data/properties/relationships/properties/prospect/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err59];
+                } else {
+                  vErrors.push(err59);
+                }
+                errors++;
+              }
+            }
+            if (data9.taskDisposition !== undefined) {
+              let data22 = data9.taskDisposition;
+              if (data22 && typeof data22 == 'object' && !Array.isArray(data22)) {
+                if (data22.data === undefined) {
+                  const err60 = {
+                    instancePath: instancePath + '/data/relationships/taskDisposition',
+                    schemaPath: '#/properties/data/properties/relationships/properties/taskDisposition/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err60];
+                  } else {
+                    vErrors.push(err60);
+                  }
+                  errors++;
+                }
+                for (const key7 in data22) {
+                  if (!(key7 === 'data' || key7 === 'meta')) {
+                    const err61 = {
+                      instancePath: instancePath + '/data/relationships/taskDisposition',
                       schemaPath:
-                        '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/0/type',
+                        '#/properties/data/properties/relationships/properties/taskDisposition/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key7 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err61];
+                    } else {
+                      vErrors.push(err61);
+                    }
+                    errors++;
+                  }
+                }
+                if (data22.data !== undefined) {
+                  let data23 = data22.data;
+                  const _errs74 = errors;
+                  let valid14 = false;
+                  const _errs75 = errors;
+                  if (data23 !== null) {
+                    const err62 = {
+                      instancePath: instancePath + '/data/relationships/taskDisposition/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/0/type',
                       keyword: 'type',
                       params: { type: 'null' },
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err59];
+                      vErrors = [err62];
                     } else {
-                      vErrors.push(err59);
+                      vErrors.push(err62);
                     }
                     errors++;
                   }
-                  var _valid5 = _errs71 === errors;
+                  var _valid5 = _errs75 === errors;
                   valid14 = valid14 || _valid5;
                   if (!valid14) {
-                    const _errs73 = errors;
-                    if (data21 && typeof data21 == 'object' && !Array.isArray(data21)) {
-                      if (data21.type === undefined) {
-                        const err60 = {
-                          instancePath: instancePath + '/data/relationships/template/data',
+                    const _errs77 = errors;
+                    if (data23 && typeof data23 == 'object' && !Array.isArray(data23)) {
+                      if (data23.type === undefined) {
+                        const err63 = {
+                          instancePath: instancePath + '/data/relationships/taskDisposition/data',
                           schemaPath:
-                            '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/required',
+                            '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/required',
                           keyword: 'required',
                           params: { missingProperty: 'type' },
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err60];
+                          vErrors = [err63];
                         } else {
-                          vErrors.push(err60);
+                          vErrors.push(err63);
                         }
                         errors++;
                       }
-                      if (data21.id === undefined) {
-                        const err61 = {
-                          instancePath: instancePath + '/data/relationships/template/data',
+                      if (data23.id === undefined) {
+                        const err64 = {
+                          instancePath: instancePath + '/data/relationships/taskDisposition/data',
                           schemaPath:
-                            '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/required',
+                            '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/required',
                           keyword: 'required',
                           params: { missingProperty: 'id' },
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err61];
+                          vErrors = [err64];
                         } else {
-                          vErrors.push(err61);
+                          vErrors.push(err64);
                         }
                         errors++;
                       }
-                      for (const key8 in data21) {
+                      for (const key8 in data23) {
                         if (!(key8 === 'type' || key8 === 'id' || key8 === 'meta')) {
-                          const err62 = {
-                            instancePath: instancePath + '/data/relationships/template/data',
+                          const err65 = {
+                            instancePath: instancePath + '/data/relationships/taskDisposition/data',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/additionalProperties',
+                              '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/additionalProperties',
                             keyword: 'additionalProperties',
                             params: { additionalProperty: key8 },
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err62];
+                            vErrors = [err65];
                           } else {
-                            vErrors.push(err62);
+                            vErrors.push(err65);
                           }
                           errors++;
                         }
                       }
-                      if (data21.type !== undefined) {
-                        if ('template' !== data21.type) {
-                          const err63 = {
-                            instancePath: instancePath + '/data/relationships/template/data/type',
+                      if (data23.type !== undefined) {
+                        if ('taskDisposition' !== data23.type) {
+                          const err66 = {
+                            instancePath: instancePath + '/data/relationships/taskDisposition/data/type',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/type/const',
+                              '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/properties/type/const',
                             keyword: 'const',
-                            params: { allowedValue: 'template' },
+                            params: { allowedValue: 'taskDisposition' },
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err63];
+                            vErrors = [err66];
                           } else {
-                            vErrors.push(err63);
+                            vErrors.push(err66);
                           }
                           errors++;
                         }
                       }
-                      if (data21.id !== undefined) {
-                        let data23 = data21.id;
-                        const _errs78 = errors;
+                      if (data23.id !== undefined) {
+                        let data25 = data23.id;
+                        const _errs82 = errors;
                         let valid16 = false;
-                        const _errs79 = errors;
-                        if (!(typeof data23 == 'number' && !(data23 % 1) && !isNaN(data23) && isFinite(data23))) {
-                          const err64 = {
-                            instancePath: instancePath + '/data/relationships/template/data/id',
+                        const _errs83 = errors;
+                        if (!(typeof data25 == 'number' && !(data25 % 1) && !isNaN(data25) && isFinite(data25))) {
+                          const err67 = {
+                            instancePath: instancePath + '/data/relationships/taskDisposition/data/id',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                              '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/properties/id/anyOf/0/type',
                             keyword: 'type',
                             params: { type: 'integer' },
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err64];
+                            vErrors = [err67];
                           } else {
-                            vErrors.push(err64);
+                            vErrors.push(err67);
                           }
                           errors++;
                         }
-                        if (typeof data23 == 'number' && isFinite(data23)) {
-                          if (data23 > 9007199254740991 || isNaN(data23)) {
-                            const err65 = {
-                              instancePath: instancePath + '/data/relationships/template/data/id',
+                        if (typeof data25 == 'number' && isFinite(data25)) {
+                          if (data25 > 9007199254740991 || isNaN(data25)) {
+                            const err68 = {
+                              instancePath: instancePath + '/data/relationships/taskDisposition/data/id',
                               schemaPath:
-                                '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                                '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
                               keyword: 'maximum',
                               params: { comparison: '<=', limit: 9007199254740991 },
                               message: 'must be <= 9007199254740991',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err65];
-                            } else {
-                              vErrors.push(err65);
-                            }
-                            errors++;
-                          }
-                          if (data23 < 1 || isNaN(data23)) {
-                            const err66 = {
-                              instancePath: instancePath + '/data/relationships/template/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
-                              keyword: 'minimum',
-                              params: { comparison: '>=', limit: 1 },
-                              message: 'must be >= 1',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err66];
-                            } else {
-                              vErrors.push(err66);
-                            }
-                            errors++;
-                          }
-                        }
-                        var _valid6 = _errs79 === errors;
-                        valid16 = valid16 || _valid6;
-                        if (!valid16) {
-                          const _errs81 = errors;
-                          if (typeof data23 === 'string') {
-                            if (!pattern0.test(data23)) {
-                              const err67 = {
-                                instancePath: instancePath + '/data/relationships/template/data/id',
-                                schemaPath:
-                                  '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
-                                keyword: 'pattern',
-                                params: { pattern: '^[1-9][0-9]{0,14}$' },
-                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
-                              };
-                              if (vErrors === null) {
-                                vErrors = [err67];
-                              } else {
-                                vErrors.push(err67);
-                              }
-                              errors++;
-                            }
-                          } else {
-                            const err68 = {
-                              instancePath: instancePath + '/data/relationships/template/data/id',
-                              schemaPath:
-                                '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/1/type',
-                              keyword: 'type',
-                              params: { type: 'string' },
-                              message: 'must be string',
                             };
                             if (vErrors === null) {
                               vErrors = [err68];
@@ -2953,11 +4258,1114 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             }
                             errors++;
                           }
-                          var _valid6 = _errs81 === errors;
+                          if (data25 < 1 || isNaN(data25)) {
+                            const err69 = {
+                              instancePath: instancePath + '/data/relationships/taskDisposition/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err69];
+                            } else {
+                              vErrors.push(err69);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid6 = _errs83 === errors;
+                        valid16 = valid16 || _valid6;
+                        if (!valid16) {
+                          const _errs85 = errors;
+                          if (typeof data25 === 'string') {
+                            if (!pattern0.test(data25)) {
+                              const err70 = {
+                                instancePath: instancePath + '/data/relationships/taskDisposition/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err70];
+                              } else {
+                                vErrors.push(err70);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err71 = {
+                              instancePath: instancePath + '/data/relationships/taskDisposition/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err71];
+                            } else {
+                              vErrors.push(err71);
+                            }
+                            errors++;
+                          }
+                          var _valid6 = _errs85 === errors;
                           valid16 = valid16 || _valid6;
                         }
                         if (!valid16) {
-                          const err69 = {
+                          const err72 = {
+                            instancePath: instancePath + '/data/relationships/taskDisposition/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err72];
+                          } else {
+                            vErrors.push(err72);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs82;
+                          if (vErrors !== null) {
+                            if (_errs82) {
+                              vErrors.length = _errs82;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data23.meta !== undefined) {
+                        let data26 = data23.meta;
+                        if (!(data26 && typeof data26 == 'object' && !Array.isArray(data26))) {
+                          const err73 = {
+                            instancePath: instancePath + '/data/relationships/taskDisposition/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err73];
+                          } else {
+                            vErrors.push(err73);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err74 = {
+                        instancePath: instancePath + '/data/relationships/taskDisposition/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err74];
+                      } else {
+                        vErrors.push(err74);
+                      }
+                      errors++;
+                    }
+                    var _valid5 = _errs77 === errors;
+                    valid14 = valid14 || _valid5;
+                  }
+                  if (!valid14) {
+                    const err75 = {
+                      instancePath: instancePath + '/data/relationships/taskDisposition/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err75];
+                    } else {
+                      vErrors.push(err75);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs74;
+                    if (vErrors !== null) {
+                      if (_errs74) {
+                        vErrors.length = _errs74;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data22.meta !== undefined) {
+                  let data27 = data22.meta;
+                  if (!(data27 && typeof data27 == 'object' && !Array.isArray(data27))) {
+                    const err76 = {
+                      instancePath: instancePath + '/data/relationships/taskDisposition/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/taskDisposition/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err76];
+                    } else {
+                      vErrors.push(err76);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err77 = {
+                  instancePath: instancePath + '/data/relationships/taskDisposition',
+                  schemaPath: '#/properties/data/properties/relationships/properties/taskDisposition/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err77];
+                } else {
+                  vErrors.push(err77);
+                }
+                errors++;
+              }
+            }
+            if (data9.taskPriority !== undefined) {
+              let data28 = data9.taskPriority;
+              if (data28 && typeof data28 == 'object' && !Array.isArray(data28)) {
+                if (data28.data === undefined) {
+                  const err78 = {
+                    instancePath: instancePath + '/data/relationships/taskPriority',
+                    schemaPath: '#/properties/data/properties/relationships/properties/taskPriority/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err78];
+                  } else {
+                    vErrors.push(err78);
+                  }
+                  errors++;
+                }
+                for (const key9 in data28) {
+                  if (!(key9 === 'data' || key9 === 'meta')) {
+                    const err79 = {
+                      instancePath: instancePath + '/data/relationships/taskPriority',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/taskPriority/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key9 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err79];
+                    } else {
+                      vErrors.push(err79);
+                    }
+                    errors++;
+                  }
+                }
+                if (data28.data !== undefined) {
+                  let data29 = data28.data;
+                  const _errs95 = errors;
+                  let valid18 = false;
+                  const _errs96 = errors;
+                  if (data29 !== null) {
+                    const err80 = {
+                      instancePath: instancePath + '/data/relationships/taskPriority/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err80];
+                    } else {
+                      vErrors.push(err80);
+                    }
+                    errors++;
+                  }
+                  var _valid7 = _errs96 === errors;
+                  valid18 = valid18 || _valid7;
+                  if (!valid18) {
+                    const _errs98 = errors;
+                    if (data29 && typeof data29 == 'object' && !Array.isArray(data29)) {
+                      if (data29.type === undefined) {
+                        const err81 = {
+                          instancePath: instancePath + '/data/relationships/taskPriority/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err81];
+                        } else {
+                          vErrors.push(err81);
+                        }
+                        errors++;
+                      }
+                      if (data29.id === undefined) {
+                        const err82 = {
+                          instancePath: instancePath + '/data/relationships/taskPriority/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err82];
+                        } else {
+                          vErrors.push(err82);
+                        }
+                        errors++;
+                      }
+                      for (const key10 in data29) {
+                        if (!(key10 === 'type' || key10 === 'id' || key10 === 'meta')) {
+                          const err83 = {
+                            instancePath: instancePath + '/data/relationships/taskPriority/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key10 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err83];
+                          } else {
+                            vErrors.push(err83);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data29.type !== undefined) {
+                        if ('taskPriority' !== data29.type) {
+                          const err84 = {
+                            instancePath: instancePath + '/data/relationships/taskPriority/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'taskPriority' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err84];
+                          } else {
+                            vErrors.push(err84);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data29.id !== undefined) {
+                        let data31 = data29.id;
+                        const _errs103 = errors;
+                        let valid20 = false;
+                        const _errs104 = errors;
+                        if (!(typeof data31 == 'number' && !(data31 % 1) && !isNaN(data31) && isFinite(data31))) {
+                          const err85 = {
+                            instancePath: instancePath + '/data/relationships/taskPriority/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err85];
+                          } else {
+                            vErrors.push(err85);
+                          }
+                          errors++;
+                        }
+                        if (typeof data31 == 'number' && isFinite(data31)) {
+                          if (data31 > 9007199254740991 || isNaN(data31)) {
+                            const err86 = {
+                              instancePath: instancePath + '/data/relationships/taskPriority/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err86];
+                            } else {
+                              vErrors.push(err86);
+                            }
+                            errors++;
+                          }
+                          if (data31 < 1 || isNaN(data31)) {
+                            const err87 = {
+                              instancePath: instancePath + '/data/relationships/taskPriority/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err87];
+                            } else {
+                              vErrors.push(err87);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid8 = _errs104 === errors;
+                        valid20 = valid20 || _valid8;
+                        if (!valid20) {
+                          const _errs106 = errors;
+                          if (typeof data31 === 'string') {
+                            if (!pattern0.test(data31)) {
+                              const err88 = {
+                                instancePath: instancePath + '/data/relationships/taskPriority/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err88];
+                              } else {
+                                vErrors.push(err88);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err89 = {
+                              instancePath: instancePath + '/data/relationships/taskPriority/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err89];
+                            } else {
+                              vErrors.push(err89);
+                            }
+                            errors++;
+                          }
+                          var _valid8 = _errs106 === errors;
+                          valid20 = valid20 || _valid8;
+                        }
+                        if (!valid20) {
+                          const err90 = {
+                            instancePath: instancePath + '/data/relationships/taskPriority/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err90];
+                          } else {
+                            vErrors.push(err90);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs103;
+                          if (vErrors !== null) {
+                            if (_errs103) {
+                              vErrors.length = _errs103;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data29.meta !== undefined) {
+                        let data32 = data29.meta;
+                        if (!(data32 && typeof data32 == 'object' && !Array.isArray(data32))) {
+                          const err91 = {
+                            instancePath: instancePath + '/data/relationships/taskPriority/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err91];
+                          } else {
+                            vErrors.push(err91);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err92 = {
+                        instancePath: instancePath + '/data/relationships/taskPriority/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err92];
+                      } else {
+                        vErrors.push(err92);
+                      }
+                      errors++;
+                    }
+                    var _valid7 = _errs98 === errors;
+                    valid18 = valid18 || _valid7;
+                  }
+                  if (!valid18) {
+                    const err93 = {
+                      instancePath: instancePath + '/data/relationships/taskPriority/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err93];
+                    } else {
+                      vErrors.push(err93);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs95;
+                    if (vErrors !== null) {
+                      if (_errs95) {
+                        vErrors.length = _errs95;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data28.meta !== undefined) {
+                  let data33 = data28.meta;
+                  if (!(data33 && typeof data33 == 'object' && !Array.isArray(data33))) {
+                    const err94 = {
+                      instancePath: instancePath + '/data/relationships/taskPriority/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/taskPriority/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err94];
+                    } else {
+                      vErrors.push(err94);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err95 = {
+                  instancePath: instancePath + '/data/relationships/taskPriority',
+                  schemaPath: '#/properties/data/properties/relationships/properties/taskPriority/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err95];
+                } else {
+                  vErrors.push(err95);
+                }
+                errors++;
+              }
+            }
+            if (data9.taskPurpose !== undefined) {
+              let data34 = data9.taskPurpose;
+              if (data34 && typeof data34 == 'object' && !Array.isArray(data34)) {
+                if (data34.data === undefined) {
+                  const err96 = {
+                    instancePath: instancePath + '/data/relationships/taskPurpose',
+                    schemaPath: '#/properties/data/properties/relationships/properties/taskPurpose/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err96];
+                  } else {
+                    vErrors.push(err96);
+                  }
+                  errors++;
+                }
+                for (const key11 in data34) {
+                  if (!(key11 === 'data' || key11 === 'meta')) {
+                    const err97 = {
+                      instancePath: instancePath + '/data/relationships/taskPurpose',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/taskPurpose/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key11 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err97];
+                    } else {
+                      vErrors.push(err97);
+                    }
+                    errors++;
+                  }
+                }
+                if (data34.data !== undefined) {
+                  let data35 = data34.data;
+                  const _errs116 = errors;
+                  let valid22 = false;
+                  const _errs117 = errors;
+                  if (data35 !== null) {
+                    const err98 = {
+                      instancePath: instancePath + '/data/relationships/taskPurpose/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err98];
+                    } else {
+                      vErrors.push(err98);
+                    }
+                    errors++;
+                  }
+                  var _valid9 = _errs117 === errors;
+                  valid22 = valid22 || _valid9;
+                  if (!valid22) {
+                    const _errs119 = errors;
+                    if (data35 && typeof data35 == 'object' && !Array.isArray(data35)) {
+                      if (data35.type === undefined) {
+                        const err99 = {
+                          instancePath: instancePath + '/data/relationships/taskPurpose/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err99];
+                        } else {
+                          vErrors.push(err99);
+                        }
+                        errors++;
+                      }
+                      if (data35.id === undefined) {
+                        const err100 = {
+                          instancePath: instancePath + '/data/relationships/taskPurpose/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err100];
+                        } else {
+                          vErrors.push(err100);
+                        }
+                        errors++;
+                      }
+                      for (const key12 in data35) {
+                        if (!(key12 === 'type' || key12 === 'id' || key12 === 'meta')) {
+                          const err101 = {
+                            instancePath: instancePath + '/data/relationships/taskPurpose/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key12 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err101];
+                          } else {
+                            vErrors.push(err101);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data35.type !== undefined) {
+                        if ('taskPurpose' !== data35.type) {
+                          const err102 = {
+                            instancePath: instancePath + '/data/relationships/taskPurpose/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'taskPurpose' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err102];
+                          } else {
+                            vErrors.push(err102);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data35.id !== undefined) {
+                        let data37 = data35.id;
+                        const _errs124 = errors;
+                        let valid24 = false;
+                        const _errs125 = errors;
+                        if (!(typeof data37 == 'number' && !(data37 % 1) && !isNaN(data37) && isFinite(data37))) {
+                          const err103 = {
+                            instancePath: instancePath + '/data/relationships/taskPurpose/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err103];
+                          } else {
+                            vErrors.push(err103);
+                          }
+                          errors++;
+                        }
+                        if (typeof data37 == 'number' && isFinite(data37)) {
+                          if (data37 > 9007199254740991 || isNaN(data37)) {
+                            const err104 = {
+                              instancePath: instancePath + '/data/relationships/taskPurpose/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err104];
+                            } else {
+                              vErrors.push(err104);
+                            }
+                            errors++;
+                          }
+                          if (data37 < 1 || isNaN(data37)) {
+                            const err105 = {
+                              instancePath: instancePath + '/data/relationships/taskPurpose/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err105];
+                            } else {
+                              vErrors.push(err105);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid10 = _errs125 === errors;
+                        valid24 = valid24 || _valid10;
+                        if (!valid24) {
+                          const _errs127 = errors;
+                          if (typeof data37 === 'string') {
+                            if (!pattern0.test(data37)) {
+                              const err106 = {
+                                instancePath: instancePath + '/data/relationships/taskPurpose/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err106];
+                              } else {
+                                vErrors.push(err106);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err107 = {
+                              instancePath: instancePath + '/data/relationships/taskPurpose/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err107];
+                            } else {
+                              vErrors.push(err107);
+                            }
+                            errors++;
+                          }
+                          var _valid10 = _errs127 === errors;
+                          valid24 = valid24 || _valid10;
+                        }
+                        if (!valid24) {
+                          const err108 = {
+                            instancePath: instancePath + '/data/relationships/taskPurpose/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err108];
+                          } else {
+                            vErrors.push(err108);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs124;
+                          if (vErrors !== null) {
+                            if (_errs124) {
+                              vErrors.length = _errs124;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data35.meta !== undefined) {
+                        let data38 = data35.meta;
+                        if (!(data38 && typeof data38 == 'object' && !Array.isArray(data38))) {
+                          const err109 = {
+                            instancePath: instancePath + '/data/relationships/taskPurpose/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err109];
+                          } else {
+                            vErrors.push(err109);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err110 = {
+                        instancePath: instancePath + '/data/relationships/taskPurpose/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err110];
+                      } else {
+                        vErrors.push(err110);
+                      }
+                      errors++;
+                    }
+                    var _valid9 = _errs119 === errors;
+                    valid22 = valid22 || _valid9;
+                  }
+                  if (!valid22) {
+                    const err111 = {
+                      instancePath: instancePath + '/data/relationships/taskPurpose/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err111];
+                    } else {
+                      vErrors.push(err111);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs116;
+                    if (vErrors !== null) {
+                      if (_errs116) {
+                        vErrors.length = _errs116;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data34.meta !== undefined) {
+                  let data39 = data34.meta;
+                  if (!(data39 && typeof data39 == 'object' && !Array.isArray(data39))) {
+                    const err112 = {
+                      instancePath: instancePath + '/data/relationships/taskPurpose/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/taskPurpose/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err112];
+                    } else {
+                      vErrors.push(err112);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err113 = {
+                  instancePath: instancePath + '/data/relationships/taskPurpose',
+                  schemaPath: '#/properties/data/properties/relationships/properties/taskPurpose/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err113];
+                } else {
+                  vErrors.push(err113);
+                }
+                errors++;
+              }
+            }
+            if (data9.template !== undefined) {
+              let data40 = data9.template;
+              if (data40 && typeof data40 == 'object' && !Array.isArray(data40)) {
+                if (data40.data === undefined) {
+                  const err114 = {
+                    instancePath: instancePath + '/data/relationships/template',
+                    schemaPath: '#/properties/data/properties/relationships/properties/template/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err114];
+                  } else {
+                    vErrors.push(err114);
+                  }
+                  errors++;
+                }
+                for (const key13 in data40) {
+                  if (!(key13 === 'data' || key13 === 'meta')) {
+                    const err115 = {
+                      instancePath: instancePath + '/data/relationships/template',
+                      schemaPath: '#/properties/data/properties/relationships/properties/template/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key13 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err115];
+                    } else {
+                      vErrors.push(err115);
+                    }
+                    errors++;
+                  }
+                }
+                if (data40.data !== undefined) {
+                  let data41 = data40.data;
+                  const _errs137 = errors;
+                  let valid26 = false;
+                  const _errs138 = errors;
+                  if (data41 !== null) {
+                    const err116 = {
+                      instancePath: instancePath + '/data/relationships/template/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err116];
+                    } else {
+                      vErrors.push(err116);
+                    }
+                    errors++;
+                  }
+                  var _valid11 = _errs138 === errors;
+                  valid26 = valid26 || _valid11;
+                  if (!valid26) {
+                    const _errs140 = errors;
+                    if (data41 && typeof data41 == 'object' && !Array.isArray(data41)) {
+                      if (data41.type === undefined) {
+                        const err117 = {
+                          instancePath: instancePath + '/data/relationships/template/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err117];
+                        } else {
+                          vErrors.push(err117);
+                        }
+                        errors++;
+                      }
+                      if (data41.id === undefined) {
+                        const err118 = {
+                          instancePath: instancePath + '/data/relationships/template/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err118];
+                        } else {
+                          vErrors.push(err118);
+                        }
+                        errors++;
+                      }
+                      for (const key14 in data41) {
+                        if (!(key14 === 'type' || key14 === 'id' || key14 === 'meta')) {
+                          const err119 = {
+                            instancePath: instancePath + '/data/relationships/template/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key14 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err119];
+                          } else {
+                            vErrors.push(err119);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data41.type !== undefined) {
+                        if ('template' !== data41.type) {
+                          const err120 = {
+                            instancePath: instancePath + '/data/relationships/template/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'template' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err120];
+                          } else {
+                            vErrors.push(err120);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data41.id !== undefined) {
+                        let data43 = data41.id;
+                        const _errs145 = errors;
+                        let valid28 = false;
+                        const _errs146 = errors;
+                        if (!(typeof data43 == 'number' && !(data43 % 1) && !isNaN(data43) && isFinite(data43))) {
+                          const err121 = {
+                            instancePath: instancePath + '/data/relationships/template/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err121];
+                          } else {
+                            vErrors.push(err121);
+                          }
+                          errors++;
+                        }
+                        if (typeof data43 == 'number' && isFinite(data43)) {
+                          if (data43 > 9007199254740991 || isNaN(data43)) {
+                            const err122 = {
+                              instancePath: instancePath + '/data/relationships/template/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err122];
+                            } else {
+                              vErrors.push(err122);
+                            }
+                            errors++;
+                          }
+                          if (data43 < 1 || isNaN(data43)) {
+                            const err123 = {
+                              instancePath: instancePath + '/data/relationships/template/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err123];
+                            } else {
+                              vErrors.push(err123);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid12 = _errs146 === errors;
+                        valid28 = valid28 || _valid12;
+                        if (!valid28) {
+                          const _errs148 = errors;
+                          if (typeof data43 === 'string') {
+                            if (!pattern0.test(data43)) {
+                              const err124 = {
+                                instancePath: instancePath + '/data/relationships/template/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err124];
+                              } else {
+                                vErrors.push(err124);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err125 = {
+                              instancePath: instancePath + '/data/relationships/template/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err125];
+                            } else {
+                              vErrors.push(err125);
+                            }
+                            errors++;
+                          }
+                          var _valid12 = _errs148 === errors;
+                          valid28 = valid28 || _valid12;
+                        }
+                        if (!valid28) {
+                          const err126 = {
                             instancePath: instancePath + '/data/relationships/template/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf',
@@ -2966,26 +5374,26 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err69];
+                            vErrors = [err126];
                           } else {
-                            vErrors.push(err69);
+                            vErrors.push(err126);
                           }
                           errors++;
                         } else {
-                          errors = _errs78;
+                          errors = _errs145;
                           if (vErrors !== null) {
-                            if (_errs78) {
-                              vErrors.length = _errs78;
+                            if (_errs145) {
+                              vErrors.length = _errs145;
                             } else {
                               vErrors = null;
                             }
                           }
                         }
                       }
-                      if (data21.meta !== undefined) {
-                        let data24 = data21.meta;
-                        if (!(data24 && typeof data24 == 'object' && !Array.isArray(data24))) {
-                          const err70 = {
+                      if (data41.meta !== undefined) {
+                        let data44 = data41.meta;
+                        if (!(data44 && typeof data44 == 'object' && !Array.isArray(data44))) {
+                          const err127 = {
                             instancePath: instancePath + '/data/relationships/template/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/meta/type',
@@ -2994,15 +5402,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err70];
+                            vErrors = [err127];
                           } else {
-                            vErrors.push(err70);
+                            vErrors.push(err127);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err71 = {
+                      const err128 = {
                         instancePath: instancePath + '/data/relationships/template/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/type',
@@ -3011,17 +5419,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err71];
+                        vErrors = [err128];
                       } else {
-                        vErrors.push(err71);
+                        vErrors.push(err128);
                       }
                       errors++;
                     }
-                    var _valid5 = _errs73 === errors;
-                    valid14 = valid14 || _valid5;
+                    var _valid11 = _errs140 === errors;
+                    valid26 = valid26 || _valid11;
                   }
-                  if (!valid14) {
-                    const err72 = {
+                  if (!valid26) {
+                    const err129 = {
                       instancePath: instancePath + '/data/relationships/template/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/template/properties/data/anyOf',
@@ -3030,26 +5438,26 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err72];
+                      vErrors = [err129];
                     } else {
-                      vErrors.push(err72);
+                      vErrors.push(err129);
                     }
                     errors++;
                   } else {
-                    errors = _errs70;
+                    errors = _errs137;
                     if (vErrors !== null) {
-                      if (_errs70) {
-                        vErrors.length = _errs70;
+                      if (_errs137) {
+                        vErrors.length = _errs137;
                       } else {
                         vErrors = null;
                       }
                     }
                   }
                 }
-                if (data20.meta !== undefined) {
-                  let data25 = data20.meta;
-                  if (!(data25 && typeof data25 == 'object' && !Array.isArray(data25))) {
-                    const err73 = {
+                if (data40.meta !== undefined) {
+                  let data45 = data40.meta;
+                  if (!(data45 && typeof data45 == 'object' && !Array.isArray(data45))) {
+                    const err130 = {
                       instancePath: instancePath + '/data/relationships/template/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/template/properties/meta/type',
                       keyword: 'type',
@@ -3057,15 +5465,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err73];
+                      vErrors = [err130];
                     } else {
-                      vErrors.push(err73);
+                      vErrors.push(err130);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err74 = {
+                const err131 = {
                   instancePath: instancePath + '/data/relationships/template',
                   schemaPath: '#/properties/data/properties/relationships/properties/template/type',
                   keyword: 'type',
@@ -3073,15 +5481,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err74];
+                  vErrors = [err131];
                 } else {
-                  vErrors.push(err74);
+                  vErrors.push(err131);
                 }
                 errors++;
               }
             }
           } else {
-            const err75 = {
+            const err132 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
               keyword: 'type',
@@ -3089,17 +5497,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err75];
+              vErrors = [err132];
             } else {
-              vErrors.push(err75);
+              vErrors.push(err132);
             }
             errors++;
           }
         }
         if (data0.meta !== undefined) {
-          let data26 = data0.meta;
-          if (!(data26 && typeof data26 == 'object' && !Array.isArray(data26))) {
-            const err76 = {
+          let data46 = data0.meta;
+          if (!(data46 && typeof data46 == 'object' && !Array.isArray(data46))) {
+            const err133 = {
               instancePath: instancePath + '/data/meta',
               schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
@@ -3107,17 +5515,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err76];
+              vErrors = [err133];
             } else {
-              vErrors.push(err76);
+              vErrors.push(err133);
             }
             errors++;
           }
         }
         if (data0.links !== undefined) {
-          let data27 = data0.links;
-          if (!(data27 && typeof data27 == 'object' && !Array.isArray(data27))) {
-            const err77 = {
+          let data47 = data0.links;
+          if (!(data47 && typeof data47 == 'object' && !Array.isArray(data47))) {
+            const err134 = {
               instancePath: instancePath + '/data/links',
               schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
@@ -3125,15 +5533,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err77];
+              vErrors = [err134];
             } else {
-              vErrors.push(err77);
+              vErrors.push(err134);
             }
             errors++;
           }
         }
       } else {
-        const err78 = {
+        const err135 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -3141,15 +5549,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err78];
+          vErrors = [err135];
         } else {
-          vErrors.push(err78);
+          vErrors.push(err135);
         }
         errors++;
       }
     }
   } else {
-    const err79 = {
+    const err136 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -3157,9 +5565,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err79];
+      vErrors = [err136];
     } else {
-      vErrors.push(err79);
+      vErrors.push(err136);
     }
     errors++;
   }

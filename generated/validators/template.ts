@@ -20,10 +20,17 @@ const schema11 = {
           required: [],
           additionalProperties: false,
           properties: {
+            archived: { type: ['boolean', 'null'] },
+            bccRecipients: { type: ['array', 'null'], items: { type: 'string' }, maxItems: 1000 },
             bodyHtml: { type: ['string', 'null'], maxLength: 32000 },
             ccRecipients: { type: ['array', 'null'], items: { type: 'string', maxLength: 255 }, maxItems: 1000 },
             name: { type: ['string', 'null'], maxLength: 255 },
+            shareType: { type: ['string', 'null'] },
             subject: { type: ['string', 'null'], maxLength: 255 },
+            tags: { type: ['array', 'null'], items: { type: 'string' }, maxItems: 1000 },
+            toRecipients: { type: ['array', 'null'], items: { type: 'string' }, maxItems: 1000 },
+            trackLinks: { type: ['boolean', 'null'] },
+            trackOpens: { type: ['boolean', 'null'] },
           },
         },
         relationships: {
@@ -67,7 +74,8 @@ const schema11 = {
     },
   },
 };
-const func2 = require('ajv/dist/runtime/ucs2length').default;
+const func2 = Object.prototype.hasOwnProperty;
+const func3 = require('ajv/dist/runtime/ucs2length').default;
 const pattern0 = new RegExp('^[1-9][0-9]{0,14}$', 'u');
 function validate10(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   /*# sourceURL="create" */ let vErrors = null;
@@ -151,7 +159,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           let data2 = data0.attributes;
           if (data2 && typeof data2 == 'object' && !Array.isArray(data2)) {
             for (const key1 in data2) {
-              if (!(key1 === 'bodyHtml' || key1 === 'ccRecipients' || key1 === 'name' || key1 === 'subject')) {
+              if (!func2.call(schema11.properties.data.properties.attributes.properties, key1)) {
                 const err4 = {
                   instancePath: instancePath + '/data/attributes',
                   schemaPath: '#/properties/data/properties/attributes/additionalProperties',
@@ -167,15 +175,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.bodyHtml !== undefined) {
-              let data3 = data2.bodyHtml;
-              if (typeof data3 !== 'string' && data3 !== null) {
+            if (data2.archived !== undefined) {
+              let data3 = data2.archived;
+              if (typeof data3 !== 'boolean' && data3 !== null) {
                 const err5 = {
-                  instancePath: instancePath + '/data/attributes/bodyHtml',
-                  schemaPath: '#/properties/data/properties/attributes/properties/bodyHtml/type',
+                  instancePath: instancePath + '/data/attributes/archived',
+                  schemaPath: '#/properties/data/properties/attributes/properties/archived/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.bodyHtml.type },
-                  message: 'must be string,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.archived.type },
+                  message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err5];
@@ -184,9 +192,80 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data3 === 'string') {
-                if (func2(data3) > 32000) {
-                  const err6 = {
+            }
+            if (data2.bccRecipients !== undefined) {
+              let data4 = data2.bccRecipients;
+              if (!Array.isArray(data4) && data4 !== null) {
+                const err6 = {
+                  instancePath: instancePath + '/data/attributes/bccRecipients',
+                  schemaPath: '#/properties/data/properties/attributes/properties/bccRecipients/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.bccRecipients.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err6];
+                } else {
+                  vErrors.push(err6);
+                }
+                errors++;
+              }
+              if (Array.isArray(data4)) {
+                if (data4.length > 1000) {
+                  const err7 = {
+                    instancePath: instancePath + '/data/attributes/bccRecipients',
+                    schemaPath: '#/properties/data/properties/attributes/properties/bccRecipients/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err7];
+                  } else {
+                    vErrors.push(err7);
+                  }
+                  errors++;
+                }
+                const len0 = data4.length;
+                for (let i0 = 0; i0 < len0; i0++) {
+                  if (typeof data4[i0] !== 'string') {
+                    const err8 = {
+                      instancePath: instancePath + '/data/attributes/bccRecipients/' + i0,
+                      schemaPath: '#/properties/data/properties/attributes/properties/bccRecipients/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err8];
+                    } else {
+                      vErrors.push(err8);
+                    }
+                    errors++;
+                  }
+                }
+              }
+            }
+            if (data2.bodyHtml !== undefined) {
+              let data6 = data2.bodyHtml;
+              if (typeof data6 !== 'string' && data6 !== null) {
+                const err9 = {
+                  instancePath: instancePath + '/data/attributes/bodyHtml',
+                  schemaPath: '#/properties/data/properties/attributes/properties/bodyHtml/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.bodyHtml.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err9];
+                } else {
+                  vErrors.push(err9);
+                }
+                errors++;
+              }
+              if (typeof data6 === 'string') {
+                if (func3(data6) > 32000) {
+                  const err10 = {
                     instancePath: instancePath + '/data/attributes/bodyHtml',
                     schemaPath: '#/properties/data/properties/attributes/properties/bodyHtml/maxLength',
                     keyword: 'maxLength',
@@ -194,93 +273,23 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 32000 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err6];
+                    vErrors = [err10];
                   } else {
-                    vErrors.push(err6);
+                    vErrors.push(err10);
                   }
                   errors++;
                 }
               }
             }
             if (data2.ccRecipients !== undefined) {
-              let data4 = data2.ccRecipients;
-              if (!Array.isArray(data4) && data4 !== null) {
-                const err7 = {
+              let data7 = data2.ccRecipients;
+              if (!Array.isArray(data7) && data7 !== null) {
+                const err11 = {
                   instancePath: instancePath + '/data/attributes/ccRecipients',
                   schemaPath: '#/properties/data/properties/attributes/properties/ccRecipients/type',
                   keyword: 'type',
                   params: { type: schema11.properties.data.properties.attributes.properties.ccRecipients.type },
                   message: 'must be array,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err7];
-                } else {
-                  vErrors.push(err7);
-                }
-                errors++;
-              }
-              if (Array.isArray(data4)) {
-                if (data4.length > 1000) {
-                  const err8 = {
-                    instancePath: instancePath + '/data/attributes/ccRecipients',
-                    schemaPath: '#/properties/data/properties/attributes/properties/ccRecipients/maxItems',
-                    keyword: 'maxItems',
-                    params: { limit: 1000 },
-                    message: 'must NOT have more than 1000 items',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err8];
-                  } else {
-                    vErrors.push(err8);
-                  }
-                  errors++;
-                }
-                const len0 = data4.length;
-                for (let i0 = 0; i0 < len0; i0++) {
-                  let data5 = data4[i0];
-                  if (typeof data5 === 'string') {
-                    if (func2(data5) > 255) {
-                      const err9 = {
-                        instancePath: instancePath + '/data/attributes/ccRecipients/' + i0,
-                        schemaPath: '#/properties/data/properties/attributes/properties/ccRecipients/items/maxLength',
-                        keyword: 'maxLength',
-                        params: { limit: 255 },
-                        message: 'must NOT have more than 255 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err9];
-                      } else {
-                        vErrors.push(err9);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err10 = {
-                      instancePath: instancePath + '/data/attributes/ccRecipients/' + i0,
-                      schemaPath: '#/properties/data/properties/attributes/properties/ccRecipients/items/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err10];
-                    } else {
-                      vErrors.push(err10);
-                    }
-                    errors++;
-                  }
-                }
-              }
-            }
-            if (data2.name !== undefined) {
-              let data6 = data2.name;
-              if (typeof data6 !== 'string' && data6 !== null) {
-                const err11 = {
-                  instancePath: instancePath + '/data/attributes/name',
-                  schemaPath: '#/properties/data/properties/attributes/properties/name/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.name.type },
-                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err11];
@@ -289,14 +298,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data6 === 'string') {
-                if (func2(data6) > 255) {
+              if (Array.isArray(data7)) {
+                if (data7.length > 1000) {
                   const err12 = {
-                    instancePath: instancePath + '/data/attributes/name',
-                    schemaPath: '#/properties/data/properties/attributes/properties/name/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
+                    instancePath: instancePath + '/data/attributes/ccRecipients',
+                    schemaPath: '#/properties/data/properties/attributes/properties/ccRecipients/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
                   };
                   if (vErrors === null) {
                     vErrors = [err12];
@@ -305,12 +314,100 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
+                const len1 = data7.length;
+                for (let i1 = 0; i1 < len1; i1++) {
+                  let data8 = data7[i1];
+                  if (typeof data8 === 'string') {
+                    if (func3(data8) > 255) {
+                      const err13 = {
+                        instancePath: instancePath + '/data/attributes/ccRecipients/' + i1,
+                        schemaPath: '#/properties/data/properties/attributes/properties/ccRecipients/items/maxLength',
+                        keyword: 'maxLength',
+                        params: { limit: 255 },
+                        message: 'must NOT have more than 255 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err13];
+                      } else {
+                        vErrors.push(err13);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err14 = {
+                      instancePath: instancePath + '/data/attributes/ccRecipients/' + i1,
+                      schemaPath: '#/properties/data/properties/attributes/properties/ccRecipients/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err14];
+                    } else {
+                      vErrors.push(err14);
+                    }
+                    errors++;
+                  }
+                }
+              }
+            }
+            if (data2.name !== undefined) {
+              let data9 = data2.name;
+              if (typeof data9 !== 'string' && data9 !== null) {
+                const err15 = {
+                  instancePath: instancePath + '/data/attributes/name',
+                  schemaPath: '#/properties/data/properties/attributes/properties/name/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.name.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err15];
+                } else {
+                  vErrors.push(err15);
+                }
+                errors++;
+              }
+              if (typeof data9 === 'string') {
+                if (func3(data9) > 255) {
+                  const err16 = {
+                    instancePath: instancePath + '/data/attributes/name',
+                    schemaPath: '#/properties/data/properties/attributes/properties/name/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err16];
+                  } else {
+                    vErrors.push(err16);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.shareType !== undefined) {
+              let data10 = data2.shareType;
+              if (typeof data10 !== 'string' && data10 !== null) {
+                const err17 = {
+                  instancePath: instancePath + '/data/attributes/shareType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/shareType/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.shareType.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err17];
+                } else {
+                  vErrors.push(err17);
+                }
+                errors++;
               }
             }
             if (data2.subject !== undefined) {
-              let data7 = data2.subject;
-              if (typeof data7 !== 'string' && data7 !== null) {
-                const err13 = {
+              let data11 = data2.subject;
+              if (typeof data11 !== 'string' && data11 !== null) {
+                const err18 = {
                   instancePath: instancePath + '/data/attributes/subject',
                   schemaPath: '#/properties/data/properties/attributes/properties/subject/type',
                   keyword: 'type',
@@ -318,15 +415,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err13];
+                  vErrors = [err18];
                 } else {
-                  vErrors.push(err13);
+                  vErrors.push(err18);
                 }
                 errors++;
               }
-              if (typeof data7 === 'string') {
-                if (func2(data7) > 255) {
-                  const err14 = {
+              if (typeof data11 === 'string') {
+                if (func3(data11) > 255) {
+                  const err19 = {
                     instancePath: instancePath + '/data/attributes/subject',
                     schemaPath: '#/properties/data/properties/attributes/properties/subject/maxLength',
                     keyword: 'maxLength',
@@ -334,16 +431,158 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err14];
+                    vErrors = [err19];
                   } else {
-                    vErrors.push(err14);
+                    vErrors.push(err19);
                   }
                   errors++;
                 }
               }
             }
+            if (data2.tags !== undefined) {
+              let data12 = data2.tags;
+              if (!Array.isArray(data12) && data12 !== null) {
+                const err20 = {
+                  instancePath: instancePath + '/data/attributes/tags',
+                  schemaPath: '#/properties/data/properties/attributes/properties/tags/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.tags.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err20];
+                } else {
+                  vErrors.push(err20);
+                }
+                errors++;
+              }
+              if (Array.isArray(data12)) {
+                if (data12.length > 1000) {
+                  const err21 = {
+                    instancePath: instancePath + '/data/attributes/tags',
+                    schemaPath: '#/properties/data/properties/attributes/properties/tags/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err21];
+                  } else {
+                    vErrors.push(err21);
+                  }
+                  errors++;
+                }
+                const len2 = data12.length;
+                for (let i2 = 0; i2 < len2; i2++) {
+                  if (typeof data12[i2] !== 'string') {
+                    const err22 = {
+                      instancePath: instancePath + '/data/attributes/tags/' + i2,
+                      schemaPath: '#/properties/data/properties/attributes/properties/tags/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err22];
+                    } else {
+                      vErrors.push(err22);
+                    }
+                    errors++;
+                  }
+                }
+              }
+            }
+            if (data2.toRecipients !== undefined) {
+              let data14 = data2.toRecipients;
+              if (!Array.isArray(data14) && data14 !== null) {
+                const err23 = {
+                  instancePath: instancePath + '/data/attributes/toRecipients',
+                  schemaPath: '#/properties/data/properties/attributes/properties/toRecipients/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.toRecipients.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err23];
+                } else {
+                  vErrors.push(err23);
+                }
+                errors++;
+              }
+              if (Array.isArray(data14)) {
+                if (data14.length > 1000) {
+                  const err24 = {
+                    instancePath: instancePath + '/data/attributes/toRecipients',
+                    schemaPath: '#/properties/data/properties/attributes/properties/toRecipients/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err24];
+                  } else {
+                    vErrors.push(err24);
+                  }
+                  errors++;
+                }
+                const len3 = data14.length;
+                for (let i3 = 0; i3 < len3; i3++) {
+                  if (typeof data14[i3] !== 'string') {
+                    const err25 = {
+                      instancePath: instancePath + '/data/attributes/toRecipients/' + i3,
+                      schemaPath: '#/properties/data/properties/attributes/properties/toRecipients/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err25];
+                    } else {
+                      vErrors.push(err25);
+                    }
+                    errors++;
+                  }
+                }
+              }
+            }
+            if (data2.trackLinks !== undefined) {
+              let data16 = data2.trackLinks;
+              if (typeof data16 !== 'boolean' && data16 !== null) {
+                const err26 = {
+                  instancePath: instancePath + '/data/attributes/trackLinks',
+                  schemaPath: '#/properties/data/properties/attributes/properties/trackLinks/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.trackLinks.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err26];
+                } else {
+                  vErrors.push(err26);
+                }
+                errors++;
+              }
+            }
+            if (data2.trackOpens !== undefined) {
+              let data17 = data2.trackOpens;
+              if (typeof data17 !== 'boolean' && data17 !== null) {
+                const err27 = {
+                  instancePath: instancePath + '/data/attributes/trackOpens',
+                  schemaPath: '#/properties/data/properties/attributes/properties/trackOpens/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.trackOpens.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err27];
+                } else {
+                  vErrors.push(err27);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err15 = {
+            const err28 = {
               instancePath: instancePath + '/data/attributes',
               schemaPath: '#/properties/data/properties/attributes/type',
               keyword: 'type',
@@ -351,19 +590,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err15];
+              vErrors = [err28];
             } else {
-              vErrors.push(err15);
+              vErrors.push(err28);
             }
             errors++;
           }
         }
         if (data0.relationships !== undefined) {
-          let data8 = data0.relationships;
-          if (data8 && typeof data8 == 'object' && !Array.isArray(data8)) {
-            for (const key2 in data8) {
+          let data18 = data0.relationships;
+          if (data18 && typeof data18 == 'object' && !Array.isArray(data18)) {
+            for (const key2 in data18) {
               if (!(key2 === 'owner')) {
-                const err16 = {
+                const err29 = {
                   instancePath: instancePath + '/data/relationships',
                   schemaPath: '#/properties/data/properties/relationships/additionalProperties',
                   keyword: 'additionalProperties',
@@ -371,18 +610,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err16];
+                  vErrors = [err29];
                 } else {
-                  vErrors.push(err16);
+                  vErrors.push(err29);
                 }
                 errors++;
               }
             }
-            if (data8.owner !== undefined) {
-              let data9 = data8.owner;
-              if (data9 && typeof data9 == 'object' && !Array.isArray(data9)) {
-                if (data9.data === undefined) {
-                  const err17 = {
+            if (data18.owner !== undefined) {
+              let data19 = data18.owner;
+              if (data19 && typeof data19 == 'object' && !Array.isArray(data19)) {
+                if (data19.data === undefined) {
+                  const err30 = {
                     instancePath: instancePath + '/data/relationships/owner',
                     schemaPath: '#/properties/data/properties/relationships/properties/owner/required',
                     keyword: 'required',
@@ -390,15 +629,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err17];
+                    vErrors = [err30];
                   } else {
-                    vErrors.push(err17);
+                    vErrors.push(err30);
                   }
                   errors++;
                 }
-                for (const key3 in data9) {
+                for (const key3 in data19) {
                   if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err18 = {
+                    const err31 = {
                       instancePath: instancePath + '/data/relationships/owner',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/additionalProperties',
                       keyword: 'additionalProperties',
@@ -406,20 +645,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err18];
+                      vErrors = [err31];
                     } else {
-                      vErrors.push(err18);
+                      vErrors.push(err31);
                     }
                     errors++;
                   }
                 }
-                if (data9.data !== undefined) {
-                  let data10 = data9.data;
-                  const _errs26 = errors;
-                  let valid7 = false;
-                  const _errs27 = errors;
-                  if (data10 !== null) {
-                    const err19 = {
+                if (data19.data !== undefined) {
+                  let data20 = data19.data;
+                  const _errs46 = errors;
+                  let valid13 = false;
+                  const _errs47 = errors;
+                  if (data20 !== null) {
+                    const err32 = {
                       instancePath: instancePath + '/data/relationships/owner/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/0/type',
@@ -428,19 +667,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err19];
+                      vErrors = [err32];
                     } else {
-                      vErrors.push(err19);
+                      vErrors.push(err32);
                     }
                     errors++;
                   }
-                  var _valid0 = _errs27 === errors;
-                  valid7 = valid7 || _valid0;
-                  if (!valid7) {
-                    const _errs29 = errors;
-                    if (data10 && typeof data10 == 'object' && !Array.isArray(data10)) {
-                      if (data10.type === undefined) {
-                        const err20 = {
+                  var _valid0 = _errs47 === errors;
+                  valid13 = valid13 || _valid0;
+                  if (!valid13) {
+                    const _errs49 = errors;
+                    if (data20 && typeof data20 == 'object' && !Array.isArray(data20)) {
+                      if (data20.type === undefined) {
+                        const err33 = {
                           instancePath: instancePath + '/data/relationships/owner/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
@@ -449,14 +688,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err20];
+                          vErrors = [err33];
                         } else {
-                          vErrors.push(err20);
+                          vErrors.push(err33);
                         }
                         errors++;
                       }
-                      if (data10.id === undefined) {
-                        const err21 = {
+                      if (data20.id === undefined) {
+                        const err34 = {
                           instancePath: instancePath + '/data/relationships/owner/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
@@ -465,15 +704,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err21];
+                          vErrors = [err34];
                         } else {
-                          vErrors.push(err21);
+                          vErrors.push(err34);
                         }
                         errors++;
                       }
-                      for (const key4 in data10) {
+                      for (const key4 in data20) {
                         if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err22 = {
+                          const err35 = {
                             instancePath: instancePath + '/data/relationships/owner/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/additionalProperties',
@@ -482,16 +721,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err22];
+                            vErrors = [err35];
                           } else {
-                            vErrors.push(err22);
+                            vErrors.push(err35);
                           }
                           errors++;
                         }
                       }
-                      if (data10.type !== undefined) {
-                        if ('user' !== data10.type) {
-                          const err23 = {
+                      if (data20.type !== undefined) {
+                        if ('user' !== data20.type) {
+                          const err36 = {
                             instancePath: instancePath + '/data/relationships/owner/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/type/const',
@@ -500,20 +739,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err23];
+                            vErrors = [err36];
                           } else {
-                            vErrors.push(err23);
+                            vErrors.push(err36);
                           }
                           errors++;
                         }
                       }
-                      if (data10.id !== undefined) {
-                        let data12 = data10.id;
-                        const _errs34 = errors;
-                        let valid9 = false;
-                        const _errs35 = errors;
-                        if (!(typeof data12 == 'number' && !(data12 % 1) && !isNaN(data12) && isFinite(data12))) {
-                          const err24 = {
+                      if (data20.id !== undefined) {
+                        let data22 = data20.id;
+                        const _errs54 = errors;
+                        let valid15 = false;
+                        const _errs55 = errors;
+                        if (!(typeof data22 == 'number' && !(data22 % 1) && !isNaN(data22) && isFinite(data22))) {
+                          const err37 = {
                             instancePath: instancePath + '/data/relationships/owner/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -522,15 +761,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err24];
+                            vErrors = [err37];
                           } else {
-                            vErrors.push(err24);
+                            vErrors.push(err37);
                           }
                           errors++;
                         }
-                        if (typeof data12 == 'number' && isFinite(data12)) {
-                          if (data12 > 9007199254740991 || isNaN(data12)) {
-                            const err25 = {
+                        if (typeof data22 == 'number' && isFinite(data22)) {
+                          if (data22 > 9007199254740991 || isNaN(data22)) {
+                            const err38 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -539,14 +778,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err25];
+                              vErrors = [err38];
                             } else {
-                              vErrors.push(err25);
+                              vErrors.push(err38);
                             }
                             errors++;
                           }
-                          if (data12 < 1 || isNaN(data12)) {
-                            const err26 = {
+                          if (data22 < 1 || isNaN(data22)) {
+                            const err39 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -555,20 +794,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err26];
+                              vErrors = [err39];
                             } else {
-                              vErrors.push(err26);
+                              vErrors.push(err39);
                             }
                             errors++;
                           }
                         }
-                        var _valid1 = _errs35 === errors;
-                        valid9 = valid9 || _valid1;
-                        if (!valid9) {
-                          const _errs37 = errors;
-                          if (typeof data12 === 'string') {
-                            if (!pattern0.test(data12)) {
-                              const err27 = {
+                        var _valid1 = _errs55 === errors;
+                        valid15 = valid15 || _valid1;
+                        if (!valid15) {
+                          const _errs57 = errors;
+                          if (typeof data22 === 'string') {
+                            if (!pattern0.test(data22)) {
+                              const err40 = {
                                 instancePath: instancePath + '/data/relationships/owner/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -577,14 +816,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err27];
+                                vErrors = [err40];
                               } else {
-                                vErrors.push(err27);
+                                vErrors.push(err40);
                               }
                               errors++;
                             }
                           } else {
-                            const err28 = {
+                            const err41 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -593,17 +832,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err28];
+                              vErrors = [err41];
                             } else {
-                              vErrors.push(err28);
+                              vErrors.push(err41);
                             }
                             errors++;
                           }
-                          var _valid1 = _errs37 === errors;
-                          valid9 = valid9 || _valid1;
+                          var _valid1 = _errs57 === errors;
+                          valid15 = valid15 || _valid1;
                         }
-                        if (!valid9) {
-                          const err29 = {
+                        if (!valid15) {
+                          const err42 = {
                             instancePath: instancePath + '/data/relationships/owner/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf',
@@ -612,26 +851,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err29];
+                            vErrors = [err42];
                           } else {
-                            vErrors.push(err29);
+                            vErrors.push(err42);
                           }
                           errors++;
                         } else {
-                          errors = _errs34;
+                          errors = _errs54;
                           if (vErrors !== null) {
-                            if (_errs34) {
-                              vErrors.length = _errs34;
+                            if (_errs54) {
+                              vErrors.length = _errs54;
                             } else {
                               vErrors = null;
                             }
                           }
                         }
                       }
-                      if (data10.meta !== undefined) {
-                        let data13 = data10.meta;
-                        if (!(data13 && typeof data13 == 'object' && !Array.isArray(data13))) {
-                          const err30 = {
+                      if (data20.meta !== undefined) {
+                        let data23 = data20.meta;
+                        if (!(data23 && typeof data23 == 'object' && !Array.isArray(data23))) {
+                          const err43 = {
                             instancePath: instancePath + '/data/relationships/owner/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/meta/type',
@@ -640,15 +879,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err30];
+                            vErrors = [err43];
                           } else {
-                            vErrors.push(err30);
+                            vErrors.push(err43);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err31 = {
+                      const err44 = {
                         instancePath: instancePath + '/data/relationships/owner/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/type',
@@ -657,17 +896,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err31];
+                        vErrors = [err44];
                       } else {
-                        vErrors.push(err31);
+                        vErrors.push(err44);
                       }
                       errors++;
                     }
-                    var _valid0 = _errs29 === errors;
-                    valid7 = valid7 || _valid0;
+                    var _valid0 = _errs49 === errors;
+                    valid13 = valid13 || _valid0;
                   }
-                  if (!valid7) {
-                    const err32 = {
+                  if (!valid13) {
+                    const err45 = {
                       instancePath: instancePath + '/data/relationships/owner/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -675,26 +914,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err32];
+                      vErrors = [err45];
                     } else {
-                      vErrors.push(err32);
+                      vErrors.push(err45);
                     }
                     errors++;
                   } else {
-                    errors = _errs26;
+                    errors = _errs46;
                     if (vErrors !== null) {
-                      if (_errs26) {
-                        vErrors.length = _errs26;
+                      if (_errs46) {
+                        vErrors.length = _errs46;
                       } else {
                         vErrors = null;
                       }
                     }
                   }
                 }
-                if (data9.meta !== undefined) {
-                  let data14 = data9.meta;
-                  if (!(data14 && typeof data14 == 'object' && !Array.isArray(data14))) {
-                    const err33 = {
+                if (data19.meta !== undefined) {
+                  let data24 = data19.meta;
+                  if (!(data24 && typeof data24 == 'object' && !Array.isArray(data24))) {
+                    const err46 = {
                       instancePath: instancePath + '/data/relationships/owner/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/meta/type',
                       keyword: 'type',
@@ -702,15 +941,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err33];
+                      vErrors = [err46];
                     } else {
-                      vErrors.push(err33);
+                      vErrors.push(err46);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err34 = {
+                const err47 = {
                   instancePath: instancePath + '/data/relationships/owner',
                   schemaPath: '#/properties/data/properties/relationships/properties/owner/type',
                   keyword: 'type',
@@ -718,15 +957,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err34];
+                  vErrors = [err47];
                 } else {
-                  vErrors.push(err34);
+                  vErrors.push(err47);
                 }
                 errors++;
               }
             }
           } else {
-            const err35 = {
+            const err48 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
               keyword: 'type',
@@ -734,17 +973,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err35];
+              vErrors = [err48];
             } else {
-              vErrors.push(err35);
+              vErrors.push(err48);
             }
             errors++;
           }
         }
         if (data0.meta !== undefined) {
-          let data15 = data0.meta;
-          if (!(data15 && typeof data15 == 'object' && !Array.isArray(data15))) {
-            const err36 = {
+          let data25 = data0.meta;
+          if (!(data25 && typeof data25 == 'object' && !Array.isArray(data25))) {
+            const err49 = {
               instancePath: instancePath + '/data/meta',
               schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
@@ -752,17 +991,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err36];
+              vErrors = [err49];
             } else {
-              vErrors.push(err36);
+              vErrors.push(err49);
             }
             errors++;
           }
         }
         if (data0.links !== undefined) {
-          let data16 = data0.links;
-          if (!(data16 && typeof data16 == 'object' && !Array.isArray(data16))) {
-            const err37 = {
+          let data26 = data0.links;
+          if (!(data26 && typeof data26 == 'object' && !Array.isArray(data26))) {
+            const err50 = {
               instancePath: instancePath + '/data/links',
               schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
@@ -770,15 +1009,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err37];
+              vErrors = [err50];
             } else {
-              vErrors.push(err37);
+              vErrors.push(err50);
             }
             errors++;
           }
         }
       } else {
-        const err38 = {
+        const err51 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -786,15 +1025,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err38];
+          vErrors = [err51];
         } else {
-          vErrors.push(err38);
+          vErrors.push(err51);
         }
         errors++;
       }
     }
   } else {
-    const err39 = {
+    const err52 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -802,9 +1041,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err39];
+      vErrors = [err52];
     } else {
-      vErrors.push(err39);
+      vErrors.push(err52);
     }
     errors++;
   }
@@ -834,10 +1073,17 @@ const schema12 = {
           required: [],
           additionalProperties: false,
           properties: {
+            archived: { type: ['boolean', 'null'] },
+            bccRecipients: { type: ['array', 'null'], items: { type: 'string' }, maxItems: 1000 },
             bodyHtml: { type: ['string', 'null'], maxLength: 32000 },
             ccRecipients: { type: ['array', 'null'], items: { type: 'string', maxLength: 255 }, maxItems: 1000 },
             name: { type: ['string', 'null'], maxLength: 255 },
+            shareType: { type: ['string', 'null'] },
             subject: { type: ['string', 'null'], maxLength: 255 },
+            tags: { type: ['array', 'null'], items: { type: 'string' }, maxItems: 1000 },
+            toRecipients: { type: ['array', 'null'], items: { type: 'string' }, maxItems: 1000 },
+            trackLinks: { type: ['boolean', 'null'] },
+            trackOpens: { type: ['boolean', 'null'] },
           },
         },
         relationships: {
@@ -1093,7 +1339,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           let data3 = data0.attributes;
           if (data3 && typeof data3 == 'object' && !Array.isArray(data3)) {
             for (const key1 in data3) {
-              if (!(key1 === 'bodyHtml' || key1 === 'ccRecipients' || key1 === 'name' || key1 === 'subject')) {
+              if (!func2.call(schema12.properties.data.properties.attributes.properties, key1)) {
                 const err11 = {
                   instancePath: instancePath + '/data/attributes',
                   schemaPath: '#/properties/data/properties/attributes/additionalProperties',
@@ -1109,15 +1355,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.bodyHtml !== undefined) {
-              let data4 = data3.bodyHtml;
-              if (typeof data4 !== 'string' && data4 !== null) {
+            if (data3.archived !== undefined) {
+              let data4 = data3.archived;
+              if (typeof data4 !== 'boolean' && data4 !== null) {
                 const err12 = {
-                  instancePath: instancePath + '/data/attributes/bodyHtml',
-                  schemaPath: '#/properties/data/properties/attributes/properties/bodyHtml/type',
+                  instancePath: instancePath + '/data/attributes/archived',
+                  schemaPath: '#/properties/data/properties/attributes/properties/archived/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.bodyHtml.type },
-                  message: 'must be string,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.archived.type },
+                  message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err12];
@@ -1126,9 +1372,80 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data4 === 'string') {
-                if (func2(data4) > 32000) {
-                  const err13 = {
+            }
+            if (data3.bccRecipients !== undefined) {
+              let data5 = data3.bccRecipients;
+              if (!Array.isArray(data5) && data5 !== null) {
+                const err13 = {
+                  instancePath: instancePath + '/data/attributes/bccRecipients',
+                  schemaPath: '#/properties/data/properties/attributes/properties/bccRecipients/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.bccRecipients.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err13];
+                } else {
+                  vErrors.push(err13);
+                }
+                errors++;
+              }
+              if (Array.isArray(data5)) {
+                if (data5.length > 1000) {
+                  const err14 = {
+                    instancePath: instancePath + '/data/attributes/bccRecipients',
+                    schemaPath: '#/properties/data/properties/attributes/properties/bccRecipients/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err14];
+                  } else {
+                    vErrors.push(err14);
+                  }
+                  errors++;
+                }
+                const len0 = data5.length;
+                for (let i0 = 0; i0 < len0; i0++) {
+                  if (typeof data5[i0] !== 'string') {
+                    const err15 = {
+                      instancePath: instancePath + '/data/attributes/bccRecipients/' + i0,
+                      schemaPath: '#/properties/data/properties/attributes/properties/bccRecipients/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err15];
+                    } else {
+                      vErrors.push(err15);
+                    }
+                    errors++;
+                  }
+                }
+              }
+            }
+            if (data3.bodyHtml !== undefined) {
+              let data7 = data3.bodyHtml;
+              if (typeof data7 !== 'string' && data7 !== null) {
+                const err16 = {
+                  instancePath: instancePath + '/data/attributes/bodyHtml',
+                  schemaPath: '#/properties/data/properties/attributes/properties/bodyHtml/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.bodyHtml.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err16];
+                } else {
+                  vErrors.push(err16);
+                }
+                errors++;
+              }
+              if (typeof data7 === 'string') {
+                if (func3(data7) > 32000) {
+                  const err17 = {
                     instancePath: instancePath + '/data/attributes/bodyHtml',
                     schemaPath: '#/properties/data/properties/attributes/properties/bodyHtml/maxLength',
                     keyword: 'maxLength',
@@ -1136,93 +1453,23 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 32000 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err13];
+                    vErrors = [err17];
                   } else {
-                    vErrors.push(err13);
+                    vErrors.push(err17);
                   }
                   errors++;
                 }
               }
             }
             if (data3.ccRecipients !== undefined) {
-              let data5 = data3.ccRecipients;
-              if (!Array.isArray(data5) && data5 !== null) {
-                const err14 = {
+              let data8 = data3.ccRecipients;
+              if (!Array.isArray(data8) && data8 !== null) {
+                const err18 = {
                   instancePath: instancePath + '/data/attributes/ccRecipients',
                   schemaPath: '#/properties/data/properties/attributes/properties/ccRecipients/type',
                   keyword: 'type',
                   params: { type: schema12.properties.data.properties.attributes.properties.ccRecipients.type },
                   message: 'must be array,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err14];
-                } else {
-                  vErrors.push(err14);
-                }
-                errors++;
-              }
-              if (Array.isArray(data5)) {
-                if (data5.length > 1000) {
-                  const err15 = {
-                    instancePath: instancePath + '/data/attributes/ccRecipients',
-                    schemaPath: '#/properties/data/properties/attributes/properties/ccRecipients/maxItems',
-                    keyword: 'maxItems',
-                    params: { limit: 1000 },
-                    message: 'must NOT have more than 1000 items',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err15];
-                  } else {
-                    vErrors.push(err15);
-                  }
-                  errors++;
-                }
-                const len0 = data5.length;
-                for (let i0 = 0; i0 < len0; i0++) {
-                  let data6 = data5[i0];
-                  if (typeof data6 === 'string') {
-                    if (func2(data6) > 255) {
-                      const err16 = {
-                        instancePath: instancePath + '/data/attributes/ccRecipients/' + i0,
-                        schemaPath: '#/properties/data/properties/attributes/properties/ccRecipients/items/maxLength',
-                        keyword: 'maxLength',
-                        params: { limit: 255 },
-                        message: 'must NOT have more than 255 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err16];
-                      } else {
-                        vErrors.push(err16);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err17 = {
-                      instancePath: instancePath + '/data/attributes/ccRecipients/' + i0,
-                      schemaPath: '#/properties/data/properties/attributes/properties/ccRecipients/items/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err17];
-                    } else {
-                      vErrors.push(err17);
-                    }
-                    errors++;
-                  }
-                }
-              }
-            }
-            if (data3.name !== undefined) {
-              let data7 = data3.name;
-              if (typeof data7 !== 'string' && data7 !== null) {
-                const err18 = {
-                  instancePath: instancePath + '/data/attributes/name',
-                  schemaPath: '#/properties/data/properties/attributes/properties/name/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.name.type },
-                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err18];
@@ -1231,14 +1478,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data7 === 'string') {
-                if (func2(data7) > 255) {
+              if (Array.isArray(data8)) {
+                if (data8.length > 1000) {
                   const err19 = {
-                    instancePath: instancePath + '/data/attributes/name',
-                    schemaPath: '#/properties/data/properties/attributes/properties/name/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
+                    instancePath: instancePath + '/data/attributes/ccRecipients',
+                    schemaPath: '#/properties/data/properties/attributes/properties/ccRecipients/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
                   };
                   if (vErrors === null) {
                     vErrors = [err19];
@@ -1247,12 +1494,100 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
+                const len1 = data8.length;
+                for (let i1 = 0; i1 < len1; i1++) {
+                  let data9 = data8[i1];
+                  if (typeof data9 === 'string') {
+                    if (func3(data9) > 255) {
+                      const err20 = {
+                        instancePath: instancePath + '/data/attributes/ccRecipients/' + i1,
+                        schemaPath: '#/properties/data/properties/attributes/properties/ccRecipients/items/maxLength',
+                        keyword: 'maxLength',
+                        params: { limit: 255 },
+                        message: 'must NOT have more than 255 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err20];
+                      } else {
+                        vErrors.push(err20);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err21 = {
+                      instancePath: instancePath + '/data/attributes/ccRecipients/' + i1,
+                      schemaPath: '#/properties/data/properties/attributes/properties/ccRecipients/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err21];
+                    } else {
+                      vErrors.push(err21);
+                    }
+                    errors++;
+                  }
+                }
+              }
+            }
+            if (data3.name !== undefined) {
+              let data10 = data3.name;
+              if (typeof data10 !== 'string' && data10 !== null) {
+                const err22 = {
+                  instancePath: instancePath + '/data/attributes/name',
+                  schemaPath: '#/properties/data/properties/attributes/properties/name/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.name.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err22];
+                } else {
+                  vErrors.push(err22);
+                }
+                errors++;
+              }
+              if (typeof data10 === 'string') {
+                if (func3(data10) > 255) {
+                  const err23 = {
+                    instancePath: instancePath + '/data/attributes/name',
+                    schemaPath: '#/properties/data/properties/attributes/properties/name/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err23];
+                  } else {
+                    vErrors.push(err23);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.shareType !== undefined) {
+              let data11 = data3.shareType;
+              if (typeof data11 !== 'string' && data11 !== null) {
+                const err24 = {
+                  instancePath: instancePath + '/data/attributes/shareType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/shareType/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.shareType.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err24];
+                } else {
+                  vErrors.push(err24);
+                }
+                errors++;
               }
             }
             if (data3.subject !== undefined) {
-              let data8 = data3.subject;
-              if (typeof data8 !== 'string' && data8 !== null) {
-                const err20 = {
+              let data12 = data3.subject;
+              if (typeof data12 !== 'string' && data12 !== null) {
+                const err25 = {
                   instancePath: instancePath + '/data/attributes/subject',
                   schemaPath: '#/properties/data/properties/attributes/properties/subject/type',
                   keyword: 'type',
@@ -1260,15 +1595,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err20];
+                  vErrors = [err25];
                 } else {
-                  vErrors.push(err20);
+                  vErrors.push(err25);
                 }
                 errors++;
               }
-              if (typeof data8 === 'string') {
-                if (func2(data8) > 255) {
-                  const err21 = {
+              if (typeof data12 === 'string') {
+                if (func3(data12) > 255) {
+                  const err26 = {
                     instancePath: instancePath + '/data/attributes/subject',
                     schemaPath: '#/properties/data/properties/attributes/properties/subject/maxLength',
                     keyword: 'maxLength',
@@ -1276,16 +1611,158 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err21];
+                    vErrors = [err26];
                   } else {
-                    vErrors.push(err21);
+                    vErrors.push(err26);
                   }
                   errors++;
                 }
               }
             }
+            if (data3.tags !== undefined) {
+              let data13 = data3.tags;
+              if (!Array.isArray(data13) && data13 !== null) {
+                const err27 = {
+                  instancePath: instancePath + '/data/attributes/tags',
+                  schemaPath: '#/properties/data/properties/attributes/properties/tags/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.tags.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err27];
+                } else {
+                  vErrors.push(err27);
+                }
+                errors++;
+              }
+              if (Array.isArray(data13)) {
+                if (data13.length > 1000) {
+                  const err28 = {
+                    instancePath: instancePath + '/data/attributes/tags',
+                    schemaPath: '#/properties/data/properties/attributes/properties/tags/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err28];
+                  } else {
+                    vErrors.push(err28);
+                  }
+                  errors++;
+                }
+                const len2 = data13.length;
+                for (let i2 = 0; i2 < len2; i2++) {
+                  if (typeof data13[i2] !== 'string') {
+                    const err29 = {
+                      instancePath: instancePath + '/data/attributes/tags/' + i2,
+                      schemaPath: '#/properties/data/properties/attributes/properties/tags/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err29];
+                    } else {
+                      vErrors.push(err29);
+                    }
+                    errors++;
+                  }
+                }
+              }
+            }
+            if (data3.toRecipients !== undefined) {
+              let data15 = data3.toRecipients;
+              if (!Array.isArray(data15) && data15 !== null) {
+                const err30 = {
+                  instancePath: instancePath + '/data/attributes/toRecipients',
+                  schemaPath: '#/properties/data/properties/attributes/properties/toRecipients/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.toRecipients.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err30];
+                } else {
+                  vErrors.push(err30);
+                }
+                errors++;
+              }
+              if (Array.isArray(data15)) {
+                if (data15.length > 1000) {
+                  const err31 = {
+                    instancePath: instancePath + '/data/attributes/toRecipients',
+                    schemaPath: '#/properties/data/properties/attributes/properties/toRecipients/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err31];
+                  } else {
+                    vErrors.push(err31);
+                  }
+                  errors++;
+                }
+                const len3 = data15.length;
+                for (let i3 = 0; i3 < len3; i3++) {
+                  if (typeof data15[i3] !== 'string') {
+                    const err32 = {
+                      instancePath: instancePath + '/data/attributes/toRecipients/' + i3,
+                      schemaPath: '#/properties/data/properties/attributes/properties/toRecipients/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err32];
+                    } else {
+                      vErrors.push(err32);
+                    }
+                    errors++;
+                  }
+                }
+              }
+            }
+            if (data3.trackLinks !== undefined) {
+              let data17 = data3.trackLinks;
+              if (typeof data17 !== 'boolean' && data17 !== null) {
+                const err33 = {
+                  instancePath: instancePath + '/data/attributes/trackLinks',
+                  schemaPath: '#/properties/data/properties/attributes/properties/trackLinks/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.trackLinks.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err33];
+                } else {
+                  vErrors.push(err33);
+                }
+                errors++;
+              }
+            }
+            if (data3.trackOpens !== undefined) {
+              let data18 = data3.trackOpens;
+              if (typeof data18 !== 'boolean' && data18 !== null) {
+                const err34 = {
+                  instancePath: instancePath + '/data/attributes/trackOpens',
+                  schemaPath: '#/properties/data/properties/attributes/properties/trackOpens/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.trackOpens.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err34];
+                } else {
+                  vErrors.push(err34);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err22 = {
+            const err35 = {
               instancePath: instancePath + '/data/attributes',
               schemaPath: '#/properties/data/properties/attributes/type',
               keyword: 'type',
@@ -1293,19 +1770,19 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err22];
+              vErrors = [err35];
             } else {
-              vErrors.push(err22);
+              vErrors.push(err35);
             }
             errors++;
           }
         }
         if (data0.relationships !== undefined) {
-          let data9 = data0.relationships;
-          if (data9 && typeof data9 == 'object' && !Array.isArray(data9)) {
-            for (const key2 in data9) {
+          let data19 = data0.relationships;
+          if (data19 && typeof data19 == 'object' && !Array.isArray(data19)) {
+            for (const key2 in data19) {
               if (!(key2 === 'owner')) {
-                const err23 = {
+                const err36 = {
                   instancePath: instancePath + '/data/relationships',
                   schemaPath: '#/properties/data/properties/relationships/additionalProperties',
                   keyword: 'additionalProperties',
@@ -1313,18 +1790,18 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err23];
+                  vErrors = [err36];
                 } else {
-                  vErrors.push(err23);
+                  vErrors.push(err36);
                 }
                 errors++;
               }
             }
-            if (data9.owner !== undefined) {
-              let data10 = data9.owner;
-              if (data10 && typeof data10 == 'object' && !Array.isArray(data10)) {
-                if (data10.data === undefined) {
-                  const err24 = {
+            if (data19.owner !== undefined) {
+              let data20 = data19.owner;
+              if (data20 && typeof data20 == 'object' && !Array.isArray(data20)) {
+                if (data20.data === undefined) {
+                  const err37 = {
                     instancePath: instancePath + '/data/relationships/owner',
                     schemaPath: '#/properties/data/properties/relationships/properties/owner/required',
                     keyword: 'required',
@@ -1332,15 +1809,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err24];
+                    vErrors = [err37];
                   } else {
-                    vErrors.push(err24);
+                    vErrors.push(err37);
                   }
                   errors++;
                 }
-                for (const key3 in data10) {
+                for (const key3 in data20) {
                   if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err25 = {
+                    const err38 = {
                       instancePath: instancePath + '/data/relationships/owner',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/additionalProperties',
                       keyword: 'additionalProperties',
@@ -1348,20 +1825,20 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err25];
+                      vErrors = [err38];
                     } else {
-                      vErrors.push(err25);
+                      vErrors.push(err38);
                     }
                     errors++;
                   }
                 }
-                if (data10.data !== undefined) {
-                  let data11 = data10.data;
-                  const _errs32 = errors;
-                  let valid8 = false;
-                  const _errs33 = errors;
-                  if (data11 !== null) {
-                    const err26 = {
+                if (data20.data !== undefined) {
+                  let data21 = data20.data;
+                  const _errs52 = errors;
+                  let valid14 = false;
+                  const _errs53 = errors;
+                  if (data21 !== null) {
+                    const err39 = {
                       instancePath: instancePath + '/data/relationships/owner/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/0/type',
@@ -1370,19 +1847,19 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err26];
+                      vErrors = [err39];
                     } else {
-                      vErrors.push(err26);
+                      vErrors.push(err39);
                     }
                     errors++;
                   }
-                  var _valid1 = _errs33 === errors;
-                  valid8 = valid8 || _valid1;
-                  if (!valid8) {
-                    const _errs35 = errors;
-                    if (data11 && typeof data11 == 'object' && !Array.isArray(data11)) {
-                      if (data11.type === undefined) {
-                        const err27 = {
+                  var _valid1 = _errs53 === errors;
+                  valid14 = valid14 || _valid1;
+                  if (!valid14) {
+                    const _errs55 = errors;
+                    if (data21 && typeof data21 == 'object' && !Array.isArray(data21)) {
+                      if (data21.type === undefined) {
+                        const err40 = {
                           instancePath: instancePath + '/data/relationships/owner/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
@@ -1391,14 +1868,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err27];
+                          vErrors = [err40];
                         } else {
-                          vErrors.push(err27);
+                          vErrors.push(err40);
                         }
                         errors++;
                       }
-                      if (data11.id === undefined) {
-                        const err28 = {
+                      if (data21.id === undefined) {
+                        const err41 = {
                           instancePath: instancePath + '/data/relationships/owner/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
@@ -1407,15 +1884,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err28];
+                          vErrors = [err41];
                         } else {
-                          vErrors.push(err28);
+                          vErrors.push(err41);
                         }
                         errors++;
                       }
-                      for (const key4 in data11) {
+                      for (const key4 in data21) {
                         if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err29 = {
+                          const err42 = {
                             instancePath: instancePath + '/data/relationships/owner/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/additionalProperties',
@@ -1424,16 +1901,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err29];
+                            vErrors = [err42];
                           } else {
-                            vErrors.push(err29);
+                            vErrors.push(err42);
                           }
                           errors++;
                         }
                       }
-                      if (data11.type !== undefined) {
-                        if ('user' !== data11.type) {
-                          const err30 = {
+                      if (data21.type !== undefined) {
+                        if ('user' !== data21.type) {
+                          const err43 = {
                             instancePath: instancePath + '/data/relationships/owner/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/type/const',
@@ -1442,20 +1919,20 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err30];
+                            vErrors = [err43];
                           } else {
-                            vErrors.push(err30);
+                            vErrors.push(err43);
                           }
                           errors++;
                         }
                       }
-                      if (data11.id !== undefined) {
-                        let data13 = data11.id;
-                        const _errs40 = errors;
-                        let valid10 = false;
-                        const _errs41 = errors;
-                        if (!(typeof data13 == 'number' && !(data13 % 1) && !isNaN(data13) && isFinite(data13))) {
-                          const err31 = {
+                      if (data21.id !== undefined) {
+                        let data23 = data21.id;
+                        const _errs60 = errors;
+                        let valid16 = false;
+                        const _errs61 = errors;
+                        if (!(typeof data23 == 'number' && !(data23 % 1) && !isNaN(data23) && isFinite(data23))) {
+                          const err44 = {
                             instancePath: instancePath + '/data/relationships/owner/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -1464,15 +1941,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err31];
+                            vErrors = [err44];
                           } else {
-                            vErrors.push(err31);
+                            vErrors.push(err44);
                           }
                           errors++;
                         }
-                        if (typeof data13 == 'number' && isFinite(data13)) {
-                          if (data13 > 9007199254740991 || isNaN(data13)) {
-                            const err32 = {
+                        if (typeof data23 == 'number' && isFinite(data23)) {
+                          if (data23 > 9007199254740991 || isNaN(data23)) {
+                            const err45 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -1481,14 +1958,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err32];
+                              vErrors = [err45];
                             } else {
-                              vErrors.push(err32);
+                              vErrors.push(err45);
                             }
                             errors++;
                           }
-                          if (data13 < 1 || isNaN(data13)) {
-                            const err33 = {
+                          if (data23 < 1 || isNaN(data23)) {
+                            const err46 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -1497,20 +1974,20 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err33];
+                              vErrors = [err46];
                             } else {
-                              vErrors.push(err33);
+                              vErrors.push(err46);
                             }
                             errors++;
                           }
                         }
-                        var _valid2 = _errs41 === errors;
-                        valid10 = valid10 || _valid2;
-                        if (!valid10) {
-                          const _errs43 = errors;
-                          if (typeof data13 === 'string') {
-                            if (!pattern0.test(data13)) {
-                              const err34 = {
+                        var _valid2 = _errs61 === errors;
+                        valid16 = valid16 || _valid2;
+                        if (!valid16) {
+                          const _errs63 = errors;
+                          if (typeof data23 === 'string') {
+                            if (!pattern0.test(data23)) {
+                              const err47 = {
                                 instancePath: instancePath + '/data/relationships/owner/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -1519,14 +1996,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err34];
+                                vErrors = [err47];
                               } else {
-                                vErrors.push(err34);
+                                vErrors.push(err47);
                               }
                               errors++;
                             }
                           } else {
-                            const err35 = {
+                            const err48 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -1535,17 +2012,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err35];
+                              vErrors = [err48];
                             } else {
-                              vErrors.push(err35);
+                              vErrors.push(err48);
                             }
                             errors++;
                           }
-                          var _valid2 = _errs43 === errors;
-                          valid10 = valid10 || _valid2;
+                          var _valid2 = _errs63 === errors;
+                          valid16 = valid16 || _valid2;
                         }
-                        if (!valid10) {
-                          const err36 = {
+                        if (!valid16) {
+                          const err49 = {
                             instancePath: instancePath + '/data/relationships/owner/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf',
@@ -1554,26 +2031,26 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err36];
+                            vErrors = [err49];
                           } else {
-                            vErrors.push(err36);
+                            vErrors.push(err49);
                           }
                           errors++;
                         } else {
-                          errors = _errs40;
+                          errors = _errs60;
                           if (vErrors !== null) {
-                            if (_errs40) {
-                              vErrors.length = _errs40;
+                            if (_errs60) {
+                              vErrors.length = _errs60;
                             } else {
                               vErrors = null;
                             }
                           }
                         }
                       }
-                      if (data11.meta !== undefined) {
-                        let data14 = data11.meta;
-                        if (!(data14 && typeof data14 == 'object' && !Array.isArray(data14))) {
-                          const err37 = {
+                      if (data21.meta !== undefined) {
+                        let data24 = data21.meta;
+                        if (!(data24 && typeof data24 == 'object' && !Array.isArray(data24))) {
+                          const err50 = {
                             instancePath: instancePath + '/data/relationships/owner/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/meta/type',
@@ -1582,15 +2059,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err37];
+                            vErrors = [err50];
                           } else {
-                            vErrors.push(err37);
+                            vErrors.push(err50);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err38 = {
+                      const err51 = {
                         instancePath: instancePath + '/data/relationships/owner/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/type',
@@ -1599,17 +2076,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err38];
+                        vErrors = [err51];
                       } else {
-                        vErrors.push(err38);
+                        vErrors.push(err51);
                       }
                       errors++;
                     }
-                    var _valid1 = _errs35 === errors;
-                    valid8 = valid8 || _valid1;
+                    var _valid1 = _errs55 === errors;
+                    valid14 = valid14 || _valid1;
                   }
-                  if (!valid8) {
-                    const err39 = {
+                  if (!valid14) {
+                    const err52 = {
                       instancePath: instancePath + '/data/relationships/owner/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -1617,26 +2094,26 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err39];
+                      vErrors = [err52];
                     } else {
-                      vErrors.push(err39);
+                      vErrors.push(err52);
                     }
                     errors++;
                   } else {
-                    errors = _errs32;
+                    errors = _errs52;
                     if (vErrors !== null) {
-                      if (_errs32) {
-                        vErrors.length = _errs32;
+                      if (_errs52) {
+                        vErrors.length = _errs52;
                       } else {
                         vErrors = null;
                       }
                     }
                   }
                 }
-                if (data10.meta !== undefined) {
-                  let data15 = data10.meta;
-                  if (!(data15 && typeof data15 == 'object' && !Array.isArray(data15))) {
-                    const err40 = {
+                if (data20.meta !== undefined) {
+                  let data25 = data20.meta;
+                  if (!(data25 && typeof data25 == 'object' && !Array.isArray(data25))) {
+                    const err53 = {
                       instancePath: instancePath + '/data/relationships/owner/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/meta/type',
                       keyword: 'type',
@@ -1644,15 +2121,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err40];
+                      vErrors = [err53];
                     } else {
-                      vErrors.push(err40);
+                      vErrors.push(err53);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err41 = {
+                const err54 = {
                   instancePath: instancePath + '/data/relationships/owner',
                   schemaPath: '#/properties/data/properties/relationships/properties/owner/type',
                   keyword: 'type',
@@ -1660,15 +2137,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err41];
+                  vErrors = [err54];
                 } else {
-                  vErrors.push(err41);
+                  vErrors.push(err54);
                 }
                 errors++;
               }
             }
           } else {
-            const err42 = {
+            const err55 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
               keyword: 'type',
@@ -1676,17 +2153,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err42];
+              vErrors = [err55];
             } else {
-              vErrors.push(err42);
+              vErrors.push(err55);
             }
             errors++;
           }
         }
         if (data0.meta !== undefined) {
-          let data16 = data0.meta;
-          if (!(data16 && typeof data16 == 'object' && !Array.isArray(data16))) {
-            const err43 = {
+          let data26 = data0.meta;
+          if (!(data26 && typeof data26 == 'object' && !Array.isArray(data26))) {
+            const err56 = {
               instancePath: instancePath + '/data/meta',
               schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
@@ -1694,17 +2171,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err43];
+              vErrors = [err56];
             } else {
-              vErrors.push(err43);
+              vErrors.push(err56);
             }
             errors++;
           }
         }
         if (data0.links !== undefined) {
-          let data17 = data0.links;
-          if (!(data17 && typeof data17 == 'object' && !Array.isArray(data17))) {
-            const err44 = {
+          let data27 = data0.links;
+          if (!(data27 && typeof data27 == 'object' && !Array.isArray(data27))) {
+            const err57 = {
               instancePath: instancePath + '/data/links',
               schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
@@ -1712,15 +2189,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err44];
+              vErrors = [err57];
             } else {
-              vErrors.push(err44);
+              vErrors.push(err57);
             }
             errors++;
           }
         }
       } else {
-        const err45 = {
+        const err58 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -1728,15 +2205,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err45];
+          vErrors = [err58];
         } else {
-          vErrors.push(err45);
+          vErrors.push(err58);
         }
         errors++;
       }
     }
   } else {
-    const err46 = {
+    const err59 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -1744,9 +2221,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err46];
+      vErrors = [err59];
     } else {
-      vErrors.push(err46);
+      vErrors.push(err59);
     }
     errors++;
   }

@@ -20,22 +20,173 @@ const schema11 = {
           required: ['email'],
           additionalProperties: false,
           properties: {
+            accountsViewId: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            activityNotificationsDisabled: { type: ['boolean', 'null'] },
+            bounceWarningEmailEnabled: { type: ['boolean', 'null'] },
+            bridgePhone: { type: ['string', 'null'] },
+            bridgePhoneExtension: { type: ['string', 'null'] },
+            callsViewId: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            controlledTabDefault: { type: ['string', 'null'] },
+            custom1: { type: ['string', 'null'] },
+            custom2: { type: ['string', 'null'] },
+            custom3: { type: ['string', 'null'] },
+            custom4: { type: ['string', 'null'] },
+            custom5: { type: ['string', 'null'] },
+            dailyDigestEmailEnabled: { type: ['boolean', 'null'] },
+            defaultRulesetId: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            duties: { type: ['object', 'null'] },
             email: { type: 'string', format: 'email', maxLength: 255 },
+            enableVoiceRecordings: { type: ['boolean', 'null'] },
+            engagementEmailsEnabled: { type: ['boolean', 'null'] },
             firstName: { type: ['string', 'null'], maxLength: 255 },
+            inboundBridgePhone: { type: ['string', 'null'] },
+            inboundBridgePhoneExtension: { type: ['string', 'null'] },
+            inboundCallBehavior: { type: ['string', 'null'] },
+            inboundPhoneType: { type: ['string', 'null'] },
+            inboundVoicemailCustomMessageText: { type: ['string', 'null'] },
+            inboundVoicemailMessageTextVoice: { type: ['string', 'null'] },
+            inboundVoicemailPromptType: { type: ['string', 'null'] },
             jobRoleByName: { type: ['string', 'null'], maxLength: 255 },
+            kaiaRecordingsViewId: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            keepBridgePhoneConnected: { type: ['boolean', 'null'] },
             lastName: { type: ['string', 'null'], maxLength: 255 },
+            locked: { type: ['boolean', 'null'] },
+            mailboxErrorEmailEnabled: { type: ['boolean', 'null'] },
+            meetingEngagementNotificationEnabled: { type: ['boolean', 'null'] },
+            notificationsEnabled: { type: ['boolean', 'null'] },
+            oceClickToDialEverywhere: { type: ['boolean', 'null'] },
+            oceGmailToolbar: { type: ['boolean', 'null'] },
+            oceGmailTrackingState: { type: ['string', 'null'] },
+            oceSalesforceEmailDecorating: { type: ['boolean', 'null'] },
+            oceSalesforcePhoneDecorating: { type: ['boolean', 'null'] },
+            oceUniversalTaskFlow: { type: ['boolean', 'null'] },
+            oceWindowMode: { type: ['boolean', 'null'] },
+            opportunitiesViewId: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            phoneCountryCode: { type: ['string', 'null'] },
+            phoneNumber: { type: ['string', 'null'] },
+            phoneType: { type: ['string', 'null'] },
+            pluginAlertNotificationEnabled: { type: ['boolean', 'null'] },
+            preferredVoiceRegion: { type: ['string', 'null'] },
+            prefersLocalPresence: { type: ['boolean', 'null'] },
+            prospectsViewId: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            reportsTeamPerfViewId: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            reportsViewId: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            scimExternalId: { type: ['string', 'null'] },
+            scimSource: { type: ['string', 'null'] },
+            senderNotificationsExcluded: { type: ['boolean', 'null'] },
+            tasksViewId: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            teamsViewId: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            textingEmailNotifications: { type: ['boolean', 'null'] },
+            title: { type: ['string', 'null'] },
+            unknownReplyEmailEnabled: { type: ['boolean', 'null'] },
+            username: { type: ['string', 'null'] },
+            usersViewId: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            voicemailNotificationEnabled: { type: ['boolean', 'null'] },
+            weeklyDigestEmailEnabled: { type: ['boolean', 'null'] },
           },
         },
-        relationships: { type: 'object', required: [], additionalProperties: false, properties: {} },
+        relationships: {
+          type: 'object',
+          required: [],
+          additionalProperties: false,
+          properties: {
+            mailbox: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'mailbox' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            profile: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'profile' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            role: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'role' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+          },
+        },
         meta: { type: 'object' },
         links: { type: 'object' },
       },
     },
   },
 };
+const func2 = Object.prototype.hasOwnProperty;
+const func3 = require('ajv/dist/runtime/ucs2length').default;
 const formats0 =
   /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
-const func2 = require('ajv/dist/runtime/ucs2length').default;
+const pattern0 = new RegExp('^[1-9][0-9]{0,14}$', 'u');
 function validate10(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   /*# sourceURL="create" */ let vErrors = null;
   let errors = 0;
@@ -148,7 +299,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               errors++;
             }
             for (const key1 in data2) {
-              if (!(key1 === 'email' || key1 === 'firstName' || key1 === 'jobRoleByName' || key1 === 'lastName')) {
+              if (!func2.call(schema11.properties.data.properties.attributes.properties, key1)) {
                 const err6 = {
                   instancePath: instancePath + '/data/attributes',
                   schemaPath: '#/properties/data/properties/attributes/additionalProperties',
@@ -164,31 +315,31 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.email !== undefined) {
-              let data3 = data2.email;
-              if (typeof data3 === 'string') {
-                if (func2(data3) > 255) {
-                  const err7 = {
-                    instancePath: instancePath + '/data/attributes/email',
-                    schemaPath: '#/properties/data/properties/attributes/properties/email/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err7];
-                  } else {
-                    vErrors.push(err7);
-                  }
-                  errors++;
+            if (data2.accountsViewId !== undefined) {
+              let data3 = data2.accountsViewId;
+              if (!(typeof data3 == 'number' && !(data3 % 1) && !isNaN(data3) && isFinite(data3)) && data3 !== null) {
+                const err7 = {
+                  instancePath: instancePath + '/data/attributes/accountsViewId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/accountsViewId/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.accountsViewId.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err7];
+                } else {
+                  vErrors.push(err7);
                 }
-                if (!formats0.test(data3)) {
+                errors++;
+              }
+              if (typeof data3 == 'number' && isFinite(data3)) {
+                if (data3 > 2147483647 || isNaN(data3)) {
                   const err8 = {
-                    instancePath: instancePath + '/data/attributes/email',
-                    schemaPath: '#/properties/data/properties/attributes/properties/email/format',
-                    keyword: 'format',
-                    params: { format: 'email' },
-                    message: 'must match format "' + 'email' + '"',
+                    instancePath: instancePath + '/data/attributes/accountsViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/accountsViewId/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
                     vErrors = [err8];
@@ -197,31 +348,34 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-              } else {
-                const err9 = {
-                  instancePath: instancePath + '/data/attributes/email',
-                  schemaPath: '#/properties/data/properties/attributes/properties/email/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                };
-                if (vErrors === null) {
-                  vErrors = [err9];
-                } else {
-                  vErrors.push(err9);
+                if (data3 < -2147483648 || isNaN(data3)) {
+                  const err9 = {
+                    instancePath: instancePath + '/data/attributes/accountsViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/accountsViewId/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err9];
+                  } else {
+                    vErrors.push(err9);
+                  }
+                  errors++;
                 }
-                errors++;
               }
             }
-            if (data2.firstName !== undefined) {
-              let data4 = data2.firstName;
-              if (typeof data4 !== 'string' && data4 !== null) {
+            if (data2.activityNotificationsDisabled !== undefined) {
+              let data4 = data2.activityNotificationsDisabled;
+              if (typeof data4 !== 'boolean' && data4 !== null) {
                 const err10 = {
-                  instancePath: instancePath + '/data/attributes/firstName',
-                  schemaPath: '#/properties/data/properties/attributes/properties/firstName/type',
+                  instancePath: instancePath + '/data/attributes/activityNotificationsDisabled',
+                  schemaPath: '#/properties/data/properties/attributes/properties/activityNotificationsDisabled/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.firstName.type },
-                  message: 'must be string,null',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.activityNotificationsDisabled.type,
+                  },
+                  message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err10];
@@ -230,32 +384,35 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data4 === 'string') {
-                if (func2(data4) > 255) {
-                  const err11 = {
-                    instancePath: instancePath + '/data/attributes/firstName',
-                    schemaPath: '#/properties/data/properties/attributes/properties/firstName/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err11];
-                  } else {
-                    vErrors.push(err11);
-                  }
-                  errors++;
+            }
+            if (data2.bounceWarningEmailEnabled !== undefined) {
+              let data5 = data2.bounceWarningEmailEnabled;
+              if (typeof data5 !== 'boolean' && data5 !== null) {
+                const err11 = {
+                  instancePath: instancePath + '/data/attributes/bounceWarningEmailEnabled',
+                  schemaPath: '#/properties/data/properties/attributes/properties/bounceWarningEmailEnabled/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.bounceWarningEmailEnabled.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err11];
+                } else {
+                  vErrors.push(err11);
                 }
+                errors++;
               }
             }
-            if (data2.jobRoleByName !== undefined) {
-              let data5 = data2.jobRoleByName;
-              if (typeof data5 !== 'string' && data5 !== null) {
+            if (data2.bridgePhone !== undefined) {
+              let data6 = data2.bridgePhone;
+              if (typeof data6 !== 'string' && data6 !== null) {
                 const err12 = {
-                  instancePath: instancePath + '/data/attributes/jobRoleByName',
-                  schemaPath: '#/properties/data/properties/attributes/properties/jobRoleByName/type',
+                  instancePath: instancePath + '/data/attributes/bridgePhone',
+                  schemaPath: '#/properties/data/properties/attributes/properties/bridgePhone/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.jobRoleByName.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.bridgePhone.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -265,33 +422,34 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data5 === 'string') {
-                if (func2(data5) > 255) {
-                  const err13 = {
-                    instancePath: instancePath + '/data/attributes/jobRoleByName',
-                    schemaPath: '#/properties/data/properties/attributes/properties/jobRoleByName/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err13];
-                  } else {
-                    vErrors.push(err13);
-                  }
-                  errors++;
+            }
+            if (data2.bridgePhoneExtension !== undefined) {
+              let data7 = data2.bridgePhoneExtension;
+              if (typeof data7 !== 'string' && data7 !== null) {
+                const err13 = {
+                  instancePath: instancePath + '/data/attributes/bridgePhoneExtension',
+                  schemaPath: '#/properties/data/properties/attributes/properties/bridgePhoneExtension/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.bridgePhoneExtension.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err13];
+                } else {
+                  vErrors.push(err13);
                 }
+                errors++;
               }
             }
-            if (data2.lastName !== undefined) {
-              let data6 = data2.lastName;
-              if (typeof data6 !== 'string' && data6 !== null) {
+            if (data2.callsViewId !== undefined) {
+              let data8 = data2.callsViewId;
+              if (!(typeof data8 == 'number' && !(data8 % 1) && !isNaN(data8) && isFinite(data8)) && data8 !== null) {
                 const err14 = {
-                  instancePath: instancePath + '/data/attributes/lastName',
-                  schemaPath: '#/properties/data/properties/attributes/properties/lastName/type',
+                  instancePath: instancePath + '/data/attributes/callsViewId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/callsViewId/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.lastName.type },
-                  message: 'must be string,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.callsViewId.type },
+                  message: 'must be integer,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err14];
@@ -300,14 +458,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data6 === 'string') {
-                if (func2(data6) > 255) {
+              if (typeof data8 == 'number' && isFinite(data8)) {
+                if (data8 > 2147483647 || isNaN(data8)) {
                   const err15 = {
-                    instancePath: instancePath + '/data/attributes/lastName',
-                    schemaPath: '#/properties/data/properties/attributes/properties/lastName/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
+                    instancePath: instancePath + '/data/attributes/callsViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/callsViewId/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
                     vErrors = [err15];
@@ -316,10 +474,1496 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
+                if (data8 < -2147483648 || isNaN(data8)) {
+                  const err16 = {
+                    instancePath: instancePath + '/data/attributes/callsViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/callsViewId/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err16];
+                  } else {
+                    vErrors.push(err16);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.controlledTabDefault !== undefined) {
+              let data9 = data2.controlledTabDefault;
+              if (typeof data9 !== 'string' && data9 !== null) {
+                const err17 = {
+                  instancePath: instancePath + '/data/attributes/controlledTabDefault',
+                  schemaPath: '#/properties/data/properties/attributes/properties/controlledTabDefault/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.controlledTabDefault.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err17];
+                } else {
+                  vErrors.push(err17);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom1 !== undefined) {
+              let data10 = data2.custom1;
+              if (typeof data10 !== 'string' && data10 !== null) {
+                const err18 = {
+                  instancePath: instancePath + '/data/attributes/custom1',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom1/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom1.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err18];
+                } else {
+                  vErrors.push(err18);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom2 !== undefined) {
+              let data11 = data2.custom2;
+              if (typeof data11 !== 'string' && data11 !== null) {
+                const err19 = {
+                  instancePath: instancePath + '/data/attributes/custom2',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom2/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom2.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err19];
+                } else {
+                  vErrors.push(err19);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom3 !== undefined) {
+              let data12 = data2.custom3;
+              if (typeof data12 !== 'string' && data12 !== null) {
+                const err20 = {
+                  instancePath: instancePath + '/data/attributes/custom3',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom3/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom3.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err20];
+                } else {
+                  vErrors.push(err20);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom4 !== undefined) {
+              let data13 = data2.custom4;
+              if (typeof data13 !== 'string' && data13 !== null) {
+                const err21 = {
+                  instancePath: instancePath + '/data/attributes/custom4',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom4/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom4.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err21];
+                } else {
+                  vErrors.push(err21);
+                }
+                errors++;
+              }
+            }
+            if (data2.custom5 !== undefined) {
+              let data14 = data2.custom5;
+              if (typeof data14 !== 'string' && data14 !== null) {
+                const err22 = {
+                  instancePath: instancePath + '/data/attributes/custom5',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom5/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom5.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err22];
+                } else {
+                  vErrors.push(err22);
+                }
+                errors++;
+              }
+            }
+            if (data2.dailyDigestEmailEnabled !== undefined) {
+              let data15 = data2.dailyDigestEmailEnabled;
+              if (typeof data15 !== 'boolean' && data15 !== null) {
+                const err23 = {
+                  instancePath: instancePath + '/data/attributes/dailyDigestEmailEnabled',
+                  schemaPath: '#/properties/data/properties/attributes/properties/dailyDigestEmailEnabled/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.dailyDigestEmailEnabled.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err23];
+                } else {
+                  vErrors.push(err23);
+                }
+                errors++;
+              }
+            }
+            if (data2.defaultRulesetId !== undefined) {
+              let data16 = data2.defaultRulesetId;
+              if (
+                !(typeof data16 == 'number' && !(data16 % 1) && !isNaN(data16) && isFinite(data16)) &&
+                data16 !== null
+              ) {
+                const err24 = {
+                  instancePath: instancePath + '/data/attributes/defaultRulesetId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/defaultRulesetId/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.defaultRulesetId.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err24];
+                } else {
+                  vErrors.push(err24);
+                }
+                errors++;
+              }
+              if (typeof data16 == 'number' && isFinite(data16)) {
+                if (data16 > 2147483647 || isNaN(data16)) {
+                  const err25 = {
+                    instancePath: instancePath + '/data/attributes/defaultRulesetId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/defaultRulesetId/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err25];
+                  } else {
+                    vErrors.push(err25);
+                  }
+                  errors++;
+                }
+                if (data16 < -2147483648 || isNaN(data16)) {
+                  const err26 = {
+                    instancePath: instancePath + '/data/attributes/defaultRulesetId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/defaultRulesetId/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err26];
+                  } else {
+                    vErrors.push(err26);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.duties !== undefined) {
+              let data17 = data2.duties;
+              if (!(data17 && typeof data17 == 'object' && !Array.isArray(data17)) && data17 !== null) {
+                const err27 = {
+                  instancePath: instancePath + '/data/attributes/duties',
+                  schemaPath: '#/properties/data/properties/attributes/properties/duties/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.duties.type },
+                  message: 'must be object,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err27];
+                } else {
+                  vErrors.push(err27);
+                }
+                errors++;
+              }
+            }
+            if (data2.email !== undefined) {
+              let data18 = data2.email;
+              if (typeof data18 === 'string') {
+                if (func3(data18) > 255) {
+                  const err28 = {
+                    instancePath: instancePath + '/data/attributes/email',
+                    schemaPath: '#/properties/data/properties/attributes/properties/email/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err28];
+                  } else {
+                    vErrors.push(err28);
+                  }
+                  errors++;
+                }
+                if (!formats0.test(data18)) {
+                  const err29 = {
+                    instancePath: instancePath + '/data/attributes/email',
+                    schemaPath: '#/properties/data/properties/attributes/properties/email/format',
+                    keyword: 'format',
+                    params: { format: 'email' },
+                    message: 'must match format "' + 'email' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err29];
+                  } else {
+                    vErrors.push(err29);
+                  }
+                  errors++;
+                }
+              } else {
+                const err30 = {
+                  instancePath: instancePath + '/data/attributes/email',
+                  schemaPath: '#/properties/data/properties/attributes/properties/email/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err30];
+                } else {
+                  vErrors.push(err30);
+                }
+                errors++;
+              }
+            }
+            if (data2.enableVoiceRecordings !== undefined) {
+              let data19 = data2.enableVoiceRecordings;
+              if (typeof data19 !== 'boolean' && data19 !== null) {
+                const err31 = {
+                  instancePath: instancePath + '/data/attributes/enableVoiceRecordings',
+                  schemaPath: '#/properties/data/properties/attributes/properties/enableVoiceRecordings/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.enableVoiceRecordings.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err31];
+                } else {
+                  vErrors.push(err31);
+                }
+                errors++;
+              }
+            }
+            if (data2.engagementEmailsEnabled !== undefined) {
+              let data20 = data2.engagementEmailsEnabled;
+              if (typeof data20 !== 'boolean' && data20 !== null) {
+                const err32 = {
+                  instancePath: instancePath + '/data/attributes/engagementEmailsEnabled',
+                  schemaPath: '#/properties/data/properties/attributes/properties/engagementEmailsEnabled/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.engagementEmailsEnabled.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err32];
+                } else {
+                  vErrors.push(err32);
+                }
+                errors++;
+              }
+            }
+            if (data2.firstName !== undefined) {
+              let data21 = data2.firstName;
+              if (typeof data21 !== 'string' && data21 !== null) {
+                const err33 = {
+                  instancePath: instancePath + '/data/attributes/firstName',
+                  schemaPath: '#/properties/data/properties/attributes/properties/firstName/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.firstName.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err33];
+                } else {
+                  vErrors.push(err33);
+                }
+                errors++;
+              }
+              if (typeof data21 === 'string') {
+                if (func3(data21) > 255) {
+                  const err34 = {
+                    instancePath: instancePath + '/data/attributes/firstName',
+                    schemaPath: '#/properties/data/properties/attributes/properties/firstName/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err34];
+                  } else {
+                    vErrors.push(err34);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.inboundBridgePhone !== undefined) {
+              let data22 = data2.inboundBridgePhone;
+              if (typeof data22 !== 'string' && data22 !== null) {
+                const err35 = {
+                  instancePath: instancePath + '/data/attributes/inboundBridgePhone',
+                  schemaPath: '#/properties/data/properties/attributes/properties/inboundBridgePhone/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.inboundBridgePhone.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err35];
+                } else {
+                  vErrors.push(err35);
+                }
+                errors++;
+              }
+            }
+            if (data2.inboundBridgePhoneExtension !== undefined) {
+              let data23 = data2.inboundBridgePhoneExtension;
+              if (typeof data23 !== 'string' && data23 !== null) {
+                const err36 = {
+                  instancePath: instancePath + '/data/attributes/inboundBridgePhoneExtension',
+                  schemaPath: '#/properties/data/properties/attributes/properties/inboundBridgePhoneExtension/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.inboundBridgePhoneExtension.type,
+                  },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err36];
+                } else {
+                  vErrors.push(err36);
+                }
+                errors++;
+              }
+            }
+            if (data2.inboundCallBehavior !== undefined) {
+              let data24 = data2.inboundCallBehavior;
+              if (typeof data24 !== 'string' && data24 !== null) {
+                const err37 = {
+                  instancePath: instancePath + '/data/attributes/inboundCallBehavior',
+                  schemaPath: '#/properties/data/properties/attributes/properties/inboundCallBehavior/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.inboundCallBehavior.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err37];
+                } else {
+                  vErrors.push(err37);
+                }
+                errors++;
+              }
+            }
+            if (data2.inboundPhoneType !== undefined) {
+              let data25 = data2.inboundPhoneType;
+              if (typeof data25 !== 'string' && data25 !== null) {
+                const err38 = {
+                  instancePath: instancePath + '/data/attributes/inboundPhoneType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/inboundPhoneType/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.inboundPhoneType.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err38];
+                } else {
+                  vErrors.push(err38);
+                }
+                errors++;
+              }
+            }
+            if (data2.inboundVoicemailCustomMessageText !== undefined) {
+              let data26 = data2.inboundVoicemailCustomMessageText;
+              if (typeof data26 !== 'string' && data26 !== null) {
+                const err39 = {
+                  instancePath: instancePath + '/data/attributes/inboundVoicemailCustomMessageText',
+                  schemaPath:
+                    '#/properties/data/properties/attributes/properties/inboundVoicemailCustomMessageText/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.inboundVoicemailCustomMessageText
+                      .type,
+                  },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err39];
+                } else {
+                  vErrors.push(err39);
+                }
+                errors++;
+              }
+            }
+            if (data2.inboundVoicemailMessageTextVoice !== undefined) {
+              let data27 = data2.inboundVoicemailMessageTextVoice;
+              if (typeof data27 !== 'string' && data27 !== null) {
+                const err40 = {
+                  instancePath: instancePath + '/data/attributes/inboundVoicemailMessageTextVoice',
+                  schemaPath:
+                    '#/properties/data/properties/attributes/properties/inboundVoicemailMessageTextVoice/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.inboundVoicemailMessageTextVoice
+                      .type,
+                  },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err40];
+                } else {
+                  vErrors.push(err40);
+                }
+                errors++;
+              }
+            }
+            if (data2.inboundVoicemailPromptType !== undefined) {
+              let data28 = data2.inboundVoicemailPromptType;
+              if (typeof data28 !== 'string' && data28 !== null) {
+                const err41 = {
+                  instancePath: instancePath + '/data/attributes/inboundVoicemailPromptType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/inboundVoicemailPromptType/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.inboundVoicemailPromptType.type,
+                  },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err41];
+                } else {
+                  vErrors.push(err41);
+                }
+                errors++;
+              }
+            }
+            if (data2.jobRoleByName !== undefined) {
+              let data29 = data2.jobRoleByName;
+              if (typeof data29 !== 'string' && data29 !== null) {
+                const err42 = {
+                  instancePath: instancePath + '/data/attributes/jobRoleByName',
+                  schemaPath: '#/properties/data/properties/attributes/properties/jobRoleByName/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.jobRoleByName.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err42];
+                } else {
+                  vErrors.push(err42);
+                }
+                errors++;
+              }
+              if (typeof data29 === 'string') {
+                if (func3(data29) > 255) {
+                  const err43 = {
+                    instancePath: instancePath + '/data/attributes/jobRoleByName',
+                    schemaPath: '#/properties/data/properties/attributes/properties/jobRoleByName/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err43];
+                  } else {
+                    vErrors.push(err43);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.kaiaRecordingsViewId !== undefined) {
+              let data30 = data2.kaiaRecordingsViewId;
+              if (
+                !(typeof data30 == 'number' && !(data30 % 1) && !isNaN(data30) && isFinite(data30)) &&
+                data30 !== null
+              ) {
+                const err44 = {
+                  instancePath: instancePath + '/data/attributes/kaiaRecordingsViewId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/kaiaRecordingsViewId/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.kaiaRecordingsViewId.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err44];
+                } else {
+                  vErrors.push(err44);
+                }
+                errors++;
+              }
+              if (typeof data30 == 'number' && isFinite(data30)) {
+                if (data30 > 2147483647 || isNaN(data30)) {
+                  const err45 = {
+                    instancePath: instancePath + '/data/attributes/kaiaRecordingsViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/kaiaRecordingsViewId/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err45];
+                  } else {
+                    vErrors.push(err45);
+                  }
+                  errors++;
+                }
+                if (data30 < -2147483648 || isNaN(data30)) {
+                  const err46 = {
+                    instancePath: instancePath + '/data/attributes/kaiaRecordingsViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/kaiaRecordingsViewId/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err46];
+                  } else {
+                    vErrors.push(err46);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.keepBridgePhoneConnected !== undefined) {
+              let data31 = data2.keepBridgePhoneConnected;
+              if (typeof data31 !== 'boolean' && data31 !== null) {
+                const err47 = {
+                  instancePath: instancePath + '/data/attributes/keepBridgePhoneConnected',
+                  schemaPath: '#/properties/data/properties/attributes/properties/keepBridgePhoneConnected/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.keepBridgePhoneConnected.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err47];
+                } else {
+                  vErrors.push(err47);
+                }
+                errors++;
+              }
+            }
+            if (data2.lastName !== undefined) {
+              let data32 = data2.lastName;
+              if (typeof data32 !== 'string' && data32 !== null) {
+                const err48 = {
+                  instancePath: instancePath + '/data/attributes/lastName',
+                  schemaPath: '#/properties/data/properties/attributes/properties/lastName/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.lastName.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err48];
+                } else {
+                  vErrors.push(err48);
+                }
+                errors++;
+              }
+              if (typeof data32 === 'string') {
+                if (func3(data32) > 255) {
+                  const err49 = {
+                    instancePath: instancePath + '/data/attributes/lastName',
+                    schemaPath: '#/properties/data/properties/attributes/properties/lastName/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err49];
+                  } else {
+                    vErrors.push(err49);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.locked !== undefined) {
+              let data33 = data2.locked;
+              if (typeof data33 !== 'boolean' && data33 !== null) {
+                const err50 = {
+                  instancePath: instancePath + '/data/attributes/locked',
+                  schemaPath: '#/properties/data/properties/attributes/properties/locked/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.locked.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err50];
+                } else {
+                  vErrors.push(err50);
+                }
+                errors++;
+              }
+            }
+            if (data2.mailboxErrorEmailEnabled !== undefined) {
+              let data34 = data2.mailboxErrorEmailEnabled;
+              if (typeof data34 !== 'boolean' && data34 !== null) {
+                const err51 = {
+                  instancePath: instancePath + '/data/attributes/mailboxErrorEmailEnabled',
+                  schemaPath: '#/properties/data/properties/attributes/properties/mailboxErrorEmailEnabled/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.mailboxErrorEmailEnabled.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err51];
+                } else {
+                  vErrors.push(err51);
+                }
+                errors++;
+              }
+            }
+            if (data2.meetingEngagementNotificationEnabled !== undefined) {
+              let data35 = data2.meetingEngagementNotificationEnabled;
+              if (typeof data35 !== 'boolean' && data35 !== null) {
+                const err52 = {
+                  instancePath: instancePath + '/data/attributes/meetingEngagementNotificationEnabled',
+                  schemaPath:
+                    '#/properties/data/properties/attributes/properties/meetingEngagementNotificationEnabled/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.meetingEngagementNotificationEnabled
+                      .type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err52];
+                } else {
+                  vErrors.push(err52);
+                }
+                errors++;
+              }
+            }
+            if (data2.notificationsEnabled !== undefined) {
+              let data36 = data2.notificationsEnabled;
+              if (typeof data36 !== 'boolean' && data36 !== null) {
+                const err53 = {
+                  instancePath: instancePath + '/data/attributes/notificationsEnabled',
+                  schemaPath: '#/properties/data/properties/attributes/properties/notificationsEnabled/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.notificationsEnabled.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err53];
+                } else {
+                  vErrors.push(err53);
+                }
+                errors++;
+              }
+            }
+            if (data2.oceClickToDialEverywhere !== undefined) {
+              let data37 = data2.oceClickToDialEverywhere;
+              if (typeof data37 !== 'boolean' && data37 !== null) {
+                const err54 = {
+                  instancePath: instancePath + '/data/attributes/oceClickToDialEverywhere',
+                  schemaPath: '#/properties/data/properties/attributes/properties/oceClickToDialEverywhere/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.oceClickToDialEverywhere.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err54];
+                } else {
+                  vErrors.push(err54);
+                }
+                errors++;
+              }
+            }
+            if (data2.oceGmailToolbar !== undefined) {
+              let data38 = data2.oceGmailToolbar;
+              if (typeof data38 !== 'boolean' && data38 !== null) {
+                const err55 = {
+                  instancePath: instancePath + '/data/attributes/oceGmailToolbar',
+                  schemaPath: '#/properties/data/properties/attributes/properties/oceGmailToolbar/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.oceGmailToolbar.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err55];
+                } else {
+                  vErrors.push(err55);
+                }
+                errors++;
+              }
+            }
+            if (data2.oceGmailTrackingState !== undefined) {
+              let data39 = data2.oceGmailTrackingState;
+              if (typeof data39 !== 'string' && data39 !== null) {
+                const err56 = {
+                  instancePath: instancePath + '/data/attributes/oceGmailTrackingState',
+                  schemaPath: '#/properties/data/properties/attributes/properties/oceGmailTrackingState/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.oceGmailTrackingState.type,
+                  },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err56];
+                } else {
+                  vErrors.push(err56);
+                }
+                errors++;
+              }
+            }
+            if (data2.oceSalesforceEmailDecorating !== undefined) {
+              let data40 = data2.oceSalesforceEmailDecorating;
+              if (typeof data40 !== 'boolean' && data40 !== null) {
+                const err57 = {
+                  instancePath: instancePath + '/data/attributes/oceSalesforceEmailDecorating',
+                  schemaPath: '#/properties/data/properties/attributes/properties/oceSalesforceEmailDecorating/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.oceSalesforceEmailDecorating.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err57];
+                } else {
+                  vErrors.push(err57);
+                }
+                errors++;
+              }
+            }
+            if (data2.oceSalesforcePhoneDecorating !== undefined) {
+              let data41 = data2.oceSalesforcePhoneDecorating;
+              if (typeof data41 !== 'boolean' && data41 !== null) {
+                const err58 = {
+                  instancePath: instancePath + '/data/attributes/oceSalesforcePhoneDecorating',
+                  schemaPath: '#/properties/data/properties/attributes/properties/oceSalesforcePhoneDecorating/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.oceSalesforcePhoneDecorating.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err58];
+                } else {
+                  vErrors.push(err58);
+                }
+                errors++;
+              }
+            }
+            if (data2.oceUniversalTaskFlow !== undefined) {
+              let data42 = data2.oceUniversalTaskFlow;
+              if (typeof data42 !== 'boolean' && data42 !== null) {
+                const err59 = {
+                  instancePath: instancePath + '/data/attributes/oceUniversalTaskFlow',
+                  schemaPath: '#/properties/data/properties/attributes/properties/oceUniversalTaskFlow/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.oceUniversalTaskFlow.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err59];
+                } else {
+                  vErrors.push(err59);
+                }
+                errors++;
+              }
+            }
+            if (data2.oceWindowMode !== undefined) {
+              let data43 = data2.oceWindowMode;
+              if (typeof data43 !== 'boolean' && data43 !== null) {
+                const err60 = {
+                  instancePath: instancePath + '/data/attributes/oceWindowMode',
+                  schemaPath: '#/properties/data/properties/attributes/properties/oceWindowMode/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.oceWindowMode.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err60];
+                } else {
+                  vErrors.push(err60);
+                }
+                errors++;
+              }
+            }
+            if (data2.opportunitiesViewId !== undefined) {
+              let data44 = data2.opportunitiesViewId;
+              if (
+                !(typeof data44 == 'number' && !(data44 % 1) && !isNaN(data44) && isFinite(data44)) &&
+                data44 !== null
+              ) {
+                const err61 = {
+                  instancePath: instancePath + '/data/attributes/opportunitiesViewId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/opportunitiesViewId/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.opportunitiesViewId.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err61];
+                } else {
+                  vErrors.push(err61);
+                }
+                errors++;
+              }
+              if (typeof data44 == 'number' && isFinite(data44)) {
+                if (data44 > 2147483647 || isNaN(data44)) {
+                  const err62 = {
+                    instancePath: instancePath + '/data/attributes/opportunitiesViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/opportunitiesViewId/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err62];
+                  } else {
+                    vErrors.push(err62);
+                  }
+                  errors++;
+                }
+                if (data44 < -2147483648 || isNaN(data44)) {
+                  const err63 = {
+                    instancePath: instancePath + '/data/attributes/opportunitiesViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/opportunitiesViewId/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err63];
+                  } else {
+                    vErrors.push(err63);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.phoneCountryCode !== undefined) {
+              let data45 = data2.phoneCountryCode;
+              if (typeof data45 !== 'string' && data45 !== null) {
+                const err64 = {
+                  instancePath: instancePath + '/data/attributes/phoneCountryCode',
+                  schemaPath: '#/properties/data/properties/attributes/properties/phoneCountryCode/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.phoneCountryCode.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err64];
+                } else {
+                  vErrors.push(err64);
+                }
+                errors++;
+              }
+            }
+            if (data2.phoneNumber !== undefined) {
+              let data46 = data2.phoneNumber;
+              if (typeof data46 !== 'string' && data46 !== null) {
+                const err65 = {
+                  instancePath: instancePath + '/data/attributes/phoneNumber',
+                  schemaPath: '#/properties/data/properties/attributes/properties/phoneNumber/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.phoneNumber.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err65];
+                } else {
+                  vErrors.push(err65);
+                }
+                errors++;
+              }
+            }
+            if (data2.phoneType !== undefined) {
+              let data47 = data2.phoneType;
+              if (typeof data47 !== 'string' && data47 !== null) {
+                const err66 = {
+                  instancePath: instancePath + '/data/attributes/phoneType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/phoneType/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.phoneType.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err66];
+                } else {
+                  vErrors.push(err66);
+                }
+                errors++;
+              }
+            }
+            if (data2.pluginAlertNotificationEnabled !== undefined) {
+              let data48 = data2.pluginAlertNotificationEnabled;
+              if (typeof data48 !== 'boolean' && data48 !== null) {
+                const err67 = {
+                  instancePath: instancePath + '/data/attributes/pluginAlertNotificationEnabled',
+                  schemaPath: '#/properties/data/properties/attributes/properties/pluginAlertNotificationEnabled/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.pluginAlertNotificationEnabled.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err67];
+                } else {
+                  vErrors.push(err67);
+                }
+                errors++;
+              }
+            }
+            if (data2.preferredVoiceRegion !== undefined) {
+              let data49 = data2.preferredVoiceRegion;
+              if (typeof data49 !== 'string' && data49 !== null) {
+                const err68 = {
+                  instancePath: instancePath + '/data/attributes/preferredVoiceRegion',
+                  schemaPath: '#/properties/data/properties/attributes/properties/preferredVoiceRegion/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.preferredVoiceRegion.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err68];
+                } else {
+                  vErrors.push(err68);
+                }
+                errors++;
+              }
+            }
+            if (data2.prefersLocalPresence !== undefined) {
+              let data50 = data2.prefersLocalPresence;
+              if (typeof data50 !== 'boolean' && data50 !== null) {
+                const err69 = {
+                  instancePath: instancePath + '/data/attributes/prefersLocalPresence',
+                  schemaPath: '#/properties/data/properties/attributes/properties/prefersLocalPresence/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.prefersLocalPresence.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err69];
+                } else {
+                  vErrors.push(err69);
+                }
+                errors++;
+              }
+            }
+            if (data2.prospectsViewId !== undefined) {
+              let data51 = data2.prospectsViewId;
+              if (
+                !(typeof data51 == 'number' && !(data51 % 1) && !isNaN(data51) && isFinite(data51)) &&
+                data51 !== null
+              ) {
+                const err70 = {
+                  instancePath: instancePath + '/data/attributes/prospectsViewId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/prospectsViewId/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.prospectsViewId.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err70];
+                } else {
+                  vErrors.push(err70);
+                }
+                errors++;
+              }
+              if (typeof data51 == 'number' && isFinite(data51)) {
+                if (data51 > 2147483647 || isNaN(data51)) {
+                  const err71 = {
+                    instancePath: instancePath + '/data/attributes/prospectsViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/prospectsViewId/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err71];
+                  } else {
+                    vErrors.push(err71);
+                  }
+                  errors++;
+                }
+                if (data51 < -2147483648 || isNaN(data51)) {
+                  const err72 = {
+                    instancePath: instancePath + '/data/attributes/prospectsViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/prospectsViewId/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err72];
+                  } else {
+                    vErrors.push(err72);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.reportsTeamPerfViewId !== undefined) {
+              let data52 = data2.reportsTeamPerfViewId;
+              if (
+                !(typeof data52 == 'number' && !(data52 % 1) && !isNaN(data52) && isFinite(data52)) &&
+                data52 !== null
+              ) {
+                const err73 = {
+                  instancePath: instancePath + '/data/attributes/reportsTeamPerfViewId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/reportsTeamPerfViewId/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.reportsTeamPerfViewId.type,
+                  },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err73];
+                } else {
+                  vErrors.push(err73);
+                }
+                errors++;
+              }
+              if (typeof data52 == 'number' && isFinite(data52)) {
+                if (data52 > 2147483647 || isNaN(data52)) {
+                  const err74 = {
+                    instancePath: instancePath + '/data/attributes/reportsTeamPerfViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/reportsTeamPerfViewId/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err74];
+                  } else {
+                    vErrors.push(err74);
+                  }
+                  errors++;
+                }
+                if (data52 < -2147483648 || isNaN(data52)) {
+                  const err75 = {
+                    instancePath: instancePath + '/data/attributes/reportsTeamPerfViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/reportsTeamPerfViewId/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err75];
+                  } else {
+                    vErrors.push(err75);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.reportsViewId !== undefined) {
+              let data53 = data2.reportsViewId;
+              if (
+                !(typeof data53 == 'number' && !(data53 % 1) && !isNaN(data53) && isFinite(data53)) &&
+                data53 !== null
+              ) {
+                const err76 = {
+                  instancePath: instancePath + '/data/attributes/reportsViewId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/reportsViewId/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.reportsViewId.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err76];
+                } else {
+                  vErrors.push(err76);
+                }
+                errors++;
+              }
+              if (typeof data53 == 'number' && isFinite(data53)) {
+                if (data53 > 2147483647 || isNaN(data53)) {
+                  const err77 = {
+                    instancePath: instancePath + '/data/attributes/reportsViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/reportsViewId/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err77];
+                  } else {
+                    vErrors.push(err77);
+                  }
+                  errors++;
+                }
+                if (data53 < -2147483648 || isNaN(data53)) {
+                  const err78 = {
+                    instancePath: instancePath + '/data/attributes/reportsViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/reportsViewId/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err78];
+                  } else {
+                    vErrors.push(err78);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.scimExternalId !== undefined) {
+              let data54 = data2.scimExternalId;
+              if (typeof data54 !== 'string' && data54 !== null) {
+                const err79 = {
+                  instancePath: instancePath + '/data/attributes/scimExternalId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/scimExternalId/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.scimExternalId.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err79];
+                } else {
+                  vErrors.push(err79);
+                }
+                errors++;
+              }
+            }
+            if (data2.scimSource !== undefined) {
+              let data55 = data2.scimSource;
+              if (typeof data55 !== 'string' && data55 !== null) {
+                const err80 = {
+                  instancePath: instancePath + '/data/attributes/scimSource',
+                  schemaPath: '#/properties/data/properties/attributes/properties/scimSource/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.scimSource.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err80];
+                } else {
+                  vErrors.push(err80);
+                }
+                errors++;
+              }
+            }
+            if (data2.senderNotificationsExcluded !== undefined) {
+              let data56 = data2.senderNotificationsExcluded;
+              if (typeof data56 !== 'boolean' && data56 !== null) {
+                const err81 = {
+                  instancePath: instancePath + '/data/attributes/senderNotificationsExcluded',
+                  schemaPath: '#/properties/data/properties/attributes/properties/senderNotificationsExcluded/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.senderNotificationsExcluded.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err81];
+                } else {
+                  vErrors.push(err81);
+                }
+                errors++;
+              }
+            }
+            if (data2.tasksViewId !== undefined) {
+              let data57 = data2.tasksViewId;
+              if (
+                !(typeof data57 == 'number' && !(data57 % 1) && !isNaN(data57) && isFinite(data57)) &&
+                data57 !== null
+              ) {
+                const err82 = {
+                  instancePath: instancePath + '/data/attributes/tasksViewId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/tasksViewId/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.tasksViewId.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err82];
+                } else {
+                  vErrors.push(err82);
+                }
+                errors++;
+              }
+              if (typeof data57 == 'number' && isFinite(data57)) {
+                if (data57 > 2147483647 || isNaN(data57)) {
+                  const err83 = {
+                    instancePath: instancePath + '/data/attributes/tasksViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/tasksViewId/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err83];
+                  } else {
+                    vErrors.push(err83);
+                  }
+                  errors++;
+                }
+                if (data57 < -2147483648 || isNaN(data57)) {
+                  const err84 = {
+                    instancePath: instancePath + '/data/attributes/tasksViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/tasksViewId/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err84];
+                  } else {
+                    vErrors.push(err84);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.teamsViewId !== undefined) {
+              let data58 = data2.teamsViewId;
+              if (
+                !(typeof data58 == 'number' && !(data58 % 1) && !isNaN(data58) && isFinite(data58)) &&
+                data58 !== null
+              ) {
+                const err85 = {
+                  instancePath: instancePath + '/data/attributes/teamsViewId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/teamsViewId/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.teamsViewId.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err85];
+                } else {
+                  vErrors.push(err85);
+                }
+                errors++;
+              }
+              if (typeof data58 == 'number' && isFinite(data58)) {
+                if (data58 > 2147483647 || isNaN(data58)) {
+                  const err86 = {
+                    instancePath: instancePath + '/data/attributes/teamsViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/teamsViewId/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err86];
+                  } else {
+                    vErrors.push(err86);
+                  }
+                  errors++;
+                }
+                if (data58 < -2147483648 || isNaN(data58)) {
+                  const err87 = {
+                    instancePath: instancePath + '/data/attributes/teamsViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/teamsViewId/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err87];
+                  } else {
+                    vErrors.push(err87);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.textingEmailNotifications !== undefined) {
+              let data59 = data2.textingEmailNotifications;
+              if (typeof data59 !== 'boolean' && data59 !== null) {
+                const err88 = {
+                  instancePath: instancePath + '/data/attributes/textingEmailNotifications',
+                  schemaPath: '#/properties/data/properties/attributes/properties/textingEmailNotifications/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.textingEmailNotifications.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err88];
+                } else {
+                  vErrors.push(err88);
+                }
+                errors++;
+              }
+            }
+            if (data2.title !== undefined) {
+              let data60 = data2.title;
+              if (typeof data60 !== 'string' && data60 !== null) {
+                const err89 = {
+                  instancePath: instancePath + '/data/attributes/title',
+                  schemaPath: '#/properties/data/properties/attributes/properties/title/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.title.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err89];
+                } else {
+                  vErrors.push(err89);
+                }
+                errors++;
+              }
+            }
+            if (data2.unknownReplyEmailEnabled !== undefined) {
+              let data61 = data2.unknownReplyEmailEnabled;
+              if (typeof data61 !== 'boolean' && data61 !== null) {
+                const err90 = {
+                  instancePath: instancePath + '/data/attributes/unknownReplyEmailEnabled',
+                  schemaPath: '#/properties/data/properties/attributes/properties/unknownReplyEmailEnabled/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.unknownReplyEmailEnabled.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err90];
+                } else {
+                  vErrors.push(err90);
+                }
+                errors++;
+              }
+            }
+            if (data2.username !== undefined) {
+              let data62 = data2.username;
+              if (typeof data62 !== 'string' && data62 !== null) {
+                const err91 = {
+                  instancePath: instancePath + '/data/attributes/username',
+                  schemaPath: '#/properties/data/properties/attributes/properties/username/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.username.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err91];
+                } else {
+                  vErrors.push(err91);
+                }
+                errors++;
+              }
+            }
+            if (data2.usersViewId !== undefined) {
+              let data63 = data2.usersViewId;
+              if (
+                !(typeof data63 == 'number' && !(data63 % 1) && !isNaN(data63) && isFinite(data63)) &&
+                data63 !== null
+              ) {
+                const err92 = {
+                  instancePath: instancePath + '/data/attributes/usersViewId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/usersViewId/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.usersViewId.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err92];
+                } else {
+                  vErrors.push(err92);
+                }
+                errors++;
+              }
+              if (typeof data63 == 'number' && isFinite(data63)) {
+                if (data63 > 2147483647 || isNaN(data63)) {
+                  const err93 = {
+                    instancePath: instancePath + '/data/attributes/usersViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/usersViewId/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err93];
+                  } else {
+                    vErrors.push(err93);
+                  }
+                  errors++;
+                }
+                if (data63 < -2147483648 || isNaN(data63)) {
+                  const err94 = {
+                    instancePath: instancePath + '/data/attributes/usersViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/usersViewId/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err94];
+                  } else {
+                    vErrors.push(err94);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.voicemailNotificationEnabled !== undefined) {
+              let data64 = data2.voicemailNotificationEnabled;
+              if (typeof data64 !== 'boolean' && data64 !== null) {
+                const err95 = {
+                  instancePath: instancePath + '/data/attributes/voicemailNotificationEnabled',
+                  schemaPath: '#/properties/data/properties/attributes/properties/voicemailNotificationEnabled/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.voicemailNotificationEnabled.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err95];
+                } else {
+                  vErrors.push(err95);
+                }
+                errors++;
+              }
+            }
+            if (data2.weeklyDigestEmailEnabled !== undefined) {
+              let data65 = data2.weeklyDigestEmailEnabled;
+              if (typeof data65 !== 'boolean' && data65 !== null) {
+                const err96 = {
+                  instancePath: instancePath + '/data/attributes/weeklyDigestEmailEnabled',
+                  schemaPath: '#/properties/data/properties/attributes/properties/weeklyDigestEmailEnabled/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.weeklyDigestEmailEnabled.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err96];
+                } else {
+                  vErrors.push(err96);
+                }
+                errors++;
               }
             }
           } else {
-            const err16 = {
+            const err97 = {
               instancePath: instancePath + '/data/attributes',
               schemaPath: '#/properties/data/properties/attributes/type',
               keyword: 'type',
@@ -327,33 +1971,1076 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err16];
+              vErrors = [err97];
             } else {
-              vErrors.push(err16);
+              vErrors.push(err97);
             }
             errors++;
           }
         }
         if (data0.relationships !== undefined) {
-          let data7 = data0.relationships;
-          if (data7 && typeof data7 == 'object' && !Array.isArray(data7)) {
-            for (const key2 in data7) {
-              const err17 = {
-                instancePath: instancePath + '/data/relationships',
-                schemaPath: '#/properties/data/properties/relationships/additionalProperties',
-                keyword: 'additionalProperties',
-                params: { additionalProperty: key2 },
-                message: 'must NOT have additional properties',
-              };
-              if (vErrors === null) {
-                vErrors = [err17];
-              } else {
-                vErrors.push(err17);
+          let data66 = data0.relationships;
+          if (data66 && typeof data66 == 'object' && !Array.isArray(data66)) {
+            for (const key2 in data66) {
+              if (!(key2 === 'mailbox' || key2 === 'profile' || key2 === 'role')) {
+                const err98 = {
+                  instancePath: instancePath + '/data/relationships',
+                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key2 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err98];
+                } else {
+                  vErrors.push(err98);
+                }
+                errors++;
               }
-              errors++;
+            }
+            if (data66.mailbox !== undefined) {
+              let data67 = data66.mailbox;
+              if (data67 && typeof data67 == 'object' && !Array.isArray(data67)) {
+                if (data67.data === undefined) {
+                  const err99 = {
+                    instancePath: instancePath + '/data/relationships/mailbox',
+                    schemaPath: '#/properties/data/properties/relationships/properties/mailbox/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err99];
+                  } else {
+                    vErrors.push(err99);
+                  }
+                  errors++;
+                }
+                for (const key3 in data67) {
+                  if (!(key3 === 'data' || key3 === 'meta')) {
+                    const err100 = {
+                      instancePath: instancePath + '/data/relationships/mailbox',
+                      schemaPath: '#/properties/data/properties/relationships/properties/mailbox/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key3 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err100];
+                    } else {
+                      vErrors.push(err100);
+                    }
+                    errors++;
+                  }
+                }
+                if (data67.data !== undefined) {
+                  let data68 = data67.data;
+                  const _errs142 = errors;
+                  let valid5 = false;
+                  const _errs143 = errors;
+                  if (data68 !== null) {
+                    const err101 = {
+                      instancePath: instancePath + '/data/relationships/mailbox/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err101];
+                    } else {
+                      vErrors.push(err101);
+                    }
+                    errors++;
+                  }
+                  var _valid0 = _errs143 === errors;
+                  valid5 = valid5 || _valid0;
+                  if (!valid5) {
+                    const _errs145 = errors;
+                    if (data68 && typeof data68 == 'object' && !Array.isArray(data68)) {
+                      if (data68.type === undefined) {
+                        const err102 = {
+                          instancePath: instancePath + '/data/relationships/mailbox/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err102];
+                        } else {
+                          vErrors.push(err102);
+                        }
+                        errors++;
+                      }
+                      if (data68.id === undefined) {
+                        const err103 = {
+                          instancePath: instancePath + '/data/relationships/mailbox/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err103];
+                        } else {
+                          vErrors.push(err103);
+                        }
+                        errors++;
+                      }
+                      for (const key4 in data68) {
+                        if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
+                          const err104 = {
+                            instancePath: instancePath + '/data/relationships/mailbox/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key4 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err104];
+                          } else {
+                            vErrors.push(err104);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data68.type !== undefined) {
+                        if ('mailbox' !== data68.type) {
+                          const err105 = {
+                            instancePath: instancePath + '/data/relationships/mailbox/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'mailbox' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err105];
+                          } else {
+                            vErrors.push(err105);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data68.id !== undefined) {
+                        let data70 = data68.id;
+                        const _errs150 = errors;
+                        let valid7 = false;
+                        const _errs151 = errors;
+                        if (!(typeof data70 == 'number' && !(data70 % 1) && !isNaN(data70) && isFinite(data70))) {
+                          const err106 = {
+                            instancePath: instancePath + '/data/relationships/mailbox/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err106];
+                          } else {
+                            vErrors.push(err106);
+                          }
+                          errors++;
+                        }
+                        if (typeof data70 == 'number' && isFinite(data70)) {
+                          if (data70 > 9007199254740991 || isNaN(data70)) {
+                            const err107 = {
+                              instancePath: instancePath + '/data/relationships/mailbox/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err107];
+                            } else {
+                              vErrors.push(err107);
+                            }
+                            errors++;
+                          }
+                          if (data70 < 1 || isNaN(data70)) {
+                            const err108 = {
+                              instancePath: instancePath + '/data/relationships/mailbox/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err108];
+                            } else {
+                              vErrors.push(err108);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid1 = _errs151 === errors;
+                        valid7 = valid7 || _valid1;
+                        if (!valid7) {
+                          const _errs153 = errors;
+                          if (typeof data70 === 'string') {
+                            if (!pattern0.test(data70)) {
+                              const err109 = {
+                                instancePath: instancePath + '/data/relationships/mailbox/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err109];
+                              } else {
+                                vErrors.push(err109);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err110 = {
+                              instancePath: instancePath + '/data/relationships/mailbox/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err110];
+                            } else {
+                              vErrors.push(err110);
+                            }
+                            errors++;
+                          }
+                          var _valid1 = _errs153 === errors;
+                          valid7 = valid7 || _valid1;
+                        }
+                        if (!valid7) {
+                          const err111 = {
+                            instancePath: instancePath + '/data/relationships/mailbox/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err111];
+                          } else {
+                            vErrors.push(err111);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs150;
+                          if (vErrors !== null) {
+                            if (_errs150) {
+                              vErrors.length = _errs150;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data68.meta !== undefined) {
+                        let data71 = data68.meta;
+                        if (!(data71 && typeof data71 == 'object' && !Array.isArray(data71))) {
+                          const err112 = {
+                            instancePath: instancePath + '/data/relationships/mailbox/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err112];
+                          } else {
+                            vErrors.push(err112);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err113 = {
+                        instancePath: instancePath + '/data/relationships/mailbox/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err113];
+                      } else {
+                        vErrors.push(err113);
+                      }
+                      errors++;
+                    }
+                    var _valid0 = _errs145 === errors;
+                    valid5 = valid5 || _valid0;
+                  }
+                  if (!valid5) {
+                    const err114 = {
+                      instancePath: instancePath + '/data/relationships/mailbox/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err114];
+                    } else {
+                      vErrors.push(err114);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs142;
+                    if (vErrors !== null) {
+                      if (_errs142) {
+                        vErrors.length = _errs142;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data67.meta !== undefined) {
+                  let data72 = data67.meta;
+                  if (!(data72 && typeof data72 == 'object' && !Array.isArray(data72))) {
+                    const err115 = {
+                      instancePath: instancePath + '/data/relationships/mailbox/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/mailbox/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err115];
+                    } else {
+                      vErrors.push(err115);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err116 = {
+                  instancePath: instancePath + '/data/relationships/mailbox',
+                  schemaPath: '#/properties/data/properties/relationships/properties/mailbox/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err116];
+                } else {
+                  vErrors.push(err116);
+                }
+                errors++;
+              }
+            }
+            if (data66.profile !== undefined) {
+              let data73 = data66.profile;
+              if (data73 && typeof data73 == 'object' && !Array.isArray(data73)) {
+                if (data73.data === undefined) {
+                  const err117 = {
+                    instancePath: instancePath + '/data/relationships/profile',
+                    schemaPath: '#/properties/data/properties/relationships/properties/profile/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err117];
+                  } else {
+                    vErrors.push(err117);
+                  }
+                  errors++;
+                }
+                for (const key5 in data73) {
+                  if (!(key5 === 'data' || key5 === 'meta')) {
+                    const err118 = {
+                      instancePath: instancePath + '/data/relationships/profile',
+                      schemaPath: '#/properties/data/properties/relationships/properties/profile/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key5 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err118];
+                    } else {
+                      vErrors.push(err118);
+                    }
+                    errors++;
+                  }
+                }
+                if (data73.data !== undefined) {
+                  let data74 = data73.data;
+                  const _errs163 = errors;
+                  let valid9 = false;
+                  const _errs164 = errors;
+                  if (data74 !== null) {
+                    const err119 = {
+                      instancePath: instancePath + '/data/relationships/profile/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err119];
+                    } else {
+                      vErrors.push(err119);
+                    }
+                    errors++;
+                  }
+                  var _valid2 = _errs164 === errors;
+                  valid9 = valid9 || _valid2;
+                  if (!valid9) {
+                    const _errs166 = errors;
+                    if (data74 && typeof data74 == 'object' && !Array.isArray(data74)) {
+                      if (data74.type === undefined) {
+                        const err120 = {
+                          instancePath: instancePath + '/data/relationships/profile/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err120];
+                        } else {
+                          vErrors.push(err120);
+                        }
+                        errors++;
+                      }
+                      if (data74.id === undefined) {
+                        const err121 = {
+                          instancePath: instancePath + '/data/relationships/profile/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err121];
+                        } else {
+                          vErrors.push(err121);
+                        }
+                        errors++;
+                      }
+                      for (const key6 in data74) {
+                        if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
+                          const err122 = {
+                            instancePath: instancePath + '/data/relationships/profile/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key6 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err122];
+                          } else {
+                            vErrors.push(err122);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data74.type !== undefined) {
+                        if ('profile' !== data74.type) {
+                          const err123 = {
+                            instancePath: instancePath + '/data/relationships/profile/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'profile' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err123];
+                          } else {
+                            vErrors.push(err123);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data74.id !== undefined) {
+                        let data76 = data74.id;
+                        const _errs171 = errors;
+                        let valid11 = false;
+                        const _errs172 = errors;
+                        if (!(typeof data76 == 'number' && !(data76 % 1) && !isNaN(data76) && isFinite(data76))) {
+                          const err124 = {
+                            instancePath: instancePath + '/data/relationships/profile/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err124];
+                          } else {
+                            vErrors.push(err124);
+                          }
+                          errors++;
+                        }
+                        if (typeof data76 == 'number' && isFinite(data76)) {
+                          if (data76 > 9007199254740991 || isNaN(data76)) {
+                            const err125 = {
+                              instancePath: instancePath + '/data/relationships/profile/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err125];
+                            } else {
+                              vErrors.push(err125);
+                            }
+                            errors++;
+                          }
+                          if (data76 < 1 || isNaN(data76)) {
+                            const err126 = {
+                              instancePath: instancePath + '/data/relationships/profile/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err126];
+                            } else {
+                              vErrors.push(err126);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid3 = _errs172 === errors;
+                        valid11 = valid11 || _valid3;
+                        if (!valid11) {
+                          const _errs174 = errors;
+                          if (typeof data76 === 'string') {
+                            if (!pattern0.test(data76)) {
+                              const err127 = {
+                                instancePath: instancePath + '/data/relationships/profile/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err127];
+                              } else {
+                                vErrors.push(err127);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err128 = {
+                              instancePath: instancePath + '/data/relationships/profile/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err128];
+                            } else {
+                              vErrors.push(err128);
+                            }
+                            errors++;
+                          }
+                          var _valid3 = _errs174 === errors;
+                          valid11 = valid11 || _valid3;
+                        }
+                        if (!valid11) {
+                          const err129 = {
+                            instancePath: instancePath + '/data/relationships/profile/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err129];
+                          } else {
+                            vErrors.push(err129);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs171;
+                          if (vErrors !== null) {
+                            if (_errs171) {
+                              vErrors.length = _errs171;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data74.meta !== undefined) {
+                        let data77 = data74.meta;
+                        if (!(data77 && typeof data77 == 'object' && !Array.isArray(data77))) {
+                          const err130 = {
+                            instancePath: instancePath + '/data/relationships/profile/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err130];
+                          } else {
+                            vErrors.push(err130);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err131 = {
+                        instancePath: instancePath + '/data/relationships/profile/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err131];
+                      } else {
+                        vErrors.push(err131);
+                      }
+                      errors++;
+                    }
+                    var _valid2 = _errs166 === errors;
+                    valid9 = valid9 || _valid2;
+                  }
+                  if (!valid9) {
+                    const err132 = {
+                      instancePath: instancePath + '/data/relationships/profile/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err132];
+                    } else {
+                      vErrors.push(err132);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs163;
+                    if (vErrors !== null) {
+                      if (_errs163) {
+                        vErrors.length = _errs163;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data73.meta !== undefined) {
+                  let data78 = data73.meta;
+                  if (!(data78 && typeof data78 == 'object' && !Array.isArray(data78))) {
+                    const err133 = {
+                      instancePath: instancePath + '/data/relationships/profile/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/profile/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err133];
+                    } else {
+                      vErrors.push(err133);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err134 = {
+                  instancePath: instancePath + '/data/relationships/profile',
+                  schemaPath: '#/properties/data/properties/relationships/properties/profile/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err134];
+                } else {
+                  vErrors.push(err134);
+                }
+                errors++;
+              }
+            }
+            if (data66.role !== undefined) {
+              let data79 = data66.role;
+              if (data79 && typeof data79 == 'object' && !Array.isArray(data79)) {
+                if (data79.data === undefined) {
+                  const err135 = {
+                    instancePath: instancePath + '/data/relationships/role',
+                    schemaPath: '#/properties/data/properties/relationships/properties/role/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err135];
+                  } else {
+                    vErrors.push(err135);
+                  }
+                  errors++;
+                }
+                for (const key7 in data79) {
+                  if (!(key7 === 'data' || key7 === 'meta')) {
+                    const err136 = {
+                      instancePath: instancePath + '/data/relationships/role',
+                      schemaPath: '#/properties/data/properties/relationships/properties/role/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key7 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err136];
+                    } else {
+                      vErrors.push(err136);
+                    }
+                    errors++;
+                  }
+                }
+                if (data79.data !== undefined) {
+                  let data80 = data79.data;
+                  const _errs184 = errors;
+                  let valid13 = false;
+                  const _errs185 = errors;
+                  if (data80 !== null) {
+                    const err137 = {
+                      instancePath: instancePath + '/data/relationships/role/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err137];
+                    } else {
+                      vErrors.push(err137);
+                    }
+                    errors++;
+                  }
+                  var _valid4 = _errs185 === errors;
+                  valid13 = valid13 || _valid4;
+                  if (!valid13) {
+                    const _errs187 = errors;
+                    if (data80 && typeof data80 == 'object' && !Array.isArray(data80)) {
+                      if (data80.type === undefined) {
+                        const err138 = {
+                          instancePath: instancePath + '/data/relationships/role/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err138];
+                        } else {
+                          vErrors.push(err138);
+                        }
+                        errors++;
+                      }
+                      if (data80.id === undefined) {
+                        const err139 = {
+                          instancePath: instancePath + '/data/relationships/role/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err139];
+                        } else {
+                          vErrors.push(err139);
+                        }
+                        errors++;
+                      }
+                      for (const key8 in data80) {
+                        if (!(key8 === 'type' || key8 === 'id' || key8 === 'meta')) {
+                          const err140 = {
+                            instancePath: instancePath + '/data/relationships/role/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key8 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err140];
+                          } else {
+                            vErrors.push(err140);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data80.type !== undefined) {
+                        if ('role' !== data80.type) {
+                          const err141 = {
+                            instancePath: instancePath + '/data/relationships/role/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'role' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err141];
+                          } else {
+                            vErrors.push(err141);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data80.id !== undefined) {
+                        let data82 = data80.id;
+                        const _errs192 = errors;
+                        let valid15 = false;
+                        const _errs193 = errors;
+                        if (!(typeof data82 == 'number' && !(data82 % 1) && !isNaN(data82) && isFinite(data82))) {
+                          const err142 = {
+                            instancePath: instancePath + '/data/relationships/role/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err142];
+                          } else {
+                            vErrors.push(err142);
+                          }
+                          errors++;
+                        }
+                        if (typeof data82 == 'number' && isFinite(data82)) {
+                          if (data82 > 9007199254740991 || isNaN(data82)) {
+                            const err143 = {
+                              instancePath: instancePath + '/data/relationships/role/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err143];
+                            } else {
+                              vErrors.push(err143);
+                            }
+                            errors++;
+                          }
+                          if (data82 < 1 || isNaN(data82)) {
+                            const err144 = {
+                              instancePath: instancePath + '/data/relationships/role/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err144];
+                            } else {
+                              vErrors.push(err144);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid5 = _errs193 === errors;
+                        valid15 = valid15 || _valid5;
+                        if (!valid15) {
+                          const _errs195 = errors;
+                          if (typeof data82 === 'string') {
+                            if (!pattern0.test(data82)) {
+                              const err145 = {
+                                instancePath: instancePath + '/data/relationships/role/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err145];
+                              } else {
+                                vErrors.push(err145);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err146 = {
+                              instancePath: instancePath + '/data/relationships/role/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err146];
+                            } else {
+                              vErrors.push(err146);
+                            }
+                            errors++;
+                          }
+                          var _valid5 = _errs195 === errors;
+                          valid15 = valid15 || _valid5;
+                        }
+                        if (!valid15) {
+                          const err147 = {
+                            instancePath: instancePath + '/data/relationships/role/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err147];
+                          } else {
+                            vErrors.push(err147);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs192;
+                          if (vErrors !== null) {
+                            if (_errs192) {
+                              vErrors.length = _errs192;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data80.meta !== undefined) {
+                        let data83 = data80.meta;
+                        if (!(data83 && typeof data83 == 'object' && !Array.isArray(data83))) {
+                          const err148 = {
+                            instancePath: instancePath + '/data/relationships/role/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err148];
+                          } else {
+                            vErrors.push(err148);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err149 = {
+                        instancePath: instancePath + '/data/relationships/role/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err149];
+                      } else {
+                        vErrors.push(err149);
+                      }
+                      errors++;
+                    }
+                    var _valid4 = _errs187 === errors;
+                    valid13 = valid13 || _valid4;
+                  }
+                  if (!valid13) {
+                    const err150 = {
+                      instancePath: instancePath + '/data/relationships/role/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/role/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err150];
+                    } else {
+                      vErrors.push(err150);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs184;
+                    if (vErrors !== null) {
+                      if (_errs184) {
+                        vErrors.length = _errs184;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data79.meta !== undefined) {
+                  let data84 = data79.meta;
+                  if (!(data84 && typeof data84 == 'object' && !Array.isArray(data84))) {
+                    const err151 = {
+                      instancePath: instancePath + '/data/relationships/role/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/role/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err151];
+                    } else {
+                      vErrors.push(err151);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err152 = {
+                  instancePath: instancePath + '/data/relationships/role',
+                  schemaPath: '#/properties/data/properties/relationships/properties/role/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err152];
+                } else {
+                  vErrors.push(err152);
+                }
+                errors++;
+              }
             }
           } else {
-            const err18 = {
+            const err153 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
               keyword: 'type',
@@ -361,17 +3048,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err18];
+              vErrors = [err153];
             } else {
-              vErrors.push(err18);
+              vErrors.push(err153);
             }
             errors++;
           }
         }
         if (data0.meta !== undefined) {
-          let data8 = data0.meta;
-          if (!(data8 && typeof data8 == 'object' && !Array.isArray(data8))) {
-            const err19 = {
+          let data85 = data0.meta;
+          if (!(data85 && typeof data85 == 'object' && !Array.isArray(data85))) {
+            const err154 = {
               instancePath: instancePath + '/data/meta',
               schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
@@ -379,17 +3066,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err19];
+              vErrors = [err154];
             } else {
-              vErrors.push(err19);
+              vErrors.push(err154);
             }
             errors++;
           }
         }
         if (data0.links !== undefined) {
-          let data9 = data0.links;
-          if (!(data9 && typeof data9 == 'object' && !Array.isArray(data9))) {
-            const err20 = {
+          let data86 = data0.links;
+          if (!(data86 && typeof data86 == 'object' && !Array.isArray(data86))) {
+            const err155 = {
               instancePath: instancePath + '/data/links',
               schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
@@ -397,15 +3084,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err20];
+              vErrors = [err155];
             } else {
-              vErrors.push(err20);
+              vErrors.push(err155);
             }
             errors++;
           }
         }
       } else {
-        const err21 = {
+        const err156 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -413,15 +3100,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err21];
+          vErrors = [err156];
         } else {
-          vErrors.push(err21);
+          vErrors.push(err156);
         }
         errors++;
       }
     }
   } else {
-    const err22 = {
+    const err157 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -429,9 +3116,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err22];
+      vErrors = [err157];
     } else {
-      vErrors.push(err22);
+      vErrors.push(err157);
     }
     errors++;
   }
@@ -461,20 +3148,168 @@ const schema12 = {
           required: [],
           additionalProperties: false,
           properties: {
+            accountsViewId: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            activityNotificationsDisabled: { type: ['boolean', 'null'] },
+            bounceWarningEmailEnabled: { type: ['boolean', 'null'] },
+            bridgePhone: { type: ['string', 'null'] },
+            bridgePhoneExtension: { type: ['string', 'null'] },
+            callsViewId: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            controlledTabDefault: { type: ['string', 'null'] },
+            custom1: { type: ['string', 'null'] },
+            custom2: { type: ['string', 'null'] },
+            custom3: { type: ['string', 'null'] },
+            custom4: { type: ['string', 'null'] },
+            custom5: { type: ['string', 'null'] },
+            dailyDigestEmailEnabled: { type: ['boolean', 'null'] },
+            defaultRulesetId: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            duties: { type: ['object', 'null'] },
             email: { type: 'string', format: 'email', maxLength: 255 },
+            enableVoiceRecordings: { type: ['boolean', 'null'] },
+            engagementEmailsEnabled: { type: ['boolean', 'null'] },
             firstName: { type: ['string', 'null'], maxLength: 255 },
+            inboundBridgePhone: { type: ['string', 'null'] },
+            inboundBridgePhoneExtension: { type: ['string', 'null'] },
+            inboundCallBehavior: { type: ['string', 'null'] },
+            inboundPhoneType: { type: ['string', 'null'] },
+            inboundVoicemailCustomMessageText: { type: ['string', 'null'] },
+            inboundVoicemailMessageTextVoice: { type: ['string', 'null'] },
+            inboundVoicemailPromptType: { type: ['string', 'null'] },
             jobRoleByName: { type: ['string', 'null'], maxLength: 255 },
+            kaiaRecordingsViewId: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            keepBridgePhoneConnected: { type: ['boolean', 'null'] },
             lastName: { type: ['string', 'null'], maxLength: 255 },
+            locked: { type: ['boolean', 'null'] },
+            mailboxErrorEmailEnabled: { type: ['boolean', 'null'] },
+            meetingEngagementNotificationEnabled: { type: ['boolean', 'null'] },
+            notificationsEnabled: { type: ['boolean', 'null'] },
+            oceClickToDialEverywhere: { type: ['boolean', 'null'] },
+            oceGmailToolbar: { type: ['boolean', 'null'] },
+            oceGmailTrackingState: { type: ['string', 'null'] },
+            oceSalesforceEmailDecorating: { type: ['boolean', 'null'] },
+            oceSalesforcePhoneDecorating: { type: ['boolean', 'null'] },
+            oceUniversalTaskFlow: { type: ['boolean', 'null'] },
+            oceWindowMode: { type: ['boolean', 'null'] },
+            opportunitiesViewId: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            phoneCountryCode: { type: ['string', 'null'] },
+            phoneNumber: { type: ['string', 'null'] },
+            phoneType: { type: ['string', 'null'] },
+            pluginAlertNotificationEnabled: { type: ['boolean', 'null'] },
+            preferredVoiceRegion: { type: ['string', 'null'] },
+            prefersLocalPresence: { type: ['boolean', 'null'] },
+            prospectsViewId: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            reportsTeamPerfViewId: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            reportsViewId: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            scimExternalId: { type: ['string', 'null'] },
+            scimSource: { type: ['string', 'null'] },
+            senderNotificationsExcluded: { type: ['boolean', 'null'] },
+            tasksViewId: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            teamsViewId: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            textingEmailNotifications: { type: ['boolean', 'null'] },
+            title: { type: ['string', 'null'] },
+            unknownReplyEmailEnabled: { type: ['boolean', 'null'] },
+            username: { type: ['string', 'null'] },
+            usersViewId: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+            voicemailNotificationEnabled: { type: ['boolean', 'null'] },
+            weeklyDigestEmailEnabled: { type: ['boolean', 'null'] },
           },
         },
-        relationships: { type: 'object', required: [], additionalProperties: false, properties: {} },
+        relationships: {
+          type: 'object',
+          required: [],
+          additionalProperties: false,
+          properties: {
+            mailbox: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'mailbox' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            profile: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'profile' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            role: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'role' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+          },
+        },
         meta: { type: 'object' },
         links: { type: 'object' },
       },
     },
   },
 };
-const pattern0 = new RegExp('^[1-9][0-9]{0,14}$', 'u');
 function validate11(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   /*# sourceURL="update" */ let vErrors = null;
   let errors = 0;
@@ -687,7 +3522,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           let data3 = data0.attributes;
           if (data3 && typeof data3 == 'object' && !Array.isArray(data3)) {
             for (const key1 in data3) {
-              if (!(key1 === 'email' || key1 === 'firstName' || key1 === 'jobRoleByName' || key1 === 'lastName')) {
+              if (!func2.call(schema12.properties.data.properties.attributes.properties, key1)) {
                 const err11 = {
                   instancePath: instancePath + '/data/attributes',
                   schemaPath: '#/properties/data/properties/attributes/additionalProperties',
@@ -703,31 +3538,31 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.email !== undefined) {
-              let data4 = data3.email;
-              if (typeof data4 === 'string') {
-                if (func2(data4) > 255) {
-                  const err12 = {
-                    instancePath: instancePath + '/data/attributes/email',
-                    schemaPath: '#/properties/data/properties/attributes/properties/email/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err12];
-                  } else {
-                    vErrors.push(err12);
-                  }
-                  errors++;
+            if (data3.accountsViewId !== undefined) {
+              let data4 = data3.accountsViewId;
+              if (!(typeof data4 == 'number' && !(data4 % 1) && !isNaN(data4) && isFinite(data4)) && data4 !== null) {
+                const err12 = {
+                  instancePath: instancePath + '/data/attributes/accountsViewId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/accountsViewId/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.accountsViewId.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err12];
+                } else {
+                  vErrors.push(err12);
                 }
-                if (!formats0.test(data4)) {
+                errors++;
+              }
+              if (typeof data4 == 'number' && isFinite(data4)) {
+                if (data4 > 2147483647 || isNaN(data4)) {
                   const err13 = {
-                    instancePath: instancePath + '/data/attributes/email',
-                    schemaPath: '#/properties/data/properties/attributes/properties/email/format',
-                    keyword: 'format',
-                    params: { format: 'email' },
-                    message: 'must match format "' + 'email' + '"',
+                    instancePath: instancePath + '/data/attributes/accountsViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/accountsViewId/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
                     vErrors = [err13];
@@ -736,31 +3571,34 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-              } else {
-                const err14 = {
-                  instancePath: instancePath + '/data/attributes/email',
-                  schemaPath: '#/properties/data/properties/attributes/properties/email/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                };
-                if (vErrors === null) {
-                  vErrors = [err14];
-                } else {
-                  vErrors.push(err14);
+                if (data4 < -2147483648 || isNaN(data4)) {
+                  const err14 = {
+                    instancePath: instancePath + '/data/attributes/accountsViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/accountsViewId/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err14];
+                  } else {
+                    vErrors.push(err14);
+                  }
+                  errors++;
                 }
-                errors++;
               }
             }
-            if (data3.firstName !== undefined) {
-              let data5 = data3.firstName;
-              if (typeof data5 !== 'string' && data5 !== null) {
+            if (data3.activityNotificationsDisabled !== undefined) {
+              let data5 = data3.activityNotificationsDisabled;
+              if (typeof data5 !== 'boolean' && data5 !== null) {
                 const err15 = {
-                  instancePath: instancePath + '/data/attributes/firstName',
-                  schemaPath: '#/properties/data/properties/attributes/properties/firstName/type',
+                  instancePath: instancePath + '/data/attributes/activityNotificationsDisabled',
+                  schemaPath: '#/properties/data/properties/attributes/properties/activityNotificationsDisabled/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.firstName.type },
-                  message: 'must be string,null',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.activityNotificationsDisabled.type,
+                  },
+                  message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err15];
@@ -769,32 +3607,35 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data5 === 'string') {
-                if (func2(data5) > 255) {
-                  const err16 = {
-                    instancePath: instancePath + '/data/attributes/firstName',
-                    schemaPath: '#/properties/data/properties/attributes/properties/firstName/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err16];
-                  } else {
-                    vErrors.push(err16);
-                  }
-                  errors++;
+            }
+            if (data3.bounceWarningEmailEnabled !== undefined) {
+              let data6 = data3.bounceWarningEmailEnabled;
+              if (typeof data6 !== 'boolean' && data6 !== null) {
+                const err16 = {
+                  instancePath: instancePath + '/data/attributes/bounceWarningEmailEnabled',
+                  schemaPath: '#/properties/data/properties/attributes/properties/bounceWarningEmailEnabled/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.bounceWarningEmailEnabled.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err16];
+                } else {
+                  vErrors.push(err16);
                 }
+                errors++;
               }
             }
-            if (data3.jobRoleByName !== undefined) {
-              let data6 = data3.jobRoleByName;
-              if (typeof data6 !== 'string' && data6 !== null) {
+            if (data3.bridgePhone !== undefined) {
+              let data7 = data3.bridgePhone;
+              if (typeof data7 !== 'string' && data7 !== null) {
                 const err17 = {
-                  instancePath: instancePath + '/data/attributes/jobRoleByName',
-                  schemaPath: '#/properties/data/properties/attributes/properties/jobRoleByName/type',
+                  instancePath: instancePath + '/data/attributes/bridgePhone',
+                  schemaPath: '#/properties/data/properties/attributes/properties/bridgePhone/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.jobRoleByName.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.bridgePhone.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -804,33 +3645,34 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data6 === 'string') {
-                if (func2(data6) > 255) {
-                  const err18 = {
-                    instancePath: instancePath + '/data/attributes/jobRoleByName',
-                    schemaPath: '#/properties/data/properties/attributes/properties/jobRoleByName/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err18];
-                  } else {
-                    vErrors.push(err18);
-                  }
-                  errors++;
+            }
+            if (data3.bridgePhoneExtension !== undefined) {
+              let data8 = data3.bridgePhoneExtension;
+              if (typeof data8 !== 'string' && data8 !== null) {
+                const err18 = {
+                  instancePath: instancePath + '/data/attributes/bridgePhoneExtension',
+                  schemaPath: '#/properties/data/properties/attributes/properties/bridgePhoneExtension/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.bridgePhoneExtension.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err18];
+                } else {
+                  vErrors.push(err18);
                 }
+                errors++;
               }
             }
-            if (data3.lastName !== undefined) {
-              let data7 = data3.lastName;
-              if (typeof data7 !== 'string' && data7 !== null) {
+            if (data3.callsViewId !== undefined) {
+              let data9 = data3.callsViewId;
+              if (!(typeof data9 == 'number' && !(data9 % 1) && !isNaN(data9) && isFinite(data9)) && data9 !== null) {
                 const err19 = {
-                  instancePath: instancePath + '/data/attributes/lastName',
-                  schemaPath: '#/properties/data/properties/attributes/properties/lastName/type',
+                  instancePath: instancePath + '/data/attributes/callsViewId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/callsViewId/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.lastName.type },
-                  message: 'must be string,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.callsViewId.type },
+                  message: 'must be integer,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err19];
@@ -839,14 +3681,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data7 === 'string') {
-                if (func2(data7) > 255) {
+              if (typeof data9 == 'number' && isFinite(data9)) {
+                if (data9 > 2147483647 || isNaN(data9)) {
                   const err20 = {
-                    instancePath: instancePath + '/data/attributes/lastName',
-                    schemaPath: '#/properties/data/properties/attributes/properties/lastName/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
+                    instancePath: instancePath + '/data/attributes/callsViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/callsViewId/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
                     vErrors = [err20];
@@ -855,10 +3697,1496 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
+                if (data9 < -2147483648 || isNaN(data9)) {
+                  const err21 = {
+                    instancePath: instancePath + '/data/attributes/callsViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/callsViewId/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err21];
+                  } else {
+                    vErrors.push(err21);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.controlledTabDefault !== undefined) {
+              let data10 = data3.controlledTabDefault;
+              if (typeof data10 !== 'string' && data10 !== null) {
+                const err22 = {
+                  instancePath: instancePath + '/data/attributes/controlledTabDefault',
+                  schemaPath: '#/properties/data/properties/attributes/properties/controlledTabDefault/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.controlledTabDefault.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err22];
+                } else {
+                  vErrors.push(err22);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom1 !== undefined) {
+              let data11 = data3.custom1;
+              if (typeof data11 !== 'string' && data11 !== null) {
+                const err23 = {
+                  instancePath: instancePath + '/data/attributes/custom1',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom1/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom1.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err23];
+                } else {
+                  vErrors.push(err23);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom2 !== undefined) {
+              let data12 = data3.custom2;
+              if (typeof data12 !== 'string' && data12 !== null) {
+                const err24 = {
+                  instancePath: instancePath + '/data/attributes/custom2',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom2/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom2.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err24];
+                } else {
+                  vErrors.push(err24);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom3 !== undefined) {
+              let data13 = data3.custom3;
+              if (typeof data13 !== 'string' && data13 !== null) {
+                const err25 = {
+                  instancePath: instancePath + '/data/attributes/custom3',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom3/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom3.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err25];
+                } else {
+                  vErrors.push(err25);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom4 !== undefined) {
+              let data14 = data3.custom4;
+              if (typeof data14 !== 'string' && data14 !== null) {
+                const err26 = {
+                  instancePath: instancePath + '/data/attributes/custom4',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom4/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom4.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err26];
+                } else {
+                  vErrors.push(err26);
+                }
+                errors++;
+              }
+            }
+            if (data3.custom5 !== undefined) {
+              let data15 = data3.custom5;
+              if (typeof data15 !== 'string' && data15 !== null) {
+                const err27 = {
+                  instancePath: instancePath + '/data/attributes/custom5',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom5/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom5.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err27];
+                } else {
+                  vErrors.push(err27);
+                }
+                errors++;
+              }
+            }
+            if (data3.dailyDigestEmailEnabled !== undefined) {
+              let data16 = data3.dailyDigestEmailEnabled;
+              if (typeof data16 !== 'boolean' && data16 !== null) {
+                const err28 = {
+                  instancePath: instancePath + '/data/attributes/dailyDigestEmailEnabled',
+                  schemaPath: '#/properties/data/properties/attributes/properties/dailyDigestEmailEnabled/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.dailyDigestEmailEnabled.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err28];
+                } else {
+                  vErrors.push(err28);
+                }
+                errors++;
+              }
+            }
+            if (data3.defaultRulesetId !== undefined) {
+              let data17 = data3.defaultRulesetId;
+              if (
+                !(typeof data17 == 'number' && !(data17 % 1) && !isNaN(data17) && isFinite(data17)) &&
+                data17 !== null
+              ) {
+                const err29 = {
+                  instancePath: instancePath + '/data/attributes/defaultRulesetId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/defaultRulesetId/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.defaultRulesetId.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err29];
+                } else {
+                  vErrors.push(err29);
+                }
+                errors++;
+              }
+              if (typeof data17 == 'number' && isFinite(data17)) {
+                if (data17 > 2147483647 || isNaN(data17)) {
+                  const err30 = {
+                    instancePath: instancePath + '/data/attributes/defaultRulesetId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/defaultRulesetId/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err30];
+                  } else {
+                    vErrors.push(err30);
+                  }
+                  errors++;
+                }
+                if (data17 < -2147483648 || isNaN(data17)) {
+                  const err31 = {
+                    instancePath: instancePath + '/data/attributes/defaultRulesetId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/defaultRulesetId/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err31];
+                  } else {
+                    vErrors.push(err31);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.duties !== undefined) {
+              let data18 = data3.duties;
+              if (!(data18 && typeof data18 == 'object' && !Array.isArray(data18)) && data18 !== null) {
+                const err32 = {
+                  instancePath: instancePath + '/data/attributes/duties',
+                  schemaPath: '#/properties/data/properties/attributes/properties/duties/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.duties.type },
+                  message: 'must be object,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err32];
+                } else {
+                  vErrors.push(err32);
+                }
+                errors++;
+              }
+            }
+            if (data3.email !== undefined) {
+              let data19 = data3.email;
+              if (typeof data19 === 'string') {
+                if (func3(data19) > 255) {
+                  const err33 = {
+                    instancePath: instancePath + '/data/attributes/email',
+                    schemaPath: '#/properties/data/properties/attributes/properties/email/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err33];
+                  } else {
+                    vErrors.push(err33);
+                  }
+                  errors++;
+                }
+                if (!formats0.test(data19)) {
+                  const err34 = {
+                    instancePath: instancePath + '/data/attributes/email',
+                    schemaPath: '#/properties/data/properties/attributes/properties/email/format',
+                    keyword: 'format',
+                    params: { format: 'email' },
+                    message: 'must match format "' + 'email' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err34];
+                  } else {
+                    vErrors.push(err34);
+                  }
+                  errors++;
+                }
+              } else {
+                const err35 = {
+                  instancePath: instancePath + '/data/attributes/email',
+                  schemaPath: '#/properties/data/properties/attributes/properties/email/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err35];
+                } else {
+                  vErrors.push(err35);
+                }
+                errors++;
+              }
+            }
+            if (data3.enableVoiceRecordings !== undefined) {
+              let data20 = data3.enableVoiceRecordings;
+              if (typeof data20 !== 'boolean' && data20 !== null) {
+                const err36 = {
+                  instancePath: instancePath + '/data/attributes/enableVoiceRecordings',
+                  schemaPath: '#/properties/data/properties/attributes/properties/enableVoiceRecordings/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.enableVoiceRecordings.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err36];
+                } else {
+                  vErrors.push(err36);
+                }
+                errors++;
+              }
+            }
+            if (data3.engagementEmailsEnabled !== undefined) {
+              let data21 = data3.engagementEmailsEnabled;
+              if (typeof data21 !== 'boolean' && data21 !== null) {
+                const err37 = {
+                  instancePath: instancePath + '/data/attributes/engagementEmailsEnabled',
+                  schemaPath: '#/properties/data/properties/attributes/properties/engagementEmailsEnabled/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.engagementEmailsEnabled.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err37];
+                } else {
+                  vErrors.push(err37);
+                }
+                errors++;
+              }
+            }
+            if (data3.firstName !== undefined) {
+              let data22 = data3.firstName;
+              if (typeof data22 !== 'string' && data22 !== null) {
+                const err38 = {
+                  instancePath: instancePath + '/data/attributes/firstName',
+                  schemaPath: '#/properties/data/properties/attributes/properties/firstName/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.firstName.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err38];
+                } else {
+                  vErrors.push(err38);
+                }
+                errors++;
+              }
+              if (typeof data22 === 'string') {
+                if (func3(data22) > 255) {
+                  const err39 = {
+                    instancePath: instancePath + '/data/attributes/firstName',
+                    schemaPath: '#/properties/data/properties/attributes/properties/firstName/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err39];
+                  } else {
+                    vErrors.push(err39);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.inboundBridgePhone !== undefined) {
+              let data23 = data3.inboundBridgePhone;
+              if (typeof data23 !== 'string' && data23 !== null) {
+                const err40 = {
+                  instancePath: instancePath + '/data/attributes/inboundBridgePhone',
+                  schemaPath: '#/properties/data/properties/attributes/properties/inboundBridgePhone/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.inboundBridgePhone.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err40];
+                } else {
+                  vErrors.push(err40);
+                }
+                errors++;
+              }
+            }
+            if (data3.inboundBridgePhoneExtension !== undefined) {
+              let data24 = data3.inboundBridgePhoneExtension;
+              if (typeof data24 !== 'string' && data24 !== null) {
+                const err41 = {
+                  instancePath: instancePath + '/data/attributes/inboundBridgePhoneExtension',
+                  schemaPath: '#/properties/data/properties/attributes/properties/inboundBridgePhoneExtension/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.inboundBridgePhoneExtension.type,
+                  },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err41];
+                } else {
+                  vErrors.push(err41);
+                }
+                errors++;
+              }
+            }
+            if (data3.inboundCallBehavior !== undefined) {
+              let data25 = data3.inboundCallBehavior;
+              if (typeof data25 !== 'string' && data25 !== null) {
+                const err42 = {
+                  instancePath: instancePath + '/data/attributes/inboundCallBehavior',
+                  schemaPath: '#/properties/data/properties/attributes/properties/inboundCallBehavior/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.inboundCallBehavior.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err42];
+                } else {
+                  vErrors.push(err42);
+                }
+                errors++;
+              }
+            }
+            if (data3.inboundPhoneType !== undefined) {
+              let data26 = data3.inboundPhoneType;
+              if (typeof data26 !== 'string' && data26 !== null) {
+                const err43 = {
+                  instancePath: instancePath + '/data/attributes/inboundPhoneType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/inboundPhoneType/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.inboundPhoneType.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err43];
+                } else {
+                  vErrors.push(err43);
+                }
+                errors++;
+              }
+            }
+            if (data3.inboundVoicemailCustomMessageText !== undefined) {
+              let data27 = data3.inboundVoicemailCustomMessageText;
+              if (typeof data27 !== 'string' && data27 !== null) {
+                const err44 = {
+                  instancePath: instancePath + '/data/attributes/inboundVoicemailCustomMessageText',
+                  schemaPath:
+                    '#/properties/data/properties/attributes/properties/inboundVoicemailCustomMessageText/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.inboundVoicemailCustomMessageText
+                      .type,
+                  },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err44];
+                } else {
+                  vErrors.push(err44);
+                }
+                errors++;
+              }
+            }
+            if (data3.inboundVoicemailMessageTextVoice !== undefined) {
+              let data28 = data3.inboundVoicemailMessageTextVoice;
+              if (typeof data28 !== 'string' && data28 !== null) {
+                const err45 = {
+                  instancePath: instancePath + '/data/attributes/inboundVoicemailMessageTextVoice',
+                  schemaPath:
+                    '#/properties/data/properties/attributes/properties/inboundVoicemailMessageTextVoice/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.inboundVoicemailMessageTextVoice
+                      .type,
+                  },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err45];
+                } else {
+                  vErrors.push(err45);
+                }
+                errors++;
+              }
+            }
+            if (data3.inboundVoicemailPromptType !== undefined) {
+              let data29 = data3.inboundVoicemailPromptType;
+              if (typeof data29 !== 'string' && data29 !== null) {
+                const err46 = {
+                  instancePath: instancePath + '/data/attributes/inboundVoicemailPromptType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/inboundVoicemailPromptType/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.inboundVoicemailPromptType.type,
+                  },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err46];
+                } else {
+                  vErrors.push(err46);
+                }
+                errors++;
+              }
+            }
+            if (data3.jobRoleByName !== undefined) {
+              let data30 = data3.jobRoleByName;
+              if (typeof data30 !== 'string' && data30 !== null) {
+                const err47 = {
+                  instancePath: instancePath + '/data/attributes/jobRoleByName',
+                  schemaPath: '#/properties/data/properties/attributes/properties/jobRoleByName/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.jobRoleByName.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err47];
+                } else {
+                  vErrors.push(err47);
+                }
+                errors++;
+              }
+              if (typeof data30 === 'string') {
+                if (func3(data30) > 255) {
+                  const err48 = {
+                    instancePath: instancePath + '/data/attributes/jobRoleByName',
+                    schemaPath: '#/properties/data/properties/attributes/properties/jobRoleByName/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err48];
+                  } else {
+                    vErrors.push(err48);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.kaiaRecordingsViewId !== undefined) {
+              let data31 = data3.kaiaRecordingsViewId;
+              if (
+                !(typeof data31 == 'number' && !(data31 % 1) && !isNaN(data31) && isFinite(data31)) &&
+                data31 !== null
+              ) {
+                const err49 = {
+                  instancePath: instancePath + '/data/attributes/kaiaRecordingsViewId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/kaiaRecordingsViewId/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.kaiaRecordingsViewId.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err49];
+                } else {
+                  vErrors.push(err49);
+                }
+                errors++;
+              }
+              if (typeof data31 == 'number' && isFinite(data31)) {
+                if (data31 > 2147483647 || isNaN(data31)) {
+                  const err50 = {
+                    instancePath: instancePath + '/data/attributes/kaiaRecordingsViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/kaiaRecordingsViewId/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err50];
+                  } else {
+                    vErrors.push(err50);
+                  }
+                  errors++;
+                }
+                if (data31 < -2147483648 || isNaN(data31)) {
+                  const err51 = {
+                    instancePath: instancePath + '/data/attributes/kaiaRecordingsViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/kaiaRecordingsViewId/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err51];
+                  } else {
+                    vErrors.push(err51);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.keepBridgePhoneConnected !== undefined) {
+              let data32 = data3.keepBridgePhoneConnected;
+              if (typeof data32 !== 'boolean' && data32 !== null) {
+                const err52 = {
+                  instancePath: instancePath + '/data/attributes/keepBridgePhoneConnected',
+                  schemaPath: '#/properties/data/properties/attributes/properties/keepBridgePhoneConnected/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.keepBridgePhoneConnected.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err52];
+                } else {
+                  vErrors.push(err52);
+                }
+                errors++;
+              }
+            }
+            if (data3.lastName !== undefined) {
+              let data33 = data3.lastName;
+              if (typeof data33 !== 'string' && data33 !== null) {
+                const err53 = {
+                  instancePath: instancePath + '/data/attributes/lastName',
+                  schemaPath: '#/properties/data/properties/attributes/properties/lastName/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.lastName.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err53];
+                } else {
+                  vErrors.push(err53);
+                }
+                errors++;
+              }
+              if (typeof data33 === 'string') {
+                if (func3(data33) > 255) {
+                  const err54 = {
+                    instancePath: instancePath + '/data/attributes/lastName',
+                    schemaPath: '#/properties/data/properties/attributes/properties/lastName/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err54];
+                  } else {
+                    vErrors.push(err54);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.locked !== undefined) {
+              let data34 = data3.locked;
+              if (typeof data34 !== 'boolean' && data34 !== null) {
+                const err55 = {
+                  instancePath: instancePath + '/data/attributes/locked',
+                  schemaPath: '#/properties/data/properties/attributes/properties/locked/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.locked.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err55];
+                } else {
+                  vErrors.push(err55);
+                }
+                errors++;
+              }
+            }
+            if (data3.mailboxErrorEmailEnabled !== undefined) {
+              let data35 = data3.mailboxErrorEmailEnabled;
+              if (typeof data35 !== 'boolean' && data35 !== null) {
+                const err56 = {
+                  instancePath: instancePath + '/data/attributes/mailboxErrorEmailEnabled',
+                  schemaPath: '#/properties/data/properties/attributes/properties/mailboxErrorEmailEnabled/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.mailboxErrorEmailEnabled.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err56];
+                } else {
+                  vErrors.push(err56);
+                }
+                errors++;
+              }
+            }
+            if (data3.meetingEngagementNotificationEnabled !== undefined) {
+              let data36 = data3.meetingEngagementNotificationEnabled;
+              if (typeof data36 !== 'boolean' && data36 !== null) {
+                const err57 = {
+                  instancePath: instancePath + '/data/attributes/meetingEngagementNotificationEnabled',
+                  schemaPath:
+                    '#/properties/data/properties/attributes/properties/meetingEngagementNotificationEnabled/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.meetingEngagementNotificationEnabled
+                      .type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err57];
+                } else {
+                  vErrors.push(err57);
+                }
+                errors++;
+              }
+            }
+            if (data3.notificationsEnabled !== undefined) {
+              let data37 = data3.notificationsEnabled;
+              if (typeof data37 !== 'boolean' && data37 !== null) {
+                const err58 = {
+                  instancePath: instancePath + '/data/attributes/notificationsEnabled',
+                  schemaPath: '#/properties/data/properties/attributes/properties/notificationsEnabled/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.notificationsEnabled.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err58];
+                } else {
+                  vErrors.push(err58);
+                }
+                errors++;
+              }
+            }
+            if (data3.oceClickToDialEverywhere !== undefined) {
+              let data38 = data3.oceClickToDialEverywhere;
+              if (typeof data38 !== 'boolean' && data38 !== null) {
+                const err59 = {
+                  instancePath: instancePath + '/data/attributes/oceClickToDialEverywhere',
+                  schemaPath: '#/properties/data/properties/attributes/properties/oceClickToDialEverywhere/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.oceClickToDialEverywhere.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err59];
+                } else {
+                  vErrors.push(err59);
+                }
+                errors++;
+              }
+            }
+            if (data3.oceGmailToolbar !== undefined) {
+              let data39 = data3.oceGmailToolbar;
+              if (typeof data39 !== 'boolean' && data39 !== null) {
+                const err60 = {
+                  instancePath: instancePath + '/data/attributes/oceGmailToolbar',
+                  schemaPath: '#/properties/data/properties/attributes/properties/oceGmailToolbar/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.oceGmailToolbar.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err60];
+                } else {
+                  vErrors.push(err60);
+                }
+                errors++;
+              }
+            }
+            if (data3.oceGmailTrackingState !== undefined) {
+              let data40 = data3.oceGmailTrackingState;
+              if (typeof data40 !== 'string' && data40 !== null) {
+                const err61 = {
+                  instancePath: instancePath + '/data/attributes/oceGmailTrackingState',
+                  schemaPath: '#/properties/data/properties/attributes/properties/oceGmailTrackingState/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.oceGmailTrackingState.type,
+                  },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err61];
+                } else {
+                  vErrors.push(err61);
+                }
+                errors++;
+              }
+            }
+            if (data3.oceSalesforceEmailDecorating !== undefined) {
+              let data41 = data3.oceSalesforceEmailDecorating;
+              if (typeof data41 !== 'boolean' && data41 !== null) {
+                const err62 = {
+                  instancePath: instancePath + '/data/attributes/oceSalesforceEmailDecorating',
+                  schemaPath: '#/properties/data/properties/attributes/properties/oceSalesforceEmailDecorating/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.oceSalesforceEmailDecorating.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err62];
+                } else {
+                  vErrors.push(err62);
+                }
+                errors++;
+              }
+            }
+            if (data3.oceSalesforcePhoneDecorating !== undefined) {
+              let data42 = data3.oceSalesforcePhoneDecorating;
+              if (typeof data42 !== 'boolean' && data42 !== null) {
+                const err63 = {
+                  instancePath: instancePath + '/data/attributes/oceSalesforcePhoneDecorating',
+                  schemaPath: '#/properties/data/properties/attributes/properties/oceSalesforcePhoneDecorating/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.oceSalesforcePhoneDecorating.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err63];
+                } else {
+                  vErrors.push(err63);
+                }
+                errors++;
+              }
+            }
+            if (data3.oceUniversalTaskFlow !== undefined) {
+              let data43 = data3.oceUniversalTaskFlow;
+              if (typeof data43 !== 'boolean' && data43 !== null) {
+                const err64 = {
+                  instancePath: instancePath + '/data/attributes/oceUniversalTaskFlow',
+                  schemaPath: '#/properties/data/properties/attributes/properties/oceUniversalTaskFlow/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.oceUniversalTaskFlow.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err64];
+                } else {
+                  vErrors.push(err64);
+                }
+                errors++;
+              }
+            }
+            if (data3.oceWindowMode !== undefined) {
+              let data44 = data3.oceWindowMode;
+              if (typeof data44 !== 'boolean' && data44 !== null) {
+                const err65 = {
+                  instancePath: instancePath + '/data/attributes/oceWindowMode',
+                  schemaPath: '#/properties/data/properties/attributes/properties/oceWindowMode/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.oceWindowMode.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err65];
+                } else {
+                  vErrors.push(err65);
+                }
+                errors++;
+              }
+            }
+            if (data3.opportunitiesViewId !== undefined) {
+              let data45 = data3.opportunitiesViewId;
+              if (
+                !(typeof data45 == 'number' && !(data45 % 1) && !isNaN(data45) && isFinite(data45)) &&
+                data45 !== null
+              ) {
+                const err66 = {
+                  instancePath: instancePath + '/data/attributes/opportunitiesViewId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/opportunitiesViewId/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.opportunitiesViewId.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err66];
+                } else {
+                  vErrors.push(err66);
+                }
+                errors++;
+              }
+              if (typeof data45 == 'number' && isFinite(data45)) {
+                if (data45 > 2147483647 || isNaN(data45)) {
+                  const err67 = {
+                    instancePath: instancePath + '/data/attributes/opportunitiesViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/opportunitiesViewId/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err67];
+                  } else {
+                    vErrors.push(err67);
+                  }
+                  errors++;
+                }
+                if (data45 < -2147483648 || isNaN(data45)) {
+                  const err68 = {
+                    instancePath: instancePath + '/data/attributes/opportunitiesViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/opportunitiesViewId/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err68];
+                  } else {
+                    vErrors.push(err68);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.phoneCountryCode !== undefined) {
+              let data46 = data3.phoneCountryCode;
+              if (typeof data46 !== 'string' && data46 !== null) {
+                const err69 = {
+                  instancePath: instancePath + '/data/attributes/phoneCountryCode',
+                  schemaPath: '#/properties/data/properties/attributes/properties/phoneCountryCode/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.phoneCountryCode.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err69];
+                } else {
+                  vErrors.push(err69);
+                }
+                errors++;
+              }
+            }
+            if (data3.phoneNumber !== undefined) {
+              let data47 = data3.phoneNumber;
+              if (typeof data47 !== 'string' && data47 !== null) {
+                const err70 = {
+                  instancePath: instancePath + '/data/attributes/phoneNumber',
+                  schemaPath: '#/properties/data/properties/attributes/properties/phoneNumber/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.phoneNumber.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err70];
+                } else {
+                  vErrors.push(err70);
+                }
+                errors++;
+              }
+            }
+            if (data3.phoneType !== undefined) {
+              let data48 = data3.phoneType;
+              if (typeof data48 !== 'string' && data48 !== null) {
+                const err71 = {
+                  instancePath: instancePath + '/data/attributes/phoneType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/phoneType/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.phoneType.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err71];
+                } else {
+                  vErrors.push(err71);
+                }
+                errors++;
+              }
+            }
+            if (data3.pluginAlertNotificationEnabled !== undefined) {
+              let data49 = data3.pluginAlertNotificationEnabled;
+              if (typeof data49 !== 'boolean' && data49 !== null) {
+                const err72 = {
+                  instancePath: instancePath + '/data/attributes/pluginAlertNotificationEnabled',
+                  schemaPath: '#/properties/data/properties/attributes/properties/pluginAlertNotificationEnabled/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.pluginAlertNotificationEnabled.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err72];
+                } else {
+                  vErrors.push(err72);
+                }
+                errors++;
+              }
+            }
+            if (data3.preferredVoiceRegion !== undefined) {
+              let data50 = data3.preferredVoiceRegion;
+              if (typeof data50 !== 'string' && data50 !== null) {
+                const err73 = {
+                  instancePath: instancePath + '/data/attributes/preferredVoiceRegion',
+                  schemaPath: '#/properties/data/properties/attributes/properties/preferredVoiceRegion/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.preferredVoiceRegion.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err73];
+                } else {
+                  vErrors.push(err73);
+                }
+                errors++;
+              }
+            }
+            if (data3.prefersLocalPresence !== undefined) {
+              let data51 = data3.prefersLocalPresence;
+              if (typeof data51 !== 'boolean' && data51 !== null) {
+                const err74 = {
+                  instancePath: instancePath + '/data/attributes/prefersLocalPresence',
+                  schemaPath: '#/properties/data/properties/attributes/properties/prefersLocalPresence/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.prefersLocalPresence.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err74];
+                } else {
+                  vErrors.push(err74);
+                }
+                errors++;
+              }
+            }
+            if (data3.prospectsViewId !== undefined) {
+              let data52 = data3.prospectsViewId;
+              if (
+                !(typeof data52 == 'number' && !(data52 % 1) && !isNaN(data52) && isFinite(data52)) &&
+                data52 !== null
+              ) {
+                const err75 = {
+                  instancePath: instancePath + '/data/attributes/prospectsViewId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/prospectsViewId/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.prospectsViewId.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err75];
+                } else {
+                  vErrors.push(err75);
+                }
+                errors++;
+              }
+              if (typeof data52 == 'number' && isFinite(data52)) {
+                if (data52 > 2147483647 || isNaN(data52)) {
+                  const err76 = {
+                    instancePath: instancePath + '/data/attributes/prospectsViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/prospectsViewId/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err76];
+                  } else {
+                    vErrors.push(err76);
+                  }
+                  errors++;
+                }
+                if (data52 < -2147483648 || isNaN(data52)) {
+                  const err77 = {
+                    instancePath: instancePath + '/data/attributes/prospectsViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/prospectsViewId/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err77];
+                  } else {
+                    vErrors.push(err77);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.reportsTeamPerfViewId !== undefined) {
+              let data53 = data3.reportsTeamPerfViewId;
+              if (
+                !(typeof data53 == 'number' && !(data53 % 1) && !isNaN(data53) && isFinite(data53)) &&
+                data53 !== null
+              ) {
+                const err78 = {
+                  instancePath: instancePath + '/data/attributes/reportsTeamPerfViewId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/reportsTeamPerfViewId/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.reportsTeamPerfViewId.type,
+                  },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err78];
+                } else {
+                  vErrors.push(err78);
+                }
+                errors++;
+              }
+              if (typeof data53 == 'number' && isFinite(data53)) {
+                if (data53 > 2147483647 || isNaN(data53)) {
+                  const err79 = {
+                    instancePath: instancePath + '/data/attributes/reportsTeamPerfViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/reportsTeamPerfViewId/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err79];
+                  } else {
+                    vErrors.push(err79);
+                  }
+                  errors++;
+                }
+                if (data53 < -2147483648 || isNaN(data53)) {
+                  const err80 = {
+                    instancePath: instancePath + '/data/attributes/reportsTeamPerfViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/reportsTeamPerfViewId/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err80];
+                  } else {
+                    vErrors.push(err80);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.reportsViewId !== undefined) {
+              let data54 = data3.reportsViewId;
+              if (
+                !(typeof data54 == 'number' && !(data54 % 1) && !isNaN(data54) && isFinite(data54)) &&
+                data54 !== null
+              ) {
+                const err81 = {
+                  instancePath: instancePath + '/data/attributes/reportsViewId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/reportsViewId/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.reportsViewId.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err81];
+                } else {
+                  vErrors.push(err81);
+                }
+                errors++;
+              }
+              if (typeof data54 == 'number' && isFinite(data54)) {
+                if (data54 > 2147483647 || isNaN(data54)) {
+                  const err82 = {
+                    instancePath: instancePath + '/data/attributes/reportsViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/reportsViewId/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err82];
+                  } else {
+                    vErrors.push(err82);
+                  }
+                  errors++;
+                }
+                if (data54 < -2147483648 || isNaN(data54)) {
+                  const err83 = {
+                    instancePath: instancePath + '/data/attributes/reportsViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/reportsViewId/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err83];
+                  } else {
+                    vErrors.push(err83);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.scimExternalId !== undefined) {
+              let data55 = data3.scimExternalId;
+              if (typeof data55 !== 'string' && data55 !== null) {
+                const err84 = {
+                  instancePath: instancePath + '/data/attributes/scimExternalId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/scimExternalId/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.scimExternalId.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err84];
+                } else {
+                  vErrors.push(err84);
+                }
+                errors++;
+              }
+            }
+            if (data3.scimSource !== undefined) {
+              let data56 = data3.scimSource;
+              if (typeof data56 !== 'string' && data56 !== null) {
+                const err85 = {
+                  instancePath: instancePath + '/data/attributes/scimSource',
+                  schemaPath: '#/properties/data/properties/attributes/properties/scimSource/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.scimSource.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err85];
+                } else {
+                  vErrors.push(err85);
+                }
+                errors++;
+              }
+            }
+            if (data3.senderNotificationsExcluded !== undefined) {
+              let data57 = data3.senderNotificationsExcluded;
+              if (typeof data57 !== 'boolean' && data57 !== null) {
+                const err86 = {
+                  instancePath: instancePath + '/data/attributes/senderNotificationsExcluded',
+                  schemaPath: '#/properties/data/properties/attributes/properties/senderNotificationsExcluded/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.senderNotificationsExcluded.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err86];
+                } else {
+                  vErrors.push(err86);
+                }
+                errors++;
+              }
+            }
+            if (data3.tasksViewId !== undefined) {
+              let data58 = data3.tasksViewId;
+              if (
+                !(typeof data58 == 'number' && !(data58 % 1) && !isNaN(data58) && isFinite(data58)) &&
+                data58 !== null
+              ) {
+                const err87 = {
+                  instancePath: instancePath + '/data/attributes/tasksViewId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/tasksViewId/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.tasksViewId.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err87];
+                } else {
+                  vErrors.push(err87);
+                }
+                errors++;
+              }
+              if (typeof data58 == 'number' && isFinite(data58)) {
+                if (data58 > 2147483647 || isNaN(data58)) {
+                  const err88 = {
+                    instancePath: instancePath + '/data/attributes/tasksViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/tasksViewId/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err88];
+                  } else {
+                    vErrors.push(err88);
+                  }
+                  errors++;
+                }
+                if (data58 < -2147483648 || isNaN(data58)) {
+                  const err89 = {
+                    instancePath: instancePath + '/data/attributes/tasksViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/tasksViewId/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err89];
+                  } else {
+                    vErrors.push(err89);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.teamsViewId !== undefined) {
+              let data59 = data3.teamsViewId;
+              if (
+                !(typeof data59 == 'number' && !(data59 % 1) && !isNaN(data59) && isFinite(data59)) &&
+                data59 !== null
+              ) {
+                const err90 = {
+                  instancePath: instancePath + '/data/attributes/teamsViewId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/teamsViewId/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.teamsViewId.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err90];
+                } else {
+                  vErrors.push(err90);
+                }
+                errors++;
+              }
+              if (typeof data59 == 'number' && isFinite(data59)) {
+                if (data59 > 2147483647 || isNaN(data59)) {
+                  const err91 = {
+                    instancePath: instancePath + '/data/attributes/teamsViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/teamsViewId/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err91];
+                  } else {
+                    vErrors.push(err91);
+                  }
+                  errors++;
+                }
+                if (data59 < -2147483648 || isNaN(data59)) {
+                  const err92 = {
+                    instancePath: instancePath + '/data/attributes/teamsViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/teamsViewId/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err92];
+                  } else {
+                    vErrors.push(err92);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.textingEmailNotifications !== undefined) {
+              let data60 = data3.textingEmailNotifications;
+              if (typeof data60 !== 'boolean' && data60 !== null) {
+                const err93 = {
+                  instancePath: instancePath + '/data/attributes/textingEmailNotifications',
+                  schemaPath: '#/properties/data/properties/attributes/properties/textingEmailNotifications/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.textingEmailNotifications.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err93];
+                } else {
+                  vErrors.push(err93);
+                }
+                errors++;
+              }
+            }
+            if (data3.title !== undefined) {
+              let data61 = data3.title;
+              if (typeof data61 !== 'string' && data61 !== null) {
+                const err94 = {
+                  instancePath: instancePath + '/data/attributes/title',
+                  schemaPath: '#/properties/data/properties/attributes/properties/title/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.title.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err94];
+                } else {
+                  vErrors.push(err94);
+                }
+                errors++;
+              }
+            }
+            if (data3.unknownReplyEmailEnabled !== undefined) {
+              let data62 = data3.unknownReplyEmailEnabled;
+              if (typeof data62 !== 'boolean' && data62 !== null) {
+                const err95 = {
+                  instancePath: instancePath + '/data/attributes/unknownReplyEmailEnabled',
+                  schemaPath: '#/properties/data/properties/attributes/properties/unknownReplyEmailEnabled/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.unknownReplyEmailEnabled.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err95];
+                } else {
+                  vErrors.push(err95);
+                }
+                errors++;
+              }
+            }
+            if (data3.username !== undefined) {
+              let data63 = data3.username;
+              if (typeof data63 !== 'string' && data63 !== null) {
+                const err96 = {
+                  instancePath: instancePath + '/data/attributes/username',
+                  schemaPath: '#/properties/data/properties/attributes/properties/username/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.username.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err96];
+                } else {
+                  vErrors.push(err96);
+                }
+                errors++;
+              }
+            }
+            if (data3.usersViewId !== undefined) {
+              let data64 = data3.usersViewId;
+              if (
+                !(typeof data64 == 'number' && !(data64 % 1) && !isNaN(data64) && isFinite(data64)) &&
+                data64 !== null
+              ) {
+                const err97 = {
+                  instancePath: instancePath + '/data/attributes/usersViewId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/usersViewId/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.usersViewId.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err97];
+                } else {
+                  vErrors.push(err97);
+                }
+                errors++;
+              }
+              if (typeof data64 == 'number' && isFinite(data64)) {
+                if (data64 > 2147483647 || isNaN(data64)) {
+                  const err98 = {
+                    instancePath: instancePath + '/data/attributes/usersViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/usersViewId/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err98];
+                  } else {
+                    vErrors.push(err98);
+                  }
+                  errors++;
+                }
+                if (data64 < -2147483648 || isNaN(data64)) {
+                  const err99 = {
+                    instancePath: instancePath + '/data/attributes/usersViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/usersViewId/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err99];
+                  } else {
+                    vErrors.push(err99);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.voicemailNotificationEnabled !== undefined) {
+              let data65 = data3.voicemailNotificationEnabled;
+              if (typeof data65 !== 'boolean' && data65 !== null) {
+                const err100 = {
+                  instancePath: instancePath + '/data/attributes/voicemailNotificationEnabled',
+                  schemaPath: '#/properties/data/properties/attributes/properties/voicemailNotificationEnabled/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.voicemailNotificationEnabled.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err100];
+                } else {
+                  vErrors.push(err100);
+                }
+                errors++;
+              }
+            }
+            if (data3.weeklyDigestEmailEnabled !== undefined) {
+              let data66 = data3.weeklyDigestEmailEnabled;
+              if (typeof data66 !== 'boolean' && data66 !== null) {
+                const err101 = {
+                  instancePath: instancePath + '/data/attributes/weeklyDigestEmailEnabled',
+                  schemaPath: '#/properties/data/properties/attributes/properties/weeklyDigestEmailEnabled/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.weeklyDigestEmailEnabled.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err101];
+                } else {
+                  vErrors.push(err101);
+                }
+                errors++;
               }
             }
           } else {
-            const err21 = {
+            const err102 = {
               instancePath: instancePath + '/data/attributes',
               schemaPath: '#/properties/data/properties/attributes/type',
               keyword: 'type',
@@ -866,33 +5194,1076 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err21];
+              vErrors = [err102];
             } else {
-              vErrors.push(err21);
+              vErrors.push(err102);
             }
             errors++;
           }
         }
         if (data0.relationships !== undefined) {
-          let data8 = data0.relationships;
-          if (data8 && typeof data8 == 'object' && !Array.isArray(data8)) {
-            for (const key2 in data8) {
-              const err22 = {
-                instancePath: instancePath + '/data/relationships',
-                schemaPath: '#/properties/data/properties/relationships/additionalProperties',
-                keyword: 'additionalProperties',
-                params: { additionalProperty: key2 },
-                message: 'must NOT have additional properties',
-              };
-              if (vErrors === null) {
-                vErrors = [err22];
-              } else {
-                vErrors.push(err22);
+          let data67 = data0.relationships;
+          if (data67 && typeof data67 == 'object' && !Array.isArray(data67)) {
+            for (const key2 in data67) {
+              if (!(key2 === 'mailbox' || key2 === 'profile' || key2 === 'role')) {
+                const err103 = {
+                  instancePath: instancePath + '/data/relationships',
+                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key2 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err103];
+                } else {
+                  vErrors.push(err103);
+                }
+                errors++;
               }
-              errors++;
+            }
+            if (data67.mailbox !== undefined) {
+              let data68 = data67.mailbox;
+              if (data68 && typeof data68 == 'object' && !Array.isArray(data68)) {
+                if (data68.data === undefined) {
+                  const err104 = {
+                    instancePath: instancePath + '/data/relationships/mailbox',
+                    schemaPath: '#/properties/data/properties/relationships/properties/mailbox/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err104];
+                  } else {
+                    vErrors.push(err104);
+                  }
+                  errors++;
+                }
+                for (const key3 in data68) {
+                  if (!(key3 === 'data' || key3 === 'meta')) {
+                    const err105 = {
+                      instancePath: instancePath + '/data/relationships/mailbox',
+                      schemaPath: '#/properties/data/properties/relationships/properties/mailbox/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key3 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err105];
+                    } else {
+                      vErrors.push(err105);
+                    }
+                    errors++;
+                  }
+                }
+                if (data68.data !== undefined) {
+                  let data69 = data68.data;
+                  const _errs148 = errors;
+                  let valid6 = false;
+                  const _errs149 = errors;
+                  if (data69 !== null) {
+                    const err106 = {
+                      instancePath: instancePath + '/data/relationships/mailbox/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err106];
+                    } else {
+                      vErrors.push(err106);
+                    }
+                    errors++;
+                  }
+                  var _valid1 = _errs149 === errors;
+                  valid6 = valid6 || _valid1;
+                  if (!valid6) {
+                    const _errs151 = errors;
+                    if (data69 && typeof data69 == 'object' && !Array.isArray(data69)) {
+                      if (data69.type === undefined) {
+                        const err107 = {
+                          instancePath: instancePath + '/data/relationships/mailbox/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err107];
+                        } else {
+                          vErrors.push(err107);
+                        }
+                        errors++;
+                      }
+                      if (data69.id === undefined) {
+                        const err108 = {
+                          instancePath: instancePath + '/data/relationships/mailbox/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err108];
+                        } else {
+                          vErrors.push(err108);
+                        }
+                        errors++;
+                      }
+                      for (const key4 in data69) {
+                        if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
+                          const err109 = {
+                            instancePath: instancePath + '/data/relationships/mailbox/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key4 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err109];
+                          } else {
+                            vErrors.push(err109);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data69.type !== undefined) {
+                        if ('mailbox' !== data69.type) {
+                          const err110 = {
+                            instancePath: instancePath + '/data/relationships/mailbox/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'mailbox' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err110];
+                          } else {
+                            vErrors.push(err110);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data69.id !== undefined) {
+                        let data71 = data69.id;
+                        const _errs156 = errors;
+                        let valid8 = false;
+                        const _errs157 = errors;
+                        if (!(typeof data71 == 'number' && !(data71 % 1) && !isNaN(data71) && isFinite(data71))) {
+                          const err111 = {
+                            instancePath: instancePath + '/data/relationships/mailbox/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err111];
+                          } else {
+                            vErrors.push(err111);
+                          }
+                          errors++;
+                        }
+                        if (typeof data71 == 'number' && isFinite(data71)) {
+                          if (data71 > 9007199254740991 || isNaN(data71)) {
+                            const err112 = {
+                              instancePath: instancePath + '/data/relationships/mailbox/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err112];
+                            } else {
+                              vErrors.push(err112);
+                            }
+                            errors++;
+                          }
+                          if (data71 < 1 || isNaN(data71)) {
+                            const err113 = {
+                              instancePath: instancePath + '/data/relationships/mailbox/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err113];
+                            } else {
+                              vErrors.push(err113);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid2 = _errs157 === errors;
+                        valid8 = valid8 || _valid2;
+                        if (!valid8) {
+                          const _errs159 = errors;
+                          if (typeof data71 === 'string') {
+                            if (!pattern0.test(data71)) {
+                              const err114 = {
+                                instancePath: instancePath + '/data/relationships/mailbox/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err114];
+                              } else {
+                                vErrors.push(err114);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err115 = {
+                              instancePath: instancePath + '/data/relationships/mailbox/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err115];
+                            } else {
+                              vErrors.push(err115);
+                            }
+                            errors++;
+                          }
+                          var _valid2 = _errs159 === errors;
+                          valid8 = valid8 || _valid2;
+                        }
+                        if (!valid8) {
+                          const err116 = {
+                            instancePath: instancePath + '/data/relationships/mailbox/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err116];
+                          } else {
+                            vErrors.push(err116);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs156;
+                          if (vErrors !== null) {
+                            if (_errs156) {
+                              vErrors.length = _errs156;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data69.meta !== undefined) {
+                        let data72 = data69.meta;
+                        if (!(data72 && typeof data72 == 'object' && !Array.isArray(data72))) {
+                          const err117 = {
+                            instancePath: instancePath + '/data/relationships/mailbox/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err117];
+                          } else {
+                            vErrors.push(err117);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err118 = {
+                        instancePath: instancePath + '/data/relationships/mailbox/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err118];
+                      } else {
+                        vErrors.push(err118);
+                      }
+                      errors++;
+                    }
+                    var _valid1 = _errs151 === errors;
+                    valid6 = valid6 || _valid1;
+                  }
+                  if (!valid6) {
+                    const err119 = {
+                      instancePath: instancePath + '/data/relationships/mailbox/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err119];
+                    } else {
+                      vErrors.push(err119);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs148;
+                    if (vErrors !== null) {
+                      if (_errs148) {
+                        vErrors.length = _errs148;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data68.meta !== undefined) {
+                  let data73 = data68.meta;
+                  if (!(data73 && typeof data73 == 'object' && !Array.isArray(data73))) {
+                    const err120 = {
+                      instancePath: instancePath + '/data/relationships/mailbox/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/mailbox/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err120];
+                    } else {
+                      vErrors.push(err120);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err121 = {
+                  instancePath: instancePath + '/data/relationships/mailbox',
+                  schemaPath: '#/properties/data/properties/relationships/properties/mailbox/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err121];
+                } else {
+                  vErrors.push(err121);
+                }
+                errors++;
+              }
+            }
+            if (data67.profile !== undefined) {
+              let data74 = data67.profile;
+              if (data74 && typeof data74 == 'object' && !Array.isArray(data74)) {
+                if (data74.data === undefined) {
+                  const err122 = {
+                    instancePath: instancePath + '/data/relationships/profile',
+                    schemaPath: '#/properties/data/properties/relationships/properties/profile/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err122];
+                  } else {
+                    vErrors.push(err122);
+                  }
+                  errors++;
+                }
+                for (const key5 in data74) {
+                  if (!(key5 === 'data' || key5 === 'meta')) {
+                    const err123 = {
+                      instancePath: instancePath + '/data/relationships/profile',
+                      schemaPath: '#/properties/data/properties/relationships/properties/profile/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key5 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err123];
+                    } else {
+                      vErrors.push(err123);
+                    }
+                    errors++;
+                  }
+                }
+                if (data74.data !== undefined) {
+                  let data75 = data74.data;
+                  const _errs169 = errors;
+                  let valid10 = false;
+                  const _errs170 = errors;
+                  if (data75 !== null) {
+                    const err124 = {
+                      instancePath: instancePath + '/data/relationships/profile/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err124];
+                    } else {
+                      vErrors.push(err124);
+                    }
+                    errors++;
+                  }
+                  var _valid3 = _errs170 === errors;
+                  valid10 = valid10 || _valid3;
+                  if (!valid10) {
+                    const _errs172 = errors;
+                    if (data75 && typeof data75 == 'object' && !Array.isArray(data75)) {
+                      if (data75.type === undefined) {
+                        const err125 = {
+                          instancePath: instancePath + '/data/relationships/profile/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err125];
+                        } else {
+                          vErrors.push(err125);
+                        }
+                        errors++;
+                      }
+                      if (data75.id === undefined) {
+                        const err126 = {
+                          instancePath: instancePath + '/data/relationships/profile/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err126];
+                        } else {
+                          vErrors.push(err126);
+                        }
+                        errors++;
+                      }
+                      for (const key6 in data75) {
+                        if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
+                          const err127 = {
+                            instancePath: instancePath + '/data/relationships/profile/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key6 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err127];
+                          } else {
+                            vErrors.push(err127);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data75.type !== undefined) {
+                        if ('profile' !== data75.type) {
+                          const err128 = {
+                            instancePath: instancePath + '/data/relationships/profile/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'profile' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err128];
+                          } else {
+                            vErrors.push(err128);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data75.id !== undefined) {
+                        let data77 = data75.id;
+                        const _errs177 = errors;
+                        let valid12 = false;
+                        const _errs178 = errors;
+                        if (!(typeof data77 == 'number' && !(data77 % 1) && !isNaN(data77) && isFinite(data77))) {
+                          const err129 = {
+                            instancePath: instancePath + '/data/relationships/profile/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err129];
+                          } else {
+                            vErrors.push(err129);
+                          }
+                          errors++;
+                        }
+                        if (typeof data77 == 'number' && isFinite(data77)) {
+                          if (data77 > 9007199254740991 || isNaN(data77)) {
+                            const err130 = {
+                              instancePath: instancePath + '/data/relationships/profile/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err130];
+                            } else {
+                              vErrors.push(err130);
+                            }
+                            errors++;
+                          }
+                          if (data77 < 1 || isNaN(data77)) {
+                            const err131 = {
+                              instancePath: instancePath + '/data/relationships/profile/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err131];
+                            } else {
+                              vErrors.push(err131);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid4 = _errs178 === errors;
+                        valid12 = valid12 || _valid4;
+                        if (!valid12) {
+                          const _errs180 = errors;
+                          if (typeof data77 === 'string') {
+                            if (!pattern0.test(data77)) {
+                              const err132 = {
+                                instancePath: instancePath + '/data/relationships/profile/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err132];
+                              } else {
+                                vErrors.push(err132);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err133 = {
+                              instancePath: instancePath + '/data/relationships/profile/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err133];
+                            } else {
+                              vErrors.push(err133);
+                            }
+                            errors++;
+                          }
+                          var _valid4 = _errs180 === errors;
+                          valid12 = valid12 || _valid4;
+                        }
+                        if (!valid12) {
+                          const err134 = {
+                            instancePath: instancePath + '/data/relationships/profile/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err134];
+                          } else {
+                            vErrors.push(err134);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs177;
+                          if (vErrors !== null) {
+                            if (_errs177) {
+                              vErrors.length = _errs177;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data75.meta !== undefined) {
+                        let data78 = data75.meta;
+                        if (!(data78 && typeof data78 == 'object' && !Array.isArray(data78))) {
+                          const err135 = {
+                            instancePath: instancePath + '/data/relationships/profile/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err135];
+                          } else {
+                            vErrors.push(err135);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err136 = {
+                        instancePath: instancePath + '/data/relationships/profile/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err136];
+                      } else {
+                        vErrors.push(err136);
+                      }
+                      errors++;
+                    }
+                    var _valid3 = _errs172 === errors;
+                    valid10 = valid10 || _valid3;
+                  }
+                  if (!valid10) {
+                    const err137 = {
+                      instancePath: instancePath + '/data/relationships/profile/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err137];
+                    } else {
+                      vErrors.push(err137);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs169;
+                    if (vErrors !== null) {
+                      if (_errs169) {
+                        vErrors.length = _errs169;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data74.meta !== undefined) {
+                  let data79 = data74.meta;
+                  if (!(data79 && typeof data79 == 'object' && !Array.isArray(data79))) {
+                    const err138 = {
+                      instancePath: instancePath + '/data/relationships/profile/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/profile/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err138];
+                    } else {
+                      vErrors.push(err138);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err139 = {
+                  instancePath: instancePath + '/data/relationships/profile',
+                  schemaPath: '#/properties/data/properties/relationships/properties/profile/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err139];
+                } else {
+                  vErrors.push(err139);
+                }
+                errors++;
+              }
+            }
+            if (data67.role !== undefined) {
+              let data80 = data67.role;
+              if (data80 && typeof data80 == 'object' && !Array.isArray(data80)) {
+                if (data80.data === undefined) {
+                  const err140 = {
+                    instancePath: instancePath + '/data/relationships/role',
+                    schemaPath: '#/properties/data/properties/relationships/properties/role/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err140];
+                  } else {
+                    vErrors.push(err140);
+                  }
+                  errors++;
+                }
+                for (const key7 in data80) {
+                  if (!(key7 === 'data' || key7 === 'meta')) {
+                    const err141 = {
+                      instancePath: instancePath + '/data/relationships/role',
+                      schemaPath: '#/properties/data/properties/relationships/properties/role/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key7 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err141];
+                    } else {
+                      vErrors.push(err141);
+                    }
+                    errors++;
+                  }
+                }
+                if (data80.data !== undefined) {
+                  let data81 = data80.data;
+                  const _errs190 = errors;
+                  let valid14 = false;
+                  const _errs191 = errors;
+                  if (data81 !== null) {
+                    const err142 = {
+                      instancePath: instancePath + '/data/relationships/role/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err142];
+                    } else {
+                      vErrors.push(err142);
+                    }
+                    errors++;
+                  }
+                  var _valid5 = _errs191 === errors;
+                  valid14 = valid14 || _valid5;
+                  if (!valid14) {
+                    const _errs193 = errors;
+                    if (data81 && typeof data81 == 'object' && !Array.isArray(data81)) {
+                      if (data81.type === undefined) {
+                        const err143 = {
+                          instancePath: instancePath + '/data/relationships/role/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err143];
+                        } else {
+                          vErrors.push(err143);
+                        }
+                        errors++;
+                      }
+                      if (data81.id === undefined) {
+                        const err144 = {
+                          instancePath: instancePath + '/data/relationships/role/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err144];
+                        } else {
+                          vErrors.push(err144);
+                        }
+                        errors++;
+                      }
+                      for (const key8 in data81) {
+                        if (!(key8 === 'type' || key8 === 'id' || key8 === 'meta')) {
+                          const err145 = {
+                            instancePath: instancePath + '/data/relationships/role/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key8 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err145];
+                          } else {
+                            vErrors.push(err145);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data81.type !== undefined) {
+                        if ('role' !== data81.type) {
+                          const err146 = {
+                            instancePath: instancePath + '/data/relationships/role/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'role' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err146];
+                          } else {
+                            vErrors.push(err146);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data81.id !== undefined) {
+                        let data83 = data81.id;
+                        const _errs198 = errors;
+                        let valid16 = false;
+                        const _errs199 = errors;
+                        if (!(typeof data83 == 'number' && !(data83 % 1) && !isNaN(data83) && isFinite(data83))) {
+                          const err147 = {
+                            instancePath: instancePath + '/data/relationships/role/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err147];
+                          } else {
+                            vErrors.push(err147);
+                          }
+                          errors++;
+                        }
+                        if (typeof data83 == 'number' && isFinite(data83)) {
+                          if (data83 > 9007199254740991 || isNaN(data83)) {
+                            const err148 = {
+                              instancePath: instancePath + '/data/relationships/role/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err148];
+                            } else {
+                              vErrors.push(err148);
+                            }
+                            errors++;
+                          }
+                          if (data83 < 1 || isNaN(data83)) {
+                            const err149 = {
+                              instancePath: instancePath + '/data/relationships/role/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err149];
+                            } else {
+                              vErrors.push(err149);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid6 = _errs199 === errors;
+                        valid16 = valid16 || _valid6;
+                        if (!valid16) {
+                          const _errs201 = errors;
+                          if (typeof data83 === 'string') {
+                            if (!pattern0.test(data83)) {
+                              const err150 = {
+                                instancePath: instancePath + '/data/relationships/role/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err150];
+                              } else {
+                                vErrors.push(err150);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err151 = {
+                              instancePath: instancePath + '/data/relationships/role/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err151];
+                            } else {
+                              vErrors.push(err151);
+                            }
+                            errors++;
+                          }
+                          var _valid6 = _errs201 === errors;
+                          valid16 = valid16 || _valid6;
+                        }
+                        if (!valid16) {
+                          const err152 = {
+                            instancePath: instancePath + '/data/relationships/role/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err152];
+                          } else {
+                            vErrors.push(err152);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs198;
+                          if (vErrors !== null) {
+                            if (_errs198) {
+                              vErrors.length = _errs198;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data81.meta !== undefined) {
+                        let data84 = data81.meta;
+                        if (!(data84 && typeof data84 == 'object' && !Array.isArray(data84))) {
+                          const err153 = {
+                            instancePath: instancePath + '/data/relationships/role/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err153];
+                          } else {
+                            vErrors.push(err153);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err154 = {
+                        instancePath: instancePath + '/data/relationships/role/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err154];
+                      } else {
+                        vErrors.push(err154);
+                      }
+                      errors++;
+                    }
+                    var _valid5 = _errs193 === errors;
+                    valid14 = valid14 || _valid5;
+                  }
+                  if (!valid14) {
+                    const err155 = {
+                      instancePath: instancePath + '/data/relationships/role/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/role/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err155];
+                    } else {
+                      vErrors.push(err155);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs190;
+                    if (vErrors !== null) {
+                      if (_errs190) {
+                        vErrors.length = _errs190;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data80.meta !== undefined) {
+                  let data85 = data80.meta;
+                  if (!(data85 && typeof data85 == 'object' && !Array.isArray(data85))) {
+                    const err156 = {
+                      instancePath: instancePath + '/data/relationships/role/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/role/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err156];
+                    } else {
+                      vErrors.push(err156);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err157 = {
+                  instancePath: instancePath + '/data/relationships/role',
+                  schemaPath: '#/properties/data/properties/relationships/properties/role/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err157];
+                } else {
+                  vErrors.push(err157);
+                }
+                errors++;
+              }
             }
           } else {
-            const err23 = {
+            const err158 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
               keyword: 'type',
@@ -900,17 +6271,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err23];
+              vErrors = [err158];
             } else {
-              vErrors.push(err23);
+              vErrors.push(err158);
             }
             errors++;
           }
         }
         if (data0.meta !== undefined) {
-          let data9 = data0.meta;
-          if (!(data9 && typeof data9 == 'object' && !Array.isArray(data9))) {
-            const err24 = {
+          let data86 = data0.meta;
+          if (!(data86 && typeof data86 == 'object' && !Array.isArray(data86))) {
+            const err159 = {
               instancePath: instancePath + '/data/meta',
               schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
@@ -918,17 +6289,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err24];
+              vErrors = [err159];
             } else {
-              vErrors.push(err24);
+              vErrors.push(err159);
             }
             errors++;
           }
         }
         if (data0.links !== undefined) {
-          let data10 = data0.links;
-          if (!(data10 && typeof data10 == 'object' && !Array.isArray(data10))) {
-            const err25 = {
+          let data87 = data0.links;
+          if (!(data87 && typeof data87 == 'object' && !Array.isArray(data87))) {
+            const err160 = {
               instancePath: instancePath + '/data/links',
               schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
@@ -936,15 +6307,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err25];
+              vErrors = [err160];
             } else {
-              vErrors.push(err25);
+              vErrors.push(err160);
             }
             errors++;
           }
         }
       } else {
-        const err26 = {
+        const err161 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -952,15 +6323,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err26];
+          vErrors = [err161];
         } else {
-          vErrors.push(err26);
+          vErrors.push(err161);
         }
         errors++;
       }
     }
   } else {
-    const err27 = {
+    const err162 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -968,9 +6339,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err27];
+      vErrors = [err162];
     } else {
-      vErrors.push(err27);
+      vErrors.push(err162);
     }
     errors++;
   }

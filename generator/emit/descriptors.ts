@@ -21,6 +21,7 @@ export function descriptorOf(resource: ResourceModel): ResourceDescriptor {
       filterable: a.filterable,
       sortable: a.sortable,
       readOnly: a.readOnly,
+      ...(a.writeOnly && { writeOnly: true }),
       required: a.required,
       ...(a.default !== undefined && { default: a.default }),
       search: a.search,

@@ -91,7 +91,8 @@ export function emitTable(resource: ResourceModel, model: SchemaModel): string {
   const constraints = [`primaryKey({ name: '${resource.table}_pkey', columns: [t.orgId, t.id] })`];
   for (const r of toOnes(resource)) {
     const target = targets.get(r.target)!;
-    const targetVar = tableVariable(target);
+    // A table refers to itself through the callback's own columns: its variable is not yet defined.
+    const targetVar = target.type === resource.type ? 't' : tableVariable(target);
     if (target.type !== resource.type) imports.add(`import { ${targetVar} } from './${target.type}.js';`);
     constraints.push(
       `foreignKey({ name: '${resource.table}_${snakeCase(r.name)}_fk', columns: [t.orgId, t.${r.name}Id], foreignColumns: [${targetVar}.orgId, ${targetVar}.id] })`,
@@ -101,7 +102,7 @@ export function emitTable(resource: ResourceModel, model: SchemaModel): string {
 
   return [
     generatedHeader(resource.file),
-    `import { ${[...builders].sort(byCodePoint).join(', ')} } from 'drizzle-orm/pg-core';`,
+    `import { ${[...builders].sort(byCodePoint).join(', ')}, type PgTableExtraConfigValue } from 'drizzle-orm/pg-core';`,
     ...(resource.attributes.some((a) => a.search) ? [`import { sql } from 'drizzle-orm';`] : []),
     `import { orgs } from '../../runtime/db/system-tables.js';`,
     ...[...imports].sort(byCodePoint),
@@ -109,7 +110,8 @@ export function emitTable(resource: ResourceModel, model: SchemaModel): string {
     `export const ${tableVariable(resource)} = pgTable(`,
     `  '${resource.table}',`,
     `  { ${columns.join(',\n')} },`,
-    `  (t) => [${constraints.join(',\n')}],`,
+    // The annotated return type lets TypeScript type tables that refer to each other in a cycle.
+    `  (t): PgTableExtraConfigValue[] => [${constraints.join(',\n')}],`,
     `);`,
     '',
   ].join('\n');

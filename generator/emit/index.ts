@@ -4,6 +4,7 @@ import { formatGenerated } from '../format.js';
 import { emitDescriptor } from './descriptors.js';
 import { emitTable, emitTablesIndex } from './drizzle-tables.js';
 import type { GeneratedFiles } from './header.js';
+import { emitOpenApi } from './openapi.js';
 import { emitRoute, emitRoutesIndex, type RouteTemplates } from './routes.js';
 import { emitServedSchema } from './served-schema.js';
 import { emitTypes } from './types.js';
@@ -28,6 +29,7 @@ export async function emitAll(model: SchemaModel, templates: RouteTemplates): Pr
   raw.set('generated/db/index.ts', emitTablesIndex(model));
   raw.set('generated/routes/index.ts', emitRoutesIndex(model, templates));
   raw.set('generated/schema.json', emitServedSchema(model));
+  raw.set('generated/openapi.json', emitOpenApi(model));
 
   const files: GeneratedFiles = new Map();
   for (const path of [...raw.keys()].sort(byCodePoint)) files.set(path, await formatGenerated(path, raw.get(path)!));

@@ -30,6 +30,8 @@ function routesOf(resource: ResourceModel): RouteView[] {
   if (operations.update) routes.push({ method: 'patch', path: one, handler: 'update' });
   if (operations.delete) routes.push({ method: 'delete', path: one, handler: 'destroy' });
   if (resource.actions.length) routes.push({ method: 'post', path: `${one}/actions/:action`, handler: 'action' });
+  // Related-resource URLs (`/accounts/1/prospects`), which generic JSON:API clients follow.
+  if (operations.get && resource.relationships.length) routes.push({ method: 'get', path: `${one}/:relationship{[A-Za-z][A-Za-z0-9]*}`, handler: 'related' });
   return routes;
 }
 

@@ -4,15 +4,16 @@ import { pascalCase } from '../naming.js';
 import { attributeValueSchema } from './body-schemas.js';
 import { generatedHeader } from './header.js';
 
-/** `<Type>Attributes`: the attributes a resource object of this type carries. */
+/** `<Type>Attributes`: the attributes a resource object of this type carries (write-only ones never). */
 export async function emitTypes(resource: ResourceModel): Promise<string> {
+  const attributes = resource.attributes.filter((a) => !a.writeOnly);
   const schema = {
     title: `${pascalCase(resource.type)}Attributes`,
     type: 'object' as const,
     additionalProperties: false,
-    required: resource.attributes.map((a) => a.name),
+    required: attributes.map((a) => a.name),
     properties: Object.fromEntries(
-      resource.attributes.map((a) => {
+      attributes.map((a) => {
         const value = attributeValueSchema({ ...a, required: a.required });
         return [a.name, a.description ? { ...value, description: a.description } : value];
       }),

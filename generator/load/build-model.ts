@@ -24,6 +24,7 @@ interface RawDefinition {
   filterable?: boolean;
   sortable?: boolean;
   readOnly?: boolean;
+  writeOnly?: boolean;
   description?: string;
   data?: boolean;
   $ref?: string;
@@ -119,6 +120,10 @@ function attributeOf(file: string, name: string, d: RawDefinition, all: Record<s
   if (aliased !== undefined && (all[aliased]?.data !== true || d.readOnly !== true || d.type !== 'integer')) {
     throw new SchemaFileError(file, `/definitions/${name}/x-relationshipId`, `"${aliased}" must be a to-one relationship, and ${name} a read-only integer`);
   }
+  // A value never rendered must not be found out through filters or sort order either.
+  if (d.writeOnly === true && (d.readOnly === true || d.filterable === true || d.sortable === true)) {
+    throw new SchemaFileError(file, `/definitions/${name}/writeOnly`, 'a write-only attribute cannot be read-only, filterable or sortable');
+  }
   return {
     name,
     column: aliased !== undefined ? `${snakeCase(aliased)}_id` : snakeCase(name),
@@ -135,6 +140,7 @@ function attributeOf(file: string, name: string, d: RawDefinition, all: Record<s
     filterable: d.filterable ?? false,
     sortable: d.sortable ?? false,
     readOnly: d.readOnly ?? false,
+    writeOnly: d.writeOnly ?? false,
     required: d['x-required'] ?? false,
     ...(d.description !== undefined && { description: d.description }),
     ...(d['x-relationshipId'] !== undefined && { relationshipId: d['x-relationshipId'] }),

@@ -6,6 +6,7 @@
 import { compactVerify, decodeJwt, decodeProtectedHeader, errors } from 'jose';
 import type postgres from 'postgres';
 import { unauthorized, type ApiError } from '../jsonapi/index.js';
+import { isGuid } from './guids.js';
 import { activeKeys } from './keys.js';
 
 /** SPEC.md: an app token lives at most 3600 seconds. */
@@ -72,6 +73,7 @@ async function verifiedPayload(token: string, keys: Awaited<ReturnType<typeof ac
  */
 export async function verifyAppToken(sql: postgres.Sql, token: string, now: Date): Promise<VerifiedApp> {
   const iss = claimedIssuer(token);
+  if (!isGuid(iss)) throw refused('no app has the GUID in iss');
   const [app] = await sql<{ guid: string; s2s_scopes: string[] }[]>`
     select guid, s2s_scopes from cadence_system.apps where guid = ${iss}`;
   if (!app) throw refused('no app has the GUID in iss');

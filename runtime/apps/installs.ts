@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type postgres from 'postgres';
 import { AdminError } from '../admin/index.js';
 import { hashToken } from '../auth/index.js';
+import { isGuid } from './guids.js';
 import { enqueueLifecycleEvent } from './lifecycle.js';
 import { requireApp } from './register.js';
 
@@ -87,12 +88,14 @@ export interface InstallState {
 /**
  * Finds an install by its id or by the hash of its setup token. `lock` holds the row until the
  * transaction ends, so an uninstall cannot slip between the checks and a token being issued.
+ * An id that is not a GUID names no install.
  */
 export async function findInstall(
   sql: postgres.Sql | postgres.TransactionSql,
   by: { id: string } | { setupToken: string },
   lock = false,
 ): Promise<InstallState | undefined> {
+  if ('id' in by && !isGuid(by.id)) return undefined;
   const where = 'id' in by ? sql`i.id = ${by.id}` : sql`i.setup_token_hash = ${hashToken(by.setupToken)}`;
   const [row] = await sql<InstallState[]>`
     select i.id, i.app_guid as "appId", i.org_id as "orgId", i.installed_at as "installedAt",

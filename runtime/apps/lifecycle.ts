@@ -8,8 +8,9 @@
  *   {"id": "<uuid>", "type": "app.installed" | "app.uninstalled" | "org.deleted",
  *    "occurredAt": "<ISO 8601>", "data": {"appId": "<app GUID>", "installId": "<uuid>", "orgId": "<org id>"}}
  *
- * `id` names the event, not the attempt: a retried or repeated delivery carries the same id
- * and the same bytes, so a receiver deduplicates by it. `orgId` is a string, as in the install
+ * `id` names the event, not the attempt, and is also sent as the Service-Webhook-Event-Id
+ * header: a retried or repeated delivery carries the same id and the same bytes, so a receiver
+ * deduplicates by it. `orgId` is a string, as in the install
  * resource. Only a new install is announced: installing again while installed re-issues the
  * setup token for the same install id, which the app already knows. Org deletion is announced
  * once per install current at that moment; an install that ends later in a deleted org is
@@ -118,7 +119,7 @@ export function deliverLifecycleTask(deps: DeliverLifecycleDependencies): Task {
       log.warn('app lifecycle delivery skipped: the app has no https lifecycle URL');
       return;
     }
-    const outcome = await deliverWithRetries({ url, body: job.body, secret: app.secret, contentType: 'application/json' }, deps.delivery);
+    const outcome = await deliverWithRetries({ url, body: job.body, secret: app.secret, contentType: 'application/json', eventId: job.eventId }, deps.delivery);
     const fields = outcomeFields(outcome);
     if (outcome.kind === 'acknowledged') log.info(fields, 'app lifecycle delivery');
     else log.warn(fields, 'app lifecycle delivery failed');

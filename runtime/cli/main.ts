@@ -16,7 +16,7 @@ import { CredentialProblem, inviteUser, setPassword } from '../oauth/index.js';
 import { connectDatabase } from '../db/client.js';
 import { resolveDatabase } from '../db/database-url.js';
 import { MIGRATIONS_DIR, runMigrations } from '../db/migrate.js';
-import { deliveryOptions, startWorker } from '../jobs/index.js';
+import { deliveryOptions, livenessOptions, startWorker } from '../jobs/index.js';
 import { createLogger } from '../logger.js';
 import { startServer } from '../server.js';
 import type postgres from 'postgres';
@@ -128,7 +128,7 @@ async function workerCommand(config: Config): Promise<void> {
   const log = createLogger(config.logLevel);
   const database = await resolveDatabase({ DATABASE_URL: config.databaseUrl, CADENCE_DATA_DIR: config.dataDir });
   await runMigrations(database.url, MIGRATIONS_DIR);
-  const worker = await startWorker({ databaseUrl: database.url, concurrency: config.workerConcurrency, log, delivery: deliveryOptions(config) });
+  const worker = await startWorker({ databaseUrl: database.url, concurrency: config.workerConcurrency, log, delivery: deliveryOptions(config), liveness: livenessOptions(config) });
   await Promise.race([untilSignal(), worker.runner.promise]);
   await worker.stop();
   await database.stop();

@@ -2,7 +2,7 @@ import type { Context, Hono } from 'hono';
 import type postgres from 'postgres';
 import { confirmedAuth, requireScope } from '../auth/index.js';
 import type { ApiEnv } from '../engine/index.js';
-import { conflict, forbidden, jsonApi, parseRequestBody, resourceNotFound, badRequest } from '../jsonapi/index.js';
+import { conflict, forbidden, jsonApi, parseId, parseRequestBody, resourceNotFound, badRequest } from '../jsonapi/index.js';
 import { createDefinition, deleteDefinition, listDefinitions, updateDefinition, type StoredDefinition } from './definitions.js';
 import { CUSTOM_OBJECT_SCOPE } from './descriptor.js';
 
@@ -56,8 +56,14 @@ function attributesOf(body: Record<string, unknown>, update: boolean, pathId?: n
  */
 export function mountDefinitionRoutes(api: Hono<ApiEnv>, options: { sql: postgres.Sql; standardTypes: ReadonlySet<string>; publicBaseUrl: string | undefined }): void {
   const { sql, standardTypes, publicBaseUrl } = options;
-  const id = (c: Context<ApiEnv>) => Number(c.req.param('id'));
-  const notFound = (n: number) => resourceNotFound(`No custom object definition with id ${n} exists`);
+  const notFound = (text: number | string) => resourceNotFound(`No custom object definition with id ${text} exists`);
+  /** The definition id in the path; one that can name no definition is simply not found. */
+  const id = (c: Context<ApiEnv>): number => {
+    const text = c.req.param('id') ?? '';
+    const parsed = parseId(text);
+    if (parsed === undefined) throw notFound(text);
+    return parsed;
+  };
 
   api.get(`/${PATH}`, async (c) => {
     const orgId = await requireAdmin(c, 'read');
@@ -66,8 +72,9 @@ export function mountDefinitionRoutes(api: Hono<ApiEnv>, options: { sql: postgre
   });
   api.get(`/${PATH}/:id{[0-9]+}`, async (c) => {
     const orgId = await requireAdmin(c, 'read');
-    const found = (await listDefinitions(sql, orgId)).find((d) => d.id === id(c));
-    if (!found) throw notFound(id(c));
+    const wanted = id(c);
+    const found = (await listDefinitions(sql, orgId)).find((d) => d.id === wanted);
+    if (!found) throw notFound(wanted);
     return jsonApi(c, 200, { data: render(c, publicBaseUrl, found) });
   });
   api.post(`/${PATH}`, async (c) => {
@@ -79,14 +86,16 @@ export function mountDefinitionRoutes(api: Hono<ApiEnv>, options: { sql: postgre
   });
   api.patch(`/${PATH}/:id{[0-9]+}`, async (c) => {
     const orgId = await requireAdmin(c, 'write');
-    const attributes = attributesOf(parseRequestBody(await c.req.text()), true, id(c));
-    const updated = await updateDefinition(sql, orgId, id(c), attributes, standardTypes);
-    if (!updated) throw notFound(id(c));
+    const wanted = id(c);
+    const attributes = attributesOf(parseRequestBody(await c.req.text()), true, wanted);
+    const updated = await updateDefinition(sql, orgId, wanted, attributes, standardTypes);
+    if (!updated) throw notFound(wanted);
     return jsonApi(c, 200, { data: render(c, publicBaseUrl, updated) });
   });
   api.delete(`/${PATH}/:id{[0-9]+}`, async (c) => {
     const orgId = await requireAdmin(c, 'delete');
-    if (!(await deleteDefinition(sql, orgId, id(c)))) throw notFound(id(c));
+    const wanted = id(c);
+    if (!(await deleteDefinition(sql, orgId, wanted))) throw notFound(wanted);
     return c.body(null, 204);
   });
 }

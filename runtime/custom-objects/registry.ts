@@ -1,6 +1,6 @@
 import type { Context, Next } from 'hono';
 import type postgres from 'postgres';
-import { createResourceEngine, type ApiEnv, type EngineOptions, type ResourceDescriptor, type ResourceHandlers } from '../engine/index.js';
+import { createResourceEngine, type ApiEnv, type EngineOptions, type RecordPresence, type ResourceDescriptor, type ResourceHandlers } from '../engine/index.js';
 import type { Reference } from '../engine/records.js';
 import { resourceNotFound } from '../jsonapi/index.js';
 import type { Transaction } from '../tenancy/index.js';
@@ -100,4 +100,13 @@ export async function customObjectReferences(tx: Transaction, orgId: number, typ
       .flatMap((r) => (r.target === type && 'slot' in r ? [r] : []))
       .map((r) => ({ table: CUSTOM_OBJECT_TABLE, column: r.slot, touchesUpdatedAt: true, partition: { column: 'definition_id', value: Number(row.id) } })),
   );
+}
+
+/** Whether the org has a custom object `type` with a record `id` (a favorite's target, say). */
+export async function customObjectRecordPresence(tx: Transaction, orgId: number, type: string, id: number): Promise<RecordPresence> {
+  const [definition] = await tx<{ found: boolean }[]>`
+    select exists (select 1 from ${tx(CUSTOM_OBJECT_TABLE)} r where r.org_id = ${orgId} and r.definition_id = d.id and r.id = ${id}) as found
+      from custom_object_definitions d where d.org_id = ${orgId} and d.name = ${type}`;
+  if (!definition) return 'unknownType';
+  return definition.found ? 'found' : 'missing';
 }

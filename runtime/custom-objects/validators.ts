@@ -8,7 +8,9 @@ const addFormats = addFormatsModule.default;
 
 /** Strings of custom objects are bounded like standard resources' long text. */
 const MAX_STRING = 32000;
-function fieldSchema(field: FieldDefinition): Record<string, unknown> {
+
+/** The JSON Schema of a field's value in a write (also what the OpenAPI document shows). */
+export function fieldSchema(field: FieldDefinition): Record<string, unknown> {
   const base: Record<string, unknown> =
     field.type === 'date-time'
       ? { type: 'string', format: 'date-time' }

@@ -1,5 +1,6 @@
 // The one place where a postgres.js client is configured.
 import postgres from 'postgres';
+import { safeSerializingTypes } from './serializers.js';
 
 export interface ConnectOptions {
   /** Pool size; postgres.js opens connections lazily up to this many. */
@@ -12,6 +13,8 @@ export interface ConnectOptions {
 }
 
 const INT8_OID = 20;
+/** No request of Cadence's sits between two statements of its transaction for anywhere near this. */
+const IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
 
 export function connectDatabase(url: string, options: ConnectOptions = {}): postgres.Sql {
   const { onQuery } = options;
@@ -21,6 +24,7 @@ export function connectDatabase(url: string, options: ConnectOptions = {}): post
     // Ids are bigint columns, but they stay far below 2^53: plain numbers are what
     // the API sends, so they are parsed as such instead of postgres.js's default strings.
     types: {
+      ...safeSerializingTypes,
       int8: {
         to: INT8_OID,
         from: [INT8_OID],
@@ -31,7 +35,13 @@ export function connectDatabase(url: string, options: ConnectOptions = {}): post
     // Notices ("relation already exists, skipping" and the like) are not errors, and
     // postgres.js would print each one to the console.
     onnotice: () => {},
-    connection: { application_name: 'cadence' },
+    connection: {
+      application_name: 'cadence',
+      // The last wall against a leaked transaction: a connection left inside one (by a bug, or a
+      // request that stalled between statements) is closed by PostgreSQL, which frees its locks,
+      // and the pool opens a new one, instead of the pool shrinking for good.
+      idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    },
     ...(onQuery ? { debug: (_connection: number, query: string) => onQuery(query) } : {}),
   });
 }

@@ -1,3 +1,4 @@
+import type { FieldError } from '../jsonapi/index.js';
 import type { AttributeDescriptor } from './descriptor.js';
 import type { Row } from './render.js';
 
@@ -13,6 +14,12 @@ export interface ResourceBehaviour {
    * create). A derived key naming a to-one relationship sets that relationship.
    */
   readonly derive?: (next: Readonly<Record<string, unknown>>, previous: Row | null, write: WriteContext) => Record<string, unknown>;
+  /**
+   * Checks a create or update against other records of the org, in the write's transaction and
+   * before anything is stored (`next` and `previous` as for `derive`). Each problem found is a
+   * field error; any makes the request a 422.
+   */
+  readonly check?: (next: Readonly<Record<string, unknown>>, previous: Row | null, records: RecordLookup) => Promise<readonly FieldError[]>;
   /** Shapes a row for one viewer before it is rendered, e.g. redacting secrets. */
   readonly present?: (row: Row, viewer: Viewer) => Row;
   readonly actions?: Readonly<Record<string, ActionHandler>>;
@@ -31,6 +38,14 @@ export interface AfterCreate {
   readonly now: Date;
   /** Applies an action of another resource to one of its records, through the same write path. */
   readonly runAction: (type: string, id: number, action: string) => Promise<void>;
+}
+
+/** Whether a record exists in the org; `unknownType` when the org has no resource of that type. */
+export type RecordPresence = 'found' | 'missing' | 'unknownType';
+
+/** What a behaviour's check may ask about other records, inside the write's transaction. */
+export interface RecordLookup {
+  presence(type: string, id: number): Promise<RecordPresence>;
 }
 
 /** Who makes a write: a user, or an application acting alone (server-to-server). */

@@ -2,7 +2,7 @@ import type postgres from 'postgres';
 import type { Logger } from 'pino';
 import type { AuthContext, TokenRecheck } from '../auth/index.js';
 import type { Behaviours } from './behaviour.js';
-import type { DynamicReferences, Reference, ResourceCatalog } from './records.js';
+import type { DynamicRecords, DynamicReferences, Reference, ResourceCatalog } from './records.js';
 import type { CollectionPaths } from './render.js';
 import type { ResourceDescriptor } from './descriptor.js';
 
@@ -32,4 +32,5 @@ export interface EngineDependencies {
   /** The current time; injectable so time-dependent rules can be tested. */
   readonly clock: () => Date;
   readonly dynamicReferences?: DynamicReferences;
+  readonly dynamicRecords?: DynamicRecords;
 }

@@ -20,6 +20,8 @@ export interface AttributeDescriptor {
   readonly filterable: boolean;
   readonly sortable: boolean;
   readonly readOnly: boolean;
+  /** Accepted on write and stored, but never rendered nor copied into events. */
+  readonly writeOnly?: boolean;
   readonly required: boolean;
   readonly default?: unknown;
   /** Part of filter[q] search. */

@@ -20,12 +20,13 @@ export interface ChangeEvent {
 
 /**
  * Writes the event in the caller's transaction, so a change and its event commit or roll back
- * together (the transactional outbox). Events are themselves the `event` resource.
+ * together (the transactional outbox). Events are themselves the `event` resource. The change
+ * happens as it is recorded, so `eventAt` is the transaction's time, as `createdAt` is.
  */
 export async function recordEvent(tx: Transaction, event: ChangeEvent): Promise<void> {
   const payload = { data: event.data, ...(event.before && { beforeUpdate: event.before }) };
   const [row] = await tx.unsafe<{ id: number }[]>(
-    `insert into "events" ("org_id", "name", "action", "resource_type", "resource_id", "payload") values ($1, $2, $3, $4, $5, $6::jsonb) returning "id"`,
+    `insert into "events" ("org_id", "name", "action", "resource_type", "resource_id", "payload", "event_at") values ($1, $2, $3, $4, $5, $6::jsonb, now()) returning "id"`,
     [event.orgId, `${event.resourceType}_${event.action}`, event.action, event.resourceType, event.resourceId, payload] as never[],
     { prepare: true },
   );

@@ -3,15 +3,15 @@ import type { Behaviours } from './behaviour.js';
 import type { ApiEnv, EngineDependencies } from './context.js';
 import type { ResourceDescriptor, ResourceModule } from './descriptor.js';
 import { bindHandlers, type ResourceHandlers } from './handlers.js';
-import type { DynamicReferences, Reference, ResourceCatalog } from './records.js';
+import type { DynamicRecords, DynamicReferences, Reference, ResourceCatalog } from './records.js';
 import { buildStatements, type ResourceStatements } from './statements.js';
 
 export type { ApiEnv } from './context.js';
 export type * from './descriptor.js';
-export type { ResourceBehaviour, ActionHandler, Actor, Behaviours, AfterCreate, Viewer, WriteContext } from './behaviour.js';
+export type { ResourceBehaviour, ActionHandler, Actor, Behaviours, AfterCreate, RecordLookup, RecordPresence, Viewer, WriteContext } from './behaviour.js';
 export { SERVICE_ACTOR } from './behaviour.js';
 export type { ResourceHandlers } from './handlers.js';
-export type { DynamicReferences, Reference } from './records.js';
+export type { DynamicRecords, DynamicReferences, Reference } from './records.js';
 
 /** The one engine: every resource, standard or (later) custom, is served by binding a module. */
 export interface ResourceEngine {
@@ -27,6 +27,8 @@ export interface EngineOptions {
   readonly clock?: () => Date;
   /** References held where no foreign key knows them (custom objects), cleared on delete. */
   readonly dynamicReferences?: DynamicReferences;
+  /** Records of types no descriptor declares (custom objects), for behaviours' checks. */
+  readonly dynamicRecords?: DynamicRecords;
 }
 
 /** Every to-one column in any resource that points at `type`, by type. */
@@ -53,6 +55,7 @@ function referencesByType(descriptors: Iterable<ResourceDescriptor>): Map<string
 export function createCatalog(descriptors: ReadonlyMap<string, ResourceDescriptor>): ResourceCatalog {
   const entries = new Map<string, { descriptor: ResourceDescriptor; statements: ResourceStatements }>();
   return {
+    has: (type) => descriptors.has(type),
     entry(type) {
       let entry = entries.get(type);
       if (!entry) {
@@ -79,6 +82,7 @@ export function createResourceEngine(options: EngineOptions): ResourceEngine {
     cursorSecret: options.cursorSecret,
     clock: options.clock ?? (() => new Date()),
     ...(options.dynamicReferences && { dynamicReferences: options.dynamicReferences }),
+    ...(options.dynamicRecords && { dynamicRecords: options.dynamicRecords }),
   };
   return { bind: (module) => bindHandlers(module, deps) };
 }

@@ -1,6 +1,6 @@
 import type { Transaction } from '../tenancy/index.js';
 import { validationError } from '../jsonapi/index.js';
-import type { ActionHandler, Actor, Behaviours } from './behaviour.js';
+import type { ActionHandler, Actor, Behaviours, RecordPresence } from './behaviour.js';
 import type { AttributeDescriptor, ResourceDescriptor, ToOneDescriptor } from './descriptor.js';
 import { recordEvent } from './events.js';
 import type { Row } from './render.js';
@@ -23,8 +23,12 @@ export interface Changes {
 /** Finds references no schema declares (custom objects' relationships), inside the transaction. */
 export type DynamicReferences = (tx: Transaction, orgId: number, type: string) => Promise<readonly Reference[]>;
 
+/** Whether a record of a type no descriptor declares (a custom object) exists, inside the transaction. */
+export type DynamicRecords = (tx: Transaction, orgId: number, type: string, id: number) => Promise<RecordPresence>;
+
 /** Descriptors and statements of every resource, so one write can touch another resource. */
 export interface ResourceCatalog {
+  has(type: string): boolean;
   entry(type: string): { readonly descriptor: ResourceDescriptor; readonly statements: ResourceStatements };
 }
 
@@ -47,6 +51,7 @@ export interface RecordContext {
   readonly now: Date;
   readonly actor: Actor;
   readonly dynamicReferences?: DynamicReferences;
+  readonly dynamicRecords?: DynamicRecords;
 }
 
 interface Assignment {
@@ -67,13 +72,19 @@ function relationshipIdsOf(descriptor: ResourceDescriptor, row: Row | null): Rec
   return ids;
 }
 
+/** The record as it will be after `changes`: attributes and to-one relationship ids by name. */
+function nextValues(descriptor: ResourceDescriptor, changes: Changes, previous: Row | null): Record<string, unknown> {
+  const next: Record<string, unknown> = { ...previous, ...relationshipIdsOf(descriptor, previous) };
+  for (const [a, value] of changes.attributes) next[a.name] = value;
+  for (const [rel, id] of changes.relationships) next[rel.name] = id;
+  return next;
+}
+
 /** Adds the values the resource's behaviour derives from the record as it will be. */
 function withDerived(context: RecordContext, changes: Changes, previous: Row | null): Changes {
   const derive = context.behaviours.get(context.descriptor.type)?.derive;
   if (!derive) return changes;
-  const next: Record<string, unknown> = { ...previous, ...relationshipIdsOf(context.descriptor, previous) };
-  for (const [a, value] of changes.attributes) next[a.name] = value;
-  for (const [rel, id] of changes.relationships) next[rel.name] = id;
+  const next = nextValues(context.descriptor, changes, previous);
   const derived = derive(next, previous, { orgId: context.orgId, now: context.now, actor: context.actor });
   if (Object.keys(derived).length === 0) return changes;
   const attributes = new Map(changes.attributes);
@@ -101,14 +112,14 @@ export interface Snapshot {
 
 /**
  * The public view of a row for events, limited to `names` when given. Attributes the resource
- * marks sensitive (a webhook's secret) are never copied into events.
+ * marks sensitive (a webhook's secret) are never copied into events, write-only ones not at all.
  */
 function snapshot(context: RecordContext, row: Row, names?: ReadonlySet<string>): Snapshot {
   const { descriptor } = context;
   const sensitive = new Set(context.behaviours.get(descriptor.type)?.sensitiveAttributes ?? []);
   const result: Snapshot = { attributes: {}, relationships: {} };
   for (const a of descriptor.attributes) {
-    if (names && !names.has(a.name)) continue;
+    if (a.writeOnly || (names && !names.has(a.name))) continue;
     result.attributes[a.name] = sensitive.has(a.name) && row[a.name] != null ? '[REDACTED]' : (row[a.name] ?? null);
   }
   for (const rel of descriptor.relationships) {
@@ -139,6 +150,16 @@ function changedNames(changes: Changes, before: Row, after: Row): Set<string> {
   return names;
 }
 
+/** Whether the org has a record `id` of the resource `target` describes. */
+async function recordExists(context: RecordContext, target: ResourceDescriptor, id: number): Promise<boolean> {
+  const found = await context.tx.unsafe(
+    `select 1 from ${quoteIdent(target.table)} where "org_id" = $1 and "id" = $2${partitionPredicate(target)}`,
+    [context.orgId, id],
+    { prepare: true },
+  );
+  return found.length > 0;
+}
+
 /**
  * Where relationship columns have no foreign keys (custom objects), checks that each target
  * exists in the org, as a foreign key would.
@@ -147,22 +168,31 @@ async function checkTargets(context: RecordContext, changes: Changes): Promise<v
   if (context.descriptor.foreignKeys !== false) return;
   for (const [rel, id] of changes.relationships) {
     if (id === null) continue;
-    const target = context.catalog.entry(rel.target).descriptor;
-    const found = await context.tx.unsafe(
-      `select 1 from ${quoteIdent(target.table)} where "org_id" = $1 and "id" = $2${partitionPredicate(target)}`,
-      [context.orgId, id],
-      { prepare: true },
-    );
-    if (found.length === 0) {
+    if (!(await recordExists(context, context.catalog.entry(rel.target).descriptor, id))) {
       throw validationError([{ pointer: `/data/relationships/${rel.name}`, detail: `${rel.name} refers to a ${rel.target} that does not exist` }]);
     }
   }
+}
+
+/** Whether a record of `type` exists in the org, for behaviours' checks; other engines' types (custom objects) too. */
+async function presenceOf(context: RecordContext, type: string, id: number): Promise<RecordPresence> {
+  if (!context.catalog.has(type)) return (await context.dynamicRecords?.(context.tx, context.orgId, type, id)) ?? 'unknownType';
+  return (await recordExists(context, context.catalog.entry(type).descriptor, id)) ? 'found' : 'missing';
+}
+
+/** Runs the resource's own check of the record as it will be; its problems are a 422. */
+async function checkWithBehaviour(context: RecordContext, changes: Changes, previous: Row | null): Promise<void> {
+  const check = context.behaviours.get(context.descriptor.type)?.check;
+  if (!check) return;
+  const problems = await check(nextValues(context.descriptor, changes, previous), previous, { presence: (type, id) => presenceOf(context, type, id) });
+  if (problems.length) throw validationError(problems);
 }
 
 export async function insertRecord(context: RecordContext, given: Changes): Promise<Row> {
   const { tx, orgId, descriptor } = context;
   await checkTargets(context, given);
   const changes = withDerived(context, given, null);
+  await checkWithBehaviour(context, changes, null);
   const assignments = assignmentsOf(changes);
   const partition = descriptor.partition;
   const columns = ['"org_id"', ...(partition ? [quoteIdent(partition.column)] : []), ...assignments.map((a) => quoteIdent(a.column))];
@@ -188,7 +218,7 @@ export async function insertRecord(context: RecordContext, given: Changes): Prom
 
 /** Applies an action handler's changes to one record; undefined when the record is missing. */
 export async function applyAction(context: RecordContext, id: number, handler: ActionHandler, params: ReadonlyMap<string, string>): Promise<Row | undefined> {
-  const record = await findRecord(context, id, true);
+  const record = await findRecord(context, id, 'update');
   if (!record) return undefined;
   const result = handler({ record, params, now: context.now });
   const attributes = new Map<AttributeDescriptor, unknown>();
@@ -203,8 +233,10 @@ async function runActionOn(context: RecordContext, type: string, id: number, act
   await applyAction(other, id, handler, new Map());
 }
 
-export async function findRecord(context: RecordContext, id: number, forUpdate = false): Promise<Row | undefined> {
-  const text = forUpdate ? context.statements.getOneForUpdate : context.statements.getOne;
+/** Reads one record; `lock` takes the row lock that an update or a delete of it will need. */
+export async function findRecord(context: RecordContext, id: number, lock?: 'update' | 'delete'): Promise<Row | undefined> {
+  const { statements } = context;
+  const text = lock === 'update' ? statements.getOneForUpdate : lock === 'delete' ? statements.getOneForDelete : statements.getOne;
   const [row] = await context.tx.unsafe<Row[]>(text, [context.orgId, id], { prepare: true });
   return row;
 }
@@ -216,10 +248,11 @@ export async function findRecord(context: RecordContext, id: number, forUpdate =
  */
 export async function updateRecord(context: RecordContext, id: number, given: Changes, domainEvent?: string): Promise<Row | undefined> {
   const { tx, orgId, descriptor } = context;
-  const previous = await findRecord(context, id, true);
+  const previous = await findRecord(context, id, 'update');
   if (!previous) return undefined;
   await checkTargets(context, given);
   const changes = withDerived(context, given, previous);
+  await checkWithBehaviour(context, changes, previous);
   const assignments = assignmentsOf(changes);
   const hasUpdatedAt = descriptor.attributes.some((a) => a.name === 'updatedAt');
   const sets = assignments.map((a, i) => `${quoteIdent(a.column)} = $${i + 3}${a.cast}`);
@@ -250,7 +283,7 @@ export async function updateRecord(context: RecordContext, id: number, given: Ch
  */
 export async function deleteRecord(context: RecordContext, id: number, references: readonly Reference[]): Promise<Row | undefined> {
   const { tx, orgId, descriptor } = context;
-  const existing = await findRecord(context, id, true);
+  const existing = await findRecord(context, id, 'delete');
   if (!existing) return undefined;
   const dynamic = (await context.dynamicReferences?.(tx, orgId, descriptor.type)) ?? [];
   for (const ref of [...references, ...dynamic]) {

@@ -21,7 +21,8 @@ export interface UrlBase {
 export type CollectionPaths = ReadonlyMap<string, string>;
 
 /**
- * Renders one row as a JSON:API resource object: every public attribute (null ones too), to-one
+ * Renders one row as a JSON:API resource object: every public attribute (null ones too; never a
+ * write-only one), to-one
  * relationships with `data`, link-only to-many relationships with `links.related` pointing at
  * the target collection filtered by the inverse relationship.
  */
@@ -34,7 +35,9 @@ export function renderResource(
   fieldset?: ReadonlySet<string>,
 ): ResourceObject {
   const attributes: Record<string, unknown> = {};
-  for (const a of descriptor.attributes) if (!fieldset || fieldset.has(a.name)) attributes[a.name] = row[a.name] ?? null;
+  for (const a of descriptor.attributes) {
+    if (!a.writeOnly && (!fieldset || fieldset.has(a.name))) attributes[a.name] = row[a.name] ?? null;
+  }
   const relationships: Record<string, unknown> = {};
   for (const rel of descriptor.relationships) {
     if (fieldset && !fieldset.has(rel.name)) continue;

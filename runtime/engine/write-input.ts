@@ -1,6 +1,7 @@
 import { badRequest, conflict, forbidden, validationError, type FieldError } from '../jsonapi/index.js';
 import { fieldErrorsOf } from './body-issues.js';
 import type { AttributeDescriptor, BodyValidator, ResourceDescriptor, ToOneDescriptor } from './descriptor.js';
+import { isRepresentableDate, parseTimestamp } from './timestamps.js';
 
 export type WriteOperation = 'create' | 'update';
 
@@ -39,6 +40,8 @@ export function readWriteBody(
   const attributes = new Map<AttributeDescriptor, unknown>();
   const given = (data.attributes ?? {}) as Record<string, unknown>;
   for (const a of descriptor.attributes) if (Object.hasOwn(given, a.name)) attributes.set(a, given[a.name]);
+  const unrepresentable = unrepresentableTimes(attributes);
+  if (unrepresentable.length) throw validationError(unrepresentable);
 
   const relationships = new Map<ToOneDescriptor, number | null>();
   const relationshipMeta = new Map<string, Record<string, unknown>>();
@@ -51,6 +54,24 @@ export function readWriteBody(
     if (Object.keys(meta).length) relationshipMeta.set(rel.name, meta);
   }
   return { attributes, relationships, relationshipMeta, meta: isObject(data.meta) ? data.meta : {} };
+}
+
+/**
+ * Timestamps and dates the validator's format accepts but JavaScript or PostgreSQL cannot hold
+ * (a leap second, year 0, February 30): refused here, before any SQL runs.
+ */
+function unrepresentableTimes(attributes: ReadonlyMap<AttributeDescriptor, unknown>): FieldError[] {
+  const refused: FieldError[] = [];
+  for (const [a, value] of attributes) {
+    if (typeof value !== 'string') continue;
+    if (a.format === 'date-time' && !parseTimestamp(value)) {
+      refused.push({ pointer: `/data/attributes/${a.name}`, detail: `${a.name} must be a timestamp that exists: years 0001–9999, seconds 0–59, offsets within ±15:59` });
+    }
+    if (a.format === 'date' && !isRepresentableDate(value)) {
+      refused.push({ pointer: `/data/attributes/${a.name}`, detail: `${a.name} must be a date (YYYY-MM-DD) that exists` });
+    }
+  }
+  return refused;
 }
 
 function checkIdentity(descriptor: ResourceDescriptor, data: Record<string, unknown>, operation: WriteOperation, pathId?: number): void {

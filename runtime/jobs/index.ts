@@ -1,5 +1,6 @@
+import { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { Logger as WorkerLogger, run, type Runner, type TaskList } from 'graphile-worker';
+import { Logger as WorkerLogger, run, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
 import type { Logger } from 'pino';
 import type postgres from 'postgres';
 import { descriptors } from '../../generated/routes/index.js';
@@ -10,11 +11,19 @@ import { standardBehaviours } from '../resources/index.js';
 import { orgScopedTransaction } from '../tenancy/index.js';
 import { deliverWebhookTask } from '../webhooks/deliver-task.js';
 import { parseAllowedHosts, systemResolver, trustedContext, type DeliveryOptions } from '../webhooks/delivery/index.js';
+import { DEFAULT_LIVENESS, startLiveness, type LivenessOptions } from './liveness.js';
 
 /**
  * Background work runs on graphile-worker: jobs live in PostgreSQL, are enqueued in the same
  * transaction as the change that needs them, and any number of worker processes share them.
  * Schedules are crontab entries or jobs with a run_at, never timers in a process.
+ *
+ * A job runs at least once. When a worker dies in the middle of a job (SIGKILL, a lost
+ * machine), another worker runs it again within a minute (liveness.ts: heartbeats, and a sweep
+ * that releases the jobs of workers that stopped sending them); a worker that is alive keeps its
+ * jobs however long they take. So tasks are idempotent where they can be (a delivery already
+ * acknowledged is not sent again), and where they cannot, the receiver can tell: every webhook
+ * delivery carries its event's id, the same on every retry and every re-run.
  */
 
 /** Delivery attempts are kept this long: enough to explain a failure, bounded in size. */
@@ -77,6 +86,11 @@ export function deliveryOptions(config: Pick<Config, 'webhookAllowedHosts' | 'we
   };
 }
 
+/** Heartbeat and staleness from configuration: WORKER_HEARTBEAT_MS and WORKER_STALE_AFTER_MS. */
+export function livenessOptions(config: Pick<Config, 'workerHeartbeatMs' | 'workerStaleAfterMs'>): LivenessOptions {
+  return { heartbeatMs: config.workerHeartbeatMs, staleAfterMs: config.workerStaleAfterMs };
+}
+
 function workerLogger(log: Logger): WorkerLogger {
   return new WorkerLogger((scope) => (level, message, meta) => {
     const method = level === 'error' ? 'error' : level === 'warning' ? 'warn' : level === 'debug' ? 'debug' : 'info';
@@ -86,6 +100,8 @@ function workerLogger(log: Logger): WorkerLogger {
 
 export interface StartedWorker {
   readonly runner: Runner;
+  /** graphile-worker's id for this runner's pool: the `locked_by` of the jobs it runs. */
+  readonly workerId: string;
   stop(): Promise<void>;
 }
 
@@ -95,14 +111,15 @@ export async function startWorker(options: {
   log: Logger;
   delivery: DeliveryOptions;
   clock?: () => Date;
-  /**
-   * How often to release jobs whose worker died (their lock is older than 4 hours); the
-   * graphile-worker default, 8 to 10 minutes, when unset.
-   */
-  staleLockCheckMs?: number;
+  /** Heartbeat and staleness (WORKER_HEARTBEAT_MS, WORKER_STALE_AFTER_MS); 10 s and 30 s when unset. */
+  liveness?: LivenessOptions;
 }): Promise<StartedWorker> {
   const log = options.log.child({ component: 'worker' });
   const sql = connectDatabase(options.databaseUrl, { max: Math.max(2, options.concurrency) });
+  // The runner's one pool is created, and its id known, before run() returns.
+  const events: WorkerEvents = new EventEmitter();
+  const poolIds: string[] = [];
+  events.on('pool:create', ({ workerPool }) => poolIds.push(workerPool.id));
   const runner = await run({
     connectionString: options.databaseUrl,
     concurrency: options.concurrency,
@@ -110,13 +127,28 @@ export async function startWorker(options: {
     crontab: CRONTAB,
     noHandleSignals: true,
     logger: workerLogger(log),
-    ...(options.staleLockCheckMs && { minResetLockedInterval: options.staleLockCheckMs, maxResetLockedInterval: options.staleLockCheckMs }),
+    events,
   });
+  const [workerId] = poolIds;
+  if (poolIds.length !== 1 || !workerId) throw new Error(`expected one graphile-worker pool, got ${poolIds.length}`);
+  // A connection of its own, so that a heartbeat never waits behind the jobs for one.
+  const livenessSql = connectDatabase(options.databaseUrl, { max: 1 });
+  const liveness = startLiveness(livenessSql, workerId, options.liveness ?? DEFAULT_LIVENESS, log);
+  log.info({ workerId }, 'worker started');
   return {
     runner,
+    workerId,
     async stop() {
-      await runner.stop();
-      await sql.end({ timeout: 5 });
+      // Heartbeats go on while running jobs finish, however long that takes.
+      try {
+        await runner.stop();
+      } finally {
+        try {
+          await liveness.stop();
+        } finally {
+          await Promise.all([livenessSql.end({ timeout: 5 }), sql.end({ timeout: 5 })]);
+        }
+      }
     },
   };
 }

@@ -71,8 +71,13 @@ export function gone(id: string, detail: string): ApiError {
   return single(410, id, 'Gone', detail);
 }
 
+/**
+ * The rest of the body is never read, so the connection cannot carry another request: the
+ * answer says `Connection: close` rather than letting the client reuse a socket about to close.
+ */
 export function payloadTooLarge(limit: number): ApiError {
-  return single(413, 'requestTooLarge', 'Payload Too Large', `The request body is larger than ${limit} bytes`);
+  const error = single(413, 'requestTooLarge', 'Payload Too Large', `The request body is larger than ${limit} bytes`);
+  return new ApiError(413, error.errors, { Connection: 'close' });
 }
 
 export function unsupportedMediaType(detail: string): ApiError {

@@ -21,6 +21,8 @@ export type FilterCondition =
   | { readonly on: 'relationshipId'; readonly relationship: RelationshipDescriptor; readonly condition: ValueCondition }
   | {
       readonly on: 'relationshipAttribute';
+      /** The parameter as the client sent it: this filter reads the related resource. */
+      readonly parameter: string;
       readonly relationship: ToOneDescriptor;
       readonly target: ResourceDescriptor;
       readonly attribute: AttributeDescriptor;

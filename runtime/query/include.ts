@@ -8,7 +8,7 @@ export interface IncludeNode {
   readonly children: IncludeNode[];
 }
 
-const MAX_INCLUDE_DEPTH = 3;
+export const MAX_INCLUDE_DEPTH = 3;
 
 export function parseInclude(
   descriptor: ResourceDescriptor,

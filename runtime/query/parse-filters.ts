@@ -128,7 +128,14 @@ export function parseFilters(
     if (relationship.kind !== 'toOne' || !target_ || !attribute || !relationship.filterBy.includes(key)) {
       throw invalidQueryParameter(parameter, `filter[${name}][${key}] is not supported; filter[${name}][id] is`);
     }
-    conditions.push({ on: 'relationshipAttribute', relationship: relationship as ToOneDescriptor, target: target_, attribute, condition: valueCondition(raw, attribute) });
+    conditions.push({
+      on: 'relationshipAttribute',
+      parameter,
+      relationship: relationship as ToOneDescriptor,
+      target: target_,
+      attribute,
+      condition: valueCondition(raw, attribute),
+    });
   }
   return conditions;
 }

@@ -1,13 +1,12 @@
 import { invalidQueryParameter } from '../jsonapi/index.js';
 import type { AttributeDescriptor } from '../engine/descriptor.js';
+import { isRepresentableDate, parseTimestamp } from '../engine/timestamps.js';
 
 /**
  * Parses a filter value by its attribute's type, so a bad value is a 400 naming the parameter
  * instead of a PostgreSQL cast error, and returns it with the SQL cast to apply to it.
  */
 
-const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}(:?\d{2})?)$/;
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const INT4_MAX = 2147483647;
 
 export interface TypedValue {
@@ -30,11 +29,14 @@ export function parseFilterValue(parameter: string, a: AttributeDescriptor, text
   const type = a.type === 'array' ? a.itemType! : a.type;
   const fail = (what: string) => invalidQueryParameter(parameter, `${JSON.stringify(text)} is not ${what}`);
   if (a.format === 'date-time') {
-    if (!ISO_TIMESTAMP.test(text) || Number.isNaN(Date.parse(text))) throw fail('an ISO 8601 timestamp');
+    // A date alone means its midnight UTC, as clients of the real service expect of
+    // `filter[createdAt]=2020-01-01..inf`.
+    if (isRepresentableDate(text)) return { value: `${text}T00:00:00Z`, cast: '::timestamptz' };
+    if (!parseTimestamp(text)) throw fail('an ISO 8601 timestamp that exists (years 0001–9999, seconds 0–59, offsets within ±15:59)');
     return { value: text, cast: '::timestamptz' };
   }
   if (a.format === 'date') {
-    if (!ISO_DATE.test(text) || Number.isNaN(Date.parse(text))) throw fail('a date (YYYY-MM-DD)');
+    if (!isRepresentableDate(text)) throw fail('a date (YYYY-MM-DD) that exists');
     return { value: text, cast: '::date' };
   }
   if (type === 'integer') {

@@ -1,17 +1,31 @@
+import { descriptors } from '../../generated/routes/index.js';
 import type { Behaviours } from '../engine/index.js';
+import { withActorStamps } from './actor-stamps.js';
 import { callBehaviour } from './call.js';
+import { favoriteBehaviour } from './favorite.js';
+import { phoneNumberBehaviour } from './phone-number.js';
 import { prospectBehaviour } from './prospect.js';
 import { sequenceBehaviour } from './sequence.js';
 import { sequenceStateBehaviour } from './sequence-state.js';
 import { taskBehaviour } from './task.js';
+import { userBehaviour } from './user.js';
 import { webhookBehaviour } from './webhook.js';
 
-/** Behaviour of the standard resources that do more than store what clients send. */
-export const standardBehaviours: Behaviours = new Map([
-  ['call', callBehaviour],
-  ['prospect', prospectBehaviour],
-  ['sequence', sequenceBehaviour],
-  ['sequenceState', sequenceStateBehaviour],
-  ['task', taskBehaviour],
-  ['webhook', webhookBehaviour],
-]);
+/**
+ * Behaviour of the standard resources that do more than store what clients send, and creator
+ * and updater wherever a resource has them.
+ */
+export const standardBehaviours: Behaviours = withActorStamps(
+  new Map([
+    ['call', callBehaviour],
+    ['favorite', favoriteBehaviour],
+    ['phoneNumber', phoneNumberBehaviour],
+    ['prospect', prospectBehaviour],
+    ['sequence', sequenceBehaviour],
+    ['sequenceState', sequenceStateBehaviour],
+    ['task', taskBehaviour],
+    ['user', userBehaviour],
+    ['webhook', webhookBehaviour],
+  ]),
+  descriptors.values(),
+);

@@ -1,9 +1,15 @@
 import { invalidQueryParameter } from '../jsonapi/index.js';
 import type { ResourceBehaviour } from '../engine/index.js';
+import { parseTimestamp } from '../engine/timestamps.js';
 
 const ONE_DAY_MS = 24 * 60 * 60 * 1000;
 
 export const taskBehaviour: ResourceBehaviour = {
+  /** stateChangedAt: when the task got its state (created, or moved by markComplete). */
+  derive(next, previous, { now }) {
+    if (previous && next.state === previous.state) return {};
+    return { stateChangedAt: now.toISOString() };
+  },
   actions: {
     /** Completes the task; `completionNote` replaces its note. Emits task.completed. */
     markComplete({ params, now }) {
@@ -16,10 +22,8 @@ export const taskBehaviour: ResourceBehaviour = {
     /** Moves dueAt to `actionParams[dueAt]`, or one day from now when not given. */
     snooze({ params, now }) {
       const given = params.get('dueAt');
-      if (given !== undefined && Number.isNaN(Date.parse(given))) {
-        throw invalidQueryParameter('actionParams[dueAt]', 'actionParams[dueAt] must be an ISO 8601 timestamp');
-      }
-      const dueAt = given !== undefined ? new Date(given) : new Date(now.getTime() + ONE_DAY_MS);
+      const dueAt = given === undefined ? new Date(now.getTime() + ONE_DAY_MS) : parseTimestamp(given);
+      if (!dueAt) throw invalidQueryParameter('actionParams[dueAt]', 'actionParams[dueAt] must be an ISO 8601 timestamp that exists');
       return { changes: { dueAt: dueAt.toISOString() } };
     },
   },

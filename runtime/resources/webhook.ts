@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { actsForAppAlone, authorizingUser } from '../auth/index.js';
+import { parseId } from '../jsonapi/index.js';
 import type { ResourceBehaviour } from '../engine/index.js';
 
 const REDACTED = '[REDACTED]';
@@ -12,9 +13,10 @@ export function newCleanupToken(orgId: number): string {
   return `whc_${orgId}_${randomBytes(24).toString('base64url')}`;
 }
 
+/** The org a cleanup token names, or undefined when it is not one (an org id past 2^53 included). */
 export function orgOfCleanupToken(token: string): number | undefined {
   const match = token.match(/^whc_([1-9][0-9]{0,15})_[A-Za-z0-9_-]{32}$/);
-  return match ? Number(match[1]) : undefined;
+  return match ? parseId(match[1]) : undefined;
 }
 
 /** The URL without credentials and query string, which often carry receivers' secrets. */

@@ -29,8 +29,8 @@ export type Transaction = postgres.TransactionSql | postgres.ReservedSql;
 export interface OrgTransactionOptions {
   /**
    * The work only reads: the transaction is opened READ ONLY (so a write in it fails), and the
-   * result is returned without waiting for COMMIT, which then travels ahead of the connection's
-   * next statement. A read-only transaction has nothing a failed COMMIT could lose.
+   * result is returned without waiting for COMMIT's answer. A read-only transaction has nothing
+   * a failed COMMIT could lose. The connection goes back to the pool only once COMMIT is done.
    */
   readonly readOnly?: boolean;
   /** A token served from the cache: rechecked by the statement that opens the transaction. */
@@ -48,6 +48,10 @@ export interface OrgTransactionOptions {
  * queries plus one for COMMIT, not three more. A cached token's recheck rides in that message
  * too; if it refuses, the transaction is aborted before `work` reads anything, everything is
  * rolled back, and StaleToken is thrown.
+ *
+ * The connection returns to the pool only after its transaction has ended: COMMIT or ROLLBACK
+ * has been answered. Released earlier, the pool would hand it to the next request while it is
+ * still inside this org's transaction, with this org's role and settings.
  */
 export async function orgScopedTransaction<T>(
   sql: postgres.Sql,
@@ -58,28 +62,46 @@ export async function orgScopedTransaction<T>(
   const recheck = options.recheck && !options.recheck.confirmed ? options.recheck : undefined;
   const opening = `begin${options.readOnly ? ' read only' : ''}; select ${recheck ? `${recheck.expression()}, ` : ''}${enterOrgSettings(orgId)}`;
   const connection = await sql.reserve();
+  // Settles with the opening statement's error, if any: a rejection nobody awaits yet would be
+  // reported as unhandled while `work` is still waiting for its first query.
+  const opened = connection.unsafe(opening).then(
+    () => undefined,
+    (error: unknown) => error ?? new Error('the transaction could not be opened'),
+  );
+  let result: T;
   try {
-    // Settles with the opening statement's error, if any: a rejection nobody awaits yet would be
-    // reported as unhandled while `work` is still waiting for its first query.
-    const opened = connection.unsafe(opening).then(
-      () => undefined,
-      (error: unknown) => error ?? new Error('the transaction could not be opened'),
-    );
-    let result: T;
-    try {
-      result = await work(connection);
-      const failed = await opened;
-      if (failed) throw failed;
-      recheck?.passed();
-      if (options.readOnly) connection.unsafe('commit').catch(() => undefined);
-      else await connection.unsafe('commit');
-    } catch (error) {
-      const failed = await opened;
-      await connection.unsafe('rollback').catch(() => undefined);
-      if (isStaleTokenError(failed)) throw new StaleToken();
-      throw error;
-    }
+    result = await work(connection);
+    const failed = await opened;
+    if (failed) throw failed;
+  } catch (error) {
+    const failed = await opened;
+    await endTransaction(connection, 'rollback');
+    if (isStaleTokenError(failed)) throw new StaleToken();
+    throw error;
+  }
+  recheck?.passed();
+  if (options.readOnly) {
+    // The answer goes out now; COMMIT's round trip overlaps with sending it.
+    void endTransaction(connection, 'commit');
     return result;
+  }
+  const committed = await endTransaction(connection, 'commit');
+  if (committed !== true) throw committed;
+  return result;
+}
+
+/**
+ * Sends COMMIT or ROLLBACK and releases the connection once it has been answered, whatever the
+ * answer. Resolves to true, or to the error (a failed COMMIT has rolled back; a connection that
+ * broke is closed by postgres.js and replaced by the pool). Never rejects.
+ */
+async function endTransaction(connection: postgres.ReservedSql, statement: 'commit' | 'rollback'): Promise<true | Error> {
+  try {
+    await connection.unsafe(statement);
+    return true;
+  } catch (error) {
+    if (statement === 'commit') await connection.unsafe('rollback').catch(() => undefined);
+    return error instanceof Error ? error : new Error(String(error));
   } finally {
     connection.release();
   }

@@ -5,7 +5,7 @@ import { createCatalog, SERVICE_ACTOR, type Behaviours, type ResourceDescriptor 
 import { updateRecord, type RecordContext } from '../engine/records.js';
 import { orgScopedTransaction, type Transaction } from '../tenancy/index.js';
 import { deliverWithRetries, type DeliveryOptions, type DeliveryOutcome } from './delivery/index.js';
-import { deliveryBody, type StoredEvent } from './payload.js';
+import { deliveryBody, deliveryJobId, type StoredEvent } from './payload.js';
 
 /** SPEC.md's webhook activation: how long a failing host check disables a webhook. */
 export const DISABLE_FOR_PRIVATE_ADDRESS_MS = 60 * 60 * 1000;
@@ -53,8 +53,32 @@ async function load(tx: Transaction, job: DeliverWebhookPayload): Promise<Loaded
   return row;
 }
 
+type DisabledState = Pick<Loaded, 'disabled_since'>;
+
+/**
+ * Whether this outcome may change the webhook, judged by what the job loaded before delivering:
+ * a failed host check disables it, and an acknowledgement clears a disable. Most deliveries
+ * change nothing and never lock the webhook row.
+ */
+function mayChangeWebhook(outcome: DeliveryOutcome, loaded: Loaded): boolean {
+  return outcome.kind === 'private' || outcome.kind === 'unresolvable' || (outcome.kind === 'acknowledged' && loaded.disabled_since !== null);
+}
+
+/**
+ * The webhook's disabled state as of now, its row locked until the transaction ends. Taken
+ * before the attempt rows are inserted: an insert holds a foreign-key share lock on the webhook
+ * row, and two deliveries each holding one while waiting to lock the row for their update
+ * deadlock. Deliveries that loaded the same stale state then decide from the current one, so a
+ * burst clears (or sets) a disable once instead of once per delivery.
+ */
+async function lockDisabledState(tx: Transaction, job: DeliverWebhookPayload): Promise<DisabledState | undefined> {
+  const [row] = await tx<DisabledState[]>`
+    select disabled_since from webhooks where org_id = ${job.orgId} and id = ${job.webhookId} for no key update`;
+  return row;
+}
+
 /** The webhook's disabled-state attributes after this outcome, or undefined when unchanged. */
-function disabledState(outcome: DeliveryOutcome, webhook: Loaded, now: Date): Record<string, unknown> | undefined {
+function disabledState(outcome: DeliveryOutcome, webhook: DisabledState, now: Date): Record<string, unknown> | undefined {
   if (outcome.kind === 'acknowledged') {
     return webhook.disabled_since ? { disabledReason: null, disabledSince: null, disabledUntil: null } : undefined;
   }
@@ -98,19 +122,20 @@ export function deliverWebhookTask(deps: DeliverWebhookDependencies): Task {
     const loaded = await orgScopedTransaction(deps.sql, job.orgId, (tx) => load(tx, job));
     if (!loaded || !loaded.active || loaded.delivered) return;
     if (loaded.disabled_until && loaded.disabled_until > now) return;
-    const event: StoredEvent = { resourceType: loaded.resource_type, resourceId: loaded.resource_id, action: loaded.action, payload: loaded.payload };
-    const body = deliveryBody(event, loaded.payload_version ?? 1, now);
+    const event: StoredEvent = { id: job.eventId, resourceType: loaded.resource_type, resourceId: loaded.resource_id, action: loaded.action, payload: loaded.payload };
+    const body = deliveryBody(event, loaded.payload_version ?? 1, now, deliveryJobId(job.eventId, job.webhookId));
     const outcome = await deliverWithRetries(
-      { url: new URL(loaded.url), body, secret: loaded.secret, cleanupToken: loaded.cleanup_token },
+      { url: new URL(loaded.url), body, secret: loaded.secret, cleanupToken: loaded.cleanup_token, eventId: String(job.eventId) },
       deps.delivery,
     );
     deps.log.info({ webhookId: job.webhookId, eventId: job.eventId, outcome: outcome.kind, attempts: outcome.attempts.length }, 'webhook delivery');
     await orgScopedTransaction(deps.sql, job.orgId, async (tx) => {
+      const current = mayChangeWebhook(outcome, loaded) ? await lockDisabledState(tx, job) : undefined;
       for (const row of attemptRows(outcome)) {
         await tx`insert into webhook_attempts (org_id, webhook_id, event_id, attempt, status, error, latency_ms)
                  values (${job.orgId}, ${job.webhookId}, ${job.eventId}, ${row.attempt}, ${row.status}, ${row.error}, ${row.latencyMs})`;
       }
-      const changes = disabledState(outcome, loaded, deps.clock());
+      const changes = current && disabledState(outcome, current, deps.clock());
       if (!changes) return;
       const context: RecordContext = { tx, orgId: job.orgId, ...webhook, behaviours: deps.behaviours, catalog, now: deps.clock(), actor: SERVICE_ACTOR };
       const attributes = new Map(webhook.descriptor.attributes.filter((a) => Object.hasOwn(changes, a.name)).map((a) => [a, changes[a.name]]));

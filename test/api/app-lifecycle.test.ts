@@ -172,6 +172,7 @@ describe('deliveries', () => {
     expect(retried!.request.body.equals(dropped!.request.body)).toBe(true);
     expect(retried!.body).toEqual(event('app.installed', app, issued.installId, org.orgId, retried!.body.occurredAt));
     expect(retried!.request.headers['service-webhook-signature']).toBe(signatureOf(app.secret, retried!.request.body));
+    expect([dropped!.request.headers['service-webhook-event-id'], retried!.request.headers['service-webhook-event-id']]).toEqual([retried!.body.id, retried!.body.id]);
     expect(retried!.request.at - dropped!.request.at).toBeGreaterThanOrEqual(900);
   });
 

@@ -106,8 +106,14 @@ describe('install and access token', () => {
     expect(granted.status).toBe(200);
     const { accessToken: token } = granted.body.data.meta;
     expect(token).toMatch(/^cad_/);
-    expect(granted.body.data).toMatchObject({ type: 'accessToken', attributes: { expiresAt: expect.any(String) } });
-    const lifetime = Date.parse(granted.body.data.attributes.expiresAt) - Date.now();
+    // The install resource again, as the real service's S2S example reads the org from it.
+    expect(granted.body.data).toMatchObject({
+      type: 'install',
+      id: issued.installId,
+      relationships: { org: { data: { type: 'org', id: String(api.org.orgId) }, links: { api: `${api.baseUrl}/api/v2` } } },
+      meta: { expiresAt: expect.any(String) },
+    });
+    const lifetime = Date.parse(granted.body.data.meta.expiresAt) - Date.now();
     expect(lifetime).toBeGreaterThan(59 * 60 * 1000);
     expect(lifetime).toBeLessThanOrEqual(60 * 60 * 1000);
 
@@ -193,6 +199,13 @@ describe('install and access token', () => {
       error(404, 'resourceNotFound', 'Resource Not Found', 'This app has no install with this id'),
     );
     expect((await accessToken(app, randomUUID())).status).toBe(404);
+  });
+
+  // Each was a 500: PostgreSQL text cannot hold NUL, and the id went to it as it came.
+  it.each(['x%00y', `${randomUUID()}%00`, 'not-a-guid', randomUUID().toUpperCase()])('an install id %s is not found', async (installId) => {
+    const app = await registeredApp();
+    expect((await accessToken(app, installId)).body).toEqual(error(404, 'resourceNotFound', 'Resource Not Found', 'This app has no install with this id'));
+    expect((await setup(app, installId)).body).toEqual(error(404, 'resourceNotFound', 'Resource Not Found', 'No install of this app has this setup token'));
   });
 
   it('an access token expires after one hour', async () => {
@@ -304,6 +317,9 @@ describe('forged and unacceptable app tokens: 401', () => {
     ['without iat', () => appToken(app.appId, app.key, { iat: undefined }), 'the iat claim (issued at, epoch seconds) is required'],
     ['without exp', () => appToken(app.appId, app.key, { exp: '3600' }), 'the exp claim (expires at, epoch seconds) is required'],
     ['of an unknown iss', () => appToken(randomUUID(), app.key), 'no app has the GUID in iss'],
+    // PostgreSQL text cannot hold NUL: this iss was a 500 when it was looked up as it came.
+    ['with a NUL in iss', () => appToken(`${app.appId}\u0000`, app.key), 'no app has the GUID in iss'],
+    ['of an iss that is no GUID', () => appToken('dialer', app.key), 'no app has the GUID in iss'],
     ['without iss', () => appToken('', app.key), 'the iss claim must name the app GUID'],
     ['not a JWT', () => 'cad_an-access-token', 'it is not a JWT in compact serialization'],
     [

@@ -78,13 +78,15 @@ async function attemptsOf(webhookId: number) {
 const received = (eventName: string) => receiver.requests.filter((r) => JSON.parse(r.body.toString()).meta.eventName === eventName);
 
 describe('signed deliveries', () => {
-  it('v1: created attributes, event name, signature over the raw body, cleanup token header', async () => {
+  it('v1: created attributes, event name and id, signature over the raw body, cleanup token and event id headers', async () => {
     const hook = await webhook({ resource: 'account', action: 'created', secret: 'hush' });
     await api.request('POST', '/api/v2/accounts', { body: { data: { type: 'account', attributes: { name: 'Delivered Ltd' } } } });
     const [request] = await until('account.created', () => (received('account.created').length ? received('account.created') : undefined));
     const body = JSON.parse(request!.body.toString());
     expect(body.data).toMatchObject({ type: 'account', attributes: { name: 'Delivered Ltd' } });
-    expect(body.meta.eventName).toBe('account.created');
+    const [event] = await api.sql`select id from events where resource_type = 'account' and action = 'created'`;
+    expect(body.meta).toEqual({ deliveredAt: clock().toISOString(), eventName: 'account.created', eventId: event!.id, jobId: `${event!.id}-${hook.id}` });
+    expect(request!.headers['service-webhook-event-id']).toBe(String(event!.id));
     expect(body.beforeUpdate).toBeUndefined();
     expect(request!.headers['content-type']).toBe('application/vnd.api+json');
     expect(request!.headers['service-webhook-signature']).toBe(createHmac('sha256', 'hush').update(request!.body).digest('hex'));

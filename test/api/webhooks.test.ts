@@ -88,6 +88,18 @@ describe('cleanup', () => {
     expect(await api.request('POST', '/api/v2/webhooks/cleanup', { token: null })).toMatchObject({ status: 401, body: null });
   });
 
+  // Tokens of a cleanup token's shape whose org id is past 2^53 were a 500: the id rounded to
+  // another number, which the org-scoped transaction refused to use.
+  it.each(['9007199254740993', '9999999999999999', '9007199254740992'])('401 for a cleanup token naming org %s', async (orgId) => {
+    const token = `whc_${orgId}_${'A'.repeat(32)}`;
+    expect(await api.request('POST', '/api/v2/webhooks/cleanup', { token })).toMatchObject({ status: 401, body: null });
+  });
+
+  it('404 for a token of the right shape naming an org without it', async () => {
+    const token = `whc_${Number.MAX_SAFE_INTEGER}_${'A'.repeat(32)}`;
+    expect(await api.request('POST', '/api/v2/webhooks/cleanup', { token })).toMatchObject({ status: 404, body: null });
+  });
+
   it('a cleanup token authorizes nothing else', async () => {
     const created = await createWebhook({ url: 'https://hooks.example.test/d' });
     const token = created.body.data.attributes.cleanupToken;

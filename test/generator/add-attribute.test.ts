@@ -22,7 +22,7 @@ import { importGenerate } from './import-generate.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MEDIA_TYPE = 'application/vnd.api+json';
-const NICKNAME = { type: 'string', maxLength: 64, filterable: true, sortable: true };
+const PRONOUNS = { type: 'string', maxLength: 64, filterable: true, sortable: true };
 
 const generate = await importGenerate();
 
@@ -41,9 +41,9 @@ beforeAll(async () => {
   await cp(join(REPO_ROOT, 'schema'), join(root, 'schema'), { recursive: true });
   const prospectFile = join(root, 'schema/prospect.json');
   const prospect = JSON.parse(await readFile(prospectFile, 'utf8'));
-  expect(prospect.definitions.nickname, 'schema/prospect.json has no nickname yet').toBeUndefined();
-  prospect.definitions.nickname = NICKNAME;
-  prospect.properties.nickname = { $ref: '#/definitions/prospect/definitions/nickname' };
+  expect(prospect.definitions.pronouns, 'schema/prospect.json has no pronouns yet').toBeUndefined();
+  prospect.definitions.pronouns = PRONOUNS;
+  prospect.properties.pronouns = { $ref: '#/definitions/prospect/definitions/pronouns' };
   await writeFile(prospectFile, `${JSON.stringify(prospect, null, 2)}\n`);
 
   files = await generate(root);
@@ -58,32 +58,33 @@ afterAll(async () => {
 });
 
 describe('the generated code', () => {
-  test('only prospect and the served schema change', async () => {
+  test('only prospect and the served schemas change', async () => {
     const before = await generate(REPO_ROOT);
     expect([...files.keys()]).toEqual([...before.keys()]);
     const changed = [...files.keys()].filter((path) => files.get(path) !== before.get(path));
     expect(changed).toEqual([
       'generated/db/prospect.ts',
       'generated/descriptors/prospect.ts',
+      'generated/openapi.json',
       'generated/schema.json',
       'generated/types/prospect.ts',
       'generated/validators/prospect.ts',
     ]);
   }, 120_000);
 
-  test('the table has a nickname column with an org_id-led index for keyset sorting', () => {
+  test('the table has a pronouns column with an org_id-led index for keyset sorting', () => {
     const table = files.get('generated/db/prospect.ts')!;
-    expect(table).toContain(`nickname: text('nickname'),`);
-    expect(table).toContain(`index('prospects_nickname_idx').on(t.orgId, t.nickname, t.id)`);
+    expect(table).toContain(`pronouns: text('pronouns'),`);
+    expect(table).toContain(`index('prospects_pronouns_idx').on(t.orgId, t.pronouns, t.id)`);
   });
 
-  test('the descriptor lists nickname as a filterable, sortable, optional string', async () => {
+  test('the descriptor lists pronouns as a filterable, sortable, optional string', async () => {
     const { descriptor } = await importFromCopy<{ descriptor: ResourceDescriptor }>(
       'generated/descriptors/prospect.ts',
     );
-    expect(descriptor.attributes.find((a) => a.name === 'nickname')).toMatchObject({
-      name: 'nickname',
-      column: 'nickname',
+    expect(descriptor.attributes.find((a) => a.name === 'pronouns')).toMatchObject({
+      name: 'pronouns',
+      column: 'pronouns',
       type: 'string',
       filterable: true,
       sortable: true,
@@ -92,23 +93,32 @@ describe('the generated code', () => {
     });
   });
 
-  test('the validator accepts a 64-character nickname and refuses a 65-character one', async () => {
+  test('the OpenAPI document shows pronouns, filters on it and takes it in bodies', () => {
+    const document = JSON.parse(files.get('generated/openapi.json')!);
+    const value = { type: ['string', 'null'], maxLength: 64 };
+    expect(document.components.schemas.prospect.properties.attributes.properties.pronouns).toEqual(value);
+    expect(document.components.schemas['prospect.create'].properties.data.properties.attributes.properties.pronouns).toEqual(value);
+    expect(document.components.parameters['prospect.filter.pronouns']).toMatchObject({ name: 'filter[pronouns]', in: 'query' });
+    expect(document.components.parameters['prospect.sort'].schema.pattern).toContain('|pronouns|');
+  });
+
+  test('the validator accepts 64 characters of pronouns and refuses 65', async () => {
     const { validateCreate, validateUpdate } = await importFromCopy<Record<string, Validate>>(
       'generated/validators/prospect.ts',
     );
-    const body = (nickname: unknown, id?: string) => ({
-      data: { type: 'prospect', ...(id && { id }), attributes: { nickname } },
+    const body = (pronouns: unknown, id?: string) => ({
+      data: { type: 'prospect', ...(id && { id }), attributes: { pronouns } },
     });
     expect(validateCreate!(body('Ada'))).toBe(true);
     expect(validateCreate!(body('a'.repeat(64)))).toBe(true);
     expect(validateCreate!(body(null))).toBe(true);
     expect(validateCreate!(body('a'.repeat(65)))).toBe(false);
     expect(validateCreate!.errors).toEqual([
-      expect.objectContaining({ instancePath: '/data/attributes/nickname', keyword: 'maxLength' }),
+      expect.objectContaining({ instancePath: '/data/attributes/pronouns', keyword: 'maxLength' }),
     ]);
     expect(validateUpdate!(body('a'.repeat(65), '1'))).toBe(false);
     expect(validateUpdate!.errors).toEqual([
-      expect.objectContaining({ instancePath: '/data/attributes/nickname', keyword: 'maxLength' }),
+      expect.objectContaining({ instancePath: '/data/attributes/pronouns', keyword: 'maxLength' }),
     ]);
   });
 });
@@ -129,19 +139,19 @@ describe('migrated and served', () => {
     const existing = new Set(await readdir(join(root, 'migrations')));
     await promisify(execFile)(
       'npx',
-      ['drizzle-kit', 'generate', '--config', join(root, 'drizzle.config.ts'), '--name', 'add_nickname'],
+      ['drizzle-kit', 'generate', '--config', join(root, 'drizzle.config.ts'), '--name', 'add_pronouns'],
       {
         cwd: root,
       },
     );
     const added = (await readdir(join(root, 'migrations'))).filter((name) => !existing.has(name));
-    expect(added).toEqual([expect.stringMatching(/^\d{4}_add_nickname\.sql$/)]);
+    expect(added).toEqual([expect.stringMatching(/^\d{4}_add_pronouns\.sql$/)]);
     migration = await readFile(join(root, 'migrations', added[0]!), 'utf8');
 
     database = await createTestDatabase();
     await runMigrations(database.url, join(root, 'migrations'));
     sql = connectDatabase(database.url, { max: 4 });
-    org = await createOrg(sql, { name: 'Nickname org' });
+    org = await createOrg(sql, { name: 'Pronouns org' });
 
     const { descriptors } =
       await importFromCopy<typeof import('../../generated/routes/index.js')>('generated/routes/index.ts');
@@ -179,61 +189,61 @@ describe('migrated and served', () => {
     return { status: response.status, body: text === '' ? null : JSON.parse(text) };
   }
 
-  test('drizzle-kit derives the column and its index, and nothing else about nickname', () => {
+  test('drizzle-kit derives the column and its index, and nothing else about pronouns', () => {
     const statements = migration.split('--> statement-breakpoint').map((s) => s.trim());
-    expect(statements.filter((s) => s.includes('nickname'))).toEqual([
-      'ALTER TABLE "prospects" ADD COLUMN "nickname" text;',
-      'CREATE INDEX "prospects_nickname_idx" ON "prospects" USING btree ("org_id","nickname","id");',
+    expect(statements.filter((s) => s.includes('pronouns'))).toEqual([
+      'ALTER TABLE "prospects" ADD COLUMN "pronouns" text;',
+      'CREATE INDEX "prospects_pronouns_idx" ON "prospects" USING btree ("org_id","pronouns","id");',
     ]);
   });
 
   test('the migration made the column', async () => {
     const columns = await sql<{ data_type: string; is_nullable: string }[]>`
       select data_type, is_nullable from information_schema.columns
-       where table_schema = 'public' and table_name = 'prospects' and column_name = 'nickname'`;
+       where table_schema = 'public' and table_name = 'prospects' and column_name = 'pronouns'`;
     expect(columns).toEqual([{ data_type: 'text', is_nullable: 'YES' }]);
   });
 
-  test('POST stores a nickname and GET reads it back', async () => {
+  test('POST stores pronouns and GET reads it back', async () => {
     const created = await request('POST', '/prospects', {
-      data: { type: 'prospect', attributes: { nickname: 'Ada' } },
+      data: { type: 'prospect', attributes: { pronouns: 'Ada' } },
     });
     expect(created.status).toBe(201);
-    expect(created.body.data).toMatchObject({ type: 'prospect', attributes: { nickname: 'Ada' } });
+    expect(created.body.data).toMatchObject({ type: 'prospect', attributes: { pronouns: 'Ada' } });
 
     const read = await request('GET', `/prospects/${created.body.data.id}`);
     expect(read.status).toBe(200);
     expect(read.body.data).toMatchObject({
       type: 'prospect',
       id: created.body.data.id,
-      attributes: { nickname: 'Ada' },
+      attributes: { pronouns: 'Ada' },
     });
-    const [row] = await sql<{ nickname: string }[]>`select nickname from prospects where id = ${created.body.data.id}`;
-    expect(row).toEqual({ nickname: 'Ada' });
+    const [row] = await sql<{ pronouns: string }[]>`select pronouns from prospects where id = ${created.body.data.id}`;
+    expect(row).toEqual({ pronouns: 'Ada' });
   });
 
-  test('a 65-character nickname is a 422 pointing at it', async () => {
+  test('a 65-character pronouns value is a 422 pointing at it', async () => {
     const response = await request('POST', '/prospects', {
-      data: { type: 'prospect', attributes: { nickname: 'a'.repeat(65) } },
+      data: { type: 'prospect', attributes: { pronouns: 'a'.repeat(65) } },
     });
     expect(response.status).toBe(422);
     expect(response.body.errors).toEqual([
-      expect.objectContaining({ status: '422', source: { pointer: '/data/attributes/nickname' } }),
+      expect.objectContaining({ status: '422', source: { pointer: '/data/attributes/pronouns' } }),
     ]);
   });
 
-  test('filter[nickname] and sort=nickname work', async () => {
-    for (const nickname of ['Grace', 'Bea']) {
+  test('filter[pronouns] and sort=pronouns work', async () => {
+    for (const pronouns of ['Grace', 'Bea']) {
       expect(
-        (await request('POST', '/prospects', { data: { type: 'prospect', attributes: { nickname } } })).status,
+        (await request('POST', '/prospects', { data: { type: 'prospect', attributes: { pronouns } } })).status,
       ).toBe(201);
     }
-    const filtered = await request('GET', '/prospects?filter[nickname]=Bea');
+    const filtered = await request('GET', '/prospects?filter[pronouns]=Bea');
     expect(filtered.status).toBe(200);
-    expect(filtered.body.data.map((p: { attributes: { nickname: string } }) => p.attributes.nickname)).toEqual(['Bea']);
-    const sorted = await request('GET', '/prospects?sort=-nickname');
+    expect(filtered.body.data.map((p: { attributes: { pronouns: string } }) => p.attributes.pronouns)).toEqual(['Bea']);
+    const sorted = await request('GET', '/prospects?sort=-pronouns');
     expect(sorted.status).toBe(200);
-    expect(sorted.body.data.map((p: { attributes: { nickname: string } }) => p.attributes.nickname)).toEqual([
+    expect(sorted.body.data.map((p: { attributes: { pronouns: string } }) => p.attributes.pronouns)).toEqual([
       'Grace',
       'Bea',
       'Ada',

@@ -98,7 +98,8 @@ describe("the repository's schema", () => {
       expect(path).toMatch(/^generated\//);
       if (!path.endsWith('.json'))
         expect(contents.split('\n')[0], path).toMatch(new RegExp(`^${HEADER}\\S*\\. DO NOT EDIT\\.$`));
-      expect(contents, path).not.toMatch(/\/work|\/tmp|\/home/);
+      // A directory, not a name: "#/definitions/prospect/definitions/homePhones" is fine.
+      expect(contents, path).not.toMatch(/\/(work|tmp|home)\//);
       expect(contents, path).not.toMatch(/\d{4}-\d{2}-\d{2}/);
       expect(contents, path).not.toContain('\r');
     }
@@ -194,11 +195,11 @@ describe('the locale', () => {
   });
 
   test('C.UTF-8 gives the case expected/', () => {
-    expect(results.get('C.UTF-8')).toMatchObject({ code: 0, stdout: 'generated/ is up to date (13 files)\n' });
+    expect(results.get('C.UTF-8')).toMatchObject({ code: 0, stdout: 'generated/ is up to date (14 files)\n' });
   });
 
   test('lt_LT.UTF-8 gives the same bytes', () => {
-    expect(results.get('lt_LT.UTF-8')).toMatchObject({ code: 0, stdout: 'generated/ is up to date (13 files)\n' });
+    expect(results.get('lt_LT.UTF-8')).toMatchObject({ code: 0, stdout: 'generated/ is up to date (14 files)\n' });
   });
 });
 

@@ -1,12 +1,13 @@
-import { serve, type ServerType } from '@hono/node-server';
+import type { ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import type postgres from 'postgres';
 import { expect } from 'vitest';
 import { createOrg, createToken, createUser, type CreatedOrg } from '../../runtime/admin/index.js';
 import { createApp } from '../../runtime/app.js';
 import { connectDatabase } from '../../runtime/db/client.js';
 import { loadCursorSecret } from '../../runtime/db/settings.js';
+import { listen } from '../../runtime/http/listen.js';
 import { createTestDatabase } from './database.js';
 import { assertJsonApiDocument } from './jsonapi.js';
 
@@ -44,20 +45,28 @@ export interface TestApi {
  * template. Every response is checked: JSON:API media type on any body, and the body valid
  * against the official JSON:API 1.0 schema.
  */
-export async function startTestApi(options: { publicBaseUrl?: string; clock?: () => Date; onQuery?: (sql: string) => void } = {}): Promise<TestApi> {
+export interface TestApiOptions {
+  publicBaseUrl?: string;
+  clock?: () => Date;
+  onQuery?: (sql: string) => void;
+  /** Database connections of the server (4 by default, fewer than most tests' concurrent requests). */
+  poolSize?: number;
+  /** Where the server logs; by default pino at TEST_LOG_LEVEL (silent unless set). */
+  log?: Logger;
+}
+
+export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
   const database = await createTestDatabase();
-  const sql = connectDatabase(database.url, { max: 4, ...(options.onQuery && { onQuery: options.onQuery }) });
+  const sql = connectDatabase(database.url, { max: options.poolSize ?? 4, ...(options.onQuery && { onQuery: options.onQuery }) });
   const app = createApp({
     sql,
     cursorSecret: await loadCursorSecret(sql),
     ...(options.clock && { clock: options.clock }),
     config: { publicBaseUrl: options.publicBaseUrl, maxBodyBytes: 64 * 1024 },
     // TEST_LOG_LEVEL=error shows what the server logs, e.g. the cause of a 500.
-    log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    log: options.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
   });
-  const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
-  });
+  const server: ServerType = await listen(app.fetch, { port: 0, hostname: '127.0.0.1' });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const org = await createOrg(sql, { name: 'Test org' });
 

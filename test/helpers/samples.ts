@@ -1,8 +1,20 @@
-import type { AttributeDescriptor, ResourceDescriptor } from '../../runtime/engine/descriptor.js';
+import { expect } from 'vitest';
+import { descriptors } from '../../generated/routes/index.js';
+import type { AttributeDescriptor, ResourceDescriptor, ToOneDescriptor } from '../../runtime/engine/descriptor.js';
 import schemaDocument from '../../generated/schema.json' with { type: 'json' };
+import type { TestApi } from './api.js';
+
+/**
+ * Attributes whose values must name a record the database holds, which no schema says: a
+ * favorite's target is user 1, the admin of startTestApi's org (the first user of a fresh test
+ * database), so samples are valid in that org.
+ */
+const RECORD_REFERENCES: Readonly<Record<string, unknown>> = { 'favorite.targetType': 'user', 'favorite.targetId': 1 };
 
 /** A value the schema accepts for an attribute, varied by `variant` so updates can change it. */
 export function sampleValue(resourceType: string, a: AttributeDescriptor, variant: number): unknown {
+  const reference = `${resourceType}.${a.name}`;
+  if (Object.hasOwn(RECORD_REFERENCES, reference)) return RECORD_REFERENCES[reference];
   const definition = (schemaDocument.definitions as Record<string, any>)[resourceType].definitions[a.name];
   if (definition.enum) return definition.enum[variant % definition.enum.length];
   const item = (type: string, format: string | undefined): unknown => {
@@ -27,4 +39,20 @@ export function writableAttributes(d: ResourceDescriptor): AttributeDescriptor[]
 /** Create attributes: every writable attribute set to its sample. */
 export function sampleAttributes(d: ResourceDescriptor, variant: number): Record<string, unknown> {
   return Object.fromEntries(writableAttributes(d).map((a) => [a.name, sampleValue(d.type, a, variant)]));
+}
+
+function requiredToOnes(d: ResourceDescriptor): ToOneDescriptor[] {
+  return d.relationships.filter((r): r is ToOneDescriptor => r.kind === 'toOne' && r.required && r.writableOnCreate);
+}
+
+/** Creates a record of a standard `type` from samples (and whatever it requires first), and returns its id. */
+export async function createSampleRecord(api: TestApi, type: string, variant = 0): Promise<number> {
+  const d = descriptors.get(type)!;
+  const relationships: Record<string, unknown> = {};
+  for (const rel of requiredToOnes(d)) relationships[rel.name] = { data: { type: rel.target, id: await createSampleRecord(api, rel.target) } };
+  const response = await api.request('POST', `/api/v2/${d.collection}`, {
+    body: { data: { type, attributes: sampleAttributes(d, variant), relationships } },
+  });
+  expect(response.status, JSON.stringify(response.body)).toBe(201);
+  return response.body.data.id;
 }

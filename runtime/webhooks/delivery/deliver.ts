@@ -14,6 +14,8 @@ export interface WebhookDelivery {
   readonly cleanupToken?: string;
   /** Defaults to JSON:API's media type, what resource webhooks send. */
   readonly contentType?: string;
+  /** Names the event, not the attempt: sent as Service-Webhook-Event-Id, the same on every retry. */
+  readonly eventId?: string;
 }
 
 export interface DeliveryOptions {
@@ -56,6 +58,7 @@ export function deliveryHeaders(delivery: WebhookDelivery): Record<string, strin
   const headers: Record<string, string> = { 'Content-Type': delivery.contentType ?? 'application/vnd.api+json' };
   if (delivery.cleanupToken !== undefined) headers['service-webhook-cleanup-token'] = delivery.cleanupToken;
   if (delivery.secret) headers['Service-Webhook-Signature'] = signBody(delivery.secret, delivery.body);
+  if (delivery.eventId !== undefined) headers['Service-Webhook-Event-Id'] = delivery.eventId;
   return headers;
 }
 

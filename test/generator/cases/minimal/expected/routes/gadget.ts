@@ -8,4 +8,5 @@ export function mountGadget(api: Hono<ApiEnv>, engine: ResourceEngine): void {
   const resource = engine.bind({ descriptor });
   api.get('/gadgets', resource.list);
   api.get('/gadgets/:id{[0-9]+}', resource.get);
+  api.get('/gadgets/:id{[0-9]+}/:relationship{[A-Za-z][A-Za-z0-9]*}', resource.related);
 }

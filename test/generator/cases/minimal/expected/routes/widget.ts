@@ -10,4 +10,5 @@ export function mountWidget(api: Hono<ApiEnv>, engine: ResourceEngine): void {
   api.get('/widgets', resource.list);
   api.post('/widgets', resource.create);
   api.get('/widgets/:id{[0-9]+}', resource.get);
+  api.get('/widgets/:id{[0-9]+}/:relationship{[A-Za-z][A-Za-z0-9]*}', resource.related);
 }

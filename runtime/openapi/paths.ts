@@ -1,0 +1,215 @@
+import type { RelationshipDescriptor } from '../engine/descriptor.js';
+import { MEDIA_TYPE } from '../jsonapi/media-type.js';
+import {
+  actionParameters,
+  collectionParameters,
+  singleReadParameters,
+  writeParameters,
+  type Parameters,
+} from './parameters.js';
+import { parameterRef, responseRef, schemaNames, schemaRef } from './refs.js';
+import type { JsonSchema, OpenApiResource, OutlineLookup } from './shapes.js';
+
+/**
+ * The path items of one resource: the operations its schema declares, its actions and its
+ * related-resource URLs, as the engine routes them. Every operation is tagged with the
+ * resource type.
+ */
+
+export function collectionPath(collection: string): string {
+  return `/api/v2/${collection}`;
+}
+
+export function memberPath(collection: string): string {
+  return `${collectionPath(collection)}/{id}`;
+}
+
+export function actionPath(collection: string, action: string): string {
+  return `${memberPath(collection)}/actions/${action}`;
+}
+
+/** Error responses by status; components/responses holds one per status. */
+const ERROR_RESPONSES: Record<string, { name: string; description: string }> = {
+  '400': { name: 'BadRequest', description: 'A query parameter or the body is not acceptable; source names which.' },
+  '401': { name: 'Unauthorized', description: 'No access token, or one that is unknown, expired or revoked.' },
+  '403': { name: 'Forbidden', description: 'The token lacks a scope this request needs (the detail names it), or the request is not allowed.' },
+  '404': { name: 'NotFound', description: 'No such record in the organisation.' },
+  '406': { name: 'NotAcceptable', description: 'Accept lists the JSON:API media type only with parameters.' },
+  '409': { name: 'Conflict', description: 'data.type or data.id does not match the path, or a unique value is taken.' },
+  '413': { name: 'PayloadTooLarge', description: 'The body is larger than the server accepts.' },
+  '415': { name: 'UnsupportedMediaType', description: 'The body is neither application/vnd.api+json nor application/json.' },
+  '422': { name: 'UnprocessableEntity', description: 'The body fails validation (source.pointer names the field), or the change is not possible.' },
+  default: { name: 'Error', description: 'Any other failure.' },
+};
+
+export function errorResponseComponents(): Record<string, JsonSchema> {
+  return Object.fromEntries(
+    Object.entries(ERROR_RESPONSES).map(([status, { name, description }]) => [
+      name,
+      {
+        description,
+        ...(status === '401' && { headers: { 'WWW-Authenticate': { schema: { type: 'string' } } } }),
+        content: { [MEDIA_TYPE]: { schema: schemaRef('ErrorDocument') } },
+      },
+    ]),
+  );
+}
+
+const READ_ERRORS = ['400', '401', '403', '404', '406', 'default'];
+const WRITE_ERRORS = ['400', '401', '403', '404', '406', '409', '413', '415', '422', 'default'];
+const CHANGE_ERRORS = ['400', '401', '403', '404', '406', '422', 'default'];
+
+function errors(statuses: readonly string[]): Record<string, JsonSchema> {
+  return Object.fromEntries(statuses.map((status) => [status, responseRef(ERROR_RESPONSES[status]!.name)]));
+}
+
+function ok(description: string, schema: JsonSchema, statuses: readonly string[], status = '200'): Record<string, JsonSchema> {
+  return { [status]: { description, content: { [MEDIA_TYPE]: { schema } } }, ...errors(statuses) };
+}
+
+/** An access token holding every one of `scopes` (or their stems' .all), as a bearer or through OAuth. */
+function security(scopes: readonly string[]): JsonSchema[] {
+  return [{ bearerAuth: [] }, { oauth2: [...new Set(scopes)].sort() }];
+}
+
+function requestBody(name: string): JsonSchema {
+  const content = { schema: schemaRef(name) };
+  return { required: true, content: { [MEDIA_TYPE]: content, 'application/json': content } };
+}
+
+export interface PathContext {
+  readonly lookup: OutlineLookup;
+  readonly parameters: Parameters;
+}
+
+function relatedOperation(resource: OpenApiResource, relationship: RelationshipDescriptor, context: PathContext): JsonSchema | undefined {
+  const target = context.lookup(relationship.target);
+  if (!target) return undefined;
+  const common = {
+    operationId: `${resource.type}.related.${relationship.name}`,
+    tags: [resource.type],
+    security: security([`${resource.scope}.read`, `${target.scope}.read`]),
+  };
+  if (relationship.kind === 'toOne') {
+    const schema = {
+      type: 'object',
+      required: ['data'],
+      properties: { data: { anyOf: [schemaRef(schemaNames.resource(target.type)), { type: 'null' }] }, included: schemaRef('Included') },
+    };
+    return {
+      summary: `The ${relationship.name} of a ${resource.type}`,
+      ...common,
+      parameters: [parameterRef('Id'), ...singleReadParameters(context.parameters, target, context.lookup)],
+      responses: ok(`The ${target.type}, or data null when there is none.`, schema, READ_ERRORS),
+    };
+  }
+  return {
+    summary: `The ${relationship.name} of a ${resource.type}: a page of ${target.collection}`,
+    ...common,
+    parameters: [parameterRef('Id'), ...collectionParameters(context.parameters, target, context.lookup, relationship.inverse)],
+    responses: ok(`A page of ${target.collection} whose ${relationship.inverse} is this ${resource.type}.`, schemaRef(schemaNames.collection(target.type)), READ_ERRORS),
+  };
+}
+
+function collectionItem(resource: OpenApiResource, context: PathContext): JsonSchema {
+  const { type, scope, collection, operations } = resource;
+  const item: JsonSchema = {};
+  if (operations.list) {
+    item.get = {
+      summary: `List ${collection}`,
+      operationId: `${type}.list`,
+      tags: [type],
+      security: security([`${scope}.read`]),
+      parameters: collectionParameters(context.parameters, resource, context.lookup),
+      responses: ok(`A page of ${collection}.`, schemaRef(schemaNames.collection(type)), READ_ERRORS),
+    };
+  }
+  if (operations.create) {
+    item.post = {
+      summary: `Create a ${type}`,
+      operationId: `${type}.create`,
+      tags: [type],
+      security: security([`${scope}.write`]),
+      parameters: writeParameters(context.parameters, resource),
+      requestBody: requestBody(schemaNames.create(type)),
+      responses: {
+        '201': {
+          description: `The ${type} created.`,
+          headers: { Location: { description: 'Its URL.', schema: { type: 'string', format: 'uri' } } },
+          content: { [MEDIA_TYPE]: { schema: schemaRef(schemaNames.document(type)) } },
+        },
+        ...errors(WRITE_ERRORS),
+      },
+    };
+  }
+  return item;
+}
+
+function memberItem(resource: OpenApiResource, context: PathContext): JsonSchema {
+  const { type, scope, operations } = resource;
+  const document = schemaRef(schemaNames.document(type));
+  const item: JsonSchema = {};
+  if (operations.get) {
+    item.get = {
+      summary: `Get a ${type}`,
+      operationId: `${type}.get`,
+      tags: [type],
+      security: security([`${scope}.read`]),
+      parameters: [parameterRef('Id'), ...singleReadParameters(context.parameters, resource, context.lookup)],
+      responses: ok(`The ${type}.`, document, READ_ERRORS),
+    };
+  }
+  if (operations.update) {
+    item.patch = {
+      summary: `Update a ${type}: only the attributes and relationships given change`,
+      operationId: `${type}.update`,
+      tags: [type],
+      security: security([`${scope}.write`]),
+      parameters: [parameterRef('Id'), ...writeParameters(context.parameters, resource)],
+      requestBody: requestBody(schemaNames.update(type)),
+      responses: ok(`The ${type} as updated.`, document, WRITE_ERRORS),
+    };
+  }
+  if (operations.delete) {
+    item.delete = {
+      summary: `Delete a ${type}`,
+      operationId: `${type}.delete`,
+      tags: [type],
+      security: security([`${scope}.delete`]),
+      parameters: [parameterRef('Id')],
+      responses: { '204': { description: 'Deleted.' }, ...errors(CHANGE_ERRORS) },
+    };
+  }
+  return item;
+}
+
+/** Every path of one resource with the operations it has, keyed by path. */
+export function resourcePaths(resource: OpenApiResource, context: PathContext): Record<string, JsonSchema> {
+  const { type, scope, collection } = resource;
+  const paths: Record<string, JsonSchema> = {};
+  const add = (path: string, item: JsonSchema) => {
+    if (Object.keys(item).length > 0) paths[path] = item;
+  };
+  add(collectionPath(collection), collectionItem(resource, context));
+  add(memberPath(collection), memberItem(resource, context));
+  for (const action of resource.actions) {
+    add(actionPath(collection, action.name), {
+      post: {
+        summary: `The ${action.name} action of a ${type}`,
+        operationId: `${type}.actions.${action.name}`,
+        tags: [type],
+        security: security([`${scope}.write`]),
+        parameters: [parameterRef('Id'), ...actionParameters(action)],
+        responses: ok(`The ${type} after the action.`, schemaRef(schemaNames.document(type)), CHANGE_ERRORS),
+      },
+    });
+  }
+  // The engine serves related-resource URLs of every relationship of a resource it can get.
+  if (resource.operations.get) {
+    for (const relationship of resource.relationships) {
+      const get = relatedOperation(resource, relationship, context);
+      if (get) add(`${memberPath(collection)}/${relationship.name}`, { get });
+    }
+  }
+  return paths;
+}
