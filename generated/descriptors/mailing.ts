@@ -6,7 +6,7 @@ export const descriptor: ResourceDescriptor = {
   collection: 'mailings',
   table: 'mailings',
   scope: 'mailings',
-  webhookActions: ['created', 'updated', 'destroyed'],
+  webhookActions: ['created', 'updated', 'destroyed', 'bounced', 'delivered', 'opened', 'replied'],
   attributes: [
     {
       name: 'bodyHtml',

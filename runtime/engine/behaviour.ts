@@ -46,6 +46,8 @@ export type RecordPresence = 'found' | 'missing' | 'unknownType';
 /** What a behaviour's check may ask about other records, inside the write's transaction. */
 export interface RecordLookup {
   presence(type: string, id: number): Promise<RecordPresence>;
+  /** The webhook actions records of `type` emit; undefined when the org has no such type. */
+  webhookActions(type: string): Promise<readonly string[] | undefined>;
 }
 
 /** Who makes a write: a user, or an application acting alone (server-to-server). */
@@ -64,12 +66,16 @@ export interface WriteContext {
   readonly actor: Actor;
 }
 
-/** Who a response is for. */
+/** Who a response is for, and what it answers. */
 export interface Viewer {
   readonly admin: boolean;
   readonly userId: number | null;
   /** The application acting, for app tokens; null for users' own tokens. */
   readonly appId: string | null;
+  /** When the response is made (the engine's clock), for states that lapse, such as a webhook's disabling. */
+  readonly now: Date;
+  /** The response to the request that created this record: its creator sees what is returned only on creation. */
+  readonly creating?: boolean;
 }
 
 export interface ActionRequest {

@@ -97,7 +97,7 @@ export function bindHandlers(module: ResourceModule, deps: EngineDependencies): 
       const fields = writeFields(c);
       const input = readWriteBody(descriptor, parseRequestBody(await c.req.text()), 'create', module.validateCreate!);
       const row = await write(() => orgScopedTransaction(deps.sql, auth.orgId, (tx) => insertRecord(recordContext(c, tx), input)));
-      const resource = render(c, row, fields);
+      const resource = render(c, row, fields, { creating: true });
       return jsonApi(c, 201, { data: resource }, { Location: resource.links.self });
     },
 

@@ -180,11 +180,26 @@ async function presenceOf(context: RecordContext, type: string, id: number): Pro
   return (await recordExists(context, context.catalog.entry(type).descriptor, id)) ? 'found' : 'missing';
 }
 
+/**
+ * The webhook actions of `type`. Types another engine serves (custom objects) emit the generic
+ * three; whether the org has such a type is asked as the presence of a record that cannot exist.
+ */
+async function webhookActionsOf(context: RecordContext, type: string): Promise<readonly string[] | undefined> {
+  if (context.catalog.has(type)) return context.catalog.entry(type).descriptor.webhookActions;
+  const presence = await context.dynamicRecords?.(context.tx, context.orgId, type, 0);
+  return presence === undefined || presence === 'unknownType' ? undefined : GENERIC_WEBHOOK_ACTIONS;
+}
+
+const GENERIC_WEBHOOK_ACTIONS: readonly string[] = ['created', 'updated', 'destroyed'];
+
 /** Runs the resource's own check of the record as it will be; its problems are a 422. */
 async function checkWithBehaviour(context: RecordContext, changes: Changes, previous: Row | null): Promise<void> {
   const check = context.behaviours.get(context.descriptor.type)?.check;
   if (!check) return;
-  const problems = await check(nextValues(context.descriptor, changes, previous), previous, { presence: (type, id) => presenceOf(context, type, id) });
+  const problems = await check(nextValues(context.descriptor, changes, previous), previous, {
+    presence: (type, id) => presenceOf(context, type, id),
+    webhookActions: (type) => webhookActionsOf(context, type),
+  });
   if (problems.length) throw validationError(problems);
 }
 

@@ -7,9 +7,9 @@ import type { ResourceDescriptor } from './descriptor.js';
 import { renderResource, type ResourceObject, type Row, type UrlBase } from './render.js';
 
 /** Who is asking, as resource behaviours see it (for redaction). */
-export function viewerOf(c: Context<ApiEnv>): Viewer {
+export function viewerOf(c: Context<ApiEnv>, now: Date, creating = false): Viewer {
   const auth = c.get('auth');
-  return { admin: auth.admin, userId: auth.userId, appId: auth.appId ?? null };
+  return { admin: auth.admin, userId: auth.userId, appId: auth.appId ?? null, now, ...(creating && { creating }) };
 }
 
 /** Who is writing, as recorded on events and records. */
@@ -24,7 +24,7 @@ export function urlBase(c: Context<ApiEnv>, configured: string | undefined): Url
 
 /** Each resource's own presentation for this caller (redaction), by type: for included resources. */
 export function presenterFor(c: Context<ApiEnv>, deps: EngineDependencies): (type: string, row: Row) => Row {
-  const viewer = viewerOf(c);
+  const viewer = viewerOf(c, deps.clock());
   return (type, row) => deps.behaviours.get(type)?.present?.(row, viewer) ?? row;
 }
 
@@ -34,8 +34,14 @@ export function presenterFor(c: Context<ApiEnv>, deps: EngineDependencies): (typ
  */
 export function resourceRenderer(descriptor: ResourceDescriptor, deps: EngineDependencies) {
   const present = deps.behaviours.get(descriptor.type)?.present;
-  return (c: Context<ApiEnv>, row: Row, fields?: Fieldsets): ResourceObject =>
-    renderResource(descriptor, present ? present(row, viewerOf(c)) : row, urlBase(c, deps.publicBaseUrl), deps.collections, fields?.get(descriptor.type));
+  return (c: Context<ApiEnv>, row: Row, fields?: Fieldsets, options: { creating?: boolean } = {}): ResourceObject =>
+    renderResource(
+      descriptor,
+      present ? present(row, viewerOf(c, deps.clock(), options.creating)) : row,
+      urlBase(c, deps.publicBaseUrl),
+      deps.collections,
+      fields?.get(descriptor.type),
+    );
 }
 
 /** The record id in the path; one that can name no record (say, past 2^53) is simply not found. */

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { actsForAppAlone, authorizingUser } from '../auth/index.js';
 import { parseId } from '../jsonapi/index.js';
-import type { ResourceBehaviour } from '../engine/index.js';
+import type { RecordLookup, ResourceBehaviour } from '../engine/index.js';
+import type { FieldError } from '../jsonapi/index.js';
+import { GENERIC_ACTIONS } from '../webhooks/matching.js';
 
 const REDACTED = '[REDACTED]';
 
@@ -36,6 +38,27 @@ export function redactUrl(url: string): string {
   }
 }
 
+const list = (actions: Iterable<string>) => ['*', ...actions].map((a) => JSON.stringify(a)).join(', ');
+
+/**
+ * A subscription must be one that can fire (SPEC.md's subscription table, from the resources'
+ * webhook actions): `*` or a resource that emits webhooks, and `*` or one of its actions.
+ */
+async function subscriptionProblems(given: { resource: unknown; action: unknown }, records: RecordLookup): Promise<FieldError[]> {
+  // Omitted, both default to `*`; null would match nothing, ever.
+  const { resource = '*', action = '*' } = given;
+  if (resource === null) return [{ pointer: '/data/attributes/resource', detail: 'resource must be a resource type or *, not null' }];
+  if (action === null) return [{ pointer: '/data/attributes/action', detail: 'action must be an action or *, not null' }];
+  // Mistyped values are the body validator's to report.
+  if (typeof resource !== 'string' || typeof action !== 'string') return [];
+  const actions = resource === '*' ? [...GENERIC_ACTIONS] : await records.webhookActions(resource);
+  if (!actions?.length) return [{ pointer: '/data/attributes/resource', detail: `${JSON.stringify(resource)} is not a resource webhooks can watch` }];
+  if (action !== '*' && !actions.includes(action)) {
+    return [{ pointer: '/data/attributes/action', detail: `${resource} has no webhook action ${JSON.stringify(action)}; it has ${list(actions)}` }];
+  }
+  return [];
+}
+
 /**
  * Webhooks: the service issues the cleanup token; secrets never reach events; and what a caller
  * sees depends on who they are. An admin user sees everything; an application sees the full
@@ -44,6 +67,10 @@ export function redactUrl(url: string): string {
  */
 export const webhookBehaviour: ResourceBehaviour = {
   sensitiveAttributes: ['secret', 'cleanupToken'],
+  async check(next, previous, records) {
+    if (previous && next.resource === previous.resource && next.action === previous.action) return [];
+    return subscriptionProblems({ resource: next.resource, action: next.action }, records);
+  },
   derive(next, previous, { orgId, actor }) {
     // A webhook acts for a user. An app acting alone (server-to-server) must name one as the
     // authorizer (422 otherwise); a user's own token authorizes it by default; the service
@@ -59,12 +86,16 @@ export const webhookBehaviour: ResourceBehaviour = {
     };
   },
   present(row, viewer) {
-    if (viewer.admin && viewer.appId === null) return row;
-    if (viewer.appId !== null && row.creatorAppId === viewer.appId) return row;
+    // SPEC.md: a webhook is inactive while it is disabled, whatever its own flag says.
+    const disabled = row.disabledUntil != null && Date.parse(String(row.disabledUntil)) > viewer.now.getTime();
+    const shown = disabled ? { ...row, active: false } : row;
+    if (viewer.admin && viewer.appId === null) return shown;
+    if (viewer.appId !== null && row.creatorAppId === viewer.appId) return shown;
     return {
-      ...row,
+      ...shown,
       secret: row.secret == null ? null : REDACTED,
-      cleanupToken: row.cleanupToken == null ? null : REDACTED,
+      // The creator gets the cleanup token with the create response (SPEC.md), and never again.
+      cleanupToken: row.cleanupToken == null || viewer.creating ? (row.cleanupToken ?? null) : REDACTED,
       url: typeof row.url === 'string' ? redactUrl(row.url) : row.url,
     };
   },

@@ -2,7 +2,7 @@ import { enqueueJob } from '../jobs/enqueue.js';
 import type { Transaction } from '../tenancy/index.js';
 
 /** The actions a `*` resource subscription covers (SPEC.md's subscription table). */
-const GENERIC_ACTIONS = new Set(['created', 'updated', 'destroyed']);
+export const GENERIC_ACTIONS: ReadonlySet<string> = new Set(['created', 'updated', 'destroyed']);
 
 /** graphile-worker retries only crashes (a killed worker); delivery retries are the task's own. */
 const DELIVERY_JOB_ATTEMPTS = 5;

@@ -48,6 +48,49 @@ describe('webhook resource', () => {
     expect(version.status).toBe(422);
   });
 
+  it.each([
+    [{ resource: 'nosuch' }, '/data/attributes/resource', '"nosuch" is not a resource webhooks can watch'],
+    [{ resource: 'event' }, '/data/attributes/resource', '"event" is not a resource webhooks can watch'],
+    [{ resource: 'prospect', action: 'exploded' }, '/data/attributes/action', 'prospect has no webhook action "exploded"; it has "*", "created", "updated", "destroyed"'],
+    [{ action: 'completed' }, '/data/attributes/action', '* has no webhook action "completed"; it has "*", "created", "updated", "destroyed"'],
+    [{ resource: 'user', action: 'destroyed' }, '/data/attributes/action', 'user has no webhook action "destroyed"; it has "*", "created", "updated"'],
+    [{ resource: null }, '/data/attributes/resource', 'resource must be a resource type or *, not null'],
+  ])('422 for a subscription that can never fire: %j', async (attributes, pointer, detail) => {
+    const response = await createWebhook({ url: 'https://hooks.example.test/s', ...attributes });
+    expect(response.status).toBe(422);
+    expect(response.body.errors).toEqual([{ id: 'validationError', status: '422', title: 'Validation Error', detail, source: { pointer } }]);
+  });
+
+  it("accepts every subscription of SPEC.md's table, and custom objects the org defines", async () => {
+    for (const [resource, action] of [
+      ['*', 'destroyed'],
+      ['mailing', 'bounced'],
+      ['mailing', 'replied'],
+      ['sequenceState', 'advanced'],
+      ['import', 'finished'],
+      ['kaiaRecording', 'created'],
+      ['user', 'updated'],
+      ['task', '*'],
+    ]) {
+      const response = await createWebhook({ url: 'https://hooks.example.test/ok', resource, action });
+      expect(response.status, `${resource}.${action}`).toBe(201);
+    }
+    const defined = await api.request('POST', '/api/v2/customObjectDefinitions', {
+      body: { data: { type: 'customObjectDefinition', attributes: { name: 'parcel', displayField: 'label', fields: [{ name: 'label', type: 'string' }] } } },
+    });
+    expect(defined.status).toBe(201);
+    expect((await createWebhook({ url: 'https://hooks.example.test/p', resource: 'parcel', action: 'created' })).status).toBe(201);
+    expect((await createWebhook({ url: 'https://hooks.example.test/p', resource: 'parcel', action: 'bounced' })).status).toBe(422);
+  });
+
+  it('an update is checked the same way, and leaves the webhook unchanged when refused', async () => {
+    const created = await createWebhook({ url: 'https://hooks.example.test/u', resource: 'prospect' });
+    const id = created.body.data.id;
+    const refused = await api.request('PATCH', `/api/v2/webhooks/${id}`, { body: { data: { type: 'webhook', id: String(id), attributes: { action: 'finished' } } } });
+    expect(refused.status).toBe(422);
+    expect((await api.request('GET', `/api/v2/webhooks/${id}`)).body.data.attributes.action).toBe('*');
+  });
+
   it('the cleanup token and secret never reach event payloads', async () => {
     const response = await createWebhook({ url: 'https://hooks.example.test/e', secret: 'topsecret' });
     const [event] = await api.sql`select payload from events where resource_type = 'webhook' and resource_id = ${response.body.data.id}`;
@@ -72,6 +115,26 @@ describe('visibility', () => {
     const admin = await api.newUserToken(api.org.orgId, ['webhooks.all'], true);
     const full = await api.request('GET', `/api/v2/webhooks/${id}`, { token: admin });
     expect(full.body.data.attributes).toMatchObject({ secret: 'shh', url: 'https://user:pw@hooks.example.test/path?key=abc' });
+  });
+
+  it('a regular user who creates a webhook gets its cleanup token in the create response, and only there', async () => {
+    const regular = await api.newUserToken(api.org.orgId, ['webhooks.all']);
+    const created = await createWebhook({ url: 'https://hooks.example.test/mine', secret: 'shh' }, regular);
+    expect(created.body.data.attributes.cleanupToken).toMatch(/^whc_\d+_/);
+    expect(created.body.data.attributes.secret).toBe('[REDACTED]');
+    const [row] = await api.sql`select cleanup_token from webhooks where id = ${created.body.data.id}`;
+    expect(created.body.data.attributes.cleanupToken).toBe(row!.cleanup_token);
+    const later = await api.request('GET', `/api/v2/webhooks/${created.body.data.id}`, { token: regular });
+    expect(later.body.data.attributes.cleanupToken).toBe('[REDACTED]');
+  });
+
+  it('a webhook shows active: false while it is disabled, and true again once the disabling lapses', async () => {
+    const id = (await createWebhook({ url: 'https://hooks.example.test/d' })).body.data.id;
+    // As the delivery worker disables a webhook whose host resolves to a private address.
+    await api.sql`update webhooks set disabled_reason = 'host resolves to a private address', disabled_since = now(), disabled_until = now() + interval '1 hour' where id = ${id}`;
+    expect((await api.request('GET', `/api/v2/webhooks/${id}`)).body.data.attributes).toMatchObject({ active: false, disabledReason: 'host resolves to a private address' });
+    await api.sql`update webhooks set disabled_until = now() - interval '1 second' where id = ${id}`;
+    expect((await api.request('GET', `/api/v2/webhooks/${id}`)).body.data.attributes.active).toBe(true);
   });
 });
 

@@ -10,11 +10,15 @@ import type { TestApi } from './api.js';
  * database), so samples are valid in that org.
  */
 const RECORD_REFERENCES: Readonly<Record<string, unknown>> = { 'favorite.targetType': 'user', 'favorite.targetId': 1 };
+/** Attributes whose values must name something that exists (a webhook subscription), by variant. */
+const NAMED_VALUES: Readonly<Record<string, readonly string[]>> = { 'webhook.resource': ['prospect', 'account'], 'webhook.action': ['created', 'updated'] };
 
 /** A value the schema accepts for an attribute, varied by `variant` so updates can change it. */
 export function sampleValue(resourceType: string, a: AttributeDescriptor, variant: number): unknown {
   const reference = `${resourceType}.${a.name}`;
   if (Object.hasOwn(RECORD_REFERENCES, reference)) return RECORD_REFERENCES[reference];
+  const named = NAMED_VALUES[reference];
+  if (named) return named[variant % named.length];
   const definition = (schemaDocument.definitions as Record<string, any>)[resourceType].definitions[a.name];
   if (definition.enum) return definition.enum[variant % definition.enum.length];
   const item = (type: string, format: string | undefined): unknown => {
