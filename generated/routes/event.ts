@@ -2,11 +2,13 @@
 import type { Hono } from 'hono';
 import type { ApiEnv, ResourceEngine } from '../../runtime/engine/index.js';
 import { descriptor } from '../descriptors/event.js';
+import { validateCreate } from '../validators/event.js';
 
 /** Mounts events on the /api/v2 router. */
 export function mountEvent(api: Hono<ApiEnv>, engine: ResourceEngine): void {
-  const resource = engine.bind({ descriptor });
+  const resource = engine.bind({ descriptor, validateCreate });
   api.get('/events', resource.list);
+  api.post('/events', resource.create);
   api.get('/events/:id{[0-9]+}', resource.get);
   api.get('/events/:id{[0-9]+}/:relationship{[A-Za-z][A-Za-z0-9]*}', resource.related);
 }

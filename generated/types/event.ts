@@ -6,14 +6,17 @@ export interface EventAttributes {
   action: string | null;
   body: string | null;
   createdAt: string | null;
+  /**
+   * When it happened; defaults to the time the event is recorded.
+   */
   eventAt: string | null;
   externalUrl: string | null;
   /**
-   * What happened, in resource_action form, for example prospect_updated.
+   * What happened: `<resource>_<action>` for the service's own events, any name for an external one (an app recording activity).
    */
   name: string | null;
   /**
-   * The data recorded with the event.
+   * The change, for the service's own events; anything an app records, for external ones.
    */
   payload: {} | null;
   requestCity: string | null;

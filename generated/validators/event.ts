@@ -2,4 +2,3065 @@
 // @ts-nocheck
 import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
-export {};
+export const validateCreate = validate10;
+const schema11 = {
+  $id: 'create',
+  type: 'object',
+  required: ['data'],
+  properties: {
+    data: {
+      type: 'object',
+      required: ['type'],
+      additionalProperties: false,
+      properties: {
+        type: { type: 'string' },
+        id: {},
+        attributes: {
+          type: 'object',
+          required: [],
+          additionalProperties: false,
+          properties: {
+            body: { type: ['string', 'null'], maxLength: 32000 },
+            eventAt: { type: ['string', 'null'], format: 'date-time' },
+            externalUrl: { type: ['string', 'null'], maxLength: 2048 },
+            name: { type: ['string', 'null'], maxLength: 255 },
+            payload: { type: ['object', 'null'] },
+          },
+        },
+        relationships: {
+          type: 'object',
+          required: [],
+          additionalProperties: false,
+          properties: {
+            account: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'account' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            call: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'call' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            mailing: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'mailing' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            opportunity: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'opportunity' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            prospect: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'prospect' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            task: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'task' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+            user: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { const: 'user' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
+          },
+        },
+        meta: { type: 'object' },
+        links: { type: 'object' },
+      },
+    },
+  },
+};
+const func2 = require('ajv/dist/runtime/ucs2length').default;
+const formats0 = require('ajv-formats/dist/formats').fullFormats['date-time'];
+const pattern0 = new RegExp('^[1-9][0-9]{0,14}$', 'u');
+function validate10(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  /*# sourceURL="create" */ let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.data === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'data' },
+        message: "must have required property '" + 'data' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.data !== undefined) {
+      let data0 = data.data;
+      if (data0 && typeof data0 == 'object' && !Array.isArray(data0)) {
+        if (data0.type === undefined) {
+          const err1 = {
+            instancePath: instancePath + '/data',
+            schemaPath: '#/properties/data/required',
+            keyword: 'required',
+            params: { missingProperty: 'type' },
+            message: "must have required property '" + 'type' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+        for (const key0 in data0) {
+          if (!(
+            key0 === 'type' ||
+            key0 === 'id' ||
+            key0 === 'attributes' ||
+            key0 === 'relationships' ||
+            key0 === 'meta' ||
+            key0 === 'links'
+          )) {
+            const err2 = {
+              instancePath: instancePath + '/data',
+              schemaPath: '#/properties/data/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key0 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err2];
+            } else {
+              vErrors.push(err2);
+            }
+            errors++;
+          }
+        }
+        if (data0.type !== undefined) {
+          if (typeof data0.type !== 'string') {
+            const err3 = {
+              instancePath: instancePath + '/data/type',
+              schemaPath: '#/properties/data/properties/type/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err3];
+            } else {
+              vErrors.push(err3);
+            }
+            errors++;
+          }
+        }
+        if (data0.attributes !== undefined) {
+          let data2 = data0.attributes;
+          if (data2 && typeof data2 == 'object' && !Array.isArray(data2)) {
+            for (const key1 in data2) {
+              if (!(
+                key1 === 'body' ||
+                key1 === 'eventAt' ||
+                key1 === 'externalUrl' ||
+                key1 === 'name' ||
+                key1 === 'payload'
+              )) {
+                const err4 = {
+                  instancePath: instancePath + '/data/attributes',
+                  schemaPath: '#/properties/data/properties/attributes/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key1 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err4];
+                } else {
+                  vErrors.push(err4);
+                }
+                errors++;
+              }
+            }
+            if (data2.body !== undefined) {
+              let data3 = data2.body;
+              if (typeof data3 !== 'string' && data3 !== null) {
+                const err5 = {
+                  instancePath: instancePath + '/data/attributes/body',
+                  schemaPath: '#/properties/data/properties/attributes/properties/body/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.body.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err5];
+                } else {
+                  vErrors.push(err5);
+                }
+                errors++;
+              }
+              if (typeof data3 === 'string') {
+                if (func2(data3) > 32000) {
+                  const err6 = {
+                    instancePath: instancePath + '/data/attributes/body',
+                    schemaPath: '#/properties/data/properties/attributes/properties/body/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 32000 },
+                    message: 'must NOT have more than 32000 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err6];
+                  } else {
+                    vErrors.push(err6);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.eventAt !== undefined) {
+              let data4 = data2.eventAt;
+              if (typeof data4 !== 'string' && data4 !== null) {
+                const err7 = {
+                  instancePath: instancePath + '/data/attributes/eventAt',
+                  schemaPath: '#/properties/data/properties/attributes/properties/eventAt/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.eventAt.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err7];
+                } else {
+                  vErrors.push(err7);
+                }
+                errors++;
+              }
+              if (typeof data4 === 'string') {
+                if (!formats0.validate(data4)) {
+                  const err8 = {
+                    instancePath: instancePath + '/data/attributes/eventAt',
+                    schemaPath: '#/properties/data/properties/attributes/properties/eventAt/format',
+                    keyword: 'format',
+                    params: { format: 'date-time' },
+                    message: 'must match format "' + 'date-time' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err8];
+                  } else {
+                    vErrors.push(err8);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.externalUrl !== undefined) {
+              let data5 = data2.externalUrl;
+              if (typeof data5 !== 'string' && data5 !== null) {
+                const err9 = {
+                  instancePath: instancePath + '/data/attributes/externalUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/externalUrl/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.externalUrl.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err9];
+                } else {
+                  vErrors.push(err9);
+                }
+                errors++;
+              }
+              if (typeof data5 === 'string') {
+                if (func2(data5) > 2048) {
+                  const err10 = {
+                    instancePath: instancePath + '/data/attributes/externalUrl',
+                    schemaPath: '#/properties/data/properties/attributes/properties/externalUrl/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 2048 },
+                    message: 'must NOT have more than 2048 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err10];
+                  } else {
+                    vErrors.push(err10);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.name !== undefined) {
+              let data6 = data2.name;
+              if (typeof data6 !== 'string' && data6 !== null) {
+                const err11 = {
+                  instancePath: instancePath + '/data/attributes/name',
+                  schemaPath: '#/properties/data/properties/attributes/properties/name/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.name.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err11];
+                } else {
+                  vErrors.push(err11);
+                }
+                errors++;
+              }
+              if (typeof data6 === 'string') {
+                if (func2(data6) > 255) {
+                  const err12 = {
+                    instancePath: instancePath + '/data/attributes/name',
+                    schemaPath: '#/properties/data/properties/attributes/properties/name/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err12];
+                  } else {
+                    vErrors.push(err12);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.payload !== undefined) {
+              let data7 = data2.payload;
+              if (!(data7 && typeof data7 == 'object' && !Array.isArray(data7)) && data7 !== null) {
+                const err13 = {
+                  instancePath: instancePath + '/data/attributes/payload',
+                  schemaPath: '#/properties/data/properties/attributes/properties/payload/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.payload.type },
+                  message: 'must be object,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err13];
+                } else {
+                  vErrors.push(err13);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err14 = {
+              instancePath: instancePath + '/data/attributes',
+              schemaPath: '#/properties/data/properties/attributes/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err14];
+            } else {
+              vErrors.push(err14);
+            }
+            errors++;
+          }
+        }
+        if (data0.relationships !== undefined) {
+          let data8 = data0.relationships;
+          if (data8 && typeof data8 == 'object' && !Array.isArray(data8)) {
+            for (const key2 in data8) {
+              if (!(
+                key2 === 'account' ||
+                key2 === 'call' ||
+                key2 === 'mailing' ||
+                key2 === 'opportunity' ||
+                key2 === 'prospect' ||
+                key2 === 'task' ||
+                key2 === 'user'
+              )) {
+                const err15 = {
+                  instancePath: instancePath + '/data/relationships',
+                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key2 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err15];
+                } else {
+                  vErrors.push(err15);
+                }
+                errors++;
+              }
+            }
+            if (data8.account !== undefined) {
+              let data9 = data8.account;
+              if (data9 && typeof data9 == 'object' && !Array.isArray(data9)) {
+                if (data9.data === undefined) {
+                  const err16 = {
+                    instancePath: instancePath + '/data/relationships/account',
+                    schemaPath: '#/properties/data/properties/relationships/properties/account/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err16];
+                  } else {
+                    vErrors.push(err16);
+                  }
+                  errors++;
+                }
+                for (const key3 in data9) {
+                  if (!(key3 === 'data' || key3 === 'meta')) {
+                    const err17 = {
+                      instancePath: instancePath + '/data/relationships/account',
+                      schemaPath: '#/properties/data/properties/relationships/properties/account/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key3 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err17];
+                    } else {
+                      vErrors.push(err17);
+                    }
+                    errors++;
+                  }
+                }
+                if (data9.data !== undefined) {
+                  let data10 = data9.data;
+                  const _errs26 = errors;
+                  let valid5 = false;
+                  const _errs27 = errors;
+                  if (data10 !== null) {
+                    const err18 = {
+                      instancePath: instancePath + '/data/relationships/account/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err18];
+                    } else {
+                      vErrors.push(err18);
+                    }
+                    errors++;
+                  }
+                  var _valid0 = _errs27 === errors;
+                  valid5 = valid5 || _valid0;
+                  if (!valid5) {
+                    const _errs29 = errors;
+                    if (data10 && typeof data10 == 'object' && !Array.isArray(data10)) {
+                      if (data10.type === undefined) {
+                        const err19 = {
+                          instancePath: instancePath + '/data/relationships/account/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err19];
+                        } else {
+                          vErrors.push(err19);
+                        }
+                        errors++;
+                      }
+                      if (data10.id === undefined) {
+                        const err20 = {
+                          instancePath: instancePath + '/data/relationships/account/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err20];
+                        } else {
+                          vErrors.push(err20);
+                        }
+                        errors++;
+                      }
+                      for (const key4 in data10) {
+                        if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
+                          const err21 = {
+                            instancePath: instancePath + '/data/relationships/account/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key4 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err21];
+                          } else {
+                            vErrors.push(err21);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data10.type !== undefined) {
+                        if ('account' !== data10.type) {
+                          const err22 = {
+                            instancePath: instancePath + '/data/relationships/account/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'account' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err22];
+                          } else {
+                            vErrors.push(err22);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data10.id !== undefined) {
+                        let data12 = data10.id;
+                        const _errs34 = errors;
+                        let valid7 = false;
+                        const _errs35 = errors;
+                        if (!(typeof data12 == 'number' && !(data12 % 1) && !isNaN(data12) && isFinite(data12))) {
+                          const err23 = {
+                            instancePath: instancePath + '/data/relationships/account/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err23];
+                          } else {
+                            vErrors.push(err23);
+                          }
+                          errors++;
+                        }
+                        if (typeof data12 == 'number' && isFinite(data12)) {
+                          if (data12 > 9007199254740991 || isNaN(data12)) {
+                            const err24 = {
+                              instancePath: instancePath + '/data/relationships/account/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err24];
+                            } else {
+                              vErrors.push(err24);
+                            }
+                            errors++;
+                          }
+                          if (data12 < 1 || isNaN(data12)) {
+                            const err25 = {
+                              instancePath: instancePath + '/data/relationships/account/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err25];
+                            } else {
+                              vErrors.push(err25);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid1 = _errs35 === errors;
+                        valid7 = valid7 || _valid1;
+                        if (!valid7) {
+                          const _errs37 = errors;
+                          if (typeof data12 === 'string') {
+                            if (!pattern0.test(data12)) {
+                              const err26 = {
+                                instancePath: instancePath + '/data/relationships/account/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err26];
+                              } else {
+                                vErrors.push(err26);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err27 = {
+                              instancePath: instancePath + '/data/relationships/account/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err27];
+                            } else {
+                              vErrors.push(err27);
+                            }
+                            errors++;
+                          }
+                          var _valid1 = _errs37 === errors;
+                          valid7 = valid7 || _valid1;
+                        }
+                        if (!valid7) {
+                          const err28 = {
+                            instancePath: instancePath + '/data/relationships/account/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err28];
+                          } else {
+                            vErrors.push(err28);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs34;
+                          if (vErrors !== null) {
+                            if (_errs34) {
+                              vErrors.length = _errs34;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data10.meta !== undefined) {
+                        let data13 = data10.meta;
+                        if (!(data13 && typeof data13 == 'object' && !Array.isArray(data13))) {
+                          const err29 = {
+                            instancePath: instancePath + '/data/relationships/account/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err29];
+                          } else {
+                            vErrors.push(err29);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err30 = {
+                        instancePath: instancePath + '/data/relationships/account/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err30];
+                      } else {
+                        vErrors.push(err30);
+                      }
+                      errors++;
+                    }
+                    var _valid0 = _errs29 === errors;
+                    valid5 = valid5 || _valid0;
+                  }
+                  if (!valid5) {
+                    const err31 = {
+                      instancePath: instancePath + '/data/relationships/account/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/account/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err31];
+                    } else {
+                      vErrors.push(err31);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs26;
+                    if (vErrors !== null) {
+                      if (_errs26) {
+                        vErrors.length = _errs26;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data9.meta !== undefined) {
+                  let data14 = data9.meta;
+                  if (!(data14 && typeof data14 == 'object' && !Array.isArray(data14))) {
+                    const err32 = {
+                      instancePath: instancePath + '/data/relationships/account/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/account/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err32];
+                    } else {
+                      vErrors.push(err32);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err33 = {
+                  instancePath: instancePath + '/data/relationships/account',
+                  schemaPath: '#/properties/data/properties/relationships/properties/account/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err33];
+                } else {
+                  vErrors.push(err33);
+                }
+                errors++;
+              }
+            }
+            if (data8.call !== undefined) {
+              let data15 = data8.call;
+              if (data15 && typeof data15 == 'object' && !Array.isArray(data15)) {
+                if (data15.data === undefined) {
+                  const err34 = {
+                    instancePath: instancePath + '/data/relationships/call',
+                    schemaPath: '#/properties/data/properties/relationships/properties/call/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err34];
+                  } else {
+                    vErrors.push(err34);
+                  }
+                  errors++;
+                }
+                for (const key5 in data15) {
+                  if (!(key5 === 'data' || key5 === 'meta')) {
+                    const err35 = {
+                      instancePath: instancePath + '/data/relationships/call',
+                      schemaPath: '#/properties/data/properties/relationships/properties/call/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key5 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err35];
+                    } else {
+                      vErrors.push(err35);
+                    }
+                    errors++;
+                  }
+                }
+                if (data15.data !== undefined) {
+                  let data16 = data15.data;
+                  const _errs47 = errors;
+                  let valid9 = false;
+                  const _errs48 = errors;
+                  if (data16 !== null) {
+                    const err36 = {
+                      instancePath: instancePath + '/data/relationships/call/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/call/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err36];
+                    } else {
+                      vErrors.push(err36);
+                    }
+                    errors++;
+                  }
+                  var _valid2 = _errs48 === errors;
+                  valid9 = valid9 || _valid2;
+                  if (!valid9) {
+                    const _errs50 = errors;
+                    if (data16 && typeof data16 == 'object' && !Array.isArray(data16)) {
+                      if (data16.type === undefined) {
+                        const err37 = {
+                          instancePath: instancePath + '/data/relationships/call/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/call/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err37];
+                        } else {
+                          vErrors.push(err37);
+                        }
+                        errors++;
+                      }
+                      if (data16.id === undefined) {
+                        const err38 = {
+                          instancePath: instancePath + '/data/relationships/call/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/call/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err38];
+                        } else {
+                          vErrors.push(err38);
+                        }
+                        errors++;
+                      }
+                      for (const key6 in data16) {
+                        if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
+                          const err39 = {
+                            instancePath: instancePath + '/data/relationships/call/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/call/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key6 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err39];
+                          } else {
+                            vErrors.push(err39);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data16.type !== undefined) {
+                        if ('call' !== data16.type) {
+                          const err40 = {
+                            instancePath: instancePath + '/data/relationships/call/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/call/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'call' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err40];
+                          } else {
+                            vErrors.push(err40);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data16.id !== undefined) {
+                        let data18 = data16.id;
+                        const _errs55 = errors;
+                        let valid11 = false;
+                        const _errs56 = errors;
+                        if (!(typeof data18 == 'number' && !(data18 % 1) && !isNaN(data18) && isFinite(data18))) {
+                          const err41 = {
+                            instancePath: instancePath + '/data/relationships/call/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/call/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err41];
+                          } else {
+                            vErrors.push(err41);
+                          }
+                          errors++;
+                        }
+                        if (typeof data18 == 'number' && isFinite(data18)) {
+                          if (data18 > 9007199254740991 || isNaN(data18)) {
+                            const err42 = {
+                              instancePath: instancePath + '/data/relationships/call/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/call/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err42];
+                            } else {
+                              vErrors.push(err42);
+                            }
+                            errors++;
+                          }
+                          if (data18 < 1 || isNaN(data18)) {
+                            const err43 = {
+                              instancePath: instancePath + '/data/relationships/call/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/call/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err43];
+                            } else {
+                              vErrors.push(err43);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid3 = _errs56 === errors;
+                        valid11 = valid11 || _valid3;
+                        if (!valid11) {
+                          const _errs58 = errors;
+                          if (typeof data18 === 'string') {
+                            if (!pattern0.test(data18)) {
+                              const err44 = {
+                                instancePath: instancePath + '/data/relationships/call/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/call/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err44];
+                              } else {
+                                vErrors.push(err44);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err45 = {
+                              instancePath: instancePath + '/data/relationships/call/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/call/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err45];
+                            } else {
+                              vErrors.push(err45);
+                            }
+                            errors++;
+                          }
+                          var _valid3 = _errs58 === errors;
+                          valid11 = valid11 || _valid3;
+                        }
+                        if (!valid11) {
+                          const err46 = {
+                            instancePath: instancePath + '/data/relationships/call/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/call/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err46];
+                          } else {
+                            vErrors.push(err46);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs55;
+                          if (vErrors !== null) {
+                            if (_errs55) {
+                              vErrors.length = _errs55;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data16.meta !== undefined) {
+                        let data19 = data16.meta;
+                        if (!(data19 && typeof data19 == 'object' && !Array.isArray(data19))) {
+                          const err47 = {
+                            instancePath: instancePath + '/data/relationships/call/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/call/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err47];
+                          } else {
+                            vErrors.push(err47);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err48 = {
+                        instancePath: instancePath + '/data/relationships/call/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/call/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err48];
+                      } else {
+                        vErrors.push(err48);
+                      }
+                      errors++;
+                    }
+                    var _valid2 = _errs50 === errors;
+                    valid9 = valid9 || _valid2;
+                  }
+                  if (!valid9) {
+                    const err49 = {
+                      instancePath: instancePath + '/data/relationships/call/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/call/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err49];
+                    } else {
+                      vErrors.push(err49);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs47;
+                    if (vErrors !== null) {
+                      if (_errs47) {
+                        vErrors.length = _errs47;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data15.meta !== undefined) {
+                  let data20 = data15.meta;
+                  if (!(data20 && typeof data20 == 'object' && !Array.isArray(data20))) {
+                    const err50 = {
+                      instancePath: instancePath + '/data/relationships/call/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/call/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err50];
+                    } else {
+                      vErrors.push(err50);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err51 = {
+                  instancePath: instancePath + '/data/relationships/call',
+                  schemaPath: '#/properties/data/properties/relationships/properties/call/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err51];
+                } else {
+                  vErrors.push(err51);
+                }
+                errors++;
+              }
+            }
+            if (data8.mailing !== undefined) {
+              let data21 = data8.mailing;
+              if (data21 && typeof data21 == 'object' && !Array.isArray(data21)) {
+                if (data21.data === undefined) {
+                  const err52 = {
+                    instancePath: instancePath + '/data/relationships/mailing',
+                    schemaPath: '#/properties/data/properties/relationships/properties/mailing/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err52];
+                  } else {
+                    vErrors.push(err52);
+                  }
+                  errors++;
+                }
+                for (const key7 in data21) {
+                  if (!(key7 === 'data' || key7 === 'meta')) {
+                    const err53 = {
+                      instancePath: instancePath + '/data/relationships/mailing',
+                      schemaPath: '#/properties/data/properties/relationships/properties/mailing/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key7 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err53];
+                    } else {
+                      vErrors.push(err53);
+                    }
+                    errors++;
+                  }
+                }
+                if (data21.data !== undefined) {
+                  let data22 = data21.data;
+                  const _errs68 = errors;
+                  let valid13 = false;
+                  const _errs69 = errors;
+                  if (data22 !== null) {
+                    const err54 = {
+                      instancePath: instancePath + '/data/relationships/mailing/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/mailing/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err54];
+                    } else {
+                      vErrors.push(err54);
+                    }
+                    errors++;
+                  }
+                  var _valid4 = _errs69 === errors;
+                  valid13 = valid13 || _valid4;
+                  if (!valid13) {
+                    const _errs71 = errors;
+                    if (data22 && typeof data22 == 'object' && !Array.isArray(data22)) {
+                      if (data22.type === undefined) {
+                        const err55 = {
+                          instancePath: instancePath + '/data/relationships/mailing/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/mailing/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err55];
+                        } else {
+                          vErrors.push(err55);
+                        }
+                        errors++;
+                      }
+                      if (data22.id === undefined) {
+                        const err56 = {
+                          instancePath: instancePath + '/data/relationships/mailing/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/mailing/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err56];
+                        } else {
+                          vErrors.push(err56);
+                        }
+                        errors++;
+                      }
+                      for (const key8 in data22) {
+                        if (!(key8 === 'type' || key8 === 'id' || key8 === 'meta')) {
+                          const err57 = {
+                            instancePath: instancePath + '/data/relationships/mailing/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/mailing/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key8 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err57];
+                          } else {
+                            vErrors.push(err57);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data22.type !== undefined) {
+                        if ('mailing' !== data22.type) {
+                          const err58 = {
+                            instancePath: instancePath + '/data/relationships/mailing/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/mailing/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'mailing' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err58];
+                          } else {
+                            vErrors.push(err58);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data22.id !== undefined) {
+                        let data24 = data22.id;
+                        const _errs76 = errors;
+                        let valid15 = false;
+                        const _errs77 = errors;
+                        if (!(typeof data24 == 'number' && !(data24 % 1) && !isNaN(data24) && isFinite(data24))) {
+                          const err59 = {
+                            instancePath: instancePath + '/data/relationships/mailing/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/mailing/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err59];
+                          } else {
+                            vErrors.push(err59);
+                          }
+                          errors++;
+                        }
+                        if (typeof data24 == 'number' && isFinite(data24)) {
+                          if (data24 > 9007199254740991 || isNaN(data24)) {
+                            const err60 = {
+                              instancePath: instancePath + '/data/relationships/mailing/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/mailing/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err60];
+                            } else {
+                              vErrors.push(err60);
+                            }
+                            errors++;
+                          }
+                          if (data24 < 1 || isNaN(data24)) {
+                            const err61 = {
+                              instancePath: instancePath + '/data/relationships/mailing/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/mailing/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err61];
+                            } else {
+                              vErrors.push(err61);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid5 = _errs77 === errors;
+                        valid15 = valid15 || _valid5;
+                        if (!valid15) {
+                          const _errs79 = errors;
+                          if (typeof data24 === 'string') {
+                            if (!pattern0.test(data24)) {
+                              const err62 = {
+                                instancePath: instancePath + '/data/relationships/mailing/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/mailing/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err62];
+                              } else {
+                                vErrors.push(err62);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err63 = {
+                              instancePath: instancePath + '/data/relationships/mailing/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/mailing/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err63];
+                            } else {
+                              vErrors.push(err63);
+                            }
+                            errors++;
+                          }
+                          var _valid5 = _errs79 === errors;
+                          valid15 = valid15 || _valid5;
+                        }
+                        if (!valid15) {
+                          const err64 = {
+                            instancePath: instancePath + '/data/relationships/mailing/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/mailing/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err64];
+                          } else {
+                            vErrors.push(err64);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs76;
+                          if (vErrors !== null) {
+                            if (_errs76) {
+                              vErrors.length = _errs76;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data22.meta !== undefined) {
+                        let data25 = data22.meta;
+                        if (!(data25 && typeof data25 == 'object' && !Array.isArray(data25))) {
+                          const err65 = {
+                            instancePath: instancePath + '/data/relationships/mailing/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/mailing/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err65];
+                          } else {
+                            vErrors.push(err65);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err66 = {
+                        instancePath: instancePath + '/data/relationships/mailing/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/mailing/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err66];
+                      } else {
+                        vErrors.push(err66);
+                      }
+                      errors++;
+                    }
+                    var _valid4 = _errs71 === errors;
+                    valid13 = valid13 || _valid4;
+                  }
+                  if (!valid13) {
+                    const err67 = {
+                      instancePath: instancePath + '/data/relationships/mailing/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/mailing/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err67];
+                    } else {
+                      vErrors.push(err67);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs68;
+                    if (vErrors !== null) {
+                      if (_errs68) {
+                        vErrors.length = _errs68;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data21.meta !== undefined) {
+                  let data26 = data21.meta;
+                  if (!(data26 && typeof data26 == 'object' && !Array.isArray(data26))) {
+                    const err68 = {
+                      instancePath: instancePath + '/data/relationships/mailing/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/mailing/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err68];
+                    } else {
+                      vErrors.push(err68);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err69 = {
+                  instancePath: instancePath + '/data/relationships/mailing',
+                  schemaPath: '#/properties/data/properties/relationships/properties/mailing/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err69];
+                } else {
+                  vErrors.push(err69);
+                }
+                errors++;
+              }
+            }
+            if (data8.opportunity !== undefined) {
+              let data27 = data8.opportunity;
+              if (data27 && typeof data27 == 'object' && !Array.isArray(data27)) {
+                if (data27.data === undefined) {
+                  const err70 = {
+                    instancePath: instancePath + '/data/relationships/opportunity',
+                    schemaPath: '#/properties/data/properties/relationships/properties/opportunity/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err70];
+                  } else {
+                    vErrors.push(err70);
+                  }
+                  errors++;
+                }
+                for (const key9 in data27) {
+                  if (!(key9 === 'data' || key9 === 'meta')) {
+                    const err71 = {
+                      instancePath: instancePath + '/data/relationships/opportunity',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/opportunity/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key9 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err71];
+                    } else {
+                      vErrors.push(err71);
+                    }
+                    errors++;
+                  }
+                }
+                if (data27.data !== undefined) {
+                  let data28 = data27.data;
+                  const _errs89 = errors;
+                  let valid17 = false;
+                  const _errs90 = errors;
+                  if (data28 !== null) {
+                    const err72 = {
+                      instancePath: instancePath + '/data/relationships/opportunity/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err72];
+                    } else {
+                      vErrors.push(err72);
+                    }
+                    errors++;
+                  }
+                  var _valid6 = _errs90 === errors;
+                  valid17 = valid17 || _valid6;
+                  if (!valid17) {
+                    const _errs92 = errors;
+                    if (data28 && typeof data28 == 'object' && !Array.isArray(data28)) {
+                      if (data28.type === undefined) {
+                        const err73 = {
+                          instancePath: instancePath + '/data/relationships/opportunity/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err73];
+                        } else {
+                          vErrors.push(err73);
+                        }
+                        errors++;
+                      }
+                      if (data28.id === undefined) {
+                        const err74 = {
+                          instancePath: instancePath + '/data/relationships/opportunity/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err74];
+                        } else {
+                          vErrors.push(err74);
+                        }
+                        errors++;
+                      }
+                      for (const key10 in data28) {
+                        if (!(key10 === 'type' || key10 === 'id' || key10 === 'meta')) {
+                          const err75 = {
+                            instancePath: instancePath + '/data/relationships/opportunity/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key10 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err75];
+                          } else {
+                            vErrors.push(err75);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data28.type !== undefined) {
+                        if ('opportunity' !== data28.type) {
+                          const err76 = {
+                            instancePath: instancePath + '/data/relationships/opportunity/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'opportunity' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err76];
+                          } else {
+                            vErrors.push(err76);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data28.id !== undefined) {
+                        let data30 = data28.id;
+                        const _errs97 = errors;
+                        let valid19 = false;
+                        const _errs98 = errors;
+                        if (!(typeof data30 == 'number' && !(data30 % 1) && !isNaN(data30) && isFinite(data30))) {
+                          const err77 = {
+                            instancePath: instancePath + '/data/relationships/opportunity/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err77];
+                          } else {
+                            vErrors.push(err77);
+                          }
+                          errors++;
+                        }
+                        if (typeof data30 == 'number' && isFinite(data30)) {
+                          if (data30 > 9007199254740991 || isNaN(data30)) {
+                            const err78 = {
+                              instancePath: instancePath + '/data/relationships/opportunity/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err78];
+                            } else {
+                              vErrors.push(err78);
+                            }
+                            errors++;
+                          }
+                          if (data30 < 1 || isNaN(data30)) {
+                            const err79 = {
+                              instancePath: instancePath + '/data/relationships/opportunity/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err79];
+                            } else {
+                              vErrors.push(err79);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid7 = _errs98 === errors;
+                        valid19 = valid19 || _valid7;
+                        if (!valid19) {
+                          const _errs100 = errors;
+                          if (typeof data30 === 'string') {
+                            if (!pattern0.test(data30)) {
+                              const err80 = {
+                                instancePath: instancePath + '/data/relationships/opportunity/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err80];
+                              } else {
+                                vErrors.push(err80);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err81 = {
+                              instancePath: instancePath + '/data/relationships/opportunity/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err81];
+                            } else {
+                              vErrors.push(err81);
+                            }
+                            errors++;
+                          }
+                          var _valid7 = _errs100 === errors;
+                          valid19 = valid19 || _valid7;
+                        }
+                        if (!valid19) {
+                          const err82 = {
+                            instancePath: instancePath + '/data/relationships/opportunity/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err82];
+                          } else {
+                            vErrors.push(err82);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs97;
+                          if (vErrors !== null) {
+                            if (_errs97) {
+                              vErrors.length = _errs97;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data28.meta !== undefined) {
+                        let data31 = data28.meta;
+                        if (!(data31 && typeof data31 == 'object' && !Array.isArray(data31))) {
+                          const err83 = {
+                            instancePath: instancePath + '/data/relationships/opportunity/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err83];
+                          } else {
+                            vErrors.push(err83);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err84 = {
+                        instancePath: instancePath + '/data/relationships/opportunity/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err84];
+                      } else {
+                        vErrors.push(err84);
+                      }
+                      errors++;
+                    }
+                    var _valid6 = _errs92 === errors;
+                    valid17 = valid17 || _valid6;
+                  }
+                  if (!valid17) {
+                    const err85 = {
+                      instancePath: instancePath + '/data/relationships/opportunity/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err85];
+                    } else {
+                      vErrors.push(err85);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs89;
+                    if (vErrors !== null) {
+                      if (_errs89) {
+                        vErrors.length = _errs89;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data27.meta !== undefined) {
+                  let data32 = data27.meta;
+                  if (!(data32 && typeof data32 == 'object' && !Array.isArray(data32))) {
+                    const err86 = {
+                      instancePath: instancePath + '/data/relationships/opportunity/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/opportunity/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err86];
+                    } else {
+                      vErrors.push(err86);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err87 = {
+                  instancePath: instancePath + '/data/relationships/opportunity',
+                  schemaPath: '#/properties/data/properties/relationships/properties/opportunity/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err87];
+                } else {
+                  vErrors.push(err87);
+                }
+                errors++;
+              }
+            }
+            if (data8.prospect !== undefined) {
+              let data33 = data8.prospect;
+              if (data33 && typeof data33 == 'object' && !Array.isArray(data33)) {
+                if (data33.data === undefined) {
+                  const err88 = {
+                    instancePath: instancePath + '/data/relationships/prospect',
+                    schemaPath: '#/properties/data/properties/relationships/properties/prospect/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err88];
+                  } else {
+                    vErrors.push(err88);
+                  }
+                  errors++;
+                }
+                for (const key11 in data33) {
+                  if (!(key11 === 'data' || key11 === 'meta')) {
+                    const err89 = {
+                      instancePath: instancePath + '/data/relationships/prospect',
+                      schemaPath: '#/properties/data/properties/relationships/properties/prospect/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key11 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err89];
+                    } else {
+                      vErrors.push(err89);
+                    }
+                    errors++;
+                  }
+                }
+                if (data33.data !== undefined) {
+                  let data34 = data33.data;
+                  const _errs110 = errors;
+                  let valid21 = false;
+                  const _errs111 = errors;
+                  if (data34 !== null) {
+                    const err90 = {
+                      instancePath: instancePath + '/data/relationships/prospect/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err90];
+                    } else {
+                      vErrors.push(err90);
+                    }
+                    errors++;
+                  }
+                  var _valid8 = _errs111 === errors;
+                  valid21 = valid21 || _valid8;
+                  if (!valid21) {
+                    const _errs113 = errors;
+                    if (data34 && typeof data34 == 'object' && !Array.isArray(data34)) {
+                      if (data34.type === undefined) {
+                        const err91 = {
+                          instancePath: instancePath + '/data/relationships/prospect/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err91];
+                        } else {
+                          vErrors.push(err91);
+                        }
+                        errors++;
+                      }
+                      if (data34.id === undefined) {
+                        const err92 = {
+                          instancePath: instancePath + '/data/relationships/prospect/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err92];
+                        } else {
+                          vErrors.push(err92);
+                        }
+                        errors++;
+                      }
+                      for (const key12 in data34) {
+                        if (!(key12 === 'type' || key12 === 'id' || key12 === 'meta')) {
+                          const err93 = {
+                            instancePath: instancePath + '/data/relationships/prospect/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key12 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err93];
+                          } else {
+                            vErrors.push(err93);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data34.type !== undefined) {
+                        if ('prospect' !== data34.type) {
+                          const err94 = {
+                            instancePath: instancePath + '/data/relationships/prospect/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'prospect' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err94];
+                          } else {
+                            vErrors.push(err94);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data34.id !== undefined) {
+                        let data36 = data34.id;
+                        const _errs118 = errors;
+                        let valid23 = false;
+                        const _errs119 = errors;
+                        if (!(typeof data36 == 'number' && !(data36 % 1) && !isNaN(data36) && isFinite(data36))) {
+                          const err95 = {
+                            instancePath: instancePath + '/data/relationships/prospect/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err95];
+                          } else {
+                            vErrors.push(err95);
+                          }
+                          errors++;
+                        }
+                        if (typeof data36 == 'number' && isFinite(data36)) {
+                          if (data36 > 9007199254740991 || isNaN(data36)) {
+                            const err96 = {
+                              instancePath: instancePath + '/data/relationships/prospect/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err96];
+                            } else {
+                              vErrors.push(err96);
+                            }
+                            errors++;
+                          }
+                          if (data36 < 1 || isNaN(data36)) {
+                            const err97 = {
+                              instancePath: instancePath + '/data/relationships/prospect/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err97];
+                            } else {
+                              vErrors.push(err97);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid9 = _errs119 === errors;
+                        valid23 = valid23 || _valid9;
+                        if (!valid23) {
+                          const _errs121 = errors;
+                          if (typeof data36 === 'string') {
+                            if (!pattern0.test(data36)) {
+                              const err98 = {
+                                instancePath: instancePath + '/data/relationships/prospect/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err98];
+                              } else {
+                                vErrors.push(err98);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err99 = {
+                              instancePath: instancePath + '/data/relationships/prospect/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err99];
+                            } else {
+                              vErrors.push(err99);
+                            }
+                            errors++;
+                          }
+                          var _valid9 = _errs121 === errors;
+                          valid23 = valid23 || _valid9;
+                        }
+                        if (!valid23) {
+                          const err100 = {
+                            instancePath: instancePath + '/data/relationships/prospect/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err100];
+                          } else {
+                            vErrors.push(err100);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs118;
+                          if (vErrors !== null) {
+                            if (_errs118) {
+                              vErrors.length = _errs118;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data34.meta !== undefined) {
+                        let data37 = data34.meta;
+                        if (!(data37 && typeof data37 == 'object' && !Array.isArray(data37))) {
+                          const err101 = {
+                            instancePath: instancePath + '/data/relationships/prospect/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err101];
+                          } else {
+                            vErrors.push(err101);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err102 = {
+                        instancePath: instancePath + '/data/relationships/prospect/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err102];
+                      } else {
+                        vErrors.push(err102);
+                      }
+                      errors++;
+                    }
+                    var _valid8 = _errs113 === errors;
+                    valid21 = valid21 || _valid8;
+                  }
+                  if (!valid21) {
+                    const err103 = {
+                      instancePath: instancePath + '/data/relationships/prospect/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err103];
+                    } else {
+                      vErrors.push(err103);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs110;
+                    if (vErrors !== null) {
+                      if (_errs110) {
+                        vErrors.length = _errs110;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data33.meta !== undefined) {
+                  let data38 = data33.meta;
+                  if (!(data38 && typeof data38 == 'object' && !Array.isArray(data38))) {
+                    const err104 = {
+                      instancePath: instancePath + '/data/relationships/prospect/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/prospect/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err104];
+                    } else {
+                      vErrors.push(err104);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err105 = {
+                  instancePath: instancePath + '/data/relationships/prospect',
+                  schemaPath: '#/properties/data/properties/relationships/properties/prospect/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err105];
+                } else {
+                  vErrors.push(err105);
+                }
+                errors++;
+              }
+            }
+            if (data8.task !== undefined) {
+              let data39 = data8.task;
+              if (data39 && typeof data39 == 'object' && !Array.isArray(data39)) {
+                if (data39.data === undefined) {
+                  const err106 = {
+                    instancePath: instancePath + '/data/relationships/task',
+                    schemaPath: '#/properties/data/properties/relationships/properties/task/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err106];
+                  } else {
+                    vErrors.push(err106);
+                  }
+                  errors++;
+                }
+                for (const key13 in data39) {
+                  if (!(key13 === 'data' || key13 === 'meta')) {
+                    const err107 = {
+                      instancePath: instancePath + '/data/relationships/task',
+                      schemaPath: '#/properties/data/properties/relationships/properties/task/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key13 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err107];
+                    } else {
+                      vErrors.push(err107);
+                    }
+                    errors++;
+                  }
+                }
+                if (data39.data !== undefined) {
+                  let data40 = data39.data;
+                  const _errs131 = errors;
+                  let valid25 = false;
+                  const _errs132 = errors;
+                  if (data40 !== null) {
+                    const err108 = {
+                      instancePath: instancePath + '/data/relationships/task/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err108];
+                    } else {
+                      vErrors.push(err108);
+                    }
+                    errors++;
+                  }
+                  var _valid10 = _errs132 === errors;
+                  valid25 = valid25 || _valid10;
+                  if (!valid25) {
+                    const _errs134 = errors;
+                    if (data40 && typeof data40 == 'object' && !Array.isArray(data40)) {
+                      if (data40.type === undefined) {
+                        const err109 = {
+                          instancePath: instancePath + '/data/relationships/task/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err109];
+                        } else {
+                          vErrors.push(err109);
+                        }
+                        errors++;
+                      }
+                      if (data40.id === undefined) {
+                        const err110 = {
+                          instancePath: instancePath + '/data/relationships/task/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err110];
+                        } else {
+                          vErrors.push(err110);
+                        }
+                        errors++;
+                      }
+                      for (const key14 in data40) {
+                        if (!(key14 === 'type' || key14 === 'id' || key14 === 'meta')) {
+                          const err111 = {
+                            instancePath: instancePath + '/data/relationships/task/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key14 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err111];
+                          } else {
+                            vErrors.push(err111);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data40.type !== undefined) {
+                        if ('task' !== data40.type) {
+                          const err112 = {
+                            instancePath: instancePath + '/data/relationships/task/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'task' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err112];
+                          } else {
+                            vErrors.push(err112);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data40.id !== undefined) {
+                        let data42 = data40.id;
+                        const _errs139 = errors;
+                        let valid27 = false;
+                        const _errs140 = errors;
+                        if (!(typeof data42 == 'number' && !(data42 % 1) && !isNaN(data42) && isFinite(data42))) {
+                          const err113 = {
+                            instancePath: instancePath + '/data/relationships/task/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err113];
+                          } else {
+                            vErrors.push(err113);
+                          }
+                          errors++;
+                        }
+                        if (typeof data42 == 'number' && isFinite(data42)) {
+                          if (data42 > 9007199254740991 || isNaN(data42)) {
+                            const err114 = {
+                              instancePath: instancePath + '/data/relationships/task/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err114];
+                            } else {
+                              vErrors.push(err114);
+                            }
+                            errors++;
+                          }
+                          if (data42 < 1 || isNaN(data42)) {
+                            const err115 = {
+                              instancePath: instancePath + '/data/relationships/task/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err115];
+                            } else {
+                              vErrors.push(err115);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid11 = _errs140 === errors;
+                        valid27 = valid27 || _valid11;
+                        if (!valid27) {
+                          const _errs142 = errors;
+                          if (typeof data42 === 'string') {
+                            if (!pattern0.test(data42)) {
+                              const err116 = {
+                                instancePath: instancePath + '/data/relationships/task/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err116];
+                              } else {
+                                vErrors.push(err116);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err117 = {
+                              instancePath: instancePath + '/data/relationships/task/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err117];
+                            } else {
+                              vErrors.push(err117);
+                            }
+                            errors++;
+                          }
+                          var _valid11 = _errs142 === errors;
+                          valid27 = valid27 || _valid11;
+                        }
+                        if (!valid27) {
+                          const err118 = {
+                            instancePath: instancePath + '/data/relationships/task/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err118];
+                          } else {
+                            vErrors.push(err118);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs139;
+                          if (vErrors !== null) {
+                            if (_errs139) {
+                              vErrors.length = _errs139;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data40.meta !== undefined) {
+                        let data43 = data40.meta;
+                        if (!(data43 && typeof data43 == 'object' && !Array.isArray(data43))) {
+                          const err119 = {
+                            instancePath: instancePath + '/data/relationships/task/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err119];
+                          } else {
+                            vErrors.push(err119);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err120 = {
+                        instancePath: instancePath + '/data/relationships/task/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err120];
+                      } else {
+                        vErrors.push(err120);
+                      }
+                      errors++;
+                    }
+                    var _valid10 = _errs134 === errors;
+                    valid25 = valid25 || _valid10;
+                  }
+                  if (!valid25) {
+                    const err121 = {
+                      instancePath: instancePath + '/data/relationships/task/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/task/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err121];
+                    } else {
+                      vErrors.push(err121);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs131;
+                    if (vErrors !== null) {
+                      if (_errs131) {
+                        vErrors.length = _errs131;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data39.meta !== undefined) {
+                  let data44 = data39.meta;
+                  if (!(data44 && typeof data44 == 'object' && !Array.isArray(data44))) {
+                    const err122 = {
+                      instancePath: instancePath + '/data/relationships/task/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/task/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err122];
+                    } else {
+                      vErrors.push(err122);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err123 = {
+                  instancePath: instancePath + '/data/relationships/task',
+                  schemaPath: '#/properties/data/properties/relationships/properties/task/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err123];
+                } else {
+                  vErrors.push(err123);
+                }
+                errors++;
+              }
+            }
+            if (data8.user !== undefined) {
+              let data45 = data8.user;
+              if (data45 && typeof data45 == 'object' && !Array.isArray(data45)) {
+                if (data45.data === undefined) {
+                  const err124 = {
+                    instancePath: instancePath + '/data/relationships/user',
+                    schemaPath: '#/properties/data/properties/relationships/properties/user/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err124];
+                  } else {
+                    vErrors.push(err124);
+                  }
+                  errors++;
+                }
+                for (const key15 in data45) {
+                  if (!(key15 === 'data' || key15 === 'meta')) {
+                    const err125 = {
+                      instancePath: instancePath + '/data/relationships/user',
+                      schemaPath: '#/properties/data/properties/relationships/properties/user/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key15 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err125];
+                    } else {
+                      vErrors.push(err125);
+                    }
+                    errors++;
+                  }
+                }
+                if (data45.data !== undefined) {
+                  let data46 = data45.data;
+                  const _errs152 = errors;
+                  let valid29 = false;
+                  const _errs153 = errors;
+                  if (data46 !== null) {
+                    const err126 = {
+                      instancePath: instancePath + '/data/relationships/user/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err126];
+                    } else {
+                      vErrors.push(err126);
+                    }
+                    errors++;
+                  }
+                  var _valid12 = _errs153 === errors;
+                  valid29 = valid29 || _valid12;
+                  if (!valid29) {
+                    const _errs155 = errors;
+                    if (data46 && typeof data46 == 'object' && !Array.isArray(data46)) {
+                      if (data46.type === undefined) {
+                        const err127 = {
+                          instancePath: instancePath + '/data/relationships/user/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err127];
+                        } else {
+                          vErrors.push(err127);
+                        }
+                        errors++;
+                      }
+                      if (data46.id === undefined) {
+                        const err128 = {
+                          instancePath: instancePath + '/data/relationships/user/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err128];
+                        } else {
+                          vErrors.push(err128);
+                        }
+                        errors++;
+                      }
+                      for (const key16 in data46) {
+                        if (!(key16 === 'type' || key16 === 'id' || key16 === 'meta')) {
+                          const err129 = {
+                            instancePath: instancePath + '/data/relationships/user/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key16 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err129];
+                          } else {
+                            vErrors.push(err129);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data46.type !== undefined) {
+                        if ('user' !== data46.type) {
+                          const err130 = {
+                            instancePath: instancePath + '/data/relationships/user/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'user' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err130];
+                          } else {
+                            vErrors.push(err130);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data46.id !== undefined) {
+                        let data48 = data46.id;
+                        const _errs160 = errors;
+                        let valid31 = false;
+                        const _errs161 = errors;
+                        if (!(typeof data48 == 'number' && !(data48 % 1) && !isNaN(data48) && isFinite(data48))) {
+                          const err131 = {
+                            instancePath: instancePath + '/data/relationships/user/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err131];
+                          } else {
+                            vErrors.push(err131);
+                          }
+                          errors++;
+                        }
+                        if (typeof data48 == 'number' && isFinite(data48)) {
+                          if (data48 > 9007199254740991 || isNaN(data48)) {
+                            const err132 = {
+                              instancePath: instancePath + '/data/relationships/user/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err132];
+                            } else {
+                              vErrors.push(err132);
+                            }
+                            errors++;
+                          }
+                          if (data48 < 1 || isNaN(data48)) {
+                            const err133 = {
+                              instancePath: instancePath + '/data/relationships/user/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err133];
+                            } else {
+                              vErrors.push(err133);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid13 = _errs161 === errors;
+                        valid31 = valid31 || _valid13;
+                        if (!valid31) {
+                          const _errs163 = errors;
+                          if (typeof data48 === 'string') {
+                            if (!pattern0.test(data48)) {
+                              const err134 = {
+                                instancePath: instancePath + '/data/relationships/user/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err134];
+                              } else {
+                                vErrors.push(err134);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err135 = {
+                              instancePath: instancePath + '/data/relationships/user/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err135];
+                            } else {
+                              vErrors.push(err135);
+                            }
+                            errors++;
+                          }
+                          var _valid13 = _errs163 === errors;
+                          valid31 = valid31 || _valid13;
+                        }
+                        if (!valid31) {
+                          const err136 = {
+                            instancePath: instancePath + '/data/relationships/user/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err136];
+                          } else {
+                            vErrors.push(err136);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs160;
+                          if (vErrors !== null) {
+                            if (_errs160) {
+                              vErrors.length = _errs160;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data46.meta !== undefined) {
+                        let data49 = data46.meta;
+                        if (!(data49 && typeof data49 == 'object' && !Array.isArray(data49))) {
+                          const err137 = {
+                            instancePath: instancePath + '/data/relationships/user/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err137];
+                          } else {
+                            vErrors.push(err137);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err138 = {
+                        instancePath: instancePath + '/data/relationships/user/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err138];
+                      } else {
+                        vErrors.push(err138);
+                      }
+                      errors++;
+                    }
+                    var _valid12 = _errs155 === errors;
+                    valid29 = valid29 || _valid12;
+                  }
+                  if (!valid29) {
+                    const err139 = {
+                      instancePath: instancePath + '/data/relationships/user/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/user/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err139];
+                    } else {
+                      vErrors.push(err139);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs152;
+                    if (vErrors !== null) {
+                      if (_errs152) {
+                        vErrors.length = _errs152;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data45.meta !== undefined) {
+                  let data50 = data45.meta;
+                  if (!(data50 && typeof data50 == 'object' && !Array.isArray(data50))) {
+                    const err140 = {
+                      instancePath: instancePath + '/data/relationships/user/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/user/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err140];
+                    } else {
+                      vErrors.push(err140);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err141 = {
+                  instancePath: instancePath + '/data/relationships/user',
+                  schemaPath: '#/properties/data/properties/relationships/properties/user/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err141];
+                } else {
+                  vErrors.push(err141);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err142 = {
+              instancePath: instancePath + '/data/relationships',
+              schemaPath: '#/properties/data/properties/relationships/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err142];
+            } else {
+              vErrors.push(err142);
+            }
+            errors++;
+          }
+        }
+        if (data0.meta !== undefined) {
+          let data51 = data0.meta;
+          if (!(data51 && typeof data51 == 'object' && !Array.isArray(data51))) {
+            const err143 = {
+              instancePath: instancePath + '/data/meta',
+              schemaPath: '#/properties/data/properties/meta/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err143];
+            } else {
+              vErrors.push(err143);
+            }
+            errors++;
+          }
+        }
+        if (data0.links !== undefined) {
+          let data52 = data0.links;
+          if (!(data52 && typeof data52 == 'object' && !Array.isArray(data52))) {
+            const err144 = {
+              instancePath: instancePath + '/data/links',
+              schemaPath: '#/properties/data/properties/links/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err144];
+            } else {
+              vErrors.push(err144);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err145 = {
+          instancePath: instancePath + '/data',
+          schemaPath: '#/properties/data/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err145];
+        } else {
+          vErrors.push(err145);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err146 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err146];
+    } else {
+      vErrors.push(err146);
+    }
+    errors++;
+  }
+  validate10.errors = vErrors;
+  return errors === 0;
+}

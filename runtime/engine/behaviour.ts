@@ -27,6 +27,8 @@ export interface ResourceBehaviour {
   readonly sensitiveAttributes?: readonly string[];
   /** Runs after a create in the same transaction, e.g. a call completing its task. */
   readonly afterCreate?: (created: AfterCreate) => Promise<void>;
+  /** Writes of this resource record no event: the events resource, whose records are events. */
+  readonly unrecorded?: boolean;
 }
 
 export interface AfterCreate {

@@ -2,7 +2,7 @@ import type { Transaction } from '../tenancy/index.js';
 import { validationError } from '../jsonapi/index.js';
 import type { ActionHandler, Actor, Behaviours, RecordPresence } from './behaviour.js';
 import type { AttributeDescriptor, ResourceDescriptor, ToOneDescriptor } from './descriptor.js';
-import { recordEvent } from './events.js';
+import { recordEvent, type ChangeEvent } from './events.js';
 import type { Row } from './render.js';
 import { parameterCast, partitionPredicate, quoteIdent, relationshipAlias, selectList, toOnes } from './sql-text.js';
 import type { ResourceStatements } from './statements.js';
@@ -130,6 +130,12 @@ function snapshot(context: RecordContext, row: Row, names?: ReadonlySet<string>)
   return result;
 }
 
+/** Records a change in the write's transaction, unless the resource's writes record none. */
+async function recordChange(context: RecordContext, event: ChangeEvent): Promise<void> {
+  if (context.behaviours.get(context.descriptor.type)?.unrecorded) return;
+  await recordEvent(context.tx, event);
+}
+
 function eventBase(context: RecordContext, resourceId: number, action: string) {
   const { descriptor } = context;
   return {
@@ -217,7 +223,7 @@ export async function insertRecord(context: RecordContext, given: Changes): Prom
     [orgId, ...assignments.map((a) => a.value)] as never[],
     { prepare: true },
   );
-  await recordEvent(tx, { ...eventBase(context, row!.id, 'created'), data: snapshot(context, row!) });
+  await recordChange(context, { ...eventBase(context, row!.id, 'created'), data: snapshot(context, row!) });
   const afterCreate = context.behaviours.get(descriptor.type)?.afterCreate;
   if (afterCreate) {
     await afterCreate({
@@ -280,14 +286,14 @@ export async function updateRecord(context: RecordContext, id: number, given: Ch
   );
   const changed = changedNames(changes, previous, row!);
   if (changed.size > 0 || domainEvent) {
-    await recordEvent(tx, {
+    await recordChange(context, {
       ...eventBase(context, id, 'updated'),
       data: snapshot(context, row!, changed),
       before: snapshot(context, previous, changed),
     });
   }
   if (domainEvent) {
-    await recordEvent(tx, { ...eventBase(context, id, domainEvent), data: snapshot(context, row!) });
+    await recordChange(context, { ...eventBase(context, id, domainEvent), data: snapshot(context, row!) });
   }
   return row;
 }
@@ -310,6 +316,6 @@ export async function deleteRecord(context: RecordContext, id: number, reference
     );
   }
   const [row] = await tx.unsafe<Row[]>(context.statements.deleteOne, [orgId, id], { prepare: true });
-  await recordEvent(tx, { ...eventBase(context, id, 'destroyed'), data: snapshot(context, row!) });
+  await recordChange(context, { ...eventBase(context, id, 'destroyed'), data: snapshot(context, row!) });
   return row;
 }

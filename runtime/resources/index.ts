@@ -2,6 +2,7 @@ import { descriptors } from '../../generated/routes/index.js';
 import type { Behaviours } from '../engine/index.js';
 import { withActorStamps } from './actor-stamps.js';
 import { callBehaviour } from './call.js';
+import { eventBehaviour } from './event.js';
 import { favoriteBehaviour } from './favorite.js';
 import { phoneNumberBehaviour } from './phone-number.js';
 import { prospectBehaviour } from './prospect.js';
@@ -18,6 +19,7 @@ import { webhookBehaviour } from './webhook.js';
 export const standardBehaviours: Behaviours = withActorStamps(
   new Map([
     ['call', callBehaviour],
+    ['event', eventBehaviour],
     ['favorite', favoriteBehaviour],
     ['phoneNumber', phoneNumberBehaviour],
     ['prospect', prospectBehaviour],

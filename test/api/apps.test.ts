@@ -131,6 +131,33 @@ describe('install and access token', () => {
     expect(account.status).toBe(201);
   });
 
+  it("the real service's S2S example: access token, org from the install's relationships, then an external event", async () => {
+    const app = await registeredApp(['prospects.read', 'events.write']);
+    const issued = await installApp(api.sql, { appId: app.appId, orgId: api.org.orgId });
+    // As the example does: post with a form content type and no body.
+    const granted = await api.request('POST', `/api/app/installs/${issued.installId}/actions/accessToken`, {
+      ...asApp(appToken(app.appId, app.key)),
+      headers: { authorization: `Bearer ${appToken(app.appId, app.key)}`, 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(granted.status).toBe(200);
+    expect(granted.body.data.relationships.org.data.id).toBe(String(api.org.orgId));
+    const token = granted.body.data.meta.accessToken;
+    const prospect = await api.request('POST', '/api/v2/prospects', { body: { data: { type: 'prospect', attributes: { firstName: 'Event' } } } });
+    const event = await api.request('POST', '/api/v2/events', {
+      token,
+      headers: { 'content-type': 'application/json' },
+      body: {
+        data: {
+          type: 'event',
+          attributes: { name: 'demo_booked', externalUrl: 'https://app.example.test/demo', body: 'Booked a demo' },
+          relationships: { prospect: { data: { type: 'prospect', id: prospect.body.data.id } } },
+        },
+      },
+    });
+    expect(event.status).toBe(201);
+    expect(event.body.data.attributes.name).toBe('demo_booked');
+  });
+
   it('the token holds the app and no user; each request gives a new token', async () => {
     const app = await registeredApp(['users.read']);
     const { installId } = await installApp(api.sql, { appId: app.appId, orgId: api.org.orgId });

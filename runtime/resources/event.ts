@@ -1,0 +1,14 @@
+import type { ResourceBehaviour } from '../engine/index.js';
+
+/**
+ * Events are the outbox of every change, and apps may record external activity as events too
+ * (SPEC.md's server-to-server example posts a name, a body and an external URL). Recording one
+ * records no event about it, and it happened now unless the app says when.
+ */
+export const eventBehaviour: ResourceBehaviour = {
+  unrecorded: true,
+  derive(next, previous, { now }) {
+    if (previous || next.eventAt != null) return {};
+    return { eventAt: now.toISOString() };
+  },
+};
