@@ -93,14 +93,18 @@ function serverEnv(databaseUrl: string, extra: Record<string, string>): NodeJS.P
   return env;
 }
 
-/** Fetches a path from both servers: a 200 from each, with the same body, links' origin aside? */
-async function sameBody(path: string, cadence: Target, ceiling: Target): Promise<boolean> {
+/**
+ * Fetches a path from both servers: a 200 from each, with the same body, links' origin aside?
+ * Also the size of Cadence's document, which grows with every attribute a resource has.
+ */
+async function compareBodies(path: string, cadence: Target, ceiling: Target): Promise<{ same: boolean; bytes: number }> {
   const text = async (target: Target) => {
     const response = await fetch(`${target.baseUrl}${path}`, { headers: target.headers, signal: AbortSignal.timeout(10_000) });
-    return `${response.status} ${(await response.text()).replaceAll(target.baseUrl, 'ORIGIN')}`;
+    return { status: response.status, body: (await response.text()).replaceAll(target.baseUrl, 'ORIGIN') };
   };
-  const cadenceText = await text(cadence);
-  return cadenceText.startsWith('200 ') && cadenceText === (await text(ceiling));
+  const ours = await text(cadence);
+  const theirs = await text(ceiling);
+  return { same: ours.status === 200 && theirs.status === 200 && ours.body === theirs.body, bytes: Buffer.byteLength(ours.body) };
 }
 
 /** Other work on the machine skews every figure; the load average tells how much there was. */
@@ -109,7 +113,7 @@ function machineLoad(): string {
 }
 
 async function runScenario(scenario: Scenario, cadence: Target, ceiling: Target): Promise<ScenarioResult> {
-  const same = await sameBody(scenario.paths[0]!, cadence, ceiling);
+  const { same, bytes } = await compareBodies(scenario.paths[0]!, cadence, ceiling);
   const rounds: { cadence: LoadResult; ceiling: LoadResult; ratio: number }[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     // Alternating the order spreads a slow stretch of the machine over both sides.
@@ -121,7 +125,7 @@ async function runScenario(scenario: Scenario, cadence: Target, ceiling: Target)
     print(`  ${scenario.name}, round ${round + 1}: ${Math.round(pair.cadence.requestsPerSecond)} req/s, ceiling ${Math.round(pair.ceiling.requestsPerSecond)} req/s${same ? '' : ' (bodies differ!)'}`);
   }
   const median = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor(rounds.length / 2)]!;
-  return { scenario, cadence: median.cadence, ceiling: median.ceiling, ratios: rounds.map((r) => r.ratio), sameBody: same };
+  return { scenario, cadence: median.cadence, ceiling: median.ceiling, ratios: rounds.map((r) => r.ratio), sameBody: same, documentBytes: bytes };
 }
 
 async function breakdown(scenarios: Scenario[], results: ScenarioResult[], ceiling: Target, token: string): Promise<VariantRow[]> {

@@ -14,6 +14,8 @@ export interface ScenarioResult {
   readonly ratios: readonly number[];
   /** Whether both servers sent the same body (links aside from their origin). */
   readonly sameBody: boolean;
+  /** The size of the document Cadence answers (the first of the scenario's paths). */
+  readonly documentBytes: number;
 }
 
 export interface VariantRow {
@@ -32,7 +34,7 @@ function table(header: string[], rows: string[][]): string {
 
 export function resultsTable(results: readonly ScenarioResult[]): string {
   return table(
-    ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx+errors', 'CPU ms/req', 'ceiling req/s', 'ceiling p50 ms', 'ceiling CPU ms/req', 'ratio (median)', 'each round', 'same body'],
+    ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx+errors', 'CPU ms/req', 'ceiling req/s', 'ceiling p50 ms', 'ceiling CPU ms/req', 'ratio (median)', 'each round', 'same body', 'document KB'],
     results.map((r) => [
       r.scenario.name,
       number(r.cadence.requestsPerSecond),
@@ -46,6 +48,7 @@ export function resultsTable(results: readonly ScenarioResult[]): string {
       `${number(ratioOf(r), 2)}x`,
       r.ratios.map((ratio) => `${number(ratio, 2)}x`).join(', '),
       r.sameBody ? 'yes' : 'NO',
+      number(r.documentBytes / 1024, 1),
     ]),
   );
 }
