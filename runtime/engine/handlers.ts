@@ -6,13 +6,12 @@ import { orgScopedTransaction } from '../tenancy/index.js';
 import type { ApiEnv, EngineDependencies } from './context.js';
 import { apiErrorOfWrite } from './database-errors.js';
 import type { ResourceModule } from './descriptor.js';
-import { loadIncluded } from './include.js';
-import { listResponder, reading } from './list-response.js';
+import { listResponder } from './list-response.js';
 import { actionParams, queryParams, rejectUnknownParams } from './query-params.js';
 import { applyAction, deleteRecord, findRecord, insertRecord, updateRecord, type RecordContext } from './records.js';
 import { relatedHandler } from './related.js';
-import { requireScopesOfRelated } from './related-scopes.js';
-import { actorOf, pathRecordId, presenterFor, resourceRenderer, urlBase } from './responses.js';
+import { actorOf, pathRecordId, resourceRenderer } from './responses.js';
+import { singleResponder } from './single-response.js';
 import { buildStatements } from './statements.js';
 import { readWriteBody } from './write-input.js';
 
@@ -40,6 +39,7 @@ export function bindHandlers(module: ResourceModule, deps: EngineDependencies): 
 
   const render = resourceRenderer(descriptor, deps);
   const respondWithList = listResponder(descriptor, statements, deps);
+  const respondWithOne = singleResponder(descriptor, deps);
   const recordContext = (c: Context<ApiEnv>, tx: RecordContext['tx']): RecordContext => ({
     tx,
     orgId: c.get('auth').orgId,
@@ -70,25 +70,10 @@ export function bindHandlers(module: ResourceModule, deps: EngineDependencies): 
     },
 
     async get(c) {
-      const auth = c.get('auth');
-      requireScope(auth.scopes, descriptor.scope, 'read');
-      const { include, fields } = parseSingleRequest(descriptor, queryParams(c.req.url), deps, true);
-      requireScopesOfRelated(auth.scopes, include);
-      const id = pathId(c);
-      const urls = urlBase(c, deps.publicBaseUrl);
-      const found = await orgScopedTransaction(
-        deps.sql,
-        auth.orgId,
-        async (tx) => {
-          const row = await findRecord(recordContext(c, tx), id);
-          if (!row || include.length === 0) return { row, included: undefined };
-          const included = await loadIncluded(tx, auth.orgId, include, { type: descriptor.type, rows: [row] }, { urls, collections: deps.collections, fields, present: presenterFor(c, deps) });
-          return { row, included };
-        },
-        reading(c),
-      );
-      if (!found.row) throw notFound(id);
-      return jsonApi(c, 200, { data: render(c, found.row, fields), ...(found.included && { included: found.included }) });
+      // The id is read inside the transaction, after the query parameters, as their errors come first.
+      const response = await respondWithOne(c, (tx) => findRecord(recordContext(c, tx), pathId(c)));
+      if (!response) throw notFound(pathId(c));
+      return response;
     },
 
     async create(c) {

@@ -1,16 +1,14 @@
 import type { Context, Handler } from 'hono';
 import { requireScope, retryingWhenTokenStale } from '../auth/index.js';
-import { invalidQueryParameter, jsonApi, resourceNotFound } from '../jsonapi/index.js';
-import { parseSingleRequest } from '../query/index.js';
+import { invalidQueryParameter, resourceNotFound } from '../jsonapi/index.js';
 import { orgScopedTransaction, type Transaction } from '../tenancy/index.js';
 import type { ApiEnv, EngineDependencies } from './context.js';
 import type { ResourceDescriptor, ToManyDescriptor, ToOneDescriptor } from './descriptor.js';
-import { loadIncluded } from './include.js';
 import { listResponder, reading } from './list-response.js';
 import { queryParams } from './query-params.js';
-import { requireScopesOfRelated } from './related-scopes.js';
 import type { Row } from './render.js';
-import { pathRecordId, presenterFor, resourceRenderer, urlBase } from './responses.js';
+import { pathRecordId } from './responses.js';
+import { singleResponder } from './single-response.js';
 import { relationshipAlias } from './sql-text.js';
 import type { ResourceStatements } from './statements.js';
 
@@ -29,34 +27,24 @@ export function relatedHandler(descriptor: ResourceDescriptor, statements: Resou
   const notFound = (id: number) => resourceNotFound(`No ${descriptor.type} with id ${id} exists`);
   const pathId = (c: Context<ApiEnv>) => pathRecordId(c, descriptor.type);
   const lists = new Map<string, ReturnType<typeof listResponder>>();
+  const singles = new Map<string, ReturnType<typeof singleResponder>>();
 
   async function toOne(c: Context<ApiEnv>, relationship: ToOneDescriptor): Promise<Response> {
-    const auth = c.get('auth');
     const target = deps.catalog.entry(relationship.target);
-    requireScope(auth.scopes, target.descriptor.scope, 'read');
-    const { include, fields } = parseSingleRequest(target.descriptor, queryParams(c.req.url), deps, true);
-    requireScopesOfRelated(auth.scopes, include);
-    const id = pathId(c);
-    const urls = urlBase(c, deps.publicBaseUrl);
-    const found = await orgScopedTransaction(
-      deps.sql,
-      auth.orgId,
-      async (tx) => {
-        const parent = await findRow(tx, statements, auth.orgId, id);
-        if (!parent) return undefined;
-        const targetId = parent[relationshipAlias(relationship)] as number | null;
-        const row = targetId == null ? undefined : await findRow(tx, target.statements, auth.orgId, targetId);
-        const included =
-          row && include.length
-            ? await loadIncluded(tx, auth.orgId, include, { type: target.descriptor.type, rows: [row] }, { urls, collections: deps.collections, fields, present: presenterFor(c, deps) })
-            : undefined;
-        return { row, included };
-      },
-      reading(c),
-    );
-    if (!found) throw notFound(id);
-    const render = resourceRenderer(target.descriptor, deps);
-    return jsonApi(c, 200, { data: found.row ? render(c, found.row, fields) : null, ...(found.included && { included: found.included }) });
+    let respond = singles.get(relationship.target);
+    if (!respond) {
+      respond = singleResponder(target.descriptor, deps);
+      singles.set(relationship.target, respond);
+    }
+    const { orgId } = c.get('auth');
+    const response = await respond(c, async (tx) => {
+      const parent = await findRow(tx, statements, orgId, pathId(c));
+      if (!parent) return undefined;
+      const targetId = parent[relationshipAlias(relationship)] as number | null;
+      return targetId == null ? null : ((await findRow(tx, target.statements, orgId, targetId)) ?? null);
+    });
+    if (!response) throw notFound(pathId(c));
+    return response;
   }
 
   async function toMany(c: Context<ApiEnv>, relationship: ToManyDescriptor): Promise<Response> {
