@@ -21,7 +21,7 @@ import { loadCursorSecret } from '../runtime/db/settings.js';
 import { cursorFor, runList } from '../runtime/engine/list.js';
 import { queryParams } from '../runtime/engine/query-params.js';
 import { renderResource, type Row } from '../runtime/engine/render.js';
-import { quoteIdent, selectList } from '../runtime/engine/sql-text.js';
+import { quoteIdent, selectList } from '../runtime/model/sql-text.js';
 import { buildStatements } from '../runtime/engine/statements.js';
 import { MEDIA_TYPE } from '../runtime/jsonapi/index.js';
 import { parseListRequest, type ListRequest } from '../runtime/query/index.js';

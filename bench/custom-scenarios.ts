@@ -1,7 +1,7 @@
 // Custom objects against standard resources: the same kind of list request on `booking` (a
 // custom object in the shared slot table) and on prospects, measured in turn on `cadence serve`.
 import type postgres from 'postgres';
-import { quoteIdent } from '../runtime/engine/sql-text.js';
+import { quoteIdent } from '../runtime/model/sql-text.js';
 import type { BookingSlots } from './custom-seed.js';
 import { BOOKING_NAME } from './custom-seed.js';
 import { measure, type LoadOptions, type LoadResult, type Target } from './load.js';

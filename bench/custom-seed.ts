@@ -5,7 +5,7 @@ import { descriptors } from '../generated/routes/index.js';
 import type { CreatedOrg } from '../runtime/admin/index.js';
 import { createDefinition, type StoredDefinition } from '../runtime/custom-objects/definitions.js';
 import { connectDatabase } from '../runtime/db/client.js';
-import { quoteIdent } from '../runtime/engine/sql-text.js';
+import { quoteIdent } from '../runtime/model/sql-text.js';
 import { pick, textArray, withIndexesRebuilt } from './seed.js';
 
 export const BOOKING_NAME = 'booking';

@@ -2,7 +2,7 @@
 // module, then accounts and prospects in bulk with `insert ... select ... generate_series`.
 import { createOrg, type CreatedOrg } from '../runtime/admin/index.js';
 import { connectDatabase } from '../runtime/db/client.js';
-import { quoteIdent } from '../runtime/engine/sql-text.js';
+import { quoteIdent } from '../runtime/model/sql-text.js';
 import type { Transaction } from '../runtime/tenancy/index.js';
 
 export interface SeedSize {

@@ -4,9 +4,15 @@ import type { ApiEnv, ResourceEngine } from '../../runtime/engine/index.js';
 import { descriptor } from '../descriptors/opportunityProspectRole.js';
 import { validateCreate, validateUpdate } from '../validators/opportunityProspectRole.js';
 
+/**
+ * The opportunityProspectRole resource: its descriptor and body validators. Left to inference: annotating it
+ * ResourceModule sends tsc's checking of every file astray (the validators are @ts-nocheck).
+ */
+export const opportunityProspectRoleModule = { descriptor, validateCreate, validateUpdate };
+
 /** Mounts opportunityProspectRoles on the /api/v2 router. */
 export function mountOpportunityProspectRole(api: Hono<ApiEnv>, engine: ResourceEngine): void {
-  const resource = engine.bind({ descriptor, validateCreate, validateUpdate });
+  const resource = engine.bind(opportunityProspectRoleModule);
   api.get('/opportunityProspectRoles', resource.list);
   api.post('/opportunityProspectRoles', resource.create);
   api.get('/opportunityProspectRoles/:id{[0-9]+}', resource.get);

@@ -1,5 +1,5 @@
 import type { ResourceModel } from '../model.js';
-import type { ResourceDescriptor } from '../../runtime/engine/descriptor.js';
+import type { ResourceDescriptor } from '../../runtime/model/descriptor.js';
 import { generatedHeader } from './header.js';
 
 /** The runtime descriptor of one resource: the model without what only the generator needs. */
@@ -35,7 +35,7 @@ export function descriptorOf(resource: ResourceModel): ResourceDescriptor {
 export function emitDescriptor(resource: ResourceModel): string {
   return [
     generatedHeader(resource.file),
-    `import type { ResourceDescriptor } from '../../runtime/engine/descriptor.js';`,
+    `import type { ResourceDescriptor } from '../../runtime/model/descriptor.js';`,
     ``,
     `export const descriptor: ResourceDescriptor = ${JSON.stringify(descriptorOf(resource))};`,
     ``,

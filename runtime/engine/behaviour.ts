@@ -1,5 +1,5 @@
 import type { FieldError } from '../jsonapi/index.js';
-import type { AttributeDescriptor } from './descriptor.js';
+import type { AttributeDescriptor } from '../model/descriptor.js';
 import type { Row } from './render.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { FieldError } from '../jsonapi/index.js';
-import type { BodyIssue } from './descriptor.js';
+import type { BodyIssue } from '../model/descriptor.js';
 
 /**
  * Turns Ajv's errors into JSON:API field errors: one per pointer, with a sentence a client

@@ -4,7 +4,7 @@ import type { AuthContext, TokenRecheck } from '../auth/index.js';
 import type { Behaviours } from './behaviour.js';
 import type { DynamicRecords, DynamicReferences, Reference, ResourceCatalog } from './records.js';
 import type { CollectionPaths } from './render.js';
-import type { ResourceDescriptor } from './descriptor.js';
+import type { ResourceDescriptor } from '../model/descriptor.js';
 
 /** Hono context variables of every /api/v2 request. */
 export interface ApiEnv {

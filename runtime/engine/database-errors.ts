@@ -1,5 +1,5 @@
 import { validationError, type ApiError } from '../jsonapi/index.js';
-import type { ResourceDescriptor } from './descriptor.js';
+import type { ResourceDescriptor } from '../model/descriptor.js';
 
 interface PostgresError {
   code?: string;

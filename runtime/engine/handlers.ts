@@ -5,7 +5,7 @@ import { parseSingleRequest } from '../query/index.js';
 import { orgScopedTransaction } from '../tenancy/index.js';
 import type { ApiEnv, EngineDependencies } from './context.js';
 import { apiErrorOfWrite } from './database-errors.js';
-import type { ResourceModule } from './descriptor.js';
+import type { ResourceModule } from '../model/descriptor.js';
 import { listResponder } from './list-response.js';
 import { actionParams, queryParams, rejectUnknownParams } from './query-params.js';
 import { applyAction, deleteRecord, findRecord, insertRecord, updateRecord, type RecordContext } from './records.js';

@@ -2,7 +2,7 @@ import type { Fieldsets, IncludeNode } from '../query/index.js';
 import type { Transaction } from '../tenancy/index.js';
 import type { CollectionPaths, ResourceObject, Row, UrlBase } from './render.js';
 import { renderResource } from './render.js';
-import { partitionPredicate, quoteIdent, relationshipAlias, selectList } from './sql-text.js';
+import { partitionPredicate, quoteIdent, relationshipAlias, selectList } from '../model/sql-text.js';
 
 /**
  * Loads included resources level by level: one statement per include path segment, whatever

@@ -1,13 +1,13 @@
 import type postgres from 'postgres';
 import type { Behaviours } from './behaviour.js';
 import type { ApiEnv, EngineDependencies } from './context.js';
-import type { ResourceDescriptor, ResourceModule } from './descriptor.js';
+import type { ResourceDescriptor, ResourceModule } from '../model/descriptor.js';
 import { bindHandlers, type ResourceHandlers } from './handlers.js';
 import type { DynamicRecords, DynamicReferences, Reference, ResourceCatalog } from './records.js';
 import { buildStatements, type ResourceStatements } from './statements.js';
 
 export type { ApiEnv } from './context.js';
-export type * from './descriptor.js';
+export type * from '../model/descriptor.js';
 export type { ResourceBehaviour, ActionHandler, Actor, Behaviours, AfterCreate, RecordLookup, RecordPresence, Viewer, WriteContext } from './behaviour.js';
 export { SERVICE_ACTOR } from './behaviour.js';
 export type { ResourceHandlers } from './handlers.js';

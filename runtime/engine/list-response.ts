@@ -4,7 +4,7 @@ import { jsonApi } from '../jsonapi/index.js';
 import { countsByDefault, parseListRequest, type ListRequest } from '../query/index.js';
 import { orgScopedTransaction, type OrgTransactionOptions } from '../tenancy/index.js';
 import type { ApiEnv, EngineDependencies } from './context.js';
-import type { ResourceDescriptor } from './descriptor.js';
+import type { ResourceDescriptor } from '../model/descriptor.js';
 import { loadIncluded } from './include.js';
 import { cursorFor, runList, type ListResult } from './list.js';
 import { requireScopesOfRelated } from './related-scopes.js';

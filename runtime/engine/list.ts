@@ -1,8 +1,8 @@
 import { COUNT_CAP, compileFilters, encodeCursor, keysetCondition, orderBy, SqlParams, type ListRequest } from '../query/index.js';
 import type { Transaction } from '../tenancy/index.js';
-import type { ResourceDescriptor } from './descriptor.js';
+import type { ResourceDescriptor } from '../model/descriptor.js';
 import type { Row } from './render.js';
-import { partitionPredicate, quoteIdent } from './sql-text.js';
+import { partitionPredicate, quoteIdent } from '../model/sql-text.js';
 import type { ResourceStatements } from './statements.js';
 
 /**

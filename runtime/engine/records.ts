@@ -1,10 +1,10 @@
 import type { Transaction } from '../tenancy/index.js';
 import { validationError } from '../jsonapi/index.js';
 import type { ActionHandler, Actor, Behaviours, RecordPresence } from './behaviour.js';
-import type { AttributeDescriptor, ResourceDescriptor, ToOneDescriptor } from './descriptor.js';
+import type { AttributeDescriptor, ResourceDescriptor, ToOneDescriptor } from '../model/descriptor.js';
 import { recordEvent, type ChangeEvent } from './events.js';
 import type { Row } from './render.js';
-import { parameterCast, partitionPredicate, quoteIdent, relationshipAlias, selectList, toOnes } from './sql-text.js';
+import { parameterCast, partitionPredicate, quoteIdent, relationshipAlias, selectList, toOnes } from '../model/sql-text.js';
 import type { ResourceStatements } from './statements.js';
 
 /**

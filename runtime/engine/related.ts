@@ -3,13 +3,13 @@ import { requireScope, retryingWhenTokenStale } from '../auth/index.js';
 import { invalidQueryParameter, resourceNotFound } from '../jsonapi/index.js';
 import { orgScopedTransaction, type Transaction } from '../tenancy/index.js';
 import type { ApiEnv, EngineDependencies } from './context.js';
-import type { ResourceDescriptor, ToManyDescriptor, ToOneDescriptor } from './descriptor.js';
+import type { ResourceDescriptor, ToManyDescriptor, ToOneDescriptor } from '../model/descriptor.js';
 import { listResponder, reading } from './list-response.js';
 import { queryParams } from './query-params.js';
 import type { Row } from './render.js';
 import { pathRecordId } from './responses.js';
 import { singleResponder } from './single-response.js';
-import { relationshipAlias } from './sql-text.js';
+import { relationshipAlias } from '../model/sql-text.js';
 import type { ResourceStatements } from './statements.js';
 
 async function findRow(tx: Transaction, statements: ResourceStatements, orgId: number, id: number): Promise<Row | undefined> {

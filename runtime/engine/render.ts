@@ -1,5 +1,5 @@
-import type { ResourceDescriptor } from './descriptor.js';
-import { relationshipAlias } from './sql-text.js';
+import type { ResourceDescriptor } from '../model/descriptor.js';
+import { relationshipAlias } from '../model/sql-text.js';
 
 export type Row = Record<string, unknown> & { id: number };
 

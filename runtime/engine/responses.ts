@@ -3,7 +3,7 @@ import { parseId, resourceNotFound } from '../jsonapi/index.js';
 import type { Fieldsets } from '../query/index.js';
 import type { Actor, Viewer } from './behaviour.js';
 import type { ApiEnv, EngineDependencies } from './context.js';
-import type { ResourceDescriptor } from './descriptor.js';
+import type { ResourceDescriptor } from '../model/descriptor.js';
 import { renderResource, type ResourceObject, type Row, type UrlBase } from './render.js';
 
 /** Who is asking, as resource behaviours see it (for redaction). */

@@ -1,6 +1,6 @@
 import { actionPath } from '../openapi/index.js';
 import type { Behaviours } from './behaviour.js';
-import type { ResourceDescriptor } from './descriptor.js';
+import type { ResourceDescriptor } from '../model/descriptor.js';
 
 interface SchemaLink {
   readonly href: string;

@@ -4,7 +4,7 @@ import { jsonApi } from '../jsonapi/index.js';
 import { parseSingleRequest } from '../query/index.js';
 import { orgScopedTransaction, type Transaction } from '../tenancy/index.js';
 import type { ApiEnv, EngineDependencies } from './context.js';
-import type { ResourceDescriptor } from './descriptor.js';
+import type { ResourceDescriptor } from '../model/descriptor.js';
 import { loadIncluded } from './include.js';
 import { reading } from './list-response.js';
 import { queryParams } from './query-params.js';

@@ -1,5 +1,5 @@
-import type { ResourceDescriptor } from './descriptor.js';
-import { partitionPredicate, quoteIdent, selectList } from './sql-text.js';
+import type { ResourceDescriptor } from '../model/descriptor.js';
+import { partitionPredicate, quoteIdent, selectList } from '../model/sql-text.js';
 
 /**
  * The fixed statements of one resource, built once per descriptor and reused (postgres.js

@@ -1,7 +1,7 @@
 import { badRequest, conflict, forbidden, validationError, type FieldError } from '../jsonapi/index.js';
 import { fieldErrorsOf } from './body-issues.js';
-import type { AttributeDescriptor, BodyValidator, ResourceDescriptor, ToOneDescriptor } from './descriptor.js';
-import { isRepresentableDate, parseTimestamp } from './timestamps.js';
+import type { AttributeDescriptor, BodyValidator, ResourceDescriptor, ToOneDescriptor } from '../model/descriptor.js';
+import { isRepresentableDate, parseTimestamp } from '../model/timestamps.js';
 
 export type WriteOperation = 'create' | 'update';
 

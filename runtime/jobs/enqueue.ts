@@ -20,3 +20,25 @@ export async function enqueueJob(tx: Transaction, task: string, payload: Record<
     { prepare: true },
   );
 }
+
+export interface JobSpec extends JobOptions {
+  readonly task: string;
+  readonly payload: Record<string, unknown>;
+}
+
+/**
+ * Enqueues many jobs with one statement (graphile_worker.add_jobs through the SECURITY DEFINER
+ * wrapper of migration 0014), in the caller's transaction. Set writes use it for their webhook
+ * deliveries and follow-up jobs; an empty list costs nothing.
+ */
+export async function enqueueJobs(tx: Transaction, jobs: readonly JobSpec[]): Promise<void> {
+  if (jobs.length === 0) return;
+  const specs = jobs.map((j) => ({
+    task: j.task,
+    payload: j.payload,
+    ...(j.maxAttempts !== undefined && { maxAttempts: j.maxAttempts }),
+    ...(j.jobKey !== undefined && { jobKey: j.jobKey }),
+    ...(j.runAt !== undefined && { runAt: j.runAt.toISOString() }),
+  }));
+  await tx.unsafe('select cadence_system.enqueue_jobs($1::jsonb)', [specs] as never[], { prepare: true });
+}

@@ -1,4 +1,4 @@
-import type { ActionDescriptor } from '../engine/descriptor.js';
+import type { ActionDescriptor } from '../model/descriptor.js';
 import { DEFAULT_PAGE_SIZE, MAX_INCLUDE_DEPTH, MAX_OFFSET, MAX_PAGE_SIZE } from '../query/index.js';
 import { parameterName, parameterRef } from './refs.js';
 import type { JsonSchema, OutlineLookup, ResourceOutline } from './shapes.js';

@@ -1,4 +1,4 @@
-import type { RelationshipDescriptor } from '../engine/descriptor.js';
+import type { RelationshipDescriptor } from '../model/descriptor.js';
 import { MEDIA_TYPE } from '../jsonapi/media-type.js';
 import {
   actionParameters,

@@ -1,5 +1,5 @@
 import { writeBodySchema } from '../engine/body-schema.js';
-import type { RelationshipDescriptor, ToOneDescriptor } from '../engine/descriptor.js';
+import type { RelationshipDescriptor, ToOneDescriptor } from '../model/descriptor.js';
 import { schemaNames, schemaRef } from './refs.js';
 import type { JsonSchema, OpenApiResource } from './shapes.js';
 

@@ -4,7 +4,7 @@
  * from an organisation's definitions, so both kinds are described by one builder.
  */
 import type { JsonSchema } from '../engine/body-schema.js';
-import type { ActionDescriptor, AttributeType, OperationsDescriptor, RelationshipDescriptor } from '../engine/descriptor.js';
+import type { ActionDescriptor, AttributeType, OperationsDescriptor, RelationshipDescriptor } from '../model/descriptor.js';
 
 export type { JsonSchema } from '../engine/body-schema.js';
 

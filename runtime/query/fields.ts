@@ -1,5 +1,5 @@
 import { invalidQueryParameter } from '../jsonapi/index.js';
-import type { ResourceDescriptor } from '../engine/descriptor.js';
+import type { ResourceDescriptor } from '../model/descriptor.js';
 
 /** fields[type]=a,b: per resource type, the attributes and relationships to return. */
 export type Fieldsets = ReadonlyMap<string, ReadonlySet<string>>;

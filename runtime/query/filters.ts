@@ -1,6 +1,6 @@
 import { invalidQueryParameter } from '../jsonapi/index.js';
-import type { AttributeDescriptor, RelationshipDescriptor, ResourceDescriptor, ToOneDescriptor } from '../engine/descriptor.js';
-import { partitionPredicate, quoteIdent } from '../engine/sql-text.js';
+import type { AttributeDescriptor, RelationshipDescriptor, ResourceDescriptor, ToOneDescriptor } from '../model/descriptor.js';
+import { partitionPredicate, quoteIdent } from '../model/sql-text.js';
 import type { SqlParams } from './sql-builder.js';
 import { castOf, parseFilterValue, type TypedValue } from './values.js';
 

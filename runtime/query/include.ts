@@ -1,5 +1,5 @@
 import { invalidQueryParameter } from '../jsonapi/index.js';
-import type { ResourceDescriptor, ToOneDescriptor } from '../engine/descriptor.js';
+import type { ResourceDescriptor, ToOneDescriptor } from '../model/descriptor.js';
 
 /** include=a,b.c as a tree of to-one relationships, checked against the schema. */
 export interface IncludeNode {

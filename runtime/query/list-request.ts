@@ -1,5 +1,5 @@
 import { invalidQueryParameter } from '../jsonapi/index.js';
-import type { ResourceDescriptor } from '../engine/descriptor.js';
+import type { ResourceDescriptor } from '../model/descriptor.js';
 import { decodeCursor, type CursorScope } from './cursor.js';
 import { isFieldsParam, parseFields, type Fieldsets } from './fields.js';
 import type { FilterCondition } from './filters.js';

@@ -1,5 +1,5 @@
 import { invalidQueryParameter } from '../jsonapi/index.js';
-import type { AttributeDescriptor, ResourceDescriptor, ToOneDescriptor } from '../engine/descriptor.js';
+import type { AttributeDescriptor, ResourceDescriptor, ToOneDescriptor } from '../model/descriptor.js';
 import {
   idAttribute,
   parseClassicValue,

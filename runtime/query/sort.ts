@@ -1,6 +1,6 @@
 import { invalidQueryParameter } from '../jsonapi/index.js';
-import type { AttributeDescriptor, ResourceDescriptor } from '../engine/descriptor.js';
-import { quoteIdent } from '../engine/sql-text.js';
+import type { AttributeDescriptor, ResourceDescriptor } from '../model/descriptor.js';
+import { quoteIdent } from '../model/sql-text.js';
 import { idAttribute } from './filters.js';
 import type { SqlParams } from './sql-builder.js';
 import { castOf } from './values.js';

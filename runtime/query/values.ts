@@ -1,6 +1,6 @@
 import { invalidQueryParameter } from '../jsonapi/index.js';
-import type { AttributeDescriptor } from '../engine/descriptor.js';
-import { isRepresentableDate, parseTimestamp } from '../engine/timestamps.js';
+import type { AttributeDescriptor } from '../model/descriptor.js';
+import { isRepresentableDate, parseTimestamp } from '../model/timestamps.js';
 
 /**
  * Parses a filter value by its attribute's type, so a bad value is a 400 naming the parameter

@@ -1,6 +1,6 @@
 import { invalidQueryParameter } from '../jsonapi/index.js';
 import type { ResourceBehaviour } from '../engine/index.js';
-import { parseTimestamp } from '../engine/timestamps.js';
+import { parseTimestamp } from '../model/timestamps.js';
 
 const ONE_DAY_MS = 24 * 60 * 60 * 1000;
 

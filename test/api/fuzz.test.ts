@@ -7,7 +7,7 @@ import { descriptors } from '../../generated/routes/index.js';
 import { definitionOf } from '../../runtime/custom-objects/definitions.js';
 import { customObjectDescriptor } from '../../runtime/custom-objects/descriptor.js';
 import { connectDatabase } from '../../runtime/db/client.js';
-import type { AttributeDescriptor, ResourceDescriptor } from '../../runtime/engine/descriptor.js';
+import type { AttributeDescriptor, ResourceDescriptor } from '../../runtime/model/descriptor.js';
 import { MEDIA_TYPE, startTestApi, type TestApi } from '../helpers/api.js';
 import { assertJsonApiDocument } from '../helpers/jsonapi.js';
 import { createSampleRecord, sampleValue } from '../helpers/samples.js';

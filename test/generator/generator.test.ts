@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SchemaFileError } from '../../generator/load/index.js';
-import type { ResourceDescriptor } from '../../runtime/engine/descriptor.js';
+import type { ResourceDescriptor } from '../../runtime/model/descriptor.js';
 import { importGenerate } from './import-generate.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { descriptors } from '../../generated/routes/index.js';
-import type { AttributeDescriptor, ResourceDescriptor, ToOneDescriptor } from '../../runtime/engine/descriptor.js';
+import type { AttributeDescriptor, ResourceDescriptor, ToOneDescriptor } from '../../runtime/model/descriptor.js';
 import schemaDocument from '../../generated/schema.json' with { type: 'json' };
 import type { TestApi } from './api.js';
 

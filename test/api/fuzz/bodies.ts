@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { ResourceDescriptor, ToOneDescriptor } from '../../../runtime/engine/descriptor.js';
+import type { ResourceDescriptor, ToOneDescriptor } from '../../../runtime/model/descriptor.js';
 import {
   defined,
   deepArray,

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { ResourceDescriptor } from '../../../runtime/engine/descriptor.js';
+import type { ResourceDescriptor } from '../../../runtime/model/descriptor.js';
 import { bodyArbitrary } from './bodies.js';
 import { fieldsParam, includeParam, listQuery, maybeParams, queryString, strayParam, type QueryParam } from './queries.js';
 import {

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { AttributeDescriptor, ResourceDescriptor } from '../../../runtime/engine/descriptor.js';
+import type { AttributeDescriptor, ResourceDescriptor } from '../../../runtime/model/descriptor.js';
 
 /**
  * The values of fuzzed requests: plausible ones (what a schema accepts) and hostile ones, and
