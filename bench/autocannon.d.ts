@@ -11,6 +11,7 @@ declare module 'autocannon' {
     readonly method?: string;
     readonly path: string;
     readonly headers?: Record<string, string>;
+    readonly body?: string;
   }
 
   interface Options {

@@ -9,6 +9,10 @@
  * role and org), `auth` (plus the token lookup: the engine's database work in full) and
  * `pipelined` (the same statements sent in one round trip: the least a transaction can cost).
  *
+ * POST /api/v2/prospects is the ceiling of a single create: BEGIN, the INSERT of the given
+ * columns (with the values Cadence derives: name, creator, updater) returning the engine's
+ * select list, the INSERT of its `created` event, COMMIT, and a 201 with the rendered record.
+ *
  * Started by bench/main.ts with DATABASE_URL, PORT and BENCH_CEILING (JSON: CeilingConfig).
  */
 import { serve } from '@hono/node-server';
@@ -21,7 +25,8 @@ import { loadCursorSecret } from '../runtime/db/settings.js';
 import { cursorFor, runList } from '../runtime/engine/list.js';
 import { queryParams } from '../runtime/engine/query-params.js';
 import { renderResource, type Row } from '../runtime/engine/render.js';
-import { quoteIdent, selectList } from '../runtime/model/sql-text.js';
+import type { ToOneDescriptor } from '../runtime/model/descriptor.js';
+import { parameterCast, quoteIdent, relationshipAlias, selectList, toOnes } from '../runtime/model/sql-text.js';
 import { buildStatements } from '../runtime/engine/statements.js';
 import { MEDIA_TYPE } from '../runtime/jsonapi/index.js';
 import { parseListRequest, type ListRequest } from '../runtime/query/index.js';
@@ -31,6 +36,8 @@ export interface CeilingConfig {
   readonly orgId: number;
   /** Query strings (without `?`) of the /api/v2/prospects requests to answer. */
   readonly lists: readonly string[];
+  /** The user a POST creates as (creator and updater), as the token Cadence is sent names. */
+  readonly userId?: number;
 }
 
 export const VARIANTS = ['bare', 'tx', 'rls', 'auth', 'pipelined'] as const;
@@ -208,6 +215,63 @@ app.get('/api/v2/prospects', async (c) => {
   if (plan.includeText || plan.count) return c.text('the pipelined variant serves one-statement requests only', 400);
   const fetched = await pipelined(plan.page);
   return send(c, listBody(plan, fetched.slice(0, plan.size), fetched.length > plan.size, undefined, undefined));
+});
+
+/**
+ * The columns a create body sets, as the record writer would write them: attributes and to-one
+ * relationships by column, plus what prospects and actor stamps derive (name, creator, updater).
+ */
+function createColumns(body: unknown): { columns: string[]; values: unknown[]; casts: string[] } {
+  const data = (body as { data?: { attributes?: Record<string, unknown>; relationships?: Record<string, { data: { id: number | string } | null }> } }).data ?? {};
+  const given = new Map<string, unknown>();
+  const casts = new Map<string, string>();
+  for (const [name, value] of Object.entries(data.attributes ?? {})) {
+    const attribute = prospect.attributes.find((a) => a.name === name);
+    if (!attribute || attribute.readOnly) throw new Error(`the ceiling does not write ${name}`);
+    given.set(attribute.column, value);
+    casts.set(attribute.column, parameterCast(attribute));
+  }
+  const relations = new Map<string, ToOneDescriptor>(toOnes(prospect).map((r) => [r.name, r]));
+  for (const [name, value] of Object.entries(data.relationships ?? {})) {
+    const relationship = relations.get(name);
+    if (!relationship) throw new Error(`the ceiling does not write ${name}`);
+    given.set(relationship.column, value.data === null ? null : Number(value.data.id));
+  }
+  const first = data.attributes?.firstName;
+  const last = data.attributes?.lastName;
+  given.set('name', [first, last].filter((part) => typeof part === 'string' && part !== '').join(' ') || null);
+  given.set(relations.get('creator')!.column, config.userId ?? null);
+  given.set(relations.get('updater')!.column, config.userId ?? null);
+  const columns = [...given.keys()];
+  return { columns, values: [...given.values()], casts: columns.map((c) => casts.get(c) ?? '') };
+}
+
+/** The event a create records: every public attribute and to-one relationship of the row. */
+function createdSnapshot(row: Row): { attributes: Record<string, unknown>; relationships: Record<string, unknown> } {
+  const attributes: Record<string, unknown> = {};
+  for (const a of prospect.attributes) if (!a.writeOnly) attributes[a.name] = row[a.name] ?? null;
+  const relationships: Record<string, unknown> = {};
+  for (const rel of toOnes(prospect)) {
+    const id = row[relationshipAlias(rel)];
+    relationships[rel.name] = { data: id == null ? null : { type: rel.target, id } };
+  }
+  return { attributes, relationships };
+}
+
+const insertEvent = `insert into "events" ("org_id", "name", "action", "resource_type", "resource_id", "payload", "event_at")
+  values ($1, 'prospect_created', 'created', 'prospect', $2, $3::jsonb, now())`;
+
+app.post('/api/v2/prospects', async (c) => {
+  const { columns, values, casts } = createColumns(JSON.parse(await c.req.text()));
+  const insert = `insert into ${quoteIdent(prospect.table)} ("org_id", ${columns.map(quoteIdent).join(', ')})
+    values ($1, ${columns.map((_, i) => `$${i + 2}${casts[i]}`).join(', ')}) returning ${selectList(prospect)}`;
+  const row = await sql.begin(async (tx) => {
+    const [inserted] = await tx.unsafe<Row[]>(insert, [config.orgId, ...values] as never[], { prepare: true });
+    await tx.unsafe(insertEvent, [config.orgId, inserted!.id, { data: createdSnapshot(inserted!) }] as never[], { prepare: true });
+    return inserted!;
+  });
+  const resource = render()(row);
+  return c.body(JSON.stringify({ data: resource }), 201, { 'Content-Type': MEDIA_TYPE, Location: resource.links.self });
 });
 
 const server = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' });

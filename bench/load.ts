@@ -25,6 +25,9 @@ export interface Target {
   /** Paths sent in turn by every connection. */
   readonly paths: readonly string[];
   readonly headers: Record<string, string>;
+  /** GET when unset; a POST sends `body` with every request (and its content-type in `headers`). */
+  readonly method?: 'GET' | 'POST';
+  readonly body?: string;
 }
 
 const running = new Set<{ stop(): void }>();
@@ -41,7 +44,7 @@ async function run(target: Target, connections: number, seconds: number) {
     duration: seconds,
     timeout: 10,
     headers: target.headers,
-    requests: target.paths.map((path) => ({ method: 'GET', path })),
+    requests: target.paths.map((path) => ({ method: target.method ?? 'GET', path, ...(target.body !== undefined && { body: target.body }) })),
   });
   running.add(instance);
   try {

@@ -7,10 +7,12 @@
  *
  * Besides prospects, it measures custom objects (1,000,000 `booking` records, each list request
  * compared with the same request on prospects) and webhook deliveries (one `cadence worker` to
- * an HTTPS receiver in this process). BENCH_ONLY=prospects,custom,webhooks runs only some parts.
+ * an HTTPS receiver in this process), and writes (single creates against a ceiling, and bulk
+ * upserts through one `cadence worker` against plain SQL upserts), in orgs the reads do not use.
+ * BENCH_ONLY=prospects,custom,webhooks,writes runs only some parts.
  *
- * BENCH_PROSPECTS_PER_ORG, BENCH_CUSTOM_RECORDS_PER_ORG, BENCH_SECONDS, BENCH_WEBHOOK_EVENTS and
- * BENCH_WEBHOOK_WRITES shrink a run for trying the benchmark itself out.
+ * BENCH_PROSPECTS_PER_ORG, BENCH_CUSTOM_RECORDS_PER_ORG, BENCH_SECONDS, BENCH_WEBHOOK_EVENTS,
+ * BENCH_WEBHOOK_WRITES and BENCH_UPSERT_RECORDS shrink a run for trying the benchmark itself out.
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -31,12 +33,17 @@ import {
   targetsLines,
   variantsTable,
   webhooksTable,
+  bulkUpsertTable,
+  bulkUpsertTargetLine,
+  singleCreateTable,
+  singleCreateTargetLine,
   type ScenarioResult,
   type VariantRow,
 } from './report.js';
 import { buildScenarios, type Scenario } from './scenarios.js';
 import { seedDatabase } from './seed.js';
 import { runWebhookBench } from './webhooks.js';
+import { runBulkUpsert, runSingleCreate, type BulkUpsertResult } from './writes.js';
 
 const SEED = { orgs: 10, accountsPerOrg: 1_000, prospectsPerOrg: Number(process.env.BENCH_PROSPECTS_PER_ORG || 100_000) };
 const LOAD = { connections: 50, seconds: Number(process.env.BENCH_SECONDS || 10), warmUpSeconds: 2 };
@@ -55,6 +62,14 @@ const WEBHOOKS = {
   writeRate: process.env.BENCH_WEBHOOK_WRITE_RATE ? Number(process.env.BENCH_WEBHOOK_WRITE_RATE) : undefined,
   compareEvents: Number(process.env.BENCH_WEBHOOK_COMPARE_EVENTS ?? 1000),
 };
+/** Records of the bulk upsert, half creates and half updates of prospects of the org. */
+const UPSERT_RECORDS = Number(process.env.BENCH_UPSERT_RECORDS || 100_000);
+/**
+ * The orgs (indexes into the seeded ones) the writes part writes to, none of them the org the
+ * reads use: single creates (both servers), the bulk upsert through Cadence, and the ceiling's
+ * two bulk runs, one before Cadence's and one after.
+ */
+const WRITE_ORGS = { single: 9, bulk: 6, bulkCeiling: [7, 8] };
 /** Which parts run: BENCH_ONLY=prospects,custom,webhooks (any of them); all when unset. */
 const PARTS = (() => {
   try {
@@ -143,8 +158,11 @@ async function breakdown(scenarios: Scenario[], results: ScenarioResult[], ceili
   return rows;
 }
 
-/** The prospects scenarios against the ceiling, and where the time goes: prints as it goes. */
-async function prospectsPart(state: RunState, database: BenchDatabase, org: CreatedOrg, cadence: Target): Promise<() => void> {
+/**
+ * The prospects scenarios against the ceiling, and where the time goes: prints as it goes.
+ * Returns its report and its results (the writes part shows GET one next to its POST).
+ */
+async function prospectsPart(state: RunState, database: BenchDatabase, org: CreatedOrg, cadence: Target): Promise<{ report: () => void; results: ScenarioResult[] }> {
   const sql = connectDatabase(database.url, { max: 1 });
   const scenarios = await buildScenarios(sql, org.orgId, { url: cadence.baseUrl, token: org.token }).finally(() => sql.end({ timeout: 5 }));
   const ceilingConfig: CeilingConfig = {
@@ -166,7 +184,7 @@ async function prospectsPart(state: RunState, database: BenchDatabase, org: Crea
   print('\nwhere the time goes: the ceiling with Cadence\'s per-request database work added back');
   const variants = await breakdown(scenarios, results, ceiling, org.token);
   await ceilingServer.stop();
-  return () => {
+  const report = () => {
     print(`\n## Prospects (${SEED.orgs * SEED.prospectsPerOrg} prospects, ${LOAD.connections} connections, ${LOAD.seconds} s each)\n`);
     print(resultsTable(results));
     print('');
@@ -174,6 +192,7 @@ async function prospectsPart(state: RunState, database: BenchDatabase, org: Crea
     print('\ntargets:');
     for (const line of targetsLines(results)) print(line);
   };
+  return { report, results };
 }
 
 /** Bookings (a custom object) against the same requests on prospects, on cadence serve. */
@@ -218,6 +237,65 @@ async function webhooksPart(database: BenchDatabase, org: CreatedOrg, cadence: T
   }
 }
 
+/**
+ * Single creates against the ceiling's create, then the bulk upsert against plain SQL upserts,
+ * each in orgs of its own (WRITE_ORGS). `getOne` is the prospects part's GET one, when it ran.
+ */
+async function writesPart(state: RunState, database: BenchDatabase, orgs: readonly CreatedOrg[], cadenceServer: ChildServer, getOne: ScenarioResult | undefined): Promise<() => void> {
+  const single = orgs[WRITE_ORGS.single]!;
+  const sql = connectDatabase(database.url, { max: 1 });
+  try {
+    const [account] = await sql<{ id: number }[]>`select id from accounts where org_id = ${single.orgId} order by id limit 1`;
+    const ceilingConfig: CeilingConfig = { orgId: single.orgId, lists: [], userId: single.userId };
+    const ceilingServer = await startChildServer('ceiling server', {
+      args: ['--import', 'tsx', 'bench/ceiling-server.ts'],
+      env: serverEnv(database.url, { BENCH_CEILING: JSON.stringify(ceilingConfig) }),
+      cwd: REPO_ROOT,
+      ipc: true,
+    });
+    state.servers.push(ceilingServer);
+    print(`\nwrites (b): POST /api/v2/prospects, ${LOAD.connections} connections, ${LOAD.warmUpSeconds} s warm-up + ${LOAD.seconds} s per server and round, ${ROUNDS} rounds, org ${single.orgId}; ${machineLoad()}`);
+    const cadence: Target = { baseUrl: cadenceServer.url, pid: cadenceServer.pid, paths: [], headers: { authorization: `Bearer ${single.token}` } };
+    const ceiling: Target = { baseUrl: ceilingServer.url, pid: ceilingServer.pid, paths: [], headers: {} };
+    const created = await runSingleCreate(cadence, ceiling, Number(account!.id), ROUNDS, LOAD, print);
+    await ceilingServer.stop();
+
+    const bulkOrg = orgs[WRITE_ORGS.bulk]!;
+    print(`\nwrites (a): bulk upsert, org ${bulkOrg.orgId}, ceiling in orgs ${WRITE_ORGS.bulkCeiling.map((i) => orgs[i]!.orgId).join(' and ')}; ${machineLoad()}`);
+    let bulk: BulkUpsertResult | undefined;
+    let bulkError: string | undefined;
+    try {
+      bulk = await runBulkUpsert({
+        apiUrl: cadenceServer.url,
+        serverPid: cadenceServer.pid,
+        cadenceOrg: bulkOrg,
+        ceilingOrgs: WRITE_ORGS.bulkCeiling.map((i) => orgs[i]!),
+        records: UPSERT_RECORDS,
+        sql,
+        workerEnv: (extra) => serverEnv(database.url, extra),
+        cwd: REPO_ROOT,
+        print,
+      });
+    } catch (error) {
+      if (state.interrupted) throw error;
+      bulkError = error instanceof Error ? error.message : String(error);
+      print(`  bulk upsert not measured: ${bulkError}`);
+    }
+    return () => {
+      print(`\n## Writes\n\n(b) single creates, ${LOAD.connections} connections, ${LOAD.seconds} s each, ${ROUNDS} rounds alternating which server goes first\n`);
+      print(singleCreateTable(created, getOne));
+      print(`\n(a) bulk upsert (deliveries to a receiver on 127.0.0.1 run in the same worker as they come up in the queue; the ones still queued when the last batch finishes are not waited for)\n`);
+      if (bulk) print(bulkUpsertTable(bulk));
+      else print(`not measured: ${bulkError}`);
+      print('\ntargets:');
+      print(singleCreateTargetLine(created, getOne));
+      print(bulk ? bulkUpsertTargetLine(bulk) : `- bulk upsert >= 0.3x ceiling rows/s: NOT MET (not measured: ${bulkError})`);
+    };
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
+
 async function run(state: RunState): Promise<void> {
   const started = performance.now();
   print(`parts: ${[...PARTS].join(', ')}; ${machineLoad()}`);
@@ -226,7 +304,8 @@ async function run(state: RunState): Promise<void> {
   print(`database: ${database.description}`);
 
   // Custom objects point at prospects and are compared with them: they need the prospects too.
-  const seedSize = PARTS.has('prospects') || PARTS.has('custom') ? SEED : { ...SEED, prospectsPerOrg: 0 };
+  // Bulk upserts update prospects of their orgs: the writes part needs them too.
+  const seedSize = PARTS.has('prospects') || PARTS.has('custom') || PARTS.has('writes') ? SEED : { ...SEED, prospectsPerOrg: 0 };
   const seedStarted = performance.now();
   const seeded = await seedDatabase(database.url, seedSize);
   print(`seeded ${seedSize.orgs} orgs, ${seedSize.orgs * seedSize.accountsPerOrg} accounts, ${seedSize.orgs * seedSize.prospectsPerOrg} prospects (with VACUUM ANALYZE) in ${seconds(seedStarted)} s`);
@@ -249,10 +328,17 @@ async function run(state: RunState): Promise<void> {
 
   // Each part prints its progress as it runs, and its tables at the end, all together.
   const reports: (() => void)[] = [];
-  if (PARTS.has('prospects')) reports.push(await prospectsPart(state, database, org, cadence));
+  let getOne: ScenarioResult | undefined;
+  if (PARTS.has('prospects')) {
+    const prospects = await prospectsPart(state, database, org, cadence);
+    reports.push(prospects.report);
+    getOne = prospects.results.find((r) => r.scenario.name === 'GET one prospect');
+  }
   if (PARTS.has('custom')) reports.push(await customPart(database, org, bookings!, cadence));
   // Writes last: the webhook part adds accounts and events to the org the others read.
   if (PARTS.has('webhooks')) reports.push(await webhooksPart(database, org, cadence));
+  // Writes in orgs of their own, after every read.
+  if (PARTS.has('writes')) reports.push(await writesPart(state, database, seeded.orgs, cadenceServer, getOne));
   rss.stop();
 
   for (const report of reports) report();

@@ -4,6 +4,7 @@ import type { CustomPairResult } from './custom-scenarios.js';
 import type { LoadResult } from './load.js';
 import type { Scenario } from './scenarios.js';
 import type { ConfigurationResult, LatencyResult, WebhookResult } from './webhooks.js';
+import type { BulkUpsertResult, SingleCreateResult } from './writes.js';
 
 export interface ScenarioResult {
   readonly scenario: Scenario;
@@ -156,4 +157,90 @@ export function webhooksTable(result: WebhookResult): string {
   const header = ['one `cadence worker`, WORKER_CONCURRENCY=' + result.concurrency, ...configurations.map((c) => `receiver trusted via ${c.label}`)];
   const footer = `attempts recorded: ${number(result.attempts.total)} (${number(result.attempts.acknowledged)} with a 2xx); the receiver got ${number(result.received)} requests on ${number(result.connections)} TLS connections${result.malformed ? `, ${result.malformed} unreadable` : ''}`;
   return `${table(header, rows)}\n\n${footer}`;
+}
+
+// ---- writes ----
+
+/** Bulk upsert must reach this share of the ceiling's rows/s. */
+export const BULK_UPSERT_TARGET = 0.3;
+
+/**
+ * (b) POST /api/v2/prospects against the ceiling's create, with the GET-one row of the same run
+ * (when the prospects part ran) next to it.
+ */
+export function singleCreateTable(result: SingleCreateResult, getOne: ScenarioResult | undefined): string {
+  const { cadence, ceiling } = result.median;
+  const rows = [
+    [
+      'POST /api/v2/prospects (create, with its event)',
+      number(cadence.requestsPerSecond),
+      number(cadence.p50Ms),
+      number(cadence.p99Ms),
+      number(cadence.failures),
+      number(cadence.cpuMsPerRequest, 2),
+      number(ceiling.requestsPerSecond),
+      number(ceiling.p50Ms),
+      number(ceiling.cpuMsPerRequest, 2),
+      `${number(result.median.ratio, 2)}x`,
+      result.rounds.map((r) => `${number(r.ratio, 2)}x`).join(', '),
+      `${number(result.cadenceBytes / 1024, 1)} / ${number(result.ceilingBytes / 1024, 1)}`,
+    ],
+  ];
+  if (getOne) {
+    rows.push([
+      'GET one prospect (prospects part, same run)',
+      number(getOne.cadence.requestsPerSecond),
+      number(getOne.cadence.p50Ms),
+      number(getOne.cadence.p99Ms),
+      number(getOne.cadence.failures),
+      number(getOne.cadence.cpuMsPerRequest, 2),
+      number(getOne.ceiling.requestsPerSecond),
+      number(getOne.ceiling.p50Ms),
+      number(getOne.ceiling.cpuMsPerRequest, 2),
+      `${number(ratioOf(getOne), 2)}x`,
+      getOne.ratios.map((ratio) => `${number(ratio, 2)}x`).join(', '),
+      `${number(getOne.documentBytes / 1024, 1)} / same`,
+    ]);
+  }
+  return table(
+    ['request', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx+errors', 'CPU ms/req', 'ceiling req/s', 'ceiling p50 ms', 'ceiling CPU ms/req', 'ratio (median)', 'each round', 'answer KB (Cadence / ceiling)'],
+    rows,
+  );
+}
+
+export function singleCreateTargetLine(result: SingleCreateResult, getOne: ScenarioResult | undefined): string {
+  const beside = getOne ? `; GET one prospect ${number(ratioOf(getOne), 2)}x in the same run` : '; GET one prospect not measured (prospects part not run)';
+  return `- single create: no fixed target, reported (POST ${number(result.median.ratio, 2)}x the ceiling${beside})`;
+}
+
+export function bulkUpsertTable(result: BulkUpsertResult): string {
+  const kb = (bytes: number) => `${number(bytes / 1024)} KB`;
+  const sizes = result.requests.map((r) => r.bytes).sort((a, b) => a - b);
+  const counts = result.requests.map((r) => r.records).sort((a, b) => a - b);
+  const median = <T>(values: readonly T[]) => values[Math.floor(values.length / 2)]!;
+  const rows: string[][] = [
+    ['records', `${number(result.records)} (${number(result.creates)} creates, ${number(result.updates)} updates; dupeMethod overwrite)`],
+    [
+      'requests (POST /api/v2/imports/actions/bulkUpsert, one after another)',
+      `${number(result.requests.length)}; ${number(counts[0]!)}..${number(counts[counts.length - 1]!)} records, ${kb(sizes[0]!)}..${kb(sizes[sizes.length - 1]!)} (median ${kb(median(sizes))}); answered in ${number(result.sendSeconds, 1)} s in all`,
+    ],
+    ['**Cadence**, first request to every batch finished', `${number(result.seconds, 1)} s, **${number(result.rowsPerSecond)} rows/s**`],
+    ['batches not finished / items in error', `${number(result.unfinished)} / ${number(result.failures)}`],
+    ['prospects created (rows of the org, after - before)', number(result.rowsCreated)],
+    ['events written', number(result.events)],
+    ['webhook jobs written (1 webhook on prospect.*)', number(result.webhookJobs)],
+    ['webhook deliveries made during the timing', number(result.deliveriesDuringTiming)],
+    ['CPU during the timing: worker / cadence serve', `${number(result.workerCpuSeconds, 1)} s / ${number(result.serverCpuSeconds, 1)} s`],
+    ...result.ceiling.map((c, i) => [
+      `ceiling run ${i + 1} (org ${c.orgId}; ${c.statements} INSERT ... unnest ... ON CONFLICT DO UPDATE of 1,000 rows)`,
+      `${number(c.seconds, 1)} s, ${number(c.rowsPerSecond)} rows/s`,
+    ]),
+    ['**ratio** (Cadence rows/s over the ceiling runs\' mean)', `**${number(result.ratio, 2)}x**`],
+  ];
+  return table([`bulk upsert, one \`cadence worker\` (WORKER_CONCURRENCY=${result.concurrency})`, ''], rows);
+}
+
+export function bulkUpsertTargetLine(result: BulkUpsertResult): string {
+  const complete = result.unfinished === 0 && result.failures === 0;
+  return `- bulk upsert >= ${BULK_UPSERT_TARGET}x ceiling rows/s: ${verdict(result.ratio >= BULK_UPSERT_TARGET && complete, `${number(result.ratio, 2)}x${complete ? '' : `; ${result.unfinished} batches not finished, ${result.failures} items in error`}`)}`;
 }

@@ -136,7 +136,7 @@ interface Delivery {
   readonly at: number;
 }
 
-interface Receiver {
+export interface Receiver {
   readonly port: number;
   /** In the order their bodies were complete. */
   readonly deliveries: Delivery[];
@@ -148,7 +148,7 @@ interface Receiver {
 }
 
 /** An HTTPS receiver on 127.0.0.1 that answers 200 at once and notes what arrived when. */
-async function startReceiver(certificate: TestCertificate): Promise<Receiver> {
+export async function startReceiver(certificate: TestCertificate): Promise<Receiver> {
   const deliveries: Delivery[] = [];
   let connections = 0;
   let malformed = 0;
