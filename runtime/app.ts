@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Logger } from 'pino';
 import type postgres from 'postgres';
@@ -115,7 +115,8 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
     },
   });
   // Only methods that carry bodies pay for the limit's stream wrapping; a GET body is never read.
-  app.use('/api/v2/*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
+  const limitBodies: MiddlewareHandler = (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next));
+  app.use('/api/v2/*', limitBodies);
   app.use('/api/v2/*', jsonApiMediaType());
 
   // No token needed; with a valid one, the caller's custom objects are included.
