@@ -396,9 +396,15 @@ export async function runBulkUpsert(options: BulkUpsertOptions): Promise<BulkUps
     // A small batch first: the worker is up, its connections open and its code warm.
     const warmUpIds = await idsOf(sql, 'accounts', options.cadenceOrg.orgId, 1000);
     const warmUp = packRequests(planRecords(WARM_UP_RECORDS, [], warmUpIds, options.records).map(recordJson));
-    const warm = await upsertThroughApi(options, warmUp.map((r) => r.body), worker);
+    const warm = await upsertThroughApi(
+      options,
+      warmUp.map((r) => r.body),
+      worker,
+    );
     if (warm.states.some((s) => s.state !== 'finished')) throw new Error(`the warm-up batch did not finish: ${JSON.stringify(warm.states)}`);
-    print(`  warm-up: ${WARM_UP_RECORDS} creates finished in ${warm.seconds.toFixed(1)} s; webhook ${webhookId} on prospect.* -> 127.0.0.1:${receiver.port}; WORKER_CONCURRENCY=${concurrency}`);
+    print(
+      `  warm-up: ${WARM_UP_RECORDS} creates finished in ${warm.seconds.toFixed(1)} s; webhook ${webhookId} on prospect.* -> 127.0.0.1:${receiver.port}; WORKER_CONCURRENCY=${concurrency}`,
+    );
     // Let the warm-up's deliveries drain, so that the timing starts with an empty queue.
     await waitFor(() => receiver!.deliveries.length >= WARM_UP_RECORDS, 60_000);
     // The first ceiling run here, with the worker idle: an endpoint that fails has failed by now.
@@ -422,7 +428,9 @@ export async function runBulkUpsert(options: BulkUpsertOptions): Promise<BulkUps
     const workerCpuSeconds = (cpuMilliseconds(worker.pid) - workerCpu) / 1000;
     const serverCpuSeconds = (cpuMilliseconds(options.serverPid) - serverCpu) / 1000;
     const deliveriesDuringTiming = receiver.deliveries.length - deliveriesBefore;
-    print(`  cadence, org ${org}: ${run.sent.length} requests sent in ${run.sendSeconds.toFixed(1)} s, every batch done ${run.seconds.toFixed(1)} s after the first (${Math.round(options.records / run.seconds)} rows/s)`);
+    print(
+      `  cadence, org ${org}: ${run.sent.length} requests sent in ${run.sendSeconds.toFixed(1)} s, every batch done ${run.seconds.toFixed(1)} s after the first (${Math.round(options.records / run.seconds)} rows/s)`,
+    );
     // The deliveries still queued are not waited for: they are not part of the timing.
     await worker.stop();
 
