@@ -338,11 +338,16 @@ async function run(state: RunState): Promise<void> {
   // Writes last: the webhook part adds accounts and events to the org the others read.
   if (PARTS.has('webhooks')) reports.push(await webhooksPart(database, org, cadence));
   // Writes in orgs of their own, after every read.
+  // The RSS during the writes alone too: 2 MB bulk bodies and 50 POSTs at once are new to the process.
+  const beforeWrites = rss.maxMb();
+  const writesRss = PARTS.has('writes') ? sampleRss(cadenceServer.pid) : undefined;
   if (PARTS.has('writes')) reports.push(await writesPart(state, database, seeded.orgs, cadenceServer, getOne));
+  writesRss?.stop();
   rss.stop();
 
   for (const report of reports) report();
-  print(`\nmax RSS of cadence serve over the run: ${rss.maxMb().toFixed(0)} MB (sampled every 500 ms)`);
+  const split = writesRss ? `; before the writes part ${beforeWrites.toFixed(0)} MB, during it ${writesRss.maxMb().toFixed(0)} MB` : '';
+  print(`\nmax RSS of cadence serve over the run: ${rss.maxMb().toFixed(0)} MB (sampled every 500 ms${split})`);
   print(rssLine(rss.maxMb()));
   print(`\nwhole run: ${seconds(started)} s; at the end, ${machineLoad()}`);
 }
