@@ -241,7 +241,7 @@ export async function insertRecord(context: RecordContext, given: Changes): Prom
 export async function applyAction(context: RecordContext, id: number, handler: ActionHandler, params: ReadonlyMap<string, string>): Promise<Row | undefined> {
   const record = await findRecord(context, id, 'update');
   if (!record) return undefined;
-  const result = handler({ record, params, now: context.now });
+  const result = handler.handle({ record, params, now: context.now });
   const attributes = new Map<AttributeDescriptor, unknown>();
   for (const a of context.descriptor.attributes) if (Object.hasOwn(result.changes, a.name)) attributes.set(a, result.changes[a.name]);
   return updateRecord(context, id, { attributes, relationships: new Map() }, result.event);
