@@ -23,8 +23,8 @@ function transition(action: string): ActionHandler {
 
 export const sequenceStateBehaviour: ResourceBehaviour = {
   derives: ['stateChangedAt'],
-  derive(next, previous) {
-    return previous ? {} : { stateChangedAt: new Date().toISOString() };
+  derive(next, previous, write) {
+    return previous ? {} : { stateChangedAt: write.now.toISOString() };
   },
   actions: { finish: transition('finish'), pause: transition('pause'), resume: transition('resume') },
 };
