@@ -5,6 +5,8 @@ import type { Logger } from 'pino';
 import type postgres from 'postgres';
 import { descriptors } from '../../generated/routes/index.js';
 import { deliverLifecycleTask, LIFECYCLE_TASK } from '../apps/lifecycle.js';
+import { BULK_CRONTAB, bulkTasks, createInterimRecordWriter } from '../bulk/index.js';
+import { CustomObjectRegistry, customObjectRecordPresence, customObjectReferences } from '../custom-objects/registry.js';
 import type { Config } from '../config.js';
 import { connectDatabase } from '../db/client.js';
 import { standardBehaviours } from '../resources/index.js';
@@ -71,11 +73,30 @@ export function createTaskList(deps: WorkerDependencies): TaskList {
       log: deps.log,
     }),
     [LIFECYCLE_TASK]: deliverLifecycleTask({ sql: deps.sql, delivery: deps.delivery, log: deps.log }),
+    ...bulkTasks({ sql: deps.sql, writer: bulkWriter(deps), customObjects: customObjectsOf(deps), clock: deps.clock ?? (() => new Date()), log: deps.log }),
   };
 }
 
+/** TEMPORARY, until the record writer lands: bulk upserts write through the per-record path. */
+function bulkWriter(deps: WorkerDependencies) {
+  const clock = deps.clock ?? (() => new Date());
+  return createInterimRecordWriter({ descriptors, behaviours: standardBehaviours, clock, dynamicReferences: customObjectReferences, dynamicRecords: customObjectRecordPresence });
+}
+
+/** Orgs' custom objects for jobs; workers never page through lists, so no cursor secret. */
+function customObjectsOf(deps: WorkerDependencies): CustomObjectRegistry {
+  return new CustomObjectRegistry(deps.sql, descriptors, {
+    sql: deps.sql,
+    behaviours: standardBehaviours,
+    cursorSecret: 'unused-by-workers',
+    dynamicReferences: customObjectReferences,
+    dynamicRecords: customObjectRecordPresence,
+    ...(deps.clock && { clock: deps.clock }),
+  });
+}
+
 /** Daily housekeeping; graphile-worker makes sure one runner in the cluster runs each. */
-const CRONTAB = ['17 3 * * * purge_expired_tokens', '27 3 * * * purge_webhook_attempts', ''].join('\n');
+const CRONTAB = ['17 3 * * * purge_expired_tokens', '27 3 * * * purge_webhook_attempts', BULK_CRONTAB, ''].join('\n');
 
 /** Delivery settings from configuration: WEBHOOK_ALLOWED_HOSTS and WEBHOOK_CA_FILE. */
 export function deliveryOptions(config: Pick<Config, 'webhookAllowedHosts' | 'webhookCaFile'>): DeliveryOptions {
