@@ -477,3 +477,65 @@ describe('Idempotency-Key', () => {
     await settled(mine.body.data.id);
   });
 });
+
+describe('a fatal error', () => {
+  it('fails the batch when its custom object is gone before the chunk runs; every item ends in error', async () => {
+    const definition = { name: 'desk', displayName: 'Desk', displayField: 'label', fields: [{ name: 'label', type: 'string', filterable: true, sortable: true }] };
+    const defined = await api.request('POST', '/api/v2/customObjectDefinitions', { body: { data: { type: 'customObjectDefinition', attributes: definition } } });
+    expect(defined.status).toBe(201);
+    // No worker while the definition goes: the chunk finds the type gone.
+    await worker!.stop();
+    worker = undefined;
+    const response = await upsert(
+      [
+        { data: { type: 'desk', attributes: { label: 'A' } } },
+        { data: { type: 'desk', attributes: { label: 7 } } },
+      ],
+      { path: 'customObjectBulkUpsert' },
+    );
+    expect(response.status).toBe(200);
+    expect((await api.request('DELETE', `/api/v2/customObjectDefinitions/${defined.body.data.id}`)).status).toBe(204);
+    worker = await startTestWorker();
+    const failed = await settled(response.body.data.id);
+    expect(failed.attributes).toMatchObject({
+      state: 'failed',
+      pending: 0,
+      failures: 2,
+      summary: { failures: 2, errors: { validationError: 1, batchFailed: 1 }, fatal: 'This organisation has no custom object named "desk"' },
+    });
+    expect(failed.attributes.finishedAt).toBe(clock().toISOString());
+    const items = await itemsOf(failed.id);
+    expect(items.map((i) => [i.attributes.state, i.attributes.errors[0].id])).toEqual([
+      ['error', 'batchFailed'],
+      ['error', 'validationError'],
+    ]);
+  });
+});
+
+describe('retention', () => {
+  it('purges upsert batches and their items after 30 days; other batches, and younger ones, are kept', async () => {
+    const old = await upsert([{ data: { type: 'prospect', attributes: { firstName: 'Old batch' } } }]);
+    await settled(old.body.data.id);
+    const [other] = await api.sql`
+      insert into batches (org_id, action, state, total, pending, failures, created_at, updated_at)
+      values (${api.org.orgId}, 'accountsBulkModify', 'finished', 0, 0, 0, ${clock().toISOString()}, ${clock().toISOString()}) returning id`;
+    now += 29 * 24 * 3600 * 1000;
+    const young = await upsert([{ data: { type: 'prospect', attributes: { firstName: 'Young batch' } } }]);
+    await settled(young.body.data.id);
+    now += 2 * 24 * 3600 * 1000;
+
+    await api.sql`select graphile_worker.add_job('purge_bulk_upserts')`;
+    await until('the old batch to be purged', async () => ((await api.request('GET', `/api/v2/batches/${old.body.data.id}`)).status === 404 ? true : undefined));
+    expect(await itemsOf(old.body.data.id)).toEqual([]);
+    expect((await api.request('GET', `/api/v2/batches/${other!.id}`)).status).toBe(200);
+    expect((await api.request('GET', `/api/v2/batches/${young.body.data.id}`)).status).toBe(200);
+    expect(await itemsOf(young.body.data.id)).toHaveLength(1);
+    // The records themselves stay: only the batch data goes.
+    expect((await api.request('GET', '/api/v2/prospects?filter[firstName]=Old%20batch')).body.data).toHaveLength(1);
+  });
+
+  it('runs daily from the crontab', async () => {
+    const [row] = await api.sql`select count(*)::int as n from graphile_worker._private_known_crontabs where identifier = 'purge_bulk_upserts'`;
+    expect(row!.n).toBe(1);
+  });
+});
