@@ -1,8 +1,10 @@
 -- Bulk upserts: batches record their resource type, dupeMethod and the actor who started them, batch items their JSON:API errors; each org's daily allowance of bulk items (a token bucket) and the Idempotency-Key values of its bulk upserts, as tenant tables.
 CREATE TABLE "bulk_allowances" (
-	"org_id" bigint PRIMARY KEY NOT NULL,
+	"org_id" bigint NOT NULL,
+	"allowance" text NOT NULL,
 	"tokens" double precision NOT NULL,
-	"refilled_at" timestamp(3) with time zone NOT NULL
+	"refilled_at" timestamp(3) with time zone NOT NULL,
+	CONSTRAINT "bulk_allowances_pkey" PRIMARY KEY("org_id","allowance")
 );
 --> statement-breakpoint
 CREATE TABLE "bulk_idempotency_keys" (

@@ -13,6 +13,9 @@ export const DAILY_ALLOWANCE: AllowanceOptions = { capacity: 5_000_000, perDay: 
 
 const SECONDS_PER_DAY = 86_400;
 
+/** The allowance's row: one per org, shared by every kind of bulk request. */
+const BULK_ITEMS = 'bulkItems';
+
 /** What taking items from the allowance came to. */
 export interface AllowanceTake {
   readonly granted: boolean;
@@ -36,21 +39,21 @@ export async function takeFromAllowance(tx: Transaction, orgId: number, items: n
   const perSecond = options.perDay / SECONDS_PER_DAY;
   const at = now.toISOString();
   await tx`
-    insert into bulk_allowances (org_id, tokens, refilled_at) values (${orgId}, ${options.capacity}, ${at})
-    on conflict (org_id) do nothing`;
+    insert into bulk_allowances (org_id, allowance, tokens, refilled_at) values (${orgId}, ${BULK_ITEMS}, ${options.capacity}, ${at})
+    on conflict (org_id, allowance) do nothing`;
   const [row] = await tx<{ level: number; granted: boolean; tokens: number }[]>`
     with current as (
       select org_id,
              least(${options.capacity}::float8,
                    tokens + greatest(0, extract(epoch from (${at}::timestamptz - refilled_at)))::float8 * ${perSecond}::float8) as level
-        from bulk_allowances where org_id = ${orgId}
+        from bulk_allowances where org_id = ${orgId} and allowance = ${BULK_ITEMS}
          for no key update
     )
     update bulk_allowances a
        set tokens = case when c.level >= ${items} then c.level - ${items} else c.level end,
            refilled_at = greatest(a.refilled_at, ${at}::timestamptz)
       from current c
-     where a.org_id = c.org_id
+     where a.org_id = c.org_id and a.allowance = ${BULK_ITEMS}
     returning c.level, c.level >= ${items} as granted, a.tokens`;
   const { level, granted, tokens } = row!;
   const fullInSeconds = Math.ceil((options.capacity - tokens) / perSecond);

@@ -8,17 +8,23 @@ import { batches } from '../../generated/db/batch.js';
 import { orgs, timestampColumn } from '../db/system-tables.js';
 
 /**
- * One row per org that has made a bulk request: the items left at `refilledAt`. What has been
- * refilled since is computed from the time elapsed, so nothing runs to refill the bucket.
+ * One row per org and allowance that has been drawn on: the items left at `refilledAt`. What
+ * has been refilled since is computed from the time elapsed, so nothing runs to refill it.
  */
-export const bulkAllowances = pgTable('bulk_allowances', {
-  orgId: bigint('org_id', { mode: 'number' })
-    .primaryKey()
-    .references(() => orgs.id),
-  /** Fractional: the refill is continuous, a few items a second at the default rate. */
-  tokens: doublePrecision('tokens').notNull(),
-  refilledAt: timestampColumn('refilled_at').notNull(),
-});
+export const bulkAllowances = pgTable(
+  'bulk_allowances',
+  {
+    orgId: bigint('org_id', { mode: 'number' })
+      .notNull()
+      .references(() => orgs.id),
+    /** Which allowance: `bulkItems`, SPEC.md's daily one shared by every bulk request, is the only one yet. */
+    allowance: text('allowance').notNull(),
+    /** Fractional: the refill is continuous, a few items a second at the default rate. */
+    tokens: doublePrecision('tokens').notNull(),
+    refilledAt: timestampColumn('refilled_at').notNull(),
+  },
+  (t) => [primaryKey({ name: 'bulk_allowances_pkey', columns: [t.orgId, t.allowance] })],
+);
 
 /** An Idempotency-Key seen in the last 24 hours, the request it came with and its batch. */
 export const bulkIdempotencyKeys = pgTable(
