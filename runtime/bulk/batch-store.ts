@@ -220,7 +220,9 @@ async function countIntoBatch(
 export async function failBatch(tx: Transaction, orgId: number, batchId: number, reason: string, now: Date): Promise<void> {
   const error: ErrorObject = { id: 'batchFailed', status: '500', title: 'Batch Failed', detail: `Not written: the batch failed. ${reason}` };
   const at = now.toISOString();
-  const [batch] = await tx<{ state: string }[]>`select state from batches where org_id = ${orgId} and id = ${batchId} for no key update`;
+  // Items first, the batch row last, in the order chunks lock them: the other order deadlocks
+  // with a chunk that holds its items and waits for the batch row.
+  const [batch] = await tx<{ state: string }[]>`select state from batches where org_id = ${orgId} and id = ${batchId}`;
   if (batch?.state !== 'pending') return;
   const failed = await tx`
     update batch_items set state = 'error', failed = true, info = ${error.detail}, errors = ${tx.json([error] as never)}, updated_at = ${at}
