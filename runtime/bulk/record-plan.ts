@@ -63,7 +63,9 @@ export function planRecord(target: UpsertTarget, record: Readonly<Record<string,
   const data = record.data as Record<string, unknown>;
   try {
     if (data.id === undefined || data.id === null) {
-      const input = readWriteBody(descriptor, record as Record<string, unknown>, 'create', target.validateCreate);
+      // `"id": null` says "no id yet" as well as leaving it out does.
+      const { id: _none, ...withoutId } = data;
+      const input = readWriteBody(descriptor, { ...record, data: withoutId }, 'create', target.validateCreate);
       if (dupeMethod === 'overwriteNoCreate') return { kind: 'skipped' };
       return { kind: 'write', operation: { kind: 'create', type: descriptor.type, changes: changesOf(input) }, then: 'success' };
     }

@@ -85,7 +85,7 @@ describe('the answer and the batch', () => {
   it('answers 200 with the pending batch, then writes every record; items carry the data as sent and the new ids', async () => {
     const records = [
       { data: { type: 'prospect', attributes: { firstName: 'Grace', lastName: 'Hopper' }, meta: { sourceId: 'crm-1' } } },
-      { data: { type: 'prospect', attributes: { firstName: 'Alan' }, meta: { sourceId: 'crm-2' } } },
+      { data: { type: 'prospect', id: null, attributes: { firstName: 'Alan' }, meta: { sourceId: 'crm-2' } } },
     ];
     const response = await upsert(records);
     expect(response.status).toBe(200);
