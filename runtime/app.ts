@@ -10,12 +10,12 @@ import { appInstallRoutes } from './apps/index.js';
 import { bearerAuthentication, bearerToken, lookupToken, TokenCache } from './auth/index.js';
 import { allowanceOptions, isUpsertPath, mountBulkRoutes } from './bulk/index.js';
 import { mountDefinitionRoutes } from './custom-objects/definitions-api.js';
-import { CustomObjectRegistry, customObjectRecordPresence, customObjectReferences } from './custom-objects/registry.js';
+import { CustomObjectRegistry } from './custom-objects/registry.js';
 import { withCustomObjectsOpenApi } from './custom-objects/served-openapi.js';
 import { withCustomObjects } from './custom-objects/served-schema.js';
 import type { Config } from './config.js';
 import { MIGRATIONS_DIR } from './db/migrate.js';
-import { createResourceEngine, referencesIndex, type ApiEnv } from './engine/index.js';
+import { createResourceEngine, type ApiEnv, type RecordWriter } from './engine/index.js';
 import { withHandledActionPathsOnly, withHandledActionsOnly } from './engine/served-actions.js';
 import { healthRoutes } from './health/index.js';
 import { webhookCleanup } from './webhooks/cleanup.js';
@@ -32,6 +32,7 @@ import {
 import { oauthRoutes } from './oauth/index.js';
 import type { OpenApiDocument } from './openapi/index.js';
 import { standardBehaviours } from './resources/index.js';
+import { standardRecordWriter } from './resources/record-writer.js';
 
 export interface AppDependencies {
   readonly sql: postgres.Sql;
@@ -39,6 +40,8 @@ export interface AppDependencies {
   readonly log: Logger;
   readonly cursorSecret: string;
   readonly clock?: () => Date;
+  /** The one write path; built from `clock` when not given. */
+  readonly writer?: RecordWriter;
   /** The migrations /readyz expects applied; MIGRATIONS_DIR when unset. */
   readonly migrationsFolder?: string;
 }
@@ -73,16 +76,15 @@ function renderError(error: Error, c: Context<ApiEnv>): Response {
 
 export function createApp(deps: AppDependencies): Hono<ApiEnv> {
   const app = new Hono<ApiEnv>();
-  const referencesTo = referencesIndex(descriptors.values());
   const clock = deps.clock ?? (() => new Date());
+  const writer = deps.writer ?? standardRecordWriter(clock);
   const engineOptions = {
     sql: deps.sql,
     behaviours: standardBehaviours,
     publicBaseUrl: deps.config.publicBaseUrl,
     cursorSecret: deps.cursorSecret,
-    dynamicReferences: customObjectReferences,
-    dynamicRecords: customObjectRecordPresence,
-    ...(deps.clock && { clock: deps.clock }),
+    clock,
+    writer,
   };
   const engine = createResourceEngine({ ...engineOptions, descriptors });
   // Custom objects: the same engine, with descriptors built from each org's definitions.
@@ -139,7 +141,7 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
   // Authorized by a webhook's cleanup token, not an access token: mounted ahead of bearer auth.
   app.post(
     '/api/v2/webhooks/cleanup',
-    webhookCleanup({ sql: deps.sql, descriptors, behaviours: standardBehaviours, references: referencesTo('webhook') }),
+    webhookCleanup({ sql: deps.sql, writer }),
   );
 
   // Server-to-server install endpoints (SPEC.md, Authentication): apps authenticate with app

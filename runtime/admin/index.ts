@@ -1,10 +1,9 @@
 import type postgres from 'postgres';
 import { descriptors } from '../../generated/routes/index.js';
 import { allScopes, hashToken, newAccessToken } from '../auth/index.js';
-import { insertRecord } from '../engine/records.js';
-import { createCatalog, SERVICE_ACTOR } from '../engine/index.js';
+import { changesOfAttributes, SERVICE_ACTOR, type RecordWriter } from '../engine/index.js';
 import { CUSTOM_OBJECT_SCOPE } from '../custom-objects/descriptor.js';
-import { standardBehaviours } from '../resources/index.js';
+import { standardRecordWriter } from '../resources/record-writer.js';
 import { enterOrg, leaveOrg, type Transaction } from '../tenancy/index.js';
 
 /**
@@ -19,23 +18,28 @@ export class AdminError extends Error {
 
 const DEFAULT_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
 const userDescriptor = descriptors.get('user')!;
-const catalog = createCatalog(descriptors);
-const userStatements = catalog.entry('user').statements;
 
 /** Every scope a token can hold. */
 export function knownScopes(): string[] {
   return allScopes([...[...descriptors.values()].map((d) => d.scope), CUSTOM_OBJECT_SCOPE]);
 }
 
+/**
+ * Operator commands run one at a time, each with the process's clock: the writer is built per
+ * command rather than held in module state.
+ */
+function operatorWriter(): RecordWriter {
+  return standardRecordWriter(() => new Date());
+}
+
 async function insertUser(tx: Transaction, orgId: number, email: string): Promise<number> {
   await enterOrg(tx, orgId);
-  const email_ = userDescriptor.attributes.find((a) => a.name === 'email')!;
-  const row = await insertRecord(
-    { tx, orgId, descriptor: userDescriptor, statements: userStatements, behaviours: standardBehaviours, catalog, now: new Date(), actor: SERVICE_ACTOR },
-    { attributes: new Map([[email_, email]]), relationships: new Map() },
-  );
+  const [outcome] = await operatorWriter().write({ tx, orgId, actor: SERVICE_ACTOR }, [
+    { kind: 'create', type: 'user', changes: changesOfAttributes(userDescriptor.attributes, { email }) },
+  ]);
   await leaveOrg(tx);
-  return row.id;
+  if (outcome!.status !== 'written') throw new AdminError(outcome!.status === 'refused' ? outcome!.error.message : 'the user was not created');
+  return Number(outcome!.row.id);
 }
 
 async function insertToken(

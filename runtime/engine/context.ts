@@ -2,7 +2,8 @@ import type postgres from 'postgres';
 import type { Logger } from 'pino';
 import type { AuthContext, TokenRecheck } from '../auth/index.js';
 import type { Behaviours } from './behaviour.js';
-import type { DynamicRecords, DynamicReferences, Reference, ResourceCatalog } from './records.js';
+import type { ResourceCatalog } from './records.js';
+import type { RecordWriter } from './write-operations.js';
 import type { CollectionPaths } from './render.js';
 import type { ResourceDescriptor } from '../model/descriptor.js';
 
@@ -24,13 +25,12 @@ export interface EngineDependencies {
   readonly collections: CollectionPaths;
   /** `https://api.example.com` when configured; otherwise links use each request's origin. */
   readonly publicBaseUrl: string | undefined;
-  readonly referencesTo: (type: string) => readonly Reference[];
   readonly catalog: ResourceCatalog;
   readonly descriptorOf: (type: string) => ResourceDescriptor | undefined;
   /** Signs page cursors; shared by every server process through the database. */
   readonly cursorSecret: string;
   /** The current time; injectable so time-dependent rules can be tested. */
   readonly clock: () => Date;
-  readonly dynamicReferences?: DynamicReferences;
-  readonly dynamicRecords?: DynamicRecords;
+  /** The one write path; writes pass `catalog`, which holds an org's custom objects too. */
+  readonly writer: RecordWriter;
 }

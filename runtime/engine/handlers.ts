@@ -6,9 +6,12 @@ import { orgScopedTransaction } from '../tenancy/index.js';
 import type { ApiEnv, EngineDependencies } from './context.js';
 import { apiErrorOfWrite } from './database-errors.js';
 import type { ResourceModule } from '../model/descriptor.js';
+import type { Row } from './render.js';
+import type { WriteOperation } from './write-operations.js';
 import { listResponder } from './list-response.js';
 import { actionParams, queryParams, rejectUnknownParams } from './query-params.js';
-import { applyAction, deleteRecord, findRecord, insertRecord, updateRecord, type RecordContext } from './records.js';
+import { actionOperation } from './record-writer.js';
+import { findRecord } from './records.js';
 import { relatedHandler } from './related.js';
 import { actorOf, pathRecordId, resourceRenderer } from './responses.js';
 import { singleResponder } from './single-response.js';
@@ -33,34 +36,30 @@ export interface ResourceHandlers {
 export function bindHandlers(module: ResourceModule, deps: EngineDependencies): ResourceHandlers {
   const { descriptor } = module;
   const statements = buildStatements(descriptor);
-  const references = deps.referencesTo(descriptor.type);
   const behaviour = deps.behaviours.get(descriptor.type);
   const tables = (type: string) => deps.descriptorOf(type)!;
 
   const render = resourceRenderer(descriptor, deps);
   const respondWithList = listResponder(descriptor, statements, deps);
   const respondWithOne = singleResponder(descriptor, deps);
-  const recordContext = (c: Context<ApiEnv>, tx: RecordContext['tx']): RecordContext => ({
-    tx,
-    orgId: c.get('auth').orgId,
-    descriptor,
-    statements,
-    behaviours: deps.behaviours,
-    catalog: deps.catalog,
-    now: deps.clock(),
-    actor: actorOf(c),
-    ...(deps.dynamicReferences && { dynamicReferences: deps.dynamicReferences }),
-    ...(deps.dynamicRecords && { dynamicRecords: deps.dynamicRecords }),
-  });
-  const notFound = (id: number | string) => resourceNotFound(`No ${descriptor.type} with id ${id} exists`);
-  const pathId = (c: Context<ApiEnv>) => pathRecordId(c, descriptor.type);
-  const write = async <T>(work: () => Promise<T>): Promise<T> => {
+  /**
+   * Writes one record through the record writer (a set of one) in an org-scoped transaction:
+   * the row written, undefined when the record does not exist, or the write's refusal thrown.
+   */
+  const writeOne = async (c: Context<ApiEnv>, operation: WriteOperation): Promise<Row | undefined> => {
+    const { orgId } = c.get('auth');
     try {
-      return await work();
+      const [outcome] = await orgScopedTransaction(deps.sql, orgId, (tx) =>
+        deps.writer.write({ tx, orgId, actor: actorOf(c), catalog: deps.catalog }, [operation]),
+      );
+      if (outcome!.status === 'refused') throw outcome!.error;
+      return outcome!.status === 'written' ? outcome!.row : undefined;
     } catch (error) {
       throw apiErrorOfWrite(descriptor, error) ?? error;
     }
   };
+  const notFound = (id: number | string) => resourceNotFound(`No ${descriptor.type} with id ${id} exists`);
+  const pathId = (c: Context<ApiEnv>) => pathRecordId(c, descriptor.type);
   /** Sparse fieldsets apply to write responses too; include does not (SPEC.md rule 1). */
   const writeFields = (c: Context<ApiEnv>) => parseSingleRequest(descriptor, queryParams(c.req.url), deps, false).fields;
 
@@ -71,7 +70,7 @@ export function bindHandlers(module: ResourceModule, deps: EngineDependencies): 
 
     async get(c) {
       // The id is read inside the transaction, after the query parameters, as their errors come first.
-      const response = await respondWithOne(c, (tx) => findRecord(recordContext(c, tx), pathId(c)));
+      const response = await respondWithOne(c, (tx) => findRecord(tx, c.get('auth').orgId, statements, pathId(c)));
       if (!response) throw notFound(pathId(c));
       return response;
     },
@@ -81,7 +80,7 @@ export function bindHandlers(module: ResourceModule, deps: EngineDependencies): 
       requireScope(auth.scopes, descriptor.scope, 'write');
       const fields = writeFields(c);
       const input = readWriteBody(descriptor, parseRequestBody(await c.req.text()), 'create', module.validateCreate!);
-      const row = await write(() => orgScopedTransaction(deps.sql, auth.orgId, (tx) => insertRecord(recordContext(c, tx), input)));
+      const row = (await writeOne(c, { kind: 'create', type: descriptor.type, changes: input }))!;
       const resource = render(c, row, fields, { creating: true });
       return jsonApi(c, 201, { data: resource }, { Location: resource.links.self });
     },
@@ -92,7 +91,7 @@ export function bindHandlers(module: ResourceModule, deps: EngineDependencies): 
       const fields = writeFields(c);
       const id = pathId(c);
       const input = readWriteBody(descriptor, parseRequestBody(await c.req.text()), 'update', module.validateUpdate!, id);
-      const row = await write(() => orgScopedTransaction(deps.sql, auth.orgId, (tx) => updateRecord(recordContext(c, tx), id, input)));
+      const row = await writeOne(c, { kind: 'update', type: descriptor.type, id, changes: input });
       if (!row) throw notFound(id);
       return jsonApi(c, 200, { data: render(c, row, fields) });
     },
@@ -102,7 +101,7 @@ export function bindHandlers(module: ResourceModule, deps: EngineDependencies): 
       requireScope(auth.scopes, descriptor.scope, 'delete');
       rejectUnknownParams(queryParams(c.req.url), () => false, 'on delete');
       const id = pathId(c);
-      const row = await write(() => orgScopedTransaction(deps.sql, auth.orgId, (tx) => deleteRecord(recordContext(c, tx), id, references)));
+      const row = await writeOne(c, { kind: 'delete', type: descriptor.type, id });
       if (!row) throw notFound(id);
       return c.body(null, 204);
     },
@@ -116,7 +115,7 @@ export function bindHandlers(module: ResourceModule, deps: EngineDependencies): 
       requireScope(auth.scopes, descriptor.scope, 'write');
       const params = actionParams(queryParams(c.req.url), declared);
       const id = pathId(c);
-      const row = await write(() => orgScopedTransaction(deps.sql, auth.orgId, (tx) => applyAction(recordContext(c, tx), id, handler, params)));
+      const row = await writeOne(c, actionOperation(deps.behaviours, descriptor, id, name, params));
       if (!row) throw notFound(id);
       return jsonApi(c, 200, { data: render(c, row) });
     },

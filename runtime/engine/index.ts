@@ -3,7 +3,8 @@ import type { Behaviours } from './behaviour.js';
 import type { ApiEnv, EngineDependencies } from './context.js';
 import type { ResourceDescriptor, ResourceModule } from '../model/descriptor.js';
 import { bindHandlers, type ResourceHandlers } from './handlers.js';
-import type { DynamicRecords, DynamicReferences, Reference, ResourceCatalog } from './records.js';
+import type { Reference, ResourceCatalog } from './records.js';
+import type { RecordWriter } from './write-operations.js';
 import { buildStatements, type ResourceStatements } from './statements.js';
 
 export type { ApiEnv } from './context.js';
@@ -11,7 +12,11 @@ export type * from '../model/descriptor.js';
 export type { ResourceBehaviour, ActionHandler, Actor, Behaviours, AfterCreate, RecordLookup, RecordPresence, Viewer, WriteContext } from './behaviour.js';
 export { SERVICE_ACTOR } from './behaviour.js';
 export type { ResourceHandlers } from './handlers.js';
-export type { DynamicRecords, DynamicReferences, Reference } from './records.js';
+export type { DynamicRecords, DynamicReferences, Reference, ResourceCatalog } from './records.js';
+export type * from './write-operations.js';
+export { createRecordWriter, actionOperation, type RecordWriterOptions } from './record-writer.js';
+export type { EventSink, RecordedEvent } from './event-log.js';
+export { changesOfAttributes, type Snapshot } from './record-rules.js';
 
 /** The one engine: every resource, standard or (later) custom, is served by binding a module. */
 export interface ResourceEngine {
@@ -25,10 +30,8 @@ export interface EngineOptions {
   readonly publicBaseUrl?: string | undefined;
   readonly cursorSecret: string;
   readonly clock?: () => Date;
-  /** References held where no foreign key knows them (custom objects), cleared on delete. */
-  readonly dynamicReferences?: DynamicReferences;
-  /** Records of types no descriptor declares (custom objects), for behaviours' checks. */
-  readonly dynamicRecords?: DynamicRecords;
+  /** The one write path, shared by every engine (standard resources and each org's custom objects). */
+  readonly writer: RecordWriter;
 }
 
 /** Every to-one column in any resource that points at `type`, by type. */
@@ -70,19 +73,16 @@ export function createCatalog(descriptors: ReadonlyMap<string, ResourceDescripto
 }
 
 export function createResourceEngine(options: EngineOptions): ResourceEngine {
-  const referencesTo = referencesIndex(options.descriptors.values());
   const deps: EngineDependencies = {
     sql: options.sql,
     behaviours: options.behaviours,
     collections: new Map([...options.descriptors].map(([type, d]) => [type, d.collection])),
     publicBaseUrl: options.publicBaseUrl?.replace(/\/+$/, ''),
-    referencesTo,
     catalog: createCatalog(options.descriptors),
     descriptorOf: (type) => options.descriptors.get(type),
     cursorSecret: options.cursorSecret,
     clock: options.clock ?? (() => new Date()),
-    ...(options.dynamicReferences && { dynamicReferences: options.dynamicReferences }),
-    ...(options.dynamicRecords && { dynamicRecords: options.dynamicRecords }),
+    writer: options.writer,
   };
   return { bind: (module) => bindHandlers(module, deps) };
 }

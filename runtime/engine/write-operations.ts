@@ -19,6 +19,11 @@ export interface Changes {
   readonly relationshipMeta?: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
 }
 
+/** An update's changes, with the domain event to record besides `updated` when there is one. */
+export interface UpdateChanges extends Changes {
+  readonly domainEvent?: string;
+}
+
 export interface CreateOperation {
   readonly kind: 'create';
   /** The resource type: a standard resource or one of the org's custom objects. */
@@ -31,12 +36,11 @@ export interface UpdateOperation {
   readonly type: string;
   readonly id: number;
   /**
-   * The changes, or a function of the record as it is (locked) that returns them: bulk upsert's
-   * `missing` fills only empty fields. Empty changes write nothing and record no event.
+   * The changes, or a function of the record as it is (locked) and the write's time that
+   * returns them: an action's handler, bulk upsert's `missing` (fills only empty fields).
+   * Empty changes write nothing and record no event.
    */
-  readonly changes: Changes | ((current: Row) => Changes);
-  /** A domain event to record besides `updated` (an action's `completed`). */
-  readonly domainEvent?: string;
+  readonly changes: UpdateChanges | ((current: Row, now: Date) => UpdateChanges);
 }
 
 export interface DeleteOperation {

@@ -3,13 +3,13 @@ import { readFileSync } from 'node:fs';
 import { Logger as WorkerLogger, run, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
 import type { Logger } from 'pino';
 import type postgres from 'postgres';
-import { descriptors } from '../../generated/routes/index.js';
 import { deliverLifecycleTask, LIFECYCLE_TASK } from '../apps/lifecycle.js';
 import { BULK_CRONTAB, bulkTasks, createInterimRecordWriter } from '../bulk/index.js';
 import { CustomObjectRegistry, customObjectRecordPresence, customObjectReferences } from '../custom-objects/registry.js';
 import type { Config } from '../config.js';
 import { connectDatabase } from '../db/client.js';
-import { standardBehaviours } from '../resources/index.js';
+import type { RecordWriter } from '../engine/index.js';
+import { standardRecordWriter } from '../resources/record-writer.js';
 import { orgScopedTransaction } from '../tenancy/index.js';
 import { deliverWebhookTask } from '../webhooks/deliver-task.js';
 import { parseAllowedHosts, systemResolver, trustedContext, type DeliveryOptions } from '../webhooks/delivery/index.js';
@@ -36,10 +36,14 @@ export interface WorkerDependencies {
   readonly log: Logger;
   readonly delivery: DeliveryOptions;
   readonly clock?: () => Date;
+  /** The one write path; built from `clock` when not given. */
+  readonly writer?: RecordWriter;
 }
 
 /** Every task a Cadence worker runs. */
 export function createTaskList(deps: WorkerDependencies): TaskList {
+  const clock = deps.clock ?? (() => new Date());
+  const writer = deps.writer ?? standardRecordWriter(clock);
   return {
     // Expired tokens are kept 30 days (to explain a 401 "expired"), then removed; so are OAuth
     // codes, refresh tokens and invitations. A grant goes when its last refresh token has.
@@ -66,10 +70,9 @@ export function createTaskList(deps: WorkerDependencies): TaskList {
     },
     deliver_webhook: deliverWebhookTask({
       sql: deps.sql,
-      descriptors,
-      behaviours: standardBehaviours,
+      writer,
       delivery: deps.delivery,
-      clock: deps.clock ?? (() => new Date()),
+      clock,
       log: deps.log,
     }),
     [LIFECYCLE_TASK]: deliverLifecycleTask({ sql: deps.sql, delivery: deps.delivery, log: deps.log }),

@@ -1,7 +1,6 @@
 import type { Handler } from 'hono';
 import type postgres from 'postgres';
-import { createCatalog, SERVICE_ACTOR, type Behaviours, type ResourceDescriptor } from '../engine/index.js';
-import { deleteRecord, type Reference } from '../engine/records.js';
+import { SERVICE_ACTOR, type RecordWriter } from '../engine/index.js';
 import { orgScopedTransaction } from '../tenancy/index.js';
 import { orgOfCleanupToken } from '../resources/webhook.js';
 
@@ -10,14 +9,7 @@ import { orgOfCleanupToken } from '../resources/webhook.js';
  * webhook. 204 removed, 404 already gone, 401 not a cleanup token; the body is always empty.
  * The cleanup token authorizes nothing else, so this route sits outside bearer authentication.
  */
-export function webhookCleanup(options: {
-  sql: postgres.Sql;
-  descriptors: ReadonlyMap<string, ResourceDescriptor>;
-  behaviours: Behaviours;
-  references: readonly Reference[];
-}): Handler {
-  const catalog = createCatalog(options.descriptors);
-  const { descriptor, statements } = catalog.entry('webhook');
+export function webhookCleanup(options: { sql: postgres.Sql; writer: RecordWriter }): Handler {
   return async function cleanupWebhook(c) {
     const token = c.req.header('authorization')?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
     const orgId = token === undefined ? undefined : orgOfCleanupToken(token);
@@ -25,8 +17,7 @@ export function webhookCleanup(options: {
     const outcome = await orgScopedTransaction(options.sql, orgId, async (tx) => {
       const [webhook] = await tx<{ id: number }[]>`select id from webhooks where org_id = ${orgId} and cleanup_token = ${token}`;
       if (!webhook) return 'gone';
-      const context = { tx, orgId, descriptor, statements, behaviours: options.behaviours, catalog, now: new Date(), actor: SERVICE_ACTOR };
-      await deleteRecord(context, webhook.id, options.references);
+      await options.writer.write({ tx, orgId, actor: SERVICE_ACTOR }, [{ kind: 'delete', type: 'webhook', id: webhook.id }]);
       return 'removed';
     });
     // A well-formed token whose webhook is gone cannot be told apart from a forged one of the

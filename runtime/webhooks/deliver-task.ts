@@ -1,8 +1,8 @@
 import type { Task } from 'graphile-worker';
 import type { Logger } from 'pino';
 import type postgres from 'postgres';
-import { createCatalog, SERVICE_ACTOR, type Behaviours, type ResourceDescriptor } from '../engine/index.js';
-import { updateRecord, type RecordContext } from '../engine/records.js';
+import { descriptors } from '../../generated/routes/index.js';
+import { changesOfAttributes, SERVICE_ACTOR, type RecordWriter } from '../engine/index.js';
 import { orgScopedTransaction, type Transaction } from '../tenancy/index.js';
 import { deliverWithRetries, type DeliveryOptions, type DeliveryOutcome } from './delivery/index.js';
 import { deliveryBody, deliveryJobId, type StoredEvent } from './payload.js';
@@ -20,8 +20,7 @@ export interface DeliverWebhookPayload {
 
 export interface DeliverWebhookDependencies {
   readonly sql: postgres.Sql;
-  readonly descriptors: ReadonlyMap<string, ResourceDescriptor>;
-  readonly behaviours: Behaviours;
+  readonly writer: RecordWriter;
   readonly delivery: DeliveryOptions;
   readonly clock: () => Date;
   readonly log: Logger;
@@ -114,8 +113,7 @@ function attemptRows(outcome: DeliveryOutcome): { attempt: number; status: numbe
  * thrown, so graphile-worker's own retries (for a crashed worker) never multiply attempts.
  */
 export function deliverWebhookTask(deps: DeliverWebhookDependencies): Task {
-  const catalog = createCatalog(deps.descriptors);
-  const webhook = catalog.entry('webhook');
+  const webhook = descriptors.get('webhook')!;
   return async (payload) => {
     const job = payload as DeliverWebhookPayload;
     const now = deps.clock();
@@ -137,9 +135,9 @@ export function deliverWebhookTask(deps: DeliverWebhookDependencies): Task {
       }
       const changes = current && disabledState(outcome, current, deps.clock());
       if (!changes) return;
-      const context: RecordContext = { tx, orgId: job.orgId, ...webhook, behaviours: deps.behaviours, catalog, now: deps.clock(), actor: SERVICE_ACTOR };
-      const attributes = new Map(webhook.descriptor.attributes.filter((a) => Object.hasOwn(changes, a.name)).map((a) => [a, changes[a.name]]));
-      await updateRecord(context, job.webhookId, { attributes, relationships: new Map() });
+      await deps.writer.write({ tx, orgId: job.orgId, actor: SERVICE_ACTOR }, [
+        { kind: 'update', type: 'webhook', id: job.webhookId, changes: changesOfAttributes(webhook.attributes, changes) },
+      ]);
     });
   };
 }

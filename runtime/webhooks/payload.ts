@@ -1,4 +1,4 @@
-import type { Snapshot } from '../engine/records.js';
+import type { Snapshot } from '../engine/record-rules.js';
 
 /** An event as stored: what a delivery is built from. */
 export interface StoredEvent {

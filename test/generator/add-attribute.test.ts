@@ -17,6 +17,7 @@ import { runMigrations } from '../../runtime/db/migrate.js';
 import { createResourceEngine, type ApiEnv, type ResourceDescriptor } from '../../runtime/engine/index.js';
 import { ApiError, errorResponse } from '../../runtime/jsonapi/index.js';
 import { standardBehaviours } from '../../runtime/resources/index.js';
+import { standardRecordWriter } from '../../runtime/resources/record-writer.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { importGenerate } from './import-generate.js';
 
@@ -162,6 +163,8 @@ describe('migrated and served', () => {
       descriptors,
       behaviours: standardBehaviours,
       cursorSecret: 'add-attribute-test',
+      // Requests pass the engine's own catalog (the copy's descriptors) to the writer.
+      writer: standardRecordWriter(() => new Date()),
     });
     app = new Hono<ApiEnv>();
     app.use('*', bearerAuthentication(sql));

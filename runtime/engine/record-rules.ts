@@ -1,0 +1,115 @@
+import type { AttributeDescriptor, ResourceDescriptor, ToOneDescriptor } from '../model/descriptor.js';
+import { relationshipAlias, toOnes } from '../model/sql-text.js';
+import type { FieldError } from '../jsonapi/index.js';
+import type { Actor, Behaviours, RecordLookup } from './behaviour.js';
+import type { Row } from './render.js';
+import type { Changes } from './write-operations.js';
+
+/**
+ * The per-record rules of a write, free of SQL: the record as it will be, the values a
+ * behaviour derives, its checks, and the snapshots events record. The record writer applies
+ * them to every record of a set alike.
+ */
+
+/** What the rules of one resource need to know about the write. */
+export interface RuleContext {
+  readonly orgId: number;
+  readonly descriptor: ResourceDescriptor;
+  readonly behaviours: Behaviours;
+  readonly now: Date;
+  readonly actor: Actor;
+}
+
+/** A row's to-one relationship ids by relationship name: how behaviours see relationships. */
+export function relationshipIdsOf(descriptor: ResourceDescriptor, row: Row | null): Record<string, number | null> {
+  const ids: Record<string, number | null> = {};
+  for (const rel of toOnes(descriptor)) ids[rel.name] = row ? ((row[relationshipAlias(rel)] as number | null | undefined) ?? null) : null;
+  return ids;
+}
+
+/** The record as it will be after `changes`: attributes and to-one relationship ids by name. */
+function nextValues(descriptor: ResourceDescriptor, changes: Changes, previous: Row | null): Record<string, unknown> {
+  const next: Record<string, unknown> = { ...previous, ...relationshipIdsOf(descriptor, previous) };
+  for (const [a, value] of changes.attributes) next[a.name] = value;
+  for (const [rel, id] of changes.relationships) next[rel.name] = id;
+  return next;
+}
+
+/** Adds the values the resource's behaviour derives from the record as it will be. */
+export function withDerived(context: RuleContext, changes: Changes, previous: Row | null): Changes {
+  const derive = context.behaviours.get(context.descriptor.type)?.derive;
+  if (!derive) return changes;
+  const next = nextValues(context.descriptor, changes, previous);
+  const derived = derive(next, previous, { orgId: context.orgId, now: context.now, actor: context.actor });
+  if (Object.keys(derived).length === 0) return changes;
+  const attributes = new Map(changes.attributes);
+  for (const a of context.descriptor.attributes) if (Object.hasOwn(derived, a.name)) attributes.set(a, derived[a.name]);
+  const relationships = new Map(changes.relationships);
+  for (const rel of toOnes(context.descriptor)) if (Object.hasOwn(derived, rel.name)) relationships.set(rel, derived[rel.name] as number | null);
+  return { ...changes, attributes, relationships };
+}
+
+/** Runs the resource's own check of the record as it will be; each problem is a field error. */
+export async function behaviourProblems(context: RuleContext, changes: Changes, previous: Row | null, lookup: RecordLookup): Promise<readonly FieldError[]> {
+  const check = context.behaviours.get(context.descriptor.type)?.check;
+  if (!check) return [];
+  return check(nextValues(context.descriptor, changes, previous), previous, lookup);
+}
+
+/** A stored value per column: timestamps and JSON as PostgreSQL reads them from JSON. */
+export interface ColumnValue {
+  readonly column: string;
+  readonly value: unknown;
+}
+
+/** The columns a change writes; the service keeps createdAt and updatedAt itself. */
+export function columnValuesOf(changes: Changes): ColumnValue[] {
+  const values: ColumnValue[] = [];
+  for (const [a, value] of changes.attributes) {
+    if (a.name === 'createdAt' || a.name === 'updatedAt') continue;
+    values.push({ column: a.column, value: value === undefined ? null : value });
+  }
+  for (const [rel, id] of changes.relationships) values.push({ column: rel.column, value: id });
+  return values;
+}
+
+/** Attributes and to-one relationships of a row, as events record them. */
+export interface Snapshot {
+  attributes: Record<string, unknown>;
+  relationships: Record<string, { data: { type: string; id: number } | null }>;
+}
+
+/**
+ * The public view of a row for events, limited to `names` when given. Attributes the resource
+ * marks sensitive (a webhook's secret) are never copied into events, write-only ones not at all.
+ */
+export function snapshot(context: Pick<RuleContext, 'descriptor' | 'behaviours'>, row: Row, names?: ReadonlySet<string>): Snapshot {
+  const { descriptor } = context;
+  const sensitive = new Set(context.behaviours.get(descriptor.type)?.sensitiveAttributes ?? []);
+  const result: Snapshot = { attributes: {}, relationships: {} };
+  for (const a of descriptor.attributes) {
+    if (a.writeOnly || (names && !names.has(a.name))) continue;
+    result.attributes[a.name] = sensitive.has(a.name) && row[a.name] != null ? '[REDACTED]' : (row[a.name] ?? null);
+  }
+  for (const rel of descriptor.relationships) {
+    if (rel.kind !== 'toOne' || (names && !names.has(rel.name))) continue;
+    const id = row[relationshipAlias(rel)] as number | null | undefined;
+    result.relationships[rel.name] = { data: id == null ? null : { type: rel.target, id } };
+  }
+  return result;
+}
+
+/** Names whose value differs between two rows, among those the change wrote. */
+export function changedNames(changes: Changes, before: Row, after: Row): Set<string> {
+  const names = new Set<string>();
+  for (const a of changes.attributes.keys()) if (JSON.stringify(before[a.name] ?? null) !== JSON.stringify(after[a.name] ?? null)) names.add(a.name);
+  for (const rel of changes.relationships.keys()) if ((before[relationshipAlias(rel)] ?? null) !== (after[relationshipAlias(rel)] ?? null)) names.add(rel.name);
+  return names;
+}
+
+/** Changes made of attribute values by name (an action's result), for the update path. */
+export function changesOfAttributes(attributes: readonly AttributeDescriptor[], values: Readonly<Record<string, unknown>>): Changes {
+  const map = new Map<AttributeDescriptor, unknown>();
+  for (const a of attributes) if (Object.hasOwn(values, a.name)) map.set(a, values[a.name]);
+  return { attributes: map, relationships: new Map<ToOneDescriptor, number | null>() };
+}

@@ -1,0 +1,146 @@
+import type { ResourceDescriptor } from '../model/descriptor.js';
+import { partitionPredicate, quoteIdent, selectList } from '../model/sql-text.js';
+import type { Transaction } from '../tenancy/index.js';
+import type { ColumnValue } from './record-rules.js';
+import type { Reference } from './records.js';
+import type { Row } from './render.js';
+
+/**
+ * The statements of a set write: each touches every record of the set at once. Values travel
+ * as one JSON parameter that PostgreSQL turns into rows of the table's own row type
+ * (jsonb_populate_record), so every column gets its declared type without a cast list here.
+ * The JSON is wrapped in an object: postgres.js would send a bare array as a PostgreSQL array.
+ */
+
+type Lock = 'update' | 'delete';
+
+/**
+ * Reads and locks the org's records among `ids`, in id order so that two set writes over
+ * overlapping records take their locks in the same order and cannot deadlock. An update takes
+ * FOR NO KEY UPDATE (it changes no key, and does not block foreign-key checks of rows that
+ * refer to it); a delete FOR UPDATE, so new references wait until the delete is decided.
+ */
+export async function lockRows(tx: Transaction, descriptor: ResourceDescriptor, orgId: number, ids: readonly number[], lock: Lock): Promise<Map<number, Row>> {
+  if (ids.length === 0) return new Map();
+  const rows = await tx.unsafe<Row[]>(
+    `select ${selectList(descriptor)} from ${quoteIdent(descriptor.table)}
+      where "org_id" = $1 and "id" = any($2::bigint[])${partitionPredicate(descriptor)}
+      order by "id" for ${lock === 'update' ? 'no key update' : 'update'}`,
+    [orgId, ids] as never[],
+    { prepare: true },
+  );
+  return new Map(rows.map((row) => [Number(row.id), row]));
+}
+
+/** Rows of column values, keyed by column name, in one JSON parameter. */
+function jsonRows(rows: readonly (readonly ColumnValue[])[], id?: readonly number[]): { rows: Record<string, unknown>[] } {
+  return {
+    rows: rows.map((values, i) => {
+      const row: Record<string, unknown> = id ? { id: id[i] } : {};
+      for (const v of values) row[v.column] = v.value;
+      return row;
+    }),
+  };
+}
+
+const ROWS_OF = (table: string) =>
+  `jsonb_array_elements($2::jsonb->'rows') with ordinality as e(value, ord) cross join lateral jsonb_populate_record(null::${table}, e.value) as r`;
+
+/**
+ * Inserts rows that set the same `columns` (others take their defaults) and returns them in
+ * the order given: rows are inserted in that order and ids drawn as they are, so ascending
+ * ids follow it.
+ */
+export async function insertRows(
+  tx: Transaction,
+  descriptor: ResourceDescriptor,
+  orgId: number,
+  columns: readonly string[],
+  rows: readonly (readonly ColumnValue[])[],
+): Promise<Row[]> {
+  const table = quoteIdent(descriptor.table);
+  const partition = descriptor.partition;
+  const targets = ['"org_id"', ...(partition ? [quoteIdent(partition.column)] : []), ...columns.map(quoteIdent)];
+  const sources = ['$1', ...(partition ? [String(Number(partition.value))] : []), ...columns.map((c) => `r.${quoteIdent(c)}`)];
+  const inserted = await tx.unsafe<Row[]>(
+    `insert into ${table} (${targets.join(', ')}) select ${sources.join(', ')} from ${ROWS_OF(table)} order by e.ord returning ${selectList(descriptor)}`,
+    [orgId, jsonRows(rows)] as never[],
+    { prepare: true },
+  );
+  return inserted.sort((a, b) => Number(a.id) - Number(b.id));
+}
+
+/**
+ * Updates records that set the same `columns`, each to its own values; updatedAt becomes the
+ * transaction's time. Returns the rows as stored, by id. Each id appears at most once.
+ */
+export async function updateRows(
+  tx: Transaction,
+  descriptor: ResourceDescriptor,
+  orgId: number,
+  columns: readonly string[],
+  ids: readonly number[],
+  rows: readonly (readonly ColumnValue[])[],
+): Promise<Map<number, Row>> {
+  const table = quoteIdent(descriptor.table);
+  // The source's columns are renamed so that RETURNING's unqualified names mean the table's.
+  const sets = columns.map((c, i) => `${quoteIdent(c)} = s."__v${i}"`);
+  if (descriptor.attributes.some((a) => a.name === 'updatedAt')) sets.push(`"updated_at" = now()`);
+  const source = [`r."id" as "__id"`, ...columns.map((c, i) => `r.${quoteIdent(c)} as "__v${i}"`)].join(', ');
+  const updated = await tx.unsafe<Row[]>(
+    `update ${table} set ${sets.join(', ')} from (select ${source} from ${ROWS_OF(table)}) as s
+      where ${table}."org_id" = $1 and ${table}."id" = s."__id"${partitionPredicate(descriptor, table)}
+      returning ${selectList(descriptor)}`,
+    [orgId, jsonRows(rows, ids)] as never[],
+    { prepare: true },
+  );
+  return new Map(updated.map((row) => [Number(row.id), row]));
+}
+
+/**
+ * Clears every relationship that points at the records about to be deleted, one statement
+ * per referring column (the foreign keys carry org_id, so ON DELETE SET NULL would null org_id
+ * too), then deletes them. Returns their last values by id.
+ */
+export async function deleteRows(
+  tx: Transaction,
+  descriptor: ResourceDescriptor,
+  orgId: number,
+  ids: readonly number[],
+  references: readonly Reference[],
+): Promise<Map<number, Row>> {
+  for (const ref of references) {
+    const touch = ref.touchesUpdatedAt ? `, "updated_at" = now()` : '';
+    const partition = ref.partition ? ` and ${quoteIdent(ref.partition.column)} = ${Number(ref.partition.value)}` : '';
+    await tx.unsafe(
+      `update ${quoteIdent(ref.table)} set ${quoteIdent(ref.column)} = null${touch} where "org_id" = $1 and ${quoteIdent(ref.column)} = any($2::bigint[])${partition}`,
+      [orgId, ids] as never[],
+      { prepare: true },
+    );
+  }
+  const deleted = await tx.unsafe<Row[]>(
+    `delete from ${quoteIdent(descriptor.table)} where "org_id" = $1 and "id" = any($2::bigint[])${partitionPredicate(descriptor)} returning ${selectList(descriptor)}`,
+    [orgId, ids] as never[],
+    { prepare: true },
+  );
+  return new Map(deleted.map((row) => [Number(row.id), row]));
+}
+
+/**
+ * Which of the referenced records exist in the org, asked of every target resource in one
+ * statement: `targets` maps each target descriptor to the ids referenced. Returns "type:id" keys.
+ */
+export async function existingTargets(tx: Transaction, orgId: number, targets: ReadonlyMap<ResourceDescriptor, ReadonlySet<number>>): Promise<Set<string>> {
+  const parts: string[] = [];
+  const params: unknown[] = [orgId];
+  for (const [target, ids] of targets) {
+    params.push([...ids]);
+    parts.push(
+      `select ${parts.length}::int as "target", "id" from ${quoteIdent(target.table)} where "org_id" = $1 and "id" = any($${params.length}::bigint[])${partitionPredicate(target)}`,
+    );
+  }
+  if (parts.length === 0) return new Set();
+  const found = await tx.unsafe<{ target: number; id: number }[]>(parts.join(' union all '), params as never[], { prepare: true });
+  const types = [...targets.keys()].map((d) => d.type);
+  return new Set(found.map((f) => `${types[f.target]}:${Number(f.id)}`));
+}
