@@ -20,7 +20,6 @@ import { UpsertTargets, type OrgCustomObjectsSource } from './upsert-targets.js'
 
 export { isUpsertPath, UPSERT_BODY_LIMIT } from './upsert-route.js';
 export { takeFromAllowance, allowanceExceeded, allowanceHeaders, DAILY_ALLOWANCE, type AllowanceOptions, type AllowanceTake } from './allowance.js';
-export { createInterimRecordWriter } from './interim-record-writer.js';
 
 /** The allowance from configuration: BULK_ALLOWANCE_CAPACITY and BULK_ALLOWANCE_PER_DAY. */
 export function allowanceOptions(config: Partial<Pick<Config, 'bulkAllowanceCapacity' | 'bulkAllowancePerDay'>>): AllowanceOptions {

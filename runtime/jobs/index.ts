@@ -3,9 +3,11 @@ import { readFileSync } from 'node:fs';
 import { Logger as WorkerLogger, run, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
 import type { Logger } from 'pino';
 import type postgres from 'postgres';
+import { descriptors } from '../../generated/routes/index.js';
 import { deliverLifecycleTask, LIFECYCLE_TASK } from '../apps/lifecycle.js';
-import { BULK_CRONTAB, bulkTasks, createInterimRecordWriter } from '../bulk/index.js';
-import { CustomObjectRegistry, customObjectRecordPresence, customObjectReferences } from '../custom-objects/registry.js';
+import { BULK_CRONTAB, bulkTasks } from '../bulk/index.js';
+import { CustomObjectRegistry } from '../custom-objects/registry.js';
+import { standardBehaviours } from '../resources/index.js';
 import type { Config } from '../config.js';
 import { connectDatabase } from '../db/client.js';
 import type { RecordWriter } from '../engine/index.js';
@@ -76,26 +78,13 @@ export function createTaskList(deps: WorkerDependencies): TaskList {
       log: deps.log,
     }),
     [LIFECYCLE_TASK]: deliverLifecycleTask({ sql: deps.sql, delivery: deps.delivery, log: deps.log }),
-    ...bulkTasks({ sql: deps.sql, writer: bulkWriter(deps), customObjects: customObjectsOf(deps), clock: deps.clock ?? (() => new Date()), log: deps.log }),
+    ...bulkTasks({ sql: deps.sql, writer, customObjects: customObjectsOf(deps.sql, clock, writer), clock, log: deps.log }),
   };
 }
 
-/** TEMPORARY, until the record writer lands: bulk upserts write through the per-record path. */
-function bulkWriter(deps: WorkerDependencies) {
-  const clock = deps.clock ?? (() => new Date());
-  return createInterimRecordWriter({ descriptors, behaviours: standardBehaviours, clock, dynamicReferences: customObjectReferences, dynamicRecords: customObjectRecordPresence });
-}
-
 /** Orgs' custom objects for jobs; workers never page through lists, so no cursor secret. */
-function customObjectsOf(deps: WorkerDependencies): CustomObjectRegistry {
-  return new CustomObjectRegistry(deps.sql, descriptors, {
-    sql: deps.sql,
-    behaviours: standardBehaviours,
-    cursorSecret: 'unused-by-workers',
-    dynamicReferences: customObjectReferences,
-    dynamicRecords: customObjectRecordPresence,
-    ...(deps.clock && { clock: deps.clock }),
-  });
+function customObjectsOf(sql: postgres.Sql, clock: () => Date, writer: RecordWriter): CustomObjectRegistry {
+  return new CustomObjectRegistry(sql, descriptors, { sql, behaviours: standardBehaviours, cursorSecret: 'unused-by-workers', clock, writer });
 }
 
 /** Daily housekeeping; graphile-worker makes sure one runner in the cluster runs each. */
