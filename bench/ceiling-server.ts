@@ -12,7 +12,7 @@
  * Started by bench/main.ts with DATABASE_URL, PORT and BENCH_CEILING (JSON: CeilingConfig).
  */
 import { serve } from '@hono/node-server';
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type postgres from 'postgres';
 import { descriptors } from '../generated/routes/index.js';
 import { bearerAuthentication, type AuthEnv } from '../runtime/auth/index.js';
@@ -189,7 +189,8 @@ function listBody(plan: ListPlan, rows: Row[], more: boolean, included: unknown[
 
 const app = new Hono<AuthEnv>();
 const authenticate = bearerAuthentication(sql);
-app.use('/api/v2/*', (c, next) => (variantOf(c) === 'auth' || variantOf(c) === 'pipelined' ? authenticate(c, next) : next()));
+const authenticateVariants: MiddlewareHandler<AuthEnv> = (c, next) => (variantOf(c) === 'auth' || variantOf(c) === 'pipelined' ? authenticate(c, next) : next());
+app.use('/api/v2/*', authenticateVariants);
 
 app.get('/api/v2/prospects/:id{[0-9]+}', async (c) => {
   const variant = variantOf(c);
@@ -217,7 +218,7 @@ async function shutDown(): Promise<void> {
   await sql.end({ timeout: 5 });
   process.exit(0);
 }
-process.once('SIGTERM', shutDown);
-process.once('SIGINT', shutDown);
+process.once('SIGTERM', () => void shutDown());
+process.once('SIGINT', () => void shutDown());
 // Started with an IPC channel: when the benchmark process goes, so does this one.
-process.once('disconnect', shutDown);
+process.once('disconnect', () => void shutDown());

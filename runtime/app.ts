@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Logger } from 'pino';
 import type postgres from 'postgres';
@@ -117,7 +117,8 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
   });
   // Only methods that carry bodies pay for the limit's stream wrapping; a GET body is never read.
   // Bulk upserts have their own limit (2 MB, SPEC.md), applied by their routes.
-  app.use('/api/v2/*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' || isUpsertPath(c.req.path) ? next() : limitBody(c, next)));
+  const limitBodies: MiddlewareHandler = (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' || isUpsertPath(c.req.path) ? next() : limitBody(c, next));
+  app.use('/api/v2/*', limitBodies);
   app.use('/api/v2/*', jsonApiMediaType());
 
   // No token needed; with a valid one, the caller's custom objects are included.

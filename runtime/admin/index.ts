@@ -74,7 +74,7 @@ export async function createOrg(sql: postgres.Sql, options: { name: string; admi
     await tx`insert into cadence_system.org_admins (org_id, user_id) values (${orgId}, ${userId})`;
     const granted = await insertToken(tx, { orgId, userId, scopes: knownScopes(), ttlSeconds: DEFAULT_TOKEN_TTL_SECONDS });
     return { orgId, userId, ...granted };
-  }) as Promise<CreatedOrg>;
+  });
 }
 
 /** Operator commands name orgs by id; a deleted or unknown one gets a clear error. */
@@ -89,7 +89,7 @@ export async function createUser(sql: postgres.Sql, options: { orgId: number; em
     const userId = await insertUser(tx, options.orgId, options.email);
     if (options.admin) await tx`insert into cadence_system.org_admins (org_id, user_id) values (${options.orgId}, ${userId})`;
     return { userId };
-  }) as Promise<{ userId: number }>;
+  });
 }
 
 export async function createToken(
@@ -103,5 +103,5 @@ export async function createToken(
     await leaveOrg(tx);
     if (!user) throw new AdminError(`user ${options.userId} does not exist in org ${options.orgId}`);
     return insertToken(tx, { ...options, ttlSeconds: options.ttlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS });
-  }) as Promise<{ token: string; expiresAt: string }>;
+  });
 }

@@ -42,7 +42,7 @@ export async function installApp(sql: postgres.Sql, options: { appId: string; or
       await enqueueLifecycleEvent(tx, { type: 'app.installed', appId: options.appId, installId, orgId: options.orgId, occurredAt: now });
     }
     return { installId, installSetupToken, expiresAt: expiresAt.toISOString() };
-  }) as Promise<IssuedInstall>;
+  });
 }
 
 /**
@@ -70,7 +70,7 @@ export async function uninstallApp(
               where org_id = ${options.orgId} and app_guid = ${options.appId} and revoked_at is null`;
     await enqueueLifecycleEvent(tx, { type: 'app.uninstalled', appId: options.appId, installId: row.id, orgId: options.orgId, occurredAt: now });
     return { installId: row.id, uninstalledAt: now.toISOString() };
-  }) as Promise<{ installId: string; uninstalledAt: string }>;
+  });
 }
 
 /** An install with the state of its org, as the install endpoints need it. */

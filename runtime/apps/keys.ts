@@ -43,7 +43,7 @@ export async function addKey(sql: postgres.Sql, options: { appId: string; public
     const [row] = await tx<{ id: number }[]>`
       insert into cadence_system.app_keys (app_guid, public_key_pem) values (${options.appId}, ${pem}) returning id`;
     return { keyId: row!.id };
-  }) as Promise<{ keyId: number }>;
+  });
 }
 
 /** Stops accepting app tokens signed with this key. Access tokens issued before stay valid. */

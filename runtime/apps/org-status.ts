@@ -42,7 +42,7 @@ export async function unlockOrg(sql: postgres.Sql, orgId: number): Promise<OrgSt
 
 /** Deleting a deleted org again changes nothing and announces nothing. */
 export async function deleteOrg(sql: postgres.Sql, orgId: number): Promise<OrgStatus> {
-  return sql.begin(async (tx) => {
+  return sql.begin<OrgStatus>(async (tx) => {
     const [deleted] = await tx<OrgRow[]>`
       update cadence_system.orgs set deleted_at = now() where id = ${orgId} and deleted_at is null
       returning id, locked_at, deleted_at`;
@@ -52,5 +52,5 @@ export async function deleteOrg(sql: postgres.Sql, orgId: number): Promise<OrgSt
     }
     const [row] = await tx<OrgRow[]>`select id, locked_at, deleted_at from cadence_system.orgs where id = ${orgId}`;
     return statusOf(row, orgId);
-  }) as Promise<OrgStatus>;
+  });
 }

@@ -94,7 +94,8 @@ export async function confirmedAuth<E extends AuthEnv>(c: Context<E>): Promise<A
  * admin flag). The first run left nothing behind: its transaction was rolled back.
  */
 export function retryingWhenTokenStale<E extends AuthEnv>(handler: Handler<E>): Handler<E> {
-  return async function servedWithCurrentToken(c, next) {
+  // Hono types a handler's result as any; unknown is all this wrapper can promise about it.
+  return async function servedWithCurrentToken(c, next): Promise<unknown> {
     try {
       return await handler(c, next);
     } catch (error) {

@@ -79,7 +79,14 @@ export async function createUpsertBatch(tx: Transaction, batch: NewBatch): Promi
            with ordinality as u(data, state, info, errors, position)
      order by u.position
     returning id, state`;
-  await enqueueJobs(tx, chunkJobs(batch.orgId, batchId, ids.filter((i) => i.state === 'pending').map((i) => i.id)));
+  await enqueueJobs(
+    tx,
+    chunkJobs(
+      batch.orgId,
+      batchId,
+      ids.filter((i) => i.state === 'pending').map((i) => i.id),
+    ),
+  );
   return batchId;
 }
 
@@ -228,5 +235,12 @@ export async function failBatch(tx: Transaction, orgId: number, batchId: number,
     update batch_items set state = 'error', failed = true, info = ${error.detail}, errors = ${tx.json([error] as never)}, updated_at = ${at}
      where org_id = ${orgId} and batch_id = ${batchId} and state = 'pending'
     returning id`;
-  await countIntoBatch(tx, orgId, batchId, { done: failed.length, failures: failed.length, errors: failed.length ? { batchFailed: failed.length } : {}, fatal: reason }, now, now);
+  await countIntoBatch(
+    tx,
+    orgId,
+    batchId,
+    { done: failed.length, failures: failed.length, errors: failed.length ? { batchFailed: failed.length } : {}, fatal: reason },
+    now,
+    now,
+  );
 }

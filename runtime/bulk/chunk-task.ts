@@ -56,7 +56,13 @@ async function writeChunk(deps: ChunkTaskDependencies, chunk: ChunkPayload): Pro
     if ('refused' in target) throw new FatalBatchError(target.refused);
     const plans = items.map((item) => planRecord(target, JSON.parse(item.data) as Record<string, unknown>, batch.dupeMethod));
     const outcomes = await writePlans(tx, deps.writer, { orgId: chunk.orgId, actor: batch.actor, target }, plans);
-    await recordChunk(tx, chunk, items.map((item, i) => resultOf(item, plans[i]!, outcomes[i], target)), startedAt, deps.clock());
+    await recordChunk(
+      tx,
+      chunk,
+      items.map((item, i) => resultOf(item, plans[i]!, outcomes[i], target)),
+      startedAt,
+      deps.clock(),
+    );
   });
 }
 
@@ -70,7 +76,8 @@ async function writePlans(
   const positions = plans.flatMap((plan, i) => (plan.kind === 'write' ? [i] : []));
   const operations = positions.map((i) => (plans[i] as Extract<RecordPlan, { kind: 'write' }>).operation);
   const writeScope = { tx, orgId: scope.orgId, actor: scope.actor, ...(scope.target.catalog && { catalog: scope.target.catalog }) };
-  const written = operations.length === 1 ? await writeOne(writeScope, writer, operations, scope.target) : operations.length ? await writer.write(writeScope, operations) : [];
+  const written =
+    operations.length === 1 ? await writeOne(writeScope, writer, operations, scope.target) : operations.length ? await writer.write(writeScope, operations) : [];
   const outcomes: (WriteOutcome | undefined)[] = plans.map(() => undefined);
   positions.forEach((position, n) => (outcomes[position] = written[n]));
   return outcomes;

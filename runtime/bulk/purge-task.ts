@@ -31,8 +31,11 @@ export function purgeBulkUpsertsTask(deps: { sql: postgres.Sql; clock: () => Dat
     for (const { id: orgId } of orgs) {
       await orgScopedTransaction(deps.sql, orgId, (tx) => tx`delete from bulk_idempotency_keys where org_id = ${orgId} and created_at <= ${keyCutoff}`);
       for (;;) {
-        const expired = await orgScopedTransaction(deps.sql, orgId, (tx) =>
-          tx<{ id: number }[]>`
+        const expired = await orgScopedTransaction(
+          deps.sql,
+          orgId,
+          (tx) =>
+            tx<{ id: number }[]>`
             select id from batches
              where org_id = ${orgId} and action in ${tx(UPSERT_ACTIONS)} and created_at < ${batchCutoff}
              order by id limit ${BATCHES_PER_STEP}`,
@@ -46,8 +49,11 @@ export function purgeBulkUpsertsTask(deps: { sql: postgres.Sql; clock: () => Dat
 
 async function purgeBatch(sql: postgres.Sql, orgId: number, batchId: number): Promise<void> {
   for (;;) {
-    const deleted = await orgScopedTransaction(sql, orgId, (tx) =>
-      tx`
+    const deleted = await orgScopedTransaction(
+      sql,
+      orgId,
+      (tx) =>
+        tx`
         delete from batch_items
          where org_id = ${orgId}
            and id in (select id from batch_items where org_id = ${orgId} and batch_id = ${batchId} limit ${ITEMS_PER_STEP})`,

@@ -69,9 +69,10 @@ export function planRecord(target: UpsertTarget, record: Readonly<Record<string,
       if (dupeMethod === 'overwriteNoCreate') return { kind: 'skipped' };
       return { kind: 'write', operation: { kind: 'create', type: descriptor.type, changes: changesOf(input) }, then: 'success' };
     }
-    const id = typeof data.id === 'number' ? (Number.isSafeInteger(data.id) && data.id > 0 ? data.id : undefined) : parseId(String(data.id));
+    const id =
+      typeof data.id === 'number' ? (Number.isSafeInteger(data.id) && data.id > 0 ? data.id : undefined) : typeof data.id === 'string' ? parseId(data.id) : undefined;
     if (id === undefined) return invalidId();
-    const input = readWriteBody(descriptor, record as Record<string, unknown>, 'update', target.validateUpdate, id);
+    const input = readWriteBody(descriptor, record, 'update', target.validateUpdate, id);
     const type = descriptor.type;
     if (dupeMethod === 'skip') return { kind: 'write', operation: { kind: 'update', type, id, changes: NO_CHANGES }, then: 'skipped' };
     if (dupeMethod === 'missing') return { kind: 'write', operation: { kind: 'update', type, id, changes: fillingEmpty(input) }, then: 'success' };

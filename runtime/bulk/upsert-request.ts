@@ -35,7 +35,9 @@ export function parseUpsertRequest(body: Record<string, unknown>): UpsertRequest
   if (!isObject(attributes)) throw validationError([{ pointer: '/data/attributes', detail: 'data.attributes must be an object with "records"' }]);
   const unknown = Object.keys(attributes).filter((name) => name !== 'dupeMethod' && name !== 'records');
   if (unknown.length) {
-    throw validationError(unknown.map((name) => ({ pointer: `/data/attributes/${name}`, detail: `"${name}" is not a known attribute; a bulk upsert takes dupeMethod and records` })));
+    throw validationError(
+      unknown.map((name) => ({ pointer: `/data/attributes/${name}`, detail: `"${name}" is not a known attribute; a bulk upsert takes dupeMethod and records` })),
+    );
   }
   const dupeMethod = attributes.dupeMethod ?? 'skip';
   if (!DUPE_METHODS.includes(dupeMethod as DupeMethod)) {

@@ -16,7 +16,9 @@ export interface UpsertTarget {
 
 /** What the custom-object registry (runtime/custom-objects/registry.ts) tells about one org. */
 export interface OrgCustomObjectsSource {
-  forOrg(orgId: number): Promise<{ readonly signature: string; readonly definitions: readonly Definition[]; readonly descriptors: ReadonlyMap<string, ResourceDescriptor> }>;
+  forOrg(
+    orgId: number,
+  ): Promise<{ readonly signature: string; readonly definitions: readonly Definition[]; readonly descriptors: ReadonlyMap<string, ResourceDescriptor> }>;
 }
 
 /** A type that cannot be upserted, and why, in a sentence for the client. */

@@ -2,7 +2,7 @@ import type { Context, Hono } from 'hono';
 import type postgres from 'postgres';
 import { confirmedAuth, requireScope } from '../auth/index.js';
 import type { ApiEnv } from '../engine/index.js';
-import { conflict, forbidden, jsonApi, parseId, parseRequestBody, resourceNotFound, badRequest } from '../jsonapi/index.js';
+import { conflict, forbidden, jsonApi, isPathId, parseId, parseRequestBody, resourceNotFound, badRequest } from '../jsonapi/index.js';
 import { createDefinition, deleteDefinition, listDefinitions, updateDefinition, type StoredDefinition } from './definitions.js';
 import { CUSTOM_OBJECT_SCOPE } from './descriptor.js';
 
@@ -44,7 +44,7 @@ function attributesOf(body: Record<string, unknown>, update: boolean, pathId?: n
   if (!data || typeof data !== 'object' || Array.isArray(data)) throw badRequest('invalidBody', 'The body must have a "data" object', { pointer: '/data' });
   if (data.type !== TYPE) throw conflict(`data.type must be "${TYPE}"`, { pointer: '/data/type' });
   if (!update && data.id !== undefined) throw forbidden('clientGeneratedId', 'Ids are assigned by the service', { pointer: '/data/id' });
-  if (update && data.id !== undefined && String(data.id) !== String(pathId)) throw conflict('data.id does not match the path', { pointer: '/data/id' });
+  if (update && data.id !== undefined && !isPathId(data.id, pathId)) throw conflict('data.id does not match the path', { pointer: '/data/id' });
   const attributes = data.attributes ?? {};
   if (typeof attributes !== 'object' || Array.isArray(attributes)) throw badRequest('invalidBody', 'data.attributes must be an object', { pointer: '/data/attributes' });
   return attributes as Record<string, unknown>;

@@ -73,7 +73,7 @@ function freedSlots(previous: Definition, next: DefinitionInput): string[] {
 async function insertDefinition(tx: Transaction, orgId: number, input: DefinitionInput): Promise<StoredDefinition> {
   const [row] = await tx<DefinitionRow[]>`
     insert into custom_object_definitions (org_id, name, display_name, display_field, fields, relationships)
-    values (${orgId}, ${input.name}, ${input.displayName}, ${input.displayField}, ${tx.json(input.fields as never)}, ${tx.json(input.relationships as never)})
+    values (${orgId}, ${input.name}, ${input.displayName}, ${input.displayField}, ${tx.json(input.fields as never)}, ${tx.json(input.relationships)})
     returning *`;
   return definitionOf(row!);
 }
@@ -116,7 +116,7 @@ export async function updateDefinition(
     const [row] = await tx<DefinitionRow[]>`
       update custom_object_definitions
          set display_name = ${next.displayName}, display_field = ${next.displayField},
-             fields = ${tx.json(next.fields as never)}, relationships = ${tx.json(next.relationships as never)},
+             fields = ${tx.json(next.fields as never)}, relationships = ${tx.json(next.relationships)},
              version = version + 1, updated_at = now()
        where org_id = ${orgId} and id = ${id}
        returning *`;

@@ -1,4 +1,4 @@
-import type { Context, Next } from 'hono';
+import type { Context, Handler, Next } from 'hono';
 import type postgres from 'postgres';
 import { createResourceEngine, type ApiEnv, type EngineOptions, type RecordPresence, type ResourceDescriptor, type ResourceHandlers } from '../engine/index.js';
 import type { Reference } from '../engine/records.js';
@@ -63,8 +63,9 @@ export class CustomObjectRegistry {
   }
 
   /** A Hono handler running `operation` of the custom object named in the path. */
-  handler(operation: keyof ResourceHandlers) {
-    return async (c: Context<ApiEnv>, next: Next) => {
+  handler(operation: keyof ResourceHandlers): Handler<ApiEnv> {
+    // Hono types a handler's result as any; unknown is all this one can promise about it.
+    return async (c: Context<ApiEnv>, next: Next): Promise<unknown> => {
       const name = c.req.param('name') ?? '';
       const objects = await this.forOrg(c.get('auth').orgId);
       const handlers = objects.handlers.get(name);

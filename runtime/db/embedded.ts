@@ -21,7 +21,7 @@ export interface EmbeddedPostgresOptions {
 export interface EmbeddedPostgres {
   /** Points at the `cadence` database. */
   url: string;
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
   /** False when another process had already started a server on this data folder. */
   startedHere: boolean;
 }

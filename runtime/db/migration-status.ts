@@ -42,9 +42,9 @@ export async function migrationStatus(sql: postgres.Sql, expected: ExpectedMigra
   const [worker] = tables!.worker
     ? await sql<{ newest: number | null }[]>`select max(id) as newest from graphile_worker.migrations`
     : [{ newest: null }];
-  const newestCadence = cadence!.newest ?? -Infinity;
+  const newestCadence = cadence.newest ?? -Infinity;
   return {
     pendingCadence: expected.cadence.filter((m) => m.when > newestCadence).map((m) => m.tag),
-    workerCurrent: (worker!.newest ?? 0) >= expected.worker,
+    workerCurrent: (worker.newest ?? 0) >= expected.worker,
   };
 }

@@ -37,7 +37,6 @@ export function bindHandlers(module: ResourceModule, deps: EngineDependencies): 
   const { descriptor } = module;
   const statements = buildStatements(descriptor);
   const behaviour = deps.behaviours.get(descriptor.type);
-  const tables = (type: string) => deps.descriptorOf(type)!;
 
   const render = resourceRenderer(descriptor, deps);
   const respondWithList = listResponder(descriptor, statements, deps);

@@ -1,6 +1,6 @@
 import type postgres from 'postgres';
 import type { Behaviours } from './behaviour.js';
-import type { ApiEnv, EngineDependencies } from './context.js';
+import type { EngineDependencies } from './context.js';
 import type { ResourceDescriptor, ResourceModule } from '../model/descriptor.js';
 import { bindHandlers, type ResourceHandlers } from './handlers.js';
 import type { Reference, ResourceCatalog } from './records.js';

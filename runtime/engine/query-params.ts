@@ -12,6 +12,7 @@ export function queryParams(url: string): Map<string, string[]> {
   for (const [name, value] of new URL(url).searchParams) {
     // PostgreSQL text cannot hold NUL; refusing it here keeps every later use safe.
     if (name.includes('\u0000') || value.includes('\u0000')) {
+      // eslint-disable-next-line no-control-regex -- NUL is exactly what is removed from the name shown
       throw invalidQueryParameter(name.replace(/\u0000/g, ''), 'Query parameters must not contain the NUL character');
     }
     const values = params.get(name);

@@ -1,4 +1,4 @@
-import { badRequest, conflict, forbidden, validationError, type FieldError } from '../jsonapi/index.js';
+import { badRequest, conflict, forbidden, isPathId, validationError, type FieldError } from '../jsonapi/index.js';
 import { fieldErrorsOf } from './body-issues.js';
 import type { AttributeDescriptor, BodyValidator, ResourceDescriptor, ToOneDescriptor } from '../model/descriptor.js';
 import { isRepresentableDate, parseTimestamp } from '../model/timestamps.js';
@@ -83,7 +83,7 @@ function checkIdentity(descriptor: ResourceDescriptor, data: Record<string, unkn
       pointer: '/data/id',
     });
   }
-  if (operation === 'update' && data.id !== undefined && String(data.id) !== String(pathId)) {
+  if (operation === 'update' && data.id !== undefined && !isPathId(data.id, pathId)) {
     throw conflict(`data.id ${JSON.stringify(data.id)} does not match the id in the path (${pathId})`, { pointer: '/data/id' });
   }
 }

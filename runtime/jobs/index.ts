@@ -106,7 +106,9 @@ export function livenessOptions(config: Pick<Config, 'workerHeartbeatMs' | 'work
 
 function workerLogger(log: Logger): WorkerLogger {
   return new WorkerLogger((scope) => (level, message, meta) => {
-    const method = level === 'error' ? 'error' : level === 'warning' ? 'warn' : level === 'debug' ? 'debug' : 'info';
+    // LogLevel is an ambient const enum (unusable under isolatedModules); its values are these strings.
+    const name: string = level;
+    const method = name === 'error' ? 'error' : name === 'warning' ? 'warn' : name === 'debug' ? 'debug' : 'info';
     log[method]({ scope, ...meta }, message);
   });
 }

@@ -17,3 +17,11 @@ export function parseId(text: string | undefined): number | undefined {
   const id = Number(text);
   return id <= MAX_ID ? id : undefined;
 }
+
+/**
+ * Whether a body's `data.id` names the record in the path: a JSON:API string id or a bare
+ * number, never another JSON value that happens to print the same (the array [5]).
+ */
+export function isPathId(given: unknown, pathId: number | undefined): boolean {
+  return (typeof given === 'string' || typeof given === 'number') && String(given) === String(pathId);
+}

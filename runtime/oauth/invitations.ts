@@ -31,7 +31,7 @@ export async function inviteUser(sql: postgres.Sql, options: { orgId: number; us
       insert into cadence_system.user_invitations (token_hash, org_id, user_id, expires_at)
       values (${hashToken(token)}, ${options.orgId}, ${options.userId}, ${expiresAt})`;
     return { token, login: email, expiresAt: expiresAt.toISOString() };
-  }) as Promise<IssuedInvitation>;
+  });
 }
 
 export interface OpenInvitation {
@@ -69,5 +69,5 @@ export async function acceptInvitation(sql: postgres.Sql, token: string, passwor
     await storeCredentials(tx, { ...invitation, password });
     await tx`update cadence_system.user_invitations set used_at = ${now} where token_hash = ${hashToken(token)}`;
     return { login: invitation.login };
-  }) as Promise<{ login: string }>;
+  });
 }

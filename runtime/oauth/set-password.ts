@@ -15,5 +15,5 @@ export async function setPassword(
     if (!login) throw new CredentialProblem(`user ${options.userId} has no e-mail address; pass --login`);
     await storeCredentials(tx, { orgId: options.orgId, userId: options.userId, login, password: options.password });
     return { orgId: options.orgId, userId: options.userId, login: login.trim() };
-  }) as Promise<{ orgId: number; userId: number; login: string }>;
+  });
 }

@@ -1,5 +1,5 @@
 import { invalidQueryParameter } from '../jsonapi/index.js';
-import type { AttributeDescriptor, ResourceDescriptor, ToOneDescriptor } from '../model/descriptor.js';
+import type { AttributeDescriptor, ResourceDescriptor } from '../model/descriptor.js';
 import {
   idAttribute,
   parseClassicValue,
@@ -131,7 +131,7 @@ export function parseFilters(
     conditions.push({
       on: 'relationshipAttribute',
       parameter,
-      relationship: relationship as ToOneDescriptor,
+      relationship,
       target: target_,
       attribute,
       condition: valueCondition(raw, attribute),

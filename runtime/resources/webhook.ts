@@ -87,7 +87,7 @@ export const webhookBehaviour: ResourceBehaviour = {
   },
   present(row, viewer) {
     // SPEC.md: a webhook is inactive while it is disabled, whatever its own flag says.
-    const disabled = row.disabledUntil != null && Date.parse(String(row.disabledUntil)) > viewer.now.getTime();
+    const disabled = typeof row.disabledUntil === 'string' && Date.parse(row.disabledUntil) > viewer.now.getTime();
     const shown = disabled ? { ...row, active: false } : row;
     if (viewer.admin && viewer.appId === null) return shown;
     if (viewer.appId !== null && row.creatorAppId === viewer.appId) return shown;

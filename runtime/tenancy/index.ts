@@ -72,6 +72,7 @@ export async function orgScopedTransaction<T>(
   try {
     result = await work(connection);
     const failed = await opened;
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- the opening statement's own rejection, passed on as it came
     if (failed) throw failed;
   } catch (error) {
     const failed = await opened;

@@ -85,7 +85,9 @@ it('workers SIGKILLed twice during a 20,000-record upsert: every record applied 
   const posted = performance.now();
   const response = await api.request('POST', '/api/v2/imports/actions/bulkUpsert', { body: { data: { attributes: { records } } } });
   expect(response.status).toBe(200);
-  console.info(`POST of ${RECORDS} records (${JSON.stringify({ data: { attributes: { records } } }).length} bytes) answered in ${Math.round(performance.now() - posted)} ms`);
+  console.info(
+    `POST of ${RECORDS} records (${JSON.stringify({ data: { attributes: { records } } }).length} bytes) answered in ${Math.round(performance.now() - posted)} ms`,
+  );
   const batchId = response.body.data.id;
   expect(response.body.data.attributes).toMatchObject({ state: 'pending', total: RECORDS, pending: RECORDS });
 

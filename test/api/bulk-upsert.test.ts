@@ -57,10 +57,14 @@ function upsert(records: Rec[], options: { dupeMethod?: string; path?: string; t
 
 /** The batch once it is no longer pending. */
 async function settled(batchId: number) {
-  return until(`batch ${batchId} to settle`, async () => {
-    const { body } = await api.request('GET', `/api/v2/batches/${batchId}`);
-    return body.data.attributes.state === 'pending' ? undefined : body.data;
-  }, 60_000);
+  return until(
+    `batch ${batchId} to settle`,
+    async () => {
+      const { body } = await api.request('GET', `/api/v2/batches/${batchId}`);
+      return body.data.attributes.state === 'pending' ? undefined : body.data;
+    },
+    60_000,
+  );
 }
 
 async function itemsOf(batchId: number, query = '') {
@@ -212,10 +216,7 @@ describe('dupeMethod', () => {
   it('overwrite: updates every given field of the existing record and creates records without id', async () => {
     const id = await prospect({ firstName: 'Ada', lastName: 'Lovelace', title: null });
     const response = await upsert(
-      [
-        { data: { type: 'prospect', id, attributes: { firstName: 'Augusta', title: 'Countess' } } },
-        { data: { type: 'prospect', attributes: { firstName: 'Created' } } },
-      ],
+      [{ data: { type: 'prospect', id, attributes: { firstName: 'Augusta', title: 'Countess' } } }, { data: { type: 'prospect', attributes: { firstName: 'Created' } } }],
       { dupeMethod: 'overwrite' },
     );
     const items = await itemsOf((await settled(response.body.data.id)).id);
@@ -228,10 +229,7 @@ describe('dupeMethod', () => {
     const id = await prospect({ firstName: 'Ada' });
     const before = await api.sql`select count(*)::int as n from prospects`;
     const response = await upsert(
-      [
-        { data: { type: 'prospect', id, attributes: { firstName: 'Updated' } } },
-        { data: { type: 'prospect', attributes: { firstName: 'Never' } } },
-      ],
+      [{ data: { type: 'prospect', id, attributes: { firstName: 'Updated' } } }, { data: { type: 'prospect', attributes: { firstName: 'Never' } } }],
       { dupeMethod: 'overwriteNoCreate' },
     );
     const items = await itemsOf((await settled(response.body.data.id)).id);
@@ -292,7 +290,8 @@ describe('custom objects', () => {
     };
     const defined = await api.request('POST', '/api/v2/customObjectDefinitions', { body: { data: { type: 'customObjectDefinition', attributes: definition } } });
     expect(defined.status).toBe(201);
-    const existing = (await api.request('POST', '/api/v2/customObjects/room', { body: { data: { type: 'room', attributes: { label: 'Blue', seats: 8 } } } })).body.data.id;
+    const existing = (await api.request('POST', '/api/v2/customObjects/room', { body: { data: { type: 'room', attributes: { label: 'Blue', seats: 8 } } } })).body.data
+      .id;
     const response = await upsert(
       [
         { data: { type: 'room', attributes: { label: 'Red', seats: 4 } } },
@@ -329,10 +328,7 @@ describe('requests refused as a whole', () => {
   it('422 for records of more than one type, no records, an unknown dupeMethod, an unknown attribute, a malformed record', async () => {
     await refused(
       {
-        records: [
-          { data: { type: 'prospect', attributes: {} } },
-          { data: { type: 'account', attributes: {} } },
-        ],
+        records: [{ data: { type: 'prospect', attributes: {} } }, { data: { type: 'account', attributes: {} } }],
       },
       '/data/attributes/records/1/data/type',
     );
@@ -362,7 +358,10 @@ describe('requests refused as a whole', () => {
   it('403 without each of imports.write, imports.read and batches.read', async () => {
     const all = ['imports.write', 'imports.read', 'batches.read', 'prospects.write'];
     for (const missing of ['imports.write', 'imports.read', 'batches.read']) {
-      const token = await api.newUserToken(api.org.orgId, all.filter((s) => s !== missing));
+      const token = await api.newUserToken(
+        api.org.orgId,
+        all.filter((s) => s !== missing),
+      );
       const response = await upsert([{ data: { type: 'prospect', attributes: {} } }], { token });
       expect(response.status, missing).toBe(403);
       expect(response.body.errors[0]).toMatchObject({ id: 'insufficientScope', detail: expect.stringContaining(missing) });
@@ -391,7 +390,7 @@ describe('the 2 MB body limit', () => {
       headers: { authorization: `Bearer ${api.org.token}`, 'content-type': MEDIA_TYPE },
       body,
       ...(typeof body !== 'string' && { duplex: 'half' }),
-    } as RequestInit);
+    });
     return { status: response.status, headers: response.headers, body: await response.json() };
   }
 
@@ -487,13 +486,9 @@ describe('a fatal error', () => {
     // No worker while the definition goes: the chunk finds the type gone.
     await worker!.stop();
     worker = undefined;
-    const response = await upsert(
-      [
-        { data: { type: 'desk', attributes: { label: 'A' } } },
-        { data: { type: 'desk', attributes: { label: 7 } } },
-      ],
-      { path: 'customObjectBulkUpsert' },
-    );
+    const response = await upsert([{ data: { type: 'desk', attributes: { label: 'A' } } }, { data: { type: 'desk', attributes: { label: 7 } } }], {
+      path: 'customObjectBulkUpsert',
+    });
     expect(response.status).toBe(200);
     expect((await api.request('DELETE', `/api/v2/customObjectDefinitions/${defined.body.data.id}`)).status).toBe(204);
     worker = await startTestWorker();

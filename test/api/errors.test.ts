@@ -221,6 +221,16 @@ describe('identity', () => {
     expect(response.status).toBe(409);
   });
 
+  it('409 when the PATCH id is not a string or number, even one that prints as the path id ([5])', async () => {
+    const created = await api.request('POST', '/api/v2/prospects', { body: prospect() });
+    const id = Number(created.body.data.id);
+    const asArray = await api.request('PATCH', `/api/v2/prospects/${id}`, { body: { data: { type: 'prospect', id: [id] } } });
+    expect(asArray.status).toBe(409);
+    expect(asArray.body.errors[0].source.pointer).toBe('/data/id');
+    const asNumber = await api.request('PATCH', `/api/v2/prospects/${id}`, { body: { data: { type: 'prospect', id } } });
+    expect(asNumber.status).toBe(200);
+  });
+
   it('404 resourceNotFound for a missing record, and for unknown routes', async () => {
     const response = await api.request('GET', '/api/v2/prospects/999999');
     expect(response.status).toBe(404);

@@ -5,7 +5,7 @@ import { startTestApi, type TestApi } from '../helpers/api.js';
 
 let api: TestApi;
 const statements: string[] = [];
-let accountIds: number[] = [];
+const accountIds: number[] = [];
 let ownerId: number;
 
 const names = ['Ada', 'Alan', 'Grace', 'Edsger', 'Barbara', 'Donald', 'Ken', 'Dennis', 'Margaret', 'John', 'Frances', 'Niklaus'];

@@ -83,8 +83,8 @@ async function startWorkerProcess(env: Record<string, string> = {}): Promise<Wor
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => process.stderr.write(`[worker ${child.pid}] ${chunk}`));
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => process.stderr.write(`[worker ${child.pid}] ${chunk}`));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async (signal: NodeJS.Signals) => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);

@@ -63,7 +63,7 @@ afterAll(async () => {
 });
 
 
-async function webhook(attributes: Record<string, unknown>) {
+async function webhook(attributes: { host?: string; port?: number } & Record<string, unknown>) {
   const url = `https://${attributes.host ?? HOST}:${attributes.port ?? receiver.port}/hook`;
   const { host: _h, port: _p, ...rest } = attributes;
   const response = await api.request('POST', '/api/v2/webhooks', { body: { data: { type: 'webhook', attributes: { url, ...rest } } } });

@@ -43,8 +43,8 @@ function start(command: string, args: string[], cwd: string): Started {
   const child = spawn(command, args, { cwd, env: freshEnvironment(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   void exited.then(() => running.delete(child));
   return { child, output: () => output, exited };
@@ -111,6 +111,7 @@ it('npm ci, npm start and npm test work in a clone inside a folder only root can
 
   const tests = start('npm', ['test', '--', 'test/helpers/database.test.ts'], clone);
   expect(await finish(tests, 'npm test', 300_000), tests.output()).toBe(0);
+  // eslint-disable-next-line no-control-regex -- strips the terminal's colour codes (ESC [ ... m)
   expect(tests.output().replace(/\x1b\[[0-9;]*m/g, '')).toMatch(/Tests +1 passed/);
 
   // Nothing loosened the private folder to get there.

@@ -107,7 +107,7 @@ function namer(org: Org, outcomes: readonly WriteOutcome[]) {
   outcomes.forEach((o, i) => {
     if (o.status === 'written' && !names.has(`prospect:${o.row.id}`)) names.set(`prospect:${o.row.id}`, `new${i}`);
   });
-  return (type: string, id: unknown) => names.get(`${type}:${Number(id)}`) ?? `unknown ${type} ${id}`;
+  return (type: string, id: unknown) => names.get(`${type}:${Number(id)}`) ?? `unknown ${type} ${String(id)}`;
 }
 
 const TIMES = new Set(['createdAt', 'updatedAt']);
@@ -180,7 +180,7 @@ describe('record writer', () => {
               writer.write({ tx, orgId: oneByOne.orgId, actor: SERVICE_ACTOR }, [operationFor(oneByOne, n)]),
             );
             singleOutcomes.push(outcome!);
-          } catch (error) {
+          } catch {
             // A set of one is not isolated: what PostgreSQL refuses is the caller's error, as a
             // 422 once the HTTP handler has mapped it. The set refuses the same record.
             singleOutcomes.push({ status: 'refused', error: { status: 422, errors: [{ source: { pointer: '/data/attributes' } }] } as never });
