@@ -4,19 +4,19 @@ import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Logger } from 'pino';
 import type postgres from 'postgres';
-import { descriptors, mountResourceRoutes } from '../generated/routes/index.js';
+import { descriptors, modules } from '../generated/routes/index.js';
 import generatedSchema from '../generated/schema.json' with { type: 'json' };
 import { appInstallRoutes } from './apps/index.js';
 import { bearerAuthentication, bearerToken, lookupToken, TokenCache } from './auth/index.js';
 import { allowanceOptions, isUpsertPath, mountBulkRoutes } from './bulk/index.js';
 import { mountDefinitionRoutes } from './custom-objects/definitions-api.js';
-import { CustomObjectRegistry } from './custom-objects/registry.js';
+import { CustomObjectRegistry, mountCustomObjectRoutes } from './custom-objects/registry.js';
 import { withCustomObjectsOpenApi } from './custom-objects/served-openapi.js';
 import { withCustomObjects } from './custom-objects/served-schema.js';
 import type { Config } from './config.js';
 import { MIGRATIONS_DIR } from './db/migrate.js';
 import { createResourceEngine, type ApiEnv, type RecordWriter } from './engine/index.js';
-import { withHandledActionPathsOnly, withHandledActionsOnly } from './engine/served-actions.js';
+import { mountResources, mountUnsupportedMethods } from './engine/routes.js';
 import { healthRoutes } from './health/index.js';
 import { webhookCleanup } from './webhooks/cleanup.js';
 import {
@@ -25,7 +25,6 @@ import {
   internalError,
   jsonApi,
   jsonApiMediaType,
-  methodNotAllowed,
   payloadTooLarge,
   resourceNotFound,
 } from './jsonapi/index.js';
@@ -54,18 +53,6 @@ function generatedOpenApi(): OpenApiDocument {
   return JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8')) as OpenApiDocument;
 }
 
-/** The methods each collection and member path supports, for 405 answers with Allow. */
-function allowedMethods(): Map<string, { collection: string[]; member: string[] }> {
-  const allowed = new Map<string, { collection: string[]; member: string[] }>();
-  for (const d of descriptors.values()) {
-    allowed.set(d.collection, {
-      collection: [...(d.operations.list ? ['GET'] : []), ...(d.operations.create ? ['POST'] : [])],
-      member: [...(d.operations.get ? ['GET'] : []), ...(d.operations.update ? ['PATCH'] : []), ...(d.operations.delete ? ['DELETE'] : [])],
-    });
-  }
-  return allowed;
-}
-
 /** Renders any error as JSON:API; only an unexpected one is logged with its stack. */
 function renderError(error: Error, c: Context<ApiEnv>): Response {
   if (error instanceof ApiError) return errorResponse(c, error);
@@ -89,8 +76,7 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
   const engine = createResourceEngine({ ...engineOptions, descriptors });
   // Custom objects: the same engine, with descriptors built from each org's definitions.
   const customObjects = new CustomObjectRegistry(deps.sql, descriptors, engineOptions);
-  const servedSchema = withHandledActionsOnly(generatedSchema, standardBehaviours);
-  const servedOpenApi = withHandledActionPathsOnly(generatedOpenApi(), descriptors.values(), standardBehaviours);
+  const servedOpenApi = generatedOpenApi();
   // The document without custom objects is the same for every caller: serialised once.
   const servedOpenApiText = JSON.stringify(servedOpenApi);
 
@@ -125,9 +111,9 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
   app.get('/api/v2/schema', async (c) => {
     const token = bearerToken(c.req.header('authorization'));
     const auth = token ? await lookupToken(deps.sql, token) : undefined;
-    if (!auth || 'refused' in auth) return jsonApi(c, 200, servedSchema);
+    if (!auth || 'refused' in auth) return jsonApi(c, 200, generatedSchema);
     const { definitions } = await customObjects.forOrg(auth.orgId);
-    return jsonApi(c, 200, withCustomObjects(servedSchema, definitions));
+    return jsonApi(c, 200, withCustomObjects(generatedSchema, definitions));
   });
 
   // The OpenAPI 3.1 document client generators start from; the same rule for tokens.
@@ -155,26 +141,11 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
 
   const api = new Hono<ApiEnv>();
   api.use('*', bearerAuthentication(deps.sql, { cache: new TokenCache() }));
-  mountResourceRoutes(api, engine);
+  mountResources(api, engine, modules.values());
   mountBulkRoutes(api, { sql: deps.sql, customObjects, behaviours: standardBehaviours, allowance: allowanceOptions(deps.config), publicBaseUrl: deps.config.publicBaseUrl, clock });
   mountDefinitionRoutes(api, { sql: deps.sql, standardTypes: new Set(descriptors.keys()), publicBaseUrl: deps.config.publicBaseUrl });
-  api.get('/customObjects/:name', customObjects.handler('list'));
-  api.post('/customObjects/:name', customObjects.handler('create'));
-  api.get('/customObjects/:name/:id{[0-9]+}', customObjects.handler('get'));
-  api.patch('/customObjects/:name/:id{[0-9]+}', customObjects.handler('update'));
-  api.delete('/customObjects/:name/:id{[0-9]+}', customObjects.handler('destroy'));
-  api.get('/customObjects/:name/:id{[0-9]+}/:relationship{[A-Za-z][A-Za-z0-9]*}', customObjects.handler('related'));
-  const allowed = allowedMethods();
-  api.all('/:collection/:id{[0-9]+}', (c) => {
-    const methods = allowed.get(c.req.param('collection'))?.member;
-    if (!methods || methods.length === 0) throw resourceNotFound(`No route matches ${c.req.method} ${c.req.path}`);
-    throw methodNotAllowed(c.req.method, c.req.path, methods);
-  });
-  api.all('/:collection', (c) => {
-    const methods = allowed.get(c.req.param('collection'))?.collection;
-    if (!methods || methods.length === 0) throw resourceNotFound(`No route matches ${c.req.method} ${c.req.path}`);
-    throw methodNotAllowed(c.req.method, c.req.path, methods);
-  });
+  mountCustomObjectRoutes(api, customObjects);
+  mountUnsupportedMethods(api, descriptors.values());
   app.route('/api/v2', api);
 
   app.notFound((c) => errorResponse(c, resourceNotFound(`No route matches ${c.req.method} ${c.req.path}`)));

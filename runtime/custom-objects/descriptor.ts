@@ -1,8 +1,11 @@
-import type { AttributeDescriptor, RelationshipDescriptor, ResourceDescriptor } from '../engine/index.js';
+import type { AttributeDescriptor, OperationsDescriptor, RelationshipDescriptor, ResourceDescriptor } from '../engine/index.js';
 import type { Definition, FieldDefinition } from './definition.js';
 
 export const CUSTOM_OBJECT_TABLE = 'custom_object_records';
 export const CUSTOM_OBJECT_SCOPE = 'customObjects';
+
+/** Every custom object can be listed, read, created, changed and deleted. */
+export const CUSTOM_OBJECT_OPERATIONS: OperationsDescriptor = { list: true, get: true, create: true, update: true, delete: true };
 
 /** What filter[<rel>][<attr>] may use per target (SPEC.md's custom object rule 2). */
 function filterByFor(target: string, customDisplayFields: ReadonlyMap<string, string>): string[] {
@@ -66,7 +69,7 @@ export function customObjectDescriptor(definition: Definition, customDisplayFiel
     webhookActions: ['created', 'updated', 'destroyed'],
     attributes: [...definition.fields.map(attributeOf), ...timestamps],
     relationships,
-    operations: { list: true, get: true, create: true, update: true, delete: true },
+    operations: CUSTOM_OBJECT_OPERATIONS,
     actions: [],
     partition: { column: 'definition_id', value: definition.id },
     foreignKeys: false,

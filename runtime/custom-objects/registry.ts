@@ -1,12 +1,13 @@
-import type { Context, Handler, Next } from 'hono';
+import type { Context, Handler, Hono, Next } from 'hono';
 import type postgres from 'postgres';
 import { createResourceEngine, type ApiEnv, type EngineOptions, type RecordPresence, type ResourceDescriptor, type ResourceHandlers } from '../engine/index.js';
 import type { Reference } from '../engine/records.js';
+import { mountRoutes, resourceRoutes } from '../engine/routes.js';
 import { resourceNotFound } from '../jsonapi/index.js';
 import type { Transaction } from '../tenancy/index.js';
 import type { Definition } from './definition.js';
 import { definitionOf } from './definitions.js';
-import { CUSTOM_OBJECT_TABLE, customObjectDescriptor } from './descriptor.js';
+import { CUSTOM_OBJECT_OPERATIONS, CUSTOM_OBJECT_TABLE, customObjectDescriptor } from './descriptor.js';
 import { compileValidators } from './validators.js';
 
 /** One org's custom objects as the engine serves them, built from its definitions. */
@@ -73,6 +74,15 @@ export class CustomObjectRegistry {
       return handlers[operation](c, next);
     };
   }
+}
+
+/**
+ * Every custom object's routes, under /customObjects/:name by the same rule as standard
+ * resources: any object may have relationships, and none has actions.
+ */
+export function mountCustomObjectRoutes(api: Hono<ApiEnv>, registry: CustomObjectRegistry): void {
+  const routes = resourceRoutes({ operations: CUSTOM_OBJECT_OPERATIONS, actions: false, relationships: true }, '/customObjects/:name');
+  mountRoutes(api, routes, (name) => registry.handler(name));
 }
 
 /**

@@ -15,6 +15,11 @@ export interface ResourceBehaviour {
    */
   readonly derive?: (next: Readonly<Record<string, unknown>>, previous: Row | null, write: WriteContext) => Record<string, unknown>;
   /**
+   * The attributes and to-one relationships `derive` may set: checked against the schema at
+   * start-up, and a derived name not listed here is a programming error.
+   */
+  readonly derives?: readonly string[];
+  /**
    * Checks a create or update against other records of the org, in the write's transaction and
    * before anything is stored (`next` and `previous` as for `derive`). Each problem found is a
    * field error; any makes the request a 422.
@@ -94,7 +99,12 @@ export interface ActionResult {
   readonly event?: string;
 }
 
-export type ActionHandler = (request: ActionRequest) => ActionResult;
+/** An action of a resource, as the schema declares it (descriptor.actions). */
+export interface ActionHandler {
+  /** The attributes and to-one relationships `handle` may change, checked like `derives`. */
+  readonly changes: readonly string[];
+  handle(request: ActionRequest): ActionResult;
+}
 
 export type Behaviours = ReadonlyMap<string, ResourceBehaviour>;
 

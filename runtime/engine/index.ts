@@ -1,5 +1,6 @@
 import type postgres from 'postgres';
 import type { Behaviours } from './behaviour.js';
+import { checkBehaviours } from './behaviour-check.js';
 import type { EngineDependencies } from './context.js';
 import type { ResourceDescriptor, ResourceModule } from '../model/descriptor.js';
 import { bindHandlers, type ResourceHandlers } from './handlers.js';
@@ -73,6 +74,7 @@ export function createCatalog(descriptors: ReadonlyMap<string, ResourceDescripto
 }
 
 export function createResourceEngine(options: EngineOptions): ResourceEngine {
+  checkBehaviours(options.descriptors, options.behaviours);
   const deps: EngineDependencies = {
     sql: options.sql,
     behaviours: options.behaviours,

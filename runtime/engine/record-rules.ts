@@ -2,6 +2,7 @@ import type { AttributeDescriptor, ResourceDescriptor, ToOneDescriptor } from '.
 import { relationshipAlias, toOnes } from '../model/sql-text.js';
 import type { FieldError } from '../jsonapi/index.js';
 import type { Actor, Behaviours, RecordLookup } from './behaviour.js';
+import { declaredChanges } from './behaviour-check.js';
 import type { Row } from './render.js';
 import type { Changes } from './write-operations.js';
 
@@ -40,7 +41,8 @@ export function withDerived(context: RuleContext, changes: Changes, previous: Ro
   const derive = context.behaviours.get(context.descriptor.type)?.derive;
   if (!derive) return changes;
   const next = nextValues(context.descriptor, changes, previous);
-  const derived = derive(next, previous, { orgId: context.orgId, now: context.now, actor: context.actor });
+  const behaviour = context.behaviours.get(context.descriptor.type)!;
+  const derived = declaredChanges(`${context.descriptor.type} derive`, behaviour.derives, derive(next, previous, { orgId: context.orgId, now: context.now, actor: context.actor }));
   if (Object.keys(derived).length === 0) return changes;
   const attributes = new Map(changes.attributes);
   for (const a of context.descriptor.attributes) if (Object.hasOwn(derived, a.name)) attributes.set(a, derived[a.name]);
@@ -107,9 +109,16 @@ export function changedNames(changes: Changes, before: Row, after: Row): Set<str
   return names;
 }
 
-/** Changes made of attribute values by name (an action's result), for the update path. */
+/** Changes made of attribute values by name, for writes the service makes itself. */
 export function changesOfAttributes(attributes: readonly AttributeDescriptor[], values: Readonly<Record<string, unknown>>): Changes {
   const map = new Map<AttributeDescriptor, unknown>();
   for (const a of attributes) if (Object.hasOwn(values, a.name)) map.set(a, values[a.name]);
   return { attributes: map, relationships: new Map<ToOneDescriptor, number | null>() };
+}
+
+/** Changes made of attribute values and to-one relationship ids by name (an action's result). */
+export function changesByName(descriptor: ResourceDescriptor, values: Readonly<Record<string, unknown>>): Changes {
+  const relationships = new Map<ToOneDescriptor, number | null>();
+  for (const rel of toOnes(descriptor)) if (Object.hasOwn(values, rel.name)) relationships.set(rel, values[rel.name] as number | null);
+  return { attributes: changesOfAttributes(descriptor.attributes, values).attributes, relationships };
 }

@@ -2,12 +2,13 @@ import { validationError, type FieldError } from '../jsonapi/index.js';
 import type { ResourceDescriptor } from '../model/descriptor.js';
 import type { Transaction } from '../tenancy/index.js';
 import type { Behaviours, RecordLookup, RecordPresence } from './behaviour.js';
+import { declaredChanges } from './behaviour-check.js';
 import { apiErrorOfWrite } from './database-errors.js';
 import { recordEvents, type ChangeEvent, type EventSink } from './event-log.js';
 import {
   behaviourProblems,
   changedNames,
-  changesOfAttributes,
+  changesByName,
   columnValuesOf,
   relationshipIdsOf,
   snapshot,
@@ -357,8 +358,9 @@ export function actionOperation(
     type: descriptor.type,
     id,
     changes: (record, now) => {
-      const result = handler({ record, params, now });
-      return { ...changesOfAttributes(descriptor.attributes, result.changes), ...(result.event && { domainEvent: result.event }) };
+      const result = handler.handle({ record, params, now });
+      const changes = declaredChanges(`${descriptor.type} action ${action}`, handler.changes, result.changes);
+      return { ...changesByName(descriptor, changes), ...(result.event && { domainEvent: result.event }) };
     },
   };
 }

@@ -1,4 +1,5 @@
-import type { RelationshipDescriptor } from '../model/descriptor.js';
+import { resourceRoutes, routeShapeOf, type ResourceRoute } from '../engine/routes.js';
+import type { ActionDescriptor, RelationshipDescriptor } from '../model/descriptor.js';
 import { MEDIA_TYPE } from '../jsonapi/media-type.js';
 import {
   actionParameters,
@@ -111,105 +112,119 @@ function relatedOperation(resource: OpenApiResource, relationship: RelationshipD
   };
 }
 
-function collectionItem(resource: OpenApiResource, context: PathContext): JsonSchema {
-  const { type, scope, collection, operations } = resource;
-  const item: JsonSchema = {};
-  if (operations.list) {
-    item.get = {
-      summary: `List ${collection}`,
-      operationId: `${type}.list`,
-      tags: [type],
-      security: security([`${scope}.read`]),
-      parameters: collectionParameters(context.parameters, resource, context.lookup),
-      responses: ok(`A page of ${collection}.`, schemaRef(schemaNames.collection(type)), READ_ERRORS),
-    };
-  }
-  if (operations.create) {
-    item.post = {
-      summary: `Create a ${type}`,
-      operationId: `${type}.create`,
-      tags: [type],
-      security: security([`${scope}.write`]),
-      parameters: writeParameters(context.parameters, resource),
-      requestBody: requestBody(schemaNames.create(type)),
-      responses: {
-        '201': {
-          description: `The ${type} created.`,
-          headers: { Location: { description: 'Its URL.', schema: { type: 'string', format: 'uri' } } },
-          content: { [MEDIA_TYPE]: { schema: schemaRef(schemaNames.document(type)) } },
-        },
-        ...errors(WRITE_ERRORS),
-      },
-    };
-  }
-  return item;
-}
-
-function memberItem(resource: OpenApiResource, context: PathContext): JsonSchema {
-  const { type, scope, operations } = resource;
-  const document = schemaRef(schemaNames.document(type));
-  const item: JsonSchema = {};
-  if (operations.get) {
-    item.get = {
-      summary: `Get a ${type}`,
-      operationId: `${type}.get`,
-      tags: [type],
-      security: security([`${scope}.read`]),
-      parameters: [parameterRef('Id'), ...singleReadParameters(context.parameters, resource, context.lookup)],
-      responses: ok(`The ${type}.`, document, READ_ERRORS),
-    };
-  }
-  if (operations.update) {
-    item.patch = {
-      summary: `Update a ${type}: only the attributes and relationships given change`,
-      operationId: `${type}.update`,
-      tags: [type],
-      security: security([`${scope}.write`]),
-      parameters: [parameterRef('Id'), ...writeParameters(context.parameters, resource)],
-      requestBody: requestBody(schemaNames.update(type)),
-      responses: ok(`The ${type} as updated.`, document, WRITE_ERRORS),
-    };
-  }
-  if (operations.delete) {
-    item.delete = {
-      summary: `Delete a ${type}`,
-      operationId: `${type}.delete`,
-      tags: [type],
-      security: security([`${scope}.delete`]),
-      parameters: [parameterRef('Id')],
-      responses: { '204': { description: 'Deleted.' }, ...errors(CHANGE_ERRORS) },
-    };
-  }
-  return item;
-}
-
-/** Every path of one resource with the operations it has, keyed by path. */
-export function resourcePaths(resource: OpenApiResource, context: PathContext): Record<string, JsonSchema> {
+function listOperation(resource: OpenApiResource, context: PathContext): JsonSchema {
   const { type, scope, collection } = resource;
-  const paths: Record<string, JsonSchema> = {};
-  const add = (path: string, item: JsonSchema) => {
-    if (Object.keys(item).length > 0) paths[path] = item;
+  return {
+    summary: `List ${collection}`,
+    operationId: `${type}.list`,
+    tags: [type],
+    security: security([`${scope}.read`]),
+    parameters: collectionParameters(context.parameters, resource, context.lookup),
+    responses: ok(`A page of ${collection}.`, schemaRef(schemaNames.collection(type)), READ_ERRORS),
   };
-  add(collectionPath(collection), collectionItem(resource, context));
-  add(memberPath(collection), memberItem(resource, context));
-  for (const action of resource.actions) {
-    add(actionPath(collection, action.name), {
-      post: {
-        summary: `The ${action.name} action of a ${type}`,
-        operationId: `${type}.actions.${action.name}`,
-        tags: [type],
-        security: security([`${scope}.write`]),
-        parameters: [parameterRef('Id'), ...actionParameters(action)],
-        responses: ok(`The ${type} after the action.`, schemaRef(schemaNames.document(type)), CHANGE_ERRORS),
+}
+
+function createOperation(resource: OpenApiResource, context: PathContext): JsonSchema {
+  const { type, scope } = resource;
+  return {
+    summary: `Create a ${type}`,
+    operationId: `${type}.create`,
+    tags: [type],
+    security: security([`${scope}.write`]),
+    parameters: writeParameters(context.parameters, resource),
+    requestBody: requestBody(schemaNames.create(type)),
+    responses: {
+      '201': {
+        description: `The ${type} created.`,
+        headers: { Location: { description: 'Its URL.', schema: { type: 'string', format: 'uri' } } },
+        content: { [MEDIA_TYPE]: { schema: schemaRef(schemaNames.document(type)) } },
       },
-    });
+      ...errors(WRITE_ERRORS),
+    },
+  };
+}
+
+function getOperation(resource: OpenApiResource, context: PathContext): JsonSchema {
+  const { type, scope } = resource;
+  return {
+    summary: `Get a ${type}`,
+    operationId: `${type}.get`,
+    tags: [type],
+    security: security([`${scope}.read`]),
+    parameters: [parameterRef('Id'), ...singleReadParameters(context.parameters, resource, context.lookup)],
+    responses: ok(`The ${type}.`, schemaRef(schemaNames.document(type)), READ_ERRORS),
+  };
+}
+
+function updateOperation(resource: OpenApiResource, context: PathContext): JsonSchema {
+  const { type, scope } = resource;
+  return {
+    summary: `Update a ${type}: only the attributes and relationships given change`,
+    operationId: `${type}.update`,
+    tags: [type],
+    security: security([`${scope}.write`]),
+    parameters: [parameterRef('Id'), ...writeParameters(context.parameters, resource)],
+    requestBody: requestBody(schemaNames.update(type)),
+    responses: ok(`The ${type} as updated.`, schemaRef(schemaNames.document(type)), WRITE_ERRORS),
+  };
+}
+
+function deleteOperation(resource: OpenApiResource): JsonSchema {
+  const { type, scope } = resource;
+  return {
+    summary: `Delete a ${type}`,
+    operationId: `${type}.delete`,
+    tags: [type],
+    security: security([`${scope}.delete`]),
+    parameters: [parameterRef('Id')],
+    responses: { '204': { description: 'Deleted.' }, ...errors(CHANGE_ERRORS) },
+  };
+}
+
+function actionOperation(resource: OpenApiResource, action: ActionDescriptor): JsonSchema {
+  const { type, scope } = resource;
+  return {
+    summary: `The ${action.name} action of a ${type}`,
+    operationId: `${type}.actions.${action.name}`,
+    tags: [type],
+    security: security([`${scope}.write`]),
+    parameters: [parameterRef('Id'), ...actionParameters(action)],
+    responses: ok(`The ${type} after the action.`, schemaRef(schemaNames.document(type)), CHANGE_ERRORS),
+  };
+}
+
+/**
+ * The OpenAPI paths and operations of one route: a route with a parameter OpenAPI cannot
+ * express (`:action`, `:relationship`) becomes one path per action or relationship.
+ */
+function routeOperations(resource: OpenApiResource, route: ResourceRoute, context: PathContext): [string, JsonSchema][] {
+  const { collection } = resource;
+  switch (route.handler) {
+    case 'list':
+      return [[collectionPath(collection), listOperation(resource, context)]];
+    case 'create':
+      return [[collectionPath(collection), createOperation(resource, context)]];
+    case 'get':
+      return [[memberPath(collection), getOperation(resource, context)]];
+    case 'update':
+      return [[memberPath(collection), updateOperation(resource, context)]];
+    case 'destroy':
+      return [[memberPath(collection), deleteOperation(resource)]];
+    case 'action':
+      return resource.actions.map((action) => [actionPath(collection, action.name), actionOperation(resource, action)]);
+    case 'related':
+      return resource.relationships.flatMap((relationship): [string, JsonSchema][] => {
+        const get = relatedOperation(resource, relationship, context);
+        return get ? [[`${memberPath(collection)}/${relationship.name}`, get]] : [];
+      });
   }
-  // The engine serves related-resource URLs of every relationship of a resource it can get.
-  if (resource.operations.get) {
-    for (const relationship of resource.relationships) {
-      const get = relatedOperation(resource, relationship, context);
-      if (get) add(`${memberPath(collection)}/${relationship.name}`, { get });
-    }
+}
+
+/** Every path of one resource with the operations the router serves there, keyed by path. */
+export function resourcePaths(resource: OpenApiResource, context: PathContext): Record<string, JsonSchema> {
+  const paths: Record<string, JsonSchema> = {};
+  for (const route of resourceRoutes(routeShapeOf(resource), collectionPath(resource.collection))) {
+    for (const [path, operation] of routeOperations(resource, route, context)) paths[path] = { ...paths[path], [route.method]: operation };
   }
   return paths;
 }

@@ -20,6 +20,7 @@ export function withActorStamps(behaviours: Behaviours, descriptors: Iterable<Re
     const own = behaviours.get(descriptor.type);
     const stamped: ResourceBehaviour = {
       ...own,
+      derives: [...(creator ? ['creator'] : []), ...(updater ? ['updater'] : []), ...(own?.derives ?? [])],
       derive(next, previous, write) {
         const userId = write.actor.userId;
         return {

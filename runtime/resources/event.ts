@@ -7,6 +7,7 @@ import type { ResourceBehaviour } from '../engine/index.js';
  */
 export const eventBehaviour: ResourceBehaviour = {
   unrecorded: true,
+  derives: ['eventAt'],
   derive(next, previous, { now }) {
     if (previous || next.eventAt != null) return {};
     return { eventAt: now.toISOString() };

@@ -10,17 +10,21 @@ const TRANSITIONS: Record<string, { from: readonly string[]; to: string; event?:
 
 function transition(action: string): ActionHandler {
   const rule = TRANSITIONS[action]!;
-  return ({ record, now }) => {
-    if (!rule.from.includes(String(record.state))) {
-      throw actionFailed('invalidStateTransition', `A sequence state in state "${String(record.state)}" cannot ${action}`);
-    }
-    return { changes: { state: rule.to, stateChangedAt: now.toISOString() }, ...(rule.event && { event: rule.event }) };
+  return {
+    changes: ['state', 'stateChangedAt'],
+    handle({ record, now }) {
+      if (!rule.from.includes(String(record.state))) {
+        throw actionFailed('invalidStateTransition', `A sequence state in state "${String(record.state)}" cannot ${action}`);
+      }
+      return { changes: { state: rule.to, stateChangedAt: now.toISOString() }, ...(rule.event && { event: rule.event }) };
+    },
   };
 }
 
 export const sequenceStateBehaviour: ResourceBehaviour = {
-  derive(next, previous) {
-    return previous ? {} : { stateChangedAt: new Date().toISOString() };
+  derives: ['stateChangedAt'],
+  derive(next, previous, write) {
+    return previous ? {} : { stateChangedAt: write.now.toISOString() };
   },
   actions: { finish: transition('finish'), pause: transition('pause'), resume: transition('resume') },
 };

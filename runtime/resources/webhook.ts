@@ -67,6 +67,7 @@ async function subscriptionProblems(given: { resource: unknown; action: unknown 
  */
 export const webhookBehaviour: ResourceBehaviour = {
   sensitiveAttributes: ['secret', 'cleanupToken'],
+  derives: ['cleanupToken', 'creatorAppId', 'creatorAppName', 'authorizer'],
   async check(next, previous, records) {
     if (previous && next.resource === previous.resource && next.action === previous.action) return [];
     return subscriptionProblems({ resource: next.resource, action: next.action }, records);

@@ -15,6 +15,7 @@ import { bearerAuthentication } from '../../runtime/auth/index.js';
 import { connectDatabase } from '../../runtime/db/client.js';
 import { runMigrations } from '../../runtime/db/migrate.js';
 import { createResourceEngine, type ApiEnv, type ResourceDescriptor } from '../../runtime/engine/index.js';
+import { mountResources } from '../../runtime/engine/routes.js';
 import { ApiError, errorResponse } from '../../runtime/jsonapi/index.js';
 import { standardBehaviours } from '../../runtime/resources/index.js';
 import { standardRecordWriter } from '../../runtime/resources/record-writer.js';
@@ -156,7 +157,7 @@ describe('migrated and served', () => {
 
     const { descriptors } =
       await importFromCopy<typeof import('../../generated/routes/index.js')>('generated/routes/index.ts');
-    const { mountProspect } =
+    const { prospectModule } =
       await importFromCopy<typeof import('../../generated/routes/prospect.js')>('generated/routes/prospect.ts');
     const engine = createResourceEngine({
       sql,
@@ -168,7 +169,7 @@ describe('migrated and served', () => {
     });
     app = new Hono<ApiEnv>();
     app.use('*', bearerAuthentication(sql));
-    mountProspect(app, engine);
+    mountResources(app, engine, [prospectModule]);
     app.onError((error, c) => {
       if (error instanceof ApiError) return errorResponse(c, error);
       throw error;
