@@ -4,7 +4,16 @@ import { defineConfig } from 'drizzle-kit';
 // hand-written system tables. Run `npm run migrations:generate -- --name <what>` after a schema edit.
 export default defineConfig({
   dialect: 'postgresql',
-  schema: ['./generated/db/index.ts', './runtime/db/system-tables.ts', './runtime/webhooks/tables.ts', './runtime/custom-objects/tables.ts', './runtime/apps/tables.ts', './runtime/oauth/tables.ts', './runtime/jobs/tables.ts'],
+  schema: [
+    './generated/db/index.ts',
+    './runtime/db/system-tables.ts',
+    './runtime/webhooks/tables.ts',
+    './runtime/custom-objects/tables.ts',
+    './runtime/apps/tables.ts',
+    './runtime/oauth/tables.ts',
+    './runtime/jobs/tables.ts',
+    './runtime/bulk/tables.ts',
+  ],
   out: './migrations',
   strict: true,
 });

@@ -22,6 +22,10 @@ export interface Config {
   readonly webhookAllowedHosts: string | undefined;
   /** WEBHOOK_CA_FILE: a PEM bundle trusted for deliveries besides the system CAs. */
   readonly webhookCaFile: string | undefined;
+  /** BULK_ALLOWANCE_CAPACITY: the most bulk items an org can have in hand at once. */
+  readonly bulkAllowanceCapacity: number;
+  /** BULK_ALLOWANCE_PER_DAY: bulk items refilled per day, continuously. */
+  readonly bulkAllowancePerDay: number;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -59,5 +63,8 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     workerStaleAfterMs,
     webhookAllowedHosts: env.WEBHOOK_ALLOWED_HOSTS || undefined,
     webhookCaFile: env.WEBHOOK_CA_FILE || undefined,
+    // SPEC.md's limits: 5 million bulk items per org per day, refilled through the day.
+    bulkAllowanceCapacity: positiveInteger(env, 'BULK_ALLOWANCE_CAPACITY', 5_000_000),
+    bulkAllowancePerDay: positiveInteger(env, 'BULK_ALLOWANCE_PER_DAY', 5_000_000),
   };
 }

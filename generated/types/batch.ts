@@ -27,6 +27,10 @@ export interface BatchAttributes {
    */
   createdAt: string | null;
   /**
+   * For a bulk upsert: what a record with the id of an existing record does (SPEC.md "Bulk upsert"); null for other batches.
+   */
+  dupeMethod: 'skip' | 'missing' | 'overwrite' | 'overwriteNoCreate' | null;
+  /**
    * The request that started the batch (body and actionParams), kept as JSON; object rather than the reference's string so clients need not parse it twice.
    */
   externalStartPayload: {} | null;
@@ -40,6 +44,10 @@ export interface BatchAttributes {
    * Number of items not yet processed.
    */
   pending: number | null;
+  /**
+   * For a bulk upsert: the type of every record in it (a standard resource or a custom object's internal name); null for other batches.
+   */
+  resourceType: string | null;
   startedAt: string | null;
   /**
    * Changed by the service and by the confirm and cancel actions.

@@ -9,6 +9,12 @@ export interface BatchItemAttributes {
    * The JSON of the submitted record, including its meta, as a string.
    */
   data: string | null;
+  /**
+   * When the item failed, the JSON:API error objects saying why, with pointers into the item's own data (/data/attributes/<name>); null otherwise.
+   *
+   * @maxItems 1000
+   */
+  errors: {}[] | null;
   failed: boolean | null;
   /**
    * Why the item failed, when it did.
@@ -19,8 +25,8 @@ export interface BatchItemAttributes {
    */
   itemId: number | null;
   /**
-   * SPEC.md names only error (filter[state]=error); pending and success are the other states of an item.
+   * SPEC.md names only error (filter[state]=error). pending: not processed yet; success: written (itemId is the record's id); skipped: nothing to write (a duplicate under dupeMethod skip, or a record without id under overwriteNoCreate); error: see errors.
    */
-  state: 'pending' | 'success' | 'error' | null;
+  state: 'pending' | 'success' | 'skipped' | 'error' | null;
   updatedAt: string | null;
 }

@@ -14,6 +14,16 @@ const standaloneCode = standaloneCodeModule.default;
  * Ajv's ESM output still calls require() for its runtime helpers and formats, so the module
  * defines require with createRequire: that keeps it importable as plain ESM.
  */
+/**
+ * Gives the exports their declared type. Left to inference, TypeScript infers each exported
+ * function's type from Ajv's thousands of generated lines whenever another file uses it, and
+ * on a large program that inference has sent its checking of unrelated files astray (globals
+ * such as Error unresolved). With the type declared, it never looks inside.
+ */
+function declaredExports(code: string): string {
+  return code.replace(/\bexport const (validateCreate|validateUpdate) = /g, 'export const $1: BodyValidator = ');
+}
+
 export function emitValidators(resource: ResourceModel): string {
   const ajv = new Ajv({ code: { source: true, esm: true }, allErrors: true, strict: true, strictRequired: false });
   addFormats(ajv);
@@ -31,8 +41,9 @@ export function emitValidators(resource: ResourceModel): string {
     generatedHeader(resource.file),
     '// @ts-nocheck',
     `import { createRequire } from 'node:module';`,
+    `import type { BodyValidator } from '../../runtime/model/descriptor.js';`,
     `const require = createRequire(import.meta.url);`,
-    code.replace(/^"use strict";/, ''),
+    declaredExports(code.replace(/^"use strict";/, '')),
     '',
   ].join('\n');
 }

@@ -20,8 +20,22 @@ export function listen(fetch: (request: Request) => Response | Promise<Response>
     const server = serve({ fetch, port: options.port, hostname: options.hostname, serverOptions: { maxHeaderSize: MAX_REQUEST_HEAD_BYTES } }, () =>
       resolve(server),
     );
+    keepIdleConnectionsOpen(server as Server);
     (server as Server).on('clientError', answerUnparsableRequest);
   });
+}
+
+/**
+ * Idle keep-alive connections stay open 65 s, longer than load balancers and HTTP clients keep
+ * theirs (60 s is common). With Node's 5 s, a client reusing a connection just as the server
+ * closes it sees a reset (ECONNRESET) on a request it cannot safely retry. Headers must be
+ * allowed at least as long, or Node closes a connection whose next request has just begun.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
+function keepIdleConnectionsOpen(server: Server): void {
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
 }
 
 /**

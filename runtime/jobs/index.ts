@@ -3,7 +3,11 @@ import { readFileSync } from 'node:fs';
 import { Logger as WorkerLogger, run, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
 import type { Logger } from 'pino';
 import type postgres from 'postgres';
+import { descriptors } from '../../generated/routes/index.js';
 import { deliverLifecycleTask, LIFECYCLE_TASK } from '../apps/lifecycle.js';
+import { BULK_CRONTAB, bulkTasks } from '../bulk/index.js';
+import { CustomObjectRegistry } from '../custom-objects/registry.js';
+import { standardBehaviours } from '../resources/index.js';
 import type { Config } from '../config.js';
 import { connectDatabase } from '../db/client.js';
 import type { RecordWriter } from '../engine/index.js';
@@ -74,11 +78,17 @@ export function createTaskList(deps: WorkerDependencies): TaskList {
       log: deps.log,
     }),
     [LIFECYCLE_TASK]: deliverLifecycleTask({ sql: deps.sql, delivery: deps.delivery, log: deps.log }),
+    ...bulkTasks({ sql: deps.sql, writer, customObjects: customObjectsOf(deps.sql, clock, writer), clock, log: deps.log }),
   };
 }
 
+/** Orgs' custom objects for jobs; workers never page through lists, so no cursor secret. */
+function customObjectsOf(sql: postgres.Sql, clock: () => Date, writer: RecordWriter): CustomObjectRegistry {
+  return new CustomObjectRegistry(sql, descriptors, { sql, behaviours: standardBehaviours, cursorSecret: 'unused-by-workers', clock, writer });
+}
+
 /** Daily housekeeping; graphile-worker makes sure one runner in the cluster runs each. */
-const CRONTAB = ['17 3 * * * purge_expired_tokens', '27 3 * * * purge_webhook_attempts', ''].join('\n');
+const CRONTAB = ['17 3 * * * purge_expired_tokens', '27 3 * * * purge_webhook_attempts', BULK_CRONTAB, ''].join('\n');
 
 /** Delivery settings from configuration: WEBHOOK_ALLOWED_HOSTS and WEBHOOK_CA_FILE. */
 export function deliveryOptions(config: Pick<Config, 'webhookAllowedHosts' | 'webhookCaFile'>): DeliveryOptions {

@@ -1,6 +1,7 @@
 import { descriptors } from '../../generated/routes/index.js';
 import type { Behaviours } from '../engine/index.js';
 import { withActorStamps } from './actor-stamps.js';
+import { batchBehaviour } from './batch.js';
 import { callBehaviour } from './call.js';
 import { eventBehaviour } from './event.js';
 import { favoriteBehaviour } from './favorite.js';
@@ -18,6 +19,7 @@ import { webhookBehaviour } from './webhook.js';
  */
 export const standardBehaviours: Behaviours = withActorStamps(
   new Map([
+    ['batch', batchBehaviour],
     ['call', callBehaviour],
     ['event', eventBehaviour],
     ['favorite', favoriteBehaviour],

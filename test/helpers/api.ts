@@ -53,6 +53,8 @@ export interface TestApiOptions {
   poolSize?: number;
   /** Where the server logs; by default pino at TEST_LOG_LEVEL (silent unless set). */
   log?: Logger;
+  /** The daily bulk item allowance (BULK_ALLOWANCE_CAPACITY, BULK_ALLOWANCE_PER_DAY); 5 million a day by default. */
+  bulkAllowance?: { capacity: number; perDay: number };
 }
 
 export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
@@ -62,7 +64,11 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     sql,
     cursorSecret: await loadCursorSecret(sql),
     ...(options.clock && { clock: options.clock }),
-    config: { publicBaseUrl: options.publicBaseUrl, maxBodyBytes: 64 * 1024 },
+    config: {
+      publicBaseUrl: options.publicBaseUrl,
+      maxBodyBytes: 64 * 1024,
+      ...(options.bulkAllowance && { bulkAllowanceCapacity: options.bulkAllowance.capacity, bulkAllowancePerDay: options.bulkAllowance.perDay }),
+    },
     // TEST_LOG_LEVEL=error shows what the server logs, e.g. the cause of a 500.
     log: options.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
   });

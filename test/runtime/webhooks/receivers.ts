@@ -49,6 +49,9 @@ export async function startReceiver(certificate: TestCertificate, handle: Handle
       handle(request, response);
     });
   });
+  // Longer than the delivery client keeps idle connections: Node's 5 s would race with its
+  // reuse of one, and a reset first attempt would count as a failed delivery.
+  server.keepAliveTimeout = 60_000;
   server.on('connection', () => connections++);
   // TLS failures are what some tests expect; they must not surface as server errors.
   server.on('tlsClientError', () => {});

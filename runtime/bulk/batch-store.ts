@@ -1,0 +1,246 @@
+import type { Actor } from '../engine/index.js';
+import type { ErrorObject } from '../jsonapi/index.js';
+import { enqueueJobs, type JobSpec } from '../jobs/enqueue.js';
+import type { Transaction } from '../tenancy/index.js';
+import type { DupeMethod, UpsertAction } from './upsert-request.js';
+
+/**
+ * Batches and batch items of bulk upserts, in SQL: creating a batch with its items and chunk
+ * jobs, and recording what a chunk did. Every function runs in the caller's org-scoped
+ * transaction; the batch row's counters change only together with the items they count.
+ */
+
+export const CHUNK_TASK = 'bulk_upsert_chunk';
+
+/** Records per chunk job: one record-writer call, one transaction. */
+export const CHUNK_SIZE = 1000;
+
+/**
+ * Attempts of a chunk job before its batch fails. A worker killed mid-chunk costs one (the
+ * chunk's transaction rolls back and another worker runs it again); so does a deadlock.
+ */
+export const CHUNK_MAX_ATTEMPTS = 8;
+
+export type ItemState = 'pending' | 'success' | 'skipped' | 'error';
+
+/** One item as the request creates it: still to be written, or already final. */
+export interface NewItem {
+  /** The record as submitted, meta included. */
+  readonly data: string;
+  readonly state: ItemState;
+  readonly errors?: readonly ErrorObject[];
+}
+
+export interface NewBatch {
+  readonly orgId: number;
+  readonly action: UpsertAction;
+  readonly resourceType: string;
+  readonly dupeMethod: DupeMethod;
+  readonly actor: Actor;
+  readonly now: Date;
+  readonly items: readonly NewItem[];
+}
+
+/** What a chunk job is given: which items of which batch are its own. */
+export interface ChunkPayload {
+  readonly orgId: number;
+  readonly batchId: number;
+  readonly firstItemId: number;
+  readonly lastItemId: number;
+}
+
+const infoOf = (errors: readonly ErrorObject[] | undefined) => (errors ? errors.map((e) => e.detail).join('; ') : null);
+
+/**
+ * Inserts the batch and its items, and enqueues one job per chunk of pending items; a batch
+ * with nothing left to write is finished at once. Returns the batch id.
+ */
+export async function createUpsertBatch(tx: Transaction, batch: NewBatch): Promise<number> {
+  const pending = batch.items.filter((i) => i.state === 'pending').length;
+  const failures = batch.items.filter((i) => i.state === 'error').length;
+  const at = batch.now.toISOString();
+  const finished = pending === 0;
+  const [row] = await tx<{ id: number }[]>`
+    insert into batches (org_id, action, resource_type, dupe_method, actor, state, total, pending, failures, summary,
+                         started_at, finished_at, created_at, updated_at)
+    values (${batch.orgId}, ${batch.action}, ${batch.resourceType}, ${batch.dupeMethod}, ${tx.json(batch.actor as never)},
+            ${finished ? 'finished' : 'pending'}, ${batch.items.length}, ${pending}, ${failures},
+            ${failures ? tx.json(summaryOf(failures, countByErrorId(batch.items)) as never) : null},
+            ${finished ? at : null}, ${finished ? at : null}, ${at}, ${at})
+    returning id`;
+  const batchId = row!.id;
+  const ids = await tx<{ id: number; state: ItemState }[]>`
+    insert into batch_items (org_id, batch_id, data, state, failed, info, errors, created_at, updated_at)
+    select ${batch.orgId}, ${batchId}, u.data, u.state, u.state = 'error', u.info, u.errors::jsonb, ${at}, ${at}
+      from unnest(${tx.array(batch.items.map((i) => i.data))}::text[],
+                  ${tx.array(batch.items.map((i) => i.state))}::text[],
+                  ${tx.array(batch.items.map((i) => infoOf(i.errors)) as string[])}::text[],
+                  ${tx.array(batch.items.map((i) => (i.errors ? JSON.stringify(i.errors) : null)) as string[])}::text[])
+           with ordinality as u(data, state, info, errors, position)
+     order by u.position
+    returning id, state`;
+  await enqueueJobs(
+    tx,
+    chunkJobs(
+      batch.orgId,
+      batchId,
+      ids.filter((i) => i.state === 'pending').map((i) => i.id),
+    ),
+  );
+  return batchId;
+}
+
+/**
+ * One job per CHUNK_SIZE pending items, by id range. The ranges partition this batch's pending
+ * items whatever other ids interleave; the job key makes a second enqueue of a chunk harmless.
+ */
+function chunkJobs(orgId: number, batchId: number, pendingIds: number[]): JobSpec[] {
+  const sorted = [...pendingIds].sort((a, b) => a - b);
+  const jobs: JobSpec[] = [];
+  for (let start = 0; start < sorted.length; start += CHUNK_SIZE) {
+    const slice = sorted.slice(start, start + CHUNK_SIZE);
+    const payload: ChunkPayload = { orgId, batchId, firstItemId: slice[0]!, lastItemId: slice.at(-1)! };
+    jobs.push({ task: CHUNK_TASK, payload: { ...payload }, jobKey: `${CHUNK_TASK}:${orgId}:${batchId}:${payload.firstItemId}`, maxAttempts: CHUNK_MAX_ATTEMPTS });
+  }
+  return jobs;
+}
+
+function countByErrorId(items: readonly { readonly state: ItemState; readonly errors?: readonly ErrorObject[] | undefined }[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const item of items) {
+    if (item.state !== 'error') continue;
+    const id = item.errors?.[0]?.id ?? 'unknown';
+    counts[id] = (counts[id] ?? 0) + 1;
+  }
+  return counts;
+}
+
+/** `summary` of a batch with failures: how many, and how many of each first error id. */
+export interface FailureSummary {
+  readonly failures: number;
+  readonly errors: Record<string, number>;
+  /** Set when the batch failed as a whole, saying why. */
+  readonly fatal?: string;
+}
+
+function summaryOf(failures: number, errors: Record<string, number>, fatal?: string): FailureSummary {
+  return { failures, errors, ...(fatal && { fatal }) };
+}
+
+function mergeCounts(a: Record<string, number>, b: Record<string, number>): Record<string, number> {
+  const merged = { ...a };
+  for (const [id, n] of Object.entries(b)) merged[id] = (merged[id] ?? 0) + n;
+  return merged;
+}
+
+/** The batch as a chunk needs it; undefined once purged. */
+export interface ChunkBatch {
+  readonly state: string;
+  readonly action: UpsertAction;
+  readonly resourceType: string;
+  readonly dupeMethod: DupeMethod;
+  readonly actor: Actor;
+}
+
+export async function loadChunkBatch(tx: Transaction, orgId: number, batchId: number): Promise<ChunkBatch | undefined> {
+  const [row] = await tx<ChunkBatch[]>`
+    select state, action, resource_type as "resourceType", dupe_method as "dupeMethod", actor
+      from batches where org_id = ${orgId} and id = ${batchId}`;
+  return row;
+}
+
+export interface PendingItem {
+  readonly id: number;
+  readonly data: string;
+}
+
+/**
+ * The chunk's items still pending, locked. A second run of the chunk (its worker was thought
+ * dead) waits here for the first to end, then finds the items the first made final.
+ */
+export async function lockPendingItems(tx: Transaction, chunk: ChunkPayload): Promise<PendingItem[]> {
+  return tx<PendingItem[]>`
+    select id, data from batch_items
+     where org_id = ${chunk.orgId} and batch_id = ${chunk.batchId} and id between ${chunk.firstItemId} and ${chunk.lastItemId}
+       and state = 'pending'
+     order by id
+       for update`;
+}
+
+/** An item made final by a chunk. */
+export interface ItemResult {
+  readonly id: number;
+  readonly state: Exclude<ItemState, 'pending'>;
+  readonly itemId: number | null;
+  readonly errors?: readonly ErrorObject[];
+}
+
+/**
+ * Records a chunk's results: its items' states, and the batch's counters in the same
+ * transaction. The batch finishes when its last pending item is done.
+ */
+export async function recordChunk(tx: Transaction, chunk: ChunkPayload, results: readonly ItemResult[], startedAt: Date, now: Date): Promise<void> {
+  if (results.length === 0) return;
+  const at = now.toISOString();
+  await tx`
+    update batch_items i
+       set state = u.state, item_id = u.item_id, failed = u.state = 'error', info = u.info, errors = u.errors::jsonb, updated_at = ${at}
+      from unnest(${tx.array(results.map((r) => r.id))}::bigint[],
+                  ${tx.array(results.map((r) => r.state))}::text[],
+                  ${tx.array(results.map((r) => r.itemId) as number[])}::bigint[],
+                  ${tx.array(results.map((r) => infoOf(r.errors)) as string[])}::text[],
+                  ${tx.array(results.map((r) => (r.errors ? JSON.stringify(r.errors) : null)) as string[])}::text[])
+           as u(id, state, item_id, info, errors)
+     where i.org_id = ${chunk.orgId} and i.id = u.id`;
+  const failed = results.filter((r) => r.state === 'error');
+  await countIntoBatch(tx, chunk.orgId, chunk.batchId, { done: results.length, failures: failed.length, errors: countByErrorId(results) }, startedAt, now);
+}
+
+async function countIntoBatch(
+  tx: Transaction,
+  orgId: number,
+  batchId: number,
+  counts: { done: number; failures: number; errors: Record<string, number>; fatal?: string },
+  startedAt: Date,
+  now: Date,
+): Promise<void> {
+  const [batch] = await tx<{ pending: number; failures: number; summary: FailureSummary | null }[]>`
+    select pending, failures, summary from batches where org_id = ${orgId} and id = ${batchId} for no key update`;
+  if (!batch) return;
+  const pending = batch.pending - counts.done;
+  const failures = batch.failures + counts.failures;
+  const summary = failures ? summaryOf(failures, mergeCounts(batch.summary?.errors ?? {}, counts.errors), counts.fatal) : null;
+  const state = counts.fatal ? 'failed' : pending <= 0 ? 'finished' : 'pending';
+  const at = now.toISOString();
+  await tx`
+    update batches
+       set pending = ${pending}, failures = ${failures}, summary = ${summary ? tx.json(summary as never) : null}, state = ${state},
+           started_at = coalesce(started_at, ${startedAt.toISOString()}), finished_at = ${state === 'pending' ? null : at}, updated_at = ${at}
+     where org_id = ${orgId} and id = ${batchId}`;
+}
+
+/**
+ * Fails the batch as a whole (its resource type is gone, or a chunk kept failing): every item
+ * still pending becomes an error saying so, and the batch is `failed` with the reason in its
+ * summary. Chunks that run afterwards find nothing pending.
+ */
+export async function failBatch(tx: Transaction, orgId: number, batchId: number, reason: string, now: Date): Promise<void> {
+  const error: ErrorObject = { id: 'batchFailed', status: '500', title: 'Batch Failed', detail: `Not written: the batch failed. ${reason}` };
+  const at = now.toISOString();
+  // Items first, the batch row last, in the order chunks lock them: the other order deadlocks
+  // with a chunk that holds its items and waits for the batch row.
+  const [batch] = await tx<{ state: string }[]>`select state from batches where org_id = ${orgId} and id = ${batchId}`;
+  if (batch?.state !== 'pending') return;
+  const failed = await tx`
+    update batch_items set state = 'error', failed = true, info = ${error.detail}, errors = ${tx.json([error] as never)}, updated_at = ${at}
+     where org_id = ${orgId} and batch_id = ${batchId} and state = 'pending'
+    returning id`;
+  await countIntoBatch(
+    tx,
+    orgId,
+    batchId,
+    { done: failed.length, failures: failed.length, errors: failed.length ? { batchFailed: failed.length } : {}, fatal: reason },
+    now,
+    now,
+  );
+}

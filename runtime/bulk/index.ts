@@ -1,0 +1,64 @@
+import type { Hono } from 'hono';
+import type { TaskList } from 'graphile-worker';
+import type { Logger } from 'pino';
+import type postgres from 'postgres';
+import type { Config } from '../config.js';
+import type { ApiEnv, Behaviours } from '../engine/index.js';
+import type { RecordWriter } from '../engine/write-operations.js';
+import { DAILY_ALLOWANCE, type AllowanceOptions } from './allowance.js';
+import { CHUNK_TASK } from './batch-store.js';
+import { bulkUpsertChunkTask } from './chunk-task.js';
+import { PURGE_TASK, purgeBulkUpsertsTask } from './purge-task.js';
+import { mountUpsertRoutes } from './upsert-route.js';
+import { UpsertTargets, type OrgCustomObjectsSource } from './upsert-targets.js';
+
+/**
+ * Bulk requests (SPEC.md "Bulk upsert", "Limits"): bulk upserts tracked as batches, written
+ * by chunk jobs through the record writer; the daily allowance of bulk items; idempotency
+ * keys; and the purge of upsert batches after 30 days.
+ */
+
+export { isUpsertPath, UPSERT_BODY_LIMIT } from './upsert-route.js';
+export { takeFromAllowance, allowanceExceeded, allowanceHeaders, DAILY_ALLOWANCE, type AllowanceOptions, type AllowanceTake } from './allowance.js';
+
+/** The allowance from configuration: BULK_ALLOWANCE_CAPACITY and BULK_ALLOWANCE_PER_DAY. */
+export function allowanceOptions(config: Partial<Pick<Config, 'bulkAllowanceCapacity' | 'bulkAllowancePerDay'>>): AllowanceOptions {
+  return {
+    capacity: config.bulkAllowanceCapacity ?? DAILY_ALLOWANCE.capacity,
+    perDay: config.bulkAllowancePerDay ?? DAILY_ALLOWANCE.perDay,
+  };
+}
+
+export interface BulkRouteOptions {
+  readonly sql: postgres.Sql;
+  readonly customObjects: OrgCustomObjectsSource;
+  readonly behaviours: Behaviours;
+  readonly allowance: AllowanceOptions;
+  readonly publicBaseUrl: string | undefined;
+  readonly clock: () => Date;
+}
+
+/** Mounts the bulk upsert actions on the /api/v2 router (behind bearer authentication). */
+export function mountBulkRoutes(api: Hono<ApiEnv>, options: BulkRouteOptions): void {
+  const { customObjects, ...rest } = options;
+  mountUpsertRoutes(api, { ...rest, targets: new UpsertTargets(customObjects) });
+}
+
+export interface BulkTaskDependencies {
+  readonly sql: postgres.Sql;
+  readonly writer: RecordWriter;
+  readonly customObjects: OrgCustomObjectsSource;
+  readonly clock: () => Date;
+  readonly log: Logger;
+}
+
+/** The worker's bulk tasks: chunks of upserts, and the daily purge (crontab: BULK_CRONTAB). */
+export function bulkTasks(deps: BulkTaskDependencies): TaskList {
+  const targets = new UpsertTargets(deps.customObjects);
+  return {
+    [CHUNK_TASK]: bulkUpsertChunkTask({ sql: deps.sql, writer: deps.writer, targets, clock: deps.clock, log: deps.log }),
+    [PURGE_TASK]: purgeBulkUpsertsTask({ sql: deps.sql, clock: deps.clock }),
+  };
+}
+
+export const BULK_CRONTAB = `47 3 * * * ${PURGE_TASK}`;

@@ -1,0 +1,123 @@
+import type { Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type postgres from 'postgres';
+import { requireScope } from '../auth/index.js';
+import type { ApiEnv, Behaviours } from '../engine/index.js';
+import { queryParams, rejectUnknownParams } from '../engine/query-params.js';
+import { actorOf } from '../engine/responses.js';
+import { jsonApi, parseRequestBody, payloadTooLarge, validationError } from '../jsonapi/index.js';
+import { orgScopedTransaction } from '../tenancy/index.js';
+import { allowanceExceeded, allowanceHeaders, takeFromAllowance, type AllowanceOptions } from './allowance.js';
+import { batchResponder } from './batch-response.js';
+import { createUpsertBatch, type NewItem } from './batch-store.js';
+import { batchOfKey, claimKey, idempotencyKeyOf, requestHash } from './idempotency.js';
+import { planRecord } from './record-plan.js';
+import { parseUpsertRequest, type UpsertAction, type UpsertRequest } from './upsert-request.js';
+import type { UpsertTarget, UpsertTargets } from './upsert-targets.js';
+
+/** SPEC.md's limits: a bulk upsert request is at most 2 MB, whatever other requests may be. */
+export const UPSERT_BODY_LIMIT = 2 * 1024 * 1024;
+
+export const UPSERT_PATHS: Readonly<Record<UpsertAction, string>> = {
+  bulkUpsert: '/imports/actions/bulkUpsert',
+  customObjectBulkUpsert: '/imports/actions/customObjectBulkUpsert',
+};
+
+export interface UpsertRouteOptions {
+  readonly sql: postgres.Sql;
+  readonly targets: UpsertTargets;
+  readonly allowance: AllowanceOptions;
+  readonly behaviours: Behaviours;
+  readonly publicBaseUrl: string | undefined;
+  readonly clock: () => Date;
+}
+
+/** A request with the same Idempotency-Key committed while this one ran. */
+class KeyTakenMeanwhile extends Error {}
+
+/** Each record as a batch item: still to be written, or already final (a bad body, a skip). */
+function itemsOf(request: UpsertRequest, target: UpsertTarget): NewItem[] {
+  return request.records.map((record) => {
+    const plan = planRecord(target, record, request.dupeMethod);
+    const data = JSON.stringify(record);
+    if (plan.kind === 'error') return { data, state: 'error', errors: plan.errors };
+    return { data, state: plan.kind === 'skipped' ? 'skipped' : 'pending' };
+  });
+}
+
+/**
+ * POST /api/v2/imports/actions/bulkUpsert and /customObjectBulkUpsert (SPEC.md "Bulk upsert"):
+ * checks the request, takes its records from the org's daily allowance, and stores the batch,
+ * its items and its chunk jobs in one transaction. Answers 200 with the batch; the records are
+ * written by the chunk jobs (chunk-task.ts).
+ */
+export function mountUpsertRoutes(api: Hono<ApiEnv>, options: UpsertRouteOptions): void {
+  const batches = batchResponder(options);
+  const limit = bodyLimit({
+    maxSize: UPSERT_BODY_LIMIT,
+    onError: () => {
+      throw payloadTooLarge(UPSERT_BODY_LIMIT);
+    },
+  });
+
+  const answerWithBatch = async (c: Context<ApiEnv>, batchId: number, headers: Record<string, string>) => {
+    const { orgId } = c.get('auth');
+    const row = await orgScopedTransaction(options.sql, orgId, (tx) => batches.read(tx, orgId, batchId), { readOnly: true });
+    return jsonApi(c, 200, { data: batches.render(c, row) }, headers);
+  };
+
+  const upsert = (action: UpsertAction) => async (c: Context<ApiEnv>) => {
+    const auth = c.get('auth');
+    // SPEC.md "Bulk upsert" rule 7.
+    requireScope(auth.scopes, 'imports', 'write');
+    requireScope(auth.scopes, 'imports', 'read');
+    requireScope(auth.scopes, 'batches', 'read');
+    rejectUnknownParams(queryParams(c.req.url), () => false, 'on a bulk upsert');
+    const key = idempotencyKeyOf(c.req.header('idempotency-key'));
+    const text = await c.req.text();
+    const request = parseUpsertRequest(parseRequestBody(text));
+    const target = await options.targets.resolve(action, auth.orgId, request.type);
+    if ('refused' in target) throw validationError([{ pointer: '/data/attributes/records/0/data/type', detail: target.refused }]);
+    const hash = key === undefined ? undefined : requestHash(action, text);
+    const replayed = { 'Idempotent-Replayed': 'true' };
+    const earlier = async () => orgScopedTransaction(options.sql, auth.orgId, (tx) => batchOfKey(tx, auth.orgId, key!, hash!, options.clock()), { readOnly: true });
+    if (key !== undefined) {
+      const batchId = await earlier();
+      if (batchId !== undefined) return answerWithBatch(c, batchId, replayed);
+    }
+
+    const items = itemsOf(request, target);
+    const now = options.clock();
+    try {
+      const { row, take } = await orgScopedTransaction(options.sql, auth.orgId, async (tx) => {
+        const batchId = await createUpsertBatch(tx, {
+          orgId: auth.orgId,
+          action,
+          resourceType: target.descriptor.type,
+          dupeMethod: request.dupeMethod,
+          actor: actorOf(c),
+          now,
+          items,
+        });
+        if (key !== undefined && !(await claimKey(tx, auth.orgId, key, hash!, batchId, now))) throw new KeyTakenMeanwhile();
+        // Last, so the allowance's row is locked for as short a time as possible.
+        const take = await takeFromAllowance(tx, auth.orgId, items.length, now, options.allowance);
+        if (!take.granted) throw allowanceExceeded(take, items.length, now, options.allowance);
+        return { row: await batches.read(tx, auth.orgId, batchId), take };
+      });
+      return jsonApi(c, 200, { data: batches.render(c, row) }, allowanceHeaders(take, now, options.allowance));
+    } catch (error) {
+      if (!(error instanceof KeyTakenMeanwhile)) throw error;
+      const batchId = await earlier();
+      if (batchId === undefined) throw new Error('an Idempotency-Key was taken and then not found');
+      return answerWithBatch(c, batchId, replayed);
+    }
+  };
+
+  for (const action of ['bulkUpsert', 'customObjectBulkUpsert'] as const) api.post(UPSERT_PATHS[action], limit, upsert(action));
+}
+
+/** Whether `path` (under /api/v2) is a bulk upsert, which has its own body limit. */
+export function isUpsertPath(path: string): boolean {
+  return path === `/api/v2${UPSERT_PATHS.bulkUpsert}` || path === `/api/v2${UPSERT_PATHS.customObjectBulkUpsert}`;
+}
