@@ -228,7 +228,7 @@ export function bulkUpsertTable(result: BulkUpsertResult): string {
     ['batches not finished / items in error', `${number(result.unfinished)} / ${number(result.failures)}`],
     ['prospects created (rows of the org, after - before)', number(result.rowsCreated)],
     ['events written', number(result.events)],
-    ['webhook jobs written (1 webhook on prospect.*)', number(result.webhookJobs)],
+    [result.webhook ? 'webhook jobs written (1 webhook on prospect.*)' : 'webhook jobs written (no webhook: BENCH_UPSERT_WEBHOOK=0)', number(result.webhookJobs)],
     ['webhook deliveries made during the timing', number(result.deliveriesDuringTiming)],
     ['CPU during the timing: worker / cadence serve', `${number(result.workerCpuSeconds, 1)} s / ${number(result.serverCpuSeconds, 1)} s`],
     ...result.ceiling.map((c, i) => [

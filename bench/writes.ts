@@ -189,6 +189,8 @@ export interface BulkUpsertOptions {
   /** Orgs the ceiling writes into, one run each (before and after Cadence's). */
   readonly ceilingOrgs: readonly BulkOrg[];
   readonly records: number;
+  /** Whether the org has a webhook on prospect events (false: rows and events only, no jobs). */
+  readonly webhook: boolean;
   /** A superuser connection: the ceiling's writes and the counts afterwards. */
   readonly sql: postgres.Sql;
   readonly workerEnv: (extra: Record<string, string>) => NodeJS.ProcessEnv;
@@ -225,6 +227,7 @@ export interface BulkUpsertResult {
   readonly workerCpuSeconds: number;
   readonly serverCpuSeconds: number;
   readonly concurrency: string;
+  readonly webhook: boolean;
   readonly ceiling: readonly CeilingRun[];
   /** Mean of the ceiling runs' rows/s. */
   readonly ceilingRowsPerSecond: number;
@@ -390,7 +393,7 @@ export async function runBulkUpsert(options: BulkUpsertOptions): Promise<BulkUps
     const caFile = join(folder, 'receiver-cert.pem');
     await writeFile(caFile, certificate.cert);
     receiver = await startReceiver(certificate);
-    const webhookId = await createWebhook(options, `https://127.0.0.1:${receiver.port}/`);
+    const webhookId = options.webhook ? await createWebhook(options, `https://127.0.0.1:${receiver.port}/`) : undefined;
     const env = options.workerEnv({ LOG_LEVEL: 'warn', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_CA_FILE: caFile });
     const concurrency = env.WORKER_CONCURRENCY ? env.WORKER_CONCURRENCY : '4 (default)';
     worker = startChildProcess('cadence worker', { args: ['bin/cadence.js', 'worker'], env, cwd: options.cwd });
@@ -405,10 +408,10 @@ export async function runBulkUpsert(options: BulkUpsertOptions): Promise<BulkUps
     );
     if (warm.states.some((s) => s.state !== 'finished')) throw new Error(`the warm-up batch did not finish: ${JSON.stringify(warm.states)}`);
     print(
-      `  warm-up: ${WARM_UP_RECORDS} creates finished in ${warm.seconds.toFixed(1)} s; webhook ${webhookId} on prospect.* -> 127.0.0.1:${receiver.port}; WORKER_CONCURRENCY=${concurrency}`,
+      `  warm-up: ${WARM_UP_RECORDS} creates finished in ${warm.seconds.toFixed(1)} s; ${webhookId === undefined ? 'no webhook' : `webhook ${webhookId} on prospect.* -> 127.0.0.1:${receiver.port}`}; WORKER_CONCURRENCY=${concurrency}`,
     );
     // Let the warm-up's deliveries drain, so that the timing starts with an empty queue.
-    await waitFor(() => receiver!.deliveries.length >= WARM_UP_RECORDS, 60_000);
+    if (webhookId !== undefined) await waitFor(() => receiver!.deliveries.length >= WARM_UP_RECORDS, 60_000);
     // The first ceiling run here, with the worker idle: an endpoint that fails has failed by now.
     if (before) await ceilingOnce(before);
 
@@ -446,7 +449,7 @@ export async function runBulkUpsert(options: BulkUpsertOptions): Promise<BulkUps
          union
          select (j.payload->>'eventId')::bigint from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
           where t.identifier = 'deliver_webhook' and (j.payload->>'webhookId')::bigint = $2 and (j.payload->>'eventId')::bigint > $3) jobs`,
-      [org, webhookId, eventsBefore],
+      [org, webhookId ?? 0, eventsBefore],
     );
 
     if (after) await ceilingOnce(after);
@@ -469,6 +472,7 @@ export async function runBulkUpsert(options: BulkUpsertOptions): Promise<BulkUps
       workerCpuSeconds,
       serverCpuSeconds,
       concurrency,
+      webhook: options.webhook,
       ceiling,
       ceilingRowsPerSecond,
       ratio: rowsPerSecond / ceilingRowsPerSecond,
