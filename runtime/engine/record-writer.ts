@@ -53,8 +53,7 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
         writer,
         catalog: scope.catalog ?? options.catalog,
         now: options.clock(),
-        // A set of one is not isolated: its failure is the request's, as the caller's error.
-        isolated: operations.length > 1,
+        isolated: scope.isolated ?? operations.length > 1,
       };
       const outcomes: WriteOutcome[] = new Array<WriteOutcome>(operations.length);
       for (const wave of wavesOf(operations)) await writeWave(set, operations, wave, outcomes);

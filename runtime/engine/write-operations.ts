@@ -73,6 +73,12 @@ export interface WriteScope {
    * the standard resources when absent.
    */
   readonly catalog?: ResourceCatalog;
+  /**
+   * Whether what PostgreSQL refuses (a value out of a column's range) comes back as that
+   * record's refusal, found under savepoints, rather than as the write's error. Sets of more
+   * than one are isolated by default; a single HTTP write is not, as its failure is the request's.
+   */
+  readonly isolated?: boolean;
 }
 
 /**
