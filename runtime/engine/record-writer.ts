@@ -121,7 +121,11 @@ async function writeWave(set: SetWrite, operations: readonly WriteOperation[], w
     created.push(...group.created);
   }
   events.sort((a, b) => a.index - b.index);
-  const ids = await recordEvents(set.tx, set.orgId, events.map((e) => e.event));
+  const ids = await recordEvents(
+    set.tx,
+    set.orgId,
+    events.map((e) => e.event),
+  );
   const deliverable = events.flatMap(({ event }, i) => (event.deliverable ? [{ ...event, id: ids[i]! }] : []));
   if (deliverable.length) await set.options.eventSink(set.tx, set.orgId, set.now, deliverable);
   for (const c of created) await afterCreate(set, c.descriptor, c.row, c.changes);
@@ -171,7 +175,14 @@ async function writeGroup(
   const recorded = !set.options.behaviours.get(descriptor.type)?.unrecorded;
   const eventOf = (p: Prepared, action: string, data: ChangeEvent['data'], before?: ChangeEvent['data']): PendingEvent => ({
     index: p.index,
-    event: { resourceType: descriptor.type, resourceId: Number(p.current?.id ?? rows.get(p.index)!.id), action, data, ...(before && { before }), deliverable: descriptor.webhookActions.includes(action) },
+    event: {
+      resourceType: descriptor.type,
+      resourceId: Number(p.current?.id ?? rows.get(p.index)!.id),
+      action,
+      data,
+      ...(before && { before }),
+      deliverable: descriptor.webhookActions.includes(action),
+    },
   });
   for (const p of accepted) {
     const row = rows.get(p.index);

@@ -58,10 +58,7 @@ export type WriteOperation = CreateOperation | UpdateOperation | DeleteOperation
  * - `refused`: the record was not written; `error` is a JSON:API error whose pointers point
  *   into that record's own body (`/data/attributes/<name>`). Its neighbours are unaffected.
  */
-export type WriteOutcome =
-  | { readonly status: 'written'; readonly row: Row }
-  | { readonly status: 'missing' }
-  | { readonly status: 'refused'; readonly error: ApiError };
+export type WriteOutcome = { readonly status: 'written'; readonly row: Row } | { readonly status: 'missing' } | { readonly status: 'refused'; readonly error: ApiError };
 
 /** Who writes, for which org, in which transaction (org-scoped: see runtime/tenancy). */
 export interface WriteScope {
