@@ -162,7 +162,10 @@ function variantOf(c: Context): Variant {
   return (VARIANTS as readonly string[]).includes(asked) ? (asked as Variant) : 'bare';
 }
 
-const render = (descriptor = prospect) => (row: Row) => renderResource(descriptor, row, urls, collections);
+const render =
+  (descriptor = prospect) =>
+  (row: Row) =>
+    renderResource(descriptor, row, urls, collections);
 const send = (c: Context, document: unknown) => c.body(JSON.stringify(document), 200, { 'Content-Type': MEDIA_TYPE });
 
 async function listDocument(plan: ListPlan, db: Database): Promise<unknown> {
@@ -202,7 +205,10 @@ app.use('/api/v2/*', authenticateVariants);
 app.get('/api/v2/prospects/:id{[0-9]+}', async (c) => {
   const variant = variantOf(c);
   const statement = { text: getOne, params: [config.orgId, Number(c.req.param('id'))] };
-  const [row] = variant === 'pipelined' ? await pipelined(statement) : await withVariant(variant, (db) => db.unsafe<Row[]>(statement.text, statement.params as never[], { prepare: true }));
+  const [row] =
+    variant === 'pipelined'
+      ? await pipelined(statement)
+      : await withVariant(variant, (db) => db.unsafe<Row[]>(statement.text, statement.params as never[], { prepare: true }));
   if (!row) return c.body(null, 404);
   return send(c, { data: render()(row) });
 });

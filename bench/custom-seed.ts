@@ -27,8 +27,18 @@ export const BOOKING_DEFINITION = {
 /** Drawn uniformly: each status is a quarter of an org's bookings. */
 export const BOOKING_STATUSES = ['cancelled', 'completed', 'confirmed', 'tentative'];
 const BOOKING_TITLES = [
-  'Discovery call', 'Product demo', 'Technical deep dive', 'Pricing review', 'Onboarding session', 'Quarterly review',
-  'Renewal meeting', 'Executive briefing', 'Security review', 'Workshop', 'Follow-up call', 'Contract signing',
+  'Discovery call',
+  'Product demo',
+  'Technical deep dive',
+  'Pricing review',
+  'Onboarding session',
+  'Quarterly review',
+  'Renewal meeting',
+  'Executive briefing',
+  'Security review',
+  'Workshop',
+  'Follow-up call',
+  'Contract signing',
 ];
 
 /** Where the definition put each field and relationship: the same in every org, checked. */
@@ -110,9 +120,7 @@ export async function seedBookings(url: string, orgs: readonly CreatedOrg[], per
       const prospects = orgIds.map((id) => counts.find((c) => Number(c.org_id) === id)?.n ?? 0);
       if (prospects.some((n) => n === 0)) throw new Error('custom object records point at prospects: seed prospects first');
       await tx`analyze bench_prospect_numbers`;
-      await withIndexesRebuilt(tx, 'custom_object_records', () =>
-        tx.unsafe(insertBookings(slots), [orgIds, perOrg, definitions.map((d) => d.id), prospects] as never[]),
-      );
+      await withIndexesRebuilt(tx, 'custom_object_records', () => tx.unsafe(insertBookings(slots), [orgIds, perOrg, definitions.map((d) => d.id), prospects] as never[]));
     });
     await sql.unsafe('vacuum analyze custom_object_records, custom_object_definitions');
     const [row] = await sql<{ n: number }[]>`select count(*)::int as n from custom_object_records`;

@@ -139,7 +139,9 @@ async function runScenario(scenario: Scenario, cadence: Target, ceiling: Target)
     for (const target of order) measured.set(target, await measure({ ...target, paths: scenario.paths }, LOAD));
     const pair = { cadence: measured.get(cadence)!, ceiling: measured.get(ceiling)! };
     rounds.push({ ...pair, ratio: pair.cadence.requestsPerSecond / pair.ceiling.requestsPerSecond });
-    print(`  ${scenario.name}, round ${round + 1}: ${Math.round(pair.cadence.requestsPerSecond)} req/s, ceiling ${Math.round(pair.ceiling.requestsPerSecond)} req/s${same ? '' : ' (bodies differ!)'}`);
+    print(
+      `  ${scenario.name}, round ${round + 1}: ${Math.round(pair.cadence.requestsPerSecond)} req/s, ceiling ${Math.round(pair.ceiling.requestsPerSecond)} req/s${same ? '' : ' (bodies differ!)'}`,
+    );
   }
   const median = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor(rounds.length / 2)]!;
   return { scenario, cadence: median.cadence, ceiling: median.ceiling, ratios: rounds.map((r) => r.ratio), sameBody: same, documentBytes: bytes };
@@ -179,11 +181,13 @@ async function prospectsPart(state: RunState, database: BenchDatabase, org: Crea
   });
   state.servers.push(ceilingServer);
   const ceiling: Target = { baseUrl: ceilingServer.url, pid: ceilingServer.pid, paths: [], headers: {} };
-  print(`\nprospects: ${LOAD.connections} connections, ${LOAD.warmUpSeconds} s warm-up + ${LOAD.seconds} s per scenario, server and round, ${ROUNDS} rounds, org ${org.orgId} (${SEED.prospectsPerOrg} prospects); ${machineLoad()}`);
+  print(
+    `\nprospects: ${LOAD.connections} connections, ${LOAD.warmUpSeconds} s warm-up + ${LOAD.seconds} s per scenario, server and round, ${ROUNDS} rounds, org ${org.orgId} (${SEED.prospectsPerOrg} prospects); ${machineLoad()}`,
+  );
   const results: ScenarioResult[] = [];
   for (const scenario of scenarios) results.push(await runScenario(scenario, cadence, ceiling));
 
-  print('\nwhere the time goes: the ceiling with Cadence\'s per-request database work added back');
+  print("\nwhere the time goes: the ceiling with Cadence's per-request database work added back");
   const variants = await breakdown(scenarios, results, ceiling, org.token);
   await ceilingServer.stop();
   const report = () => {
@@ -201,10 +205,16 @@ async function prospectsPart(state: RunState, database: BenchDatabase, org: Crea
 async function customPart(database: BenchDatabase, org: CreatedOrg, bookings: SeededBookings, cadence: Target): Promise<() => void> {
   const sql = connectDatabase(database.url, { max: 1 });
   const pairs = await buildCustomPairs(sql, org.orgId, bookings.definitionIds.get(org.orgId)!, bookings.slots).finally(() => sql.end({ timeout: 5 }));
-  print(`\ncustom objects: ${LOAD.connections} connections, ${LOAD.warmUpSeconds} s warm-up + ${LOAD.seconds} s per request and round, ${CUSTOM_ROUNDS} rounds alternating which goes first, org ${org.orgId}; ${machineLoad()}`);
+  print(
+    `\ncustom objects: ${LOAD.connections} connections, ${LOAD.warmUpSeconds} s warm-up + ${LOAD.seconds} s per request and round, ${CUSTOM_ROUNDS} rounds alternating which goes first, org ${org.orgId}; ${machineLoad()}`,
+  );
   const results = await runCustomPairs(pairs, cadence, LOAD, CUSTOM_ROUNDS, print);
   return () => {
-    print(`\n## Custom objects (${bookings.records} booking records, slots ${Object.entries(bookings.slots).map(([f, s]) => `${f}=${s}`).join(' ')}; cadence serve, mean of ${CUSTOM_ROUNDS} rounds)\n`);
+    print(
+      `\n## Custom objects (${bookings.records} booking records, slots ${Object.entries(bookings.slots)
+        .map(([f, s]) => `${f}=${s}`)
+        .join(' ')}; cadence serve, mean of ${CUSTOM_ROUNDS} rounds)\n`,
+    );
     print(customTable(results));
     print('\ntargets:');
     for (const line of customTargetLines(results)) print(line);
@@ -243,7 +253,13 @@ async function webhooksPart(database: BenchDatabase, org: CreatedOrg, cadence: T
  * Single creates against the ceiling's create, then the bulk upsert against plain SQL upserts,
  * each in orgs of its own (WRITE_ORGS). `getOne` is the prospects part's GET one, when it ran.
  */
-async function writesPart(state: RunState, database: BenchDatabase, orgs: readonly CreatedOrg[], cadenceServer: ChildServer, getOne: ScenarioResult | undefined): Promise<() => void> {
+async function writesPart(
+  state: RunState,
+  database: BenchDatabase,
+  orgs: readonly CreatedOrg[],
+  cadenceServer: ChildServer,
+  getOne: ScenarioResult | undefined,
+): Promise<() => void> {
   const single = orgs[WRITE_ORGS.single]!;
   const sql = connectDatabase(database.url, { max: 1 });
   try {
@@ -256,7 +272,9 @@ async function writesPart(state: RunState, database: BenchDatabase, orgs: readon
       ipc: true,
     });
     state.servers.push(ceilingServer);
-    print(`\nwrites (b): POST /api/v2/prospects, ${LOAD.connections} connections, ${LOAD.warmUpSeconds} s warm-up + ${LOAD.seconds} s per server and round, ${ROUNDS} rounds, org ${single.orgId}; ${machineLoad()}`);
+    print(
+      `\nwrites (b): POST /api/v2/prospects, ${LOAD.connections} connections, ${LOAD.warmUpSeconds} s warm-up + ${LOAD.seconds} s per server and round, ${ROUNDS} rounds, org ${single.orgId}; ${machineLoad()}`,
+    );
     const cadence: Target = { baseUrl: cadenceServer.url, pid: cadenceServer.pid, paths: [], headers: { authorization: `Bearer ${single.token}` } };
     const ceiling: Target = { baseUrl: ceilingServer.url, pid: ceilingServer.pid, paths: [], headers: {} };
     const created = await runSingleCreate(cadence, ceiling, Number(account!.id), ROUNDS, LOAD, print);
@@ -315,7 +333,9 @@ async function run(state: RunState): Promise<void> {
   const seedSize = PARTS.has('prospects') || PARTS.has('custom') || PARTS.has('writes') ? SEED : { ...SEED, prospectsPerOrg: 0 };
   const seedStarted = performance.now();
   const seeded = await seedDatabase(database.url, seedSize);
-  print(`seeded ${seedSize.orgs} orgs, ${seedSize.orgs * seedSize.accountsPerOrg} accounts, ${seedSize.orgs * seedSize.prospectsPerOrg} prospects (with VACUUM ANALYZE) in ${seconds(seedStarted)} s`);
+  print(
+    `seeded ${seedSize.orgs} orgs, ${seedSize.orgs * seedSize.accountsPerOrg} accounts, ${seedSize.orgs * seedSize.prospectsPerOrg} prospects (with VACUUM ANALYZE) in ${seconds(seedStarted)} s`,
+  );
   let bookings: SeededBookings | undefined;
   if (PARTS.has('custom')) {
     const customStarted = performance.now();

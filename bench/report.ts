@@ -35,7 +35,21 @@ function table(header: string[], rows: string[][]): string {
 
 export function resultsTable(results: readonly ScenarioResult[]): string {
   return table(
-    ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx+errors', 'CPU ms/req', 'ceiling req/s', 'ceiling p50 ms', 'ceiling CPU ms/req', 'ratio (median)', 'each round', 'same body', 'document KB'],
+    [
+      'scenario',
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      'non-2xx+errors',
+      'CPU ms/req',
+      'ceiling req/s',
+      'ceiling p50 ms',
+      'ceiling CPU ms/req',
+      'ratio (median)',
+      'each round',
+      'same body',
+      'document KB',
+    ],
     results.map((r) => [
       r.scenario.name,
       number(r.cadence.requestsPerSecond),
@@ -77,7 +91,9 @@ export function targetsLines(results: readonly ScenarioResult[]): string[] {
   return [
     `- every list scenario >= 0.6x ceiling: ${verdict(
       slowLists.length === 0,
-      slowLists.length ? `below: ${slowLists.map((r) => `${r.scenario.name} ${number(ratioOf(r), 2)}x`).join('; ')}` : `lowest ${number(Math.min(...lists.map(ratioOf)), 2)}x`,
+      slowLists.length
+        ? `below: ${slowLists.map((r) => `${r.scenario.name} ${number(ratioOf(r), 2)}x`).join('; ')}`
+        : `lowest ${number(Math.min(...lists.map(ratioOf)), 2)}x`,
     )}`,
     `- deep cursor page within 20% of first page: ${verdict(deepRatio >= 0.8, `${number(deepRatio, 2)}x the first page's req/s`)}`,
     `- p99 <= 10x p50: ${verdict(spread.length === 0, spread.length ? `above: ${spread.map((r) => r.scenario.name).join('; ')}` : `worst ${number(worstSpread, 1)}x`)}`,
@@ -105,12 +121,31 @@ export function customTable(results: readonly CustomPairResult[]): string {
           number(meanOf(list, (r) => r.requestsPerSecond)),
           number(meanOf(list, (r) => r.p50Ms)),
           number(meanOf(list, (r) => r.p99Ms)),
-          number(meanOf(list, (r) => r.cpuMsPerRequest), 2),
+          number(
+            meanOf(list, (r) => r.cpuMsPerRequest),
+            2,
+          ),
           number(list.reduce((n, r) => n + r.failures, 0)),
         ]
       : ['-', '-', '-', '-', '-'];
   return table(
-    ['scenario', 'booking request', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'non-2xx+errors', 'prospects request', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'non-2xx+errors', 'ratio', 'per round'],
+    [
+      'scenario',
+      'booking request',
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      'CPU ms/req',
+      'non-2xx+errors',
+      'prospects request',
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      'CPU ms/req',
+      'non-2xx+errors',
+      'ratio',
+      'per round',
+    ],
     results.map((r) => [
       r.pair.name,
       `${r.pair.custom.label} (${percent(r.pair.custom.share)} of org; ${r.customBody || 'failed'})`,
@@ -140,19 +175,46 @@ export function webhooksTable(result: WebhookResult): string {
   const ms = (value: number) => `${number(value, 1)} ms`;
   const latency = (f: (l: LatencyResult) => string) => (c: ConfigurationResult) => (c.latency ? f(c.latency) : '-');
   const rows: string[][] = [
-    row('(c) backlog: account creations through the API before the worker starts', (c) => `${number(c.throughput.events)} (${number(c.throughput.enqueuePerSecond)} writes/s)`),
-    row('(c) delivered', (c) => `${number(c.throughput.delivered)}${c.throughput.duplicates ? `, ${c.throughput.duplicates} twice` : ''}${c.workerExited ? ' (the worker exited!)' : ''}`),
+    row(
+      '(c) backlog: account creations through the API before the worker starts',
+      (c) => `${number(c.throughput.events)} (${number(c.throughput.enqueuePerSecond)} writes/s)`,
+    ),
+    row(
+      '(c) delivered',
+      (c) => `${number(c.throughput.delivered)}${c.throughput.duplicates ? `, ${c.throughput.duplicates} twice` : ''}${c.workerExited ? ' (the worker exited!)' : ''}`,
+    ),
     row('(c) **deliveries/s**, first to last delivery', (c) => number(c.throughput.steadyPerSecond, 1)),
     row('(c) deliveries/s, from spawning the worker', (c) => number(c.throughput.fromSpawnPerSecond, 1)),
     row('(c) worker spawned to first delivery', (c) => `${number(c.throughput.startToFirstSeconds, 1)} s`),
     row('(c) worker CPU per delivery', (c) => ms(c.throughput.workerCpuMsPerDelivery)),
-    row('(d) account creations, worker running', latency((l) => `${number(l.writes)} at ${number(l.writesPerSecond)}/s`)),
-    row('(d) API write response p50 / p99', latency((l) => `${ms(l.writeP50Ms)} / ${ms(l.writeP99Ms)}`)),
-    row('(d) delivered', latency((l) => `${number(l.delivered)}${l.missing ? ` (${l.missing} missing)` : ''}${l.duplicates ? `, ${l.duplicates} twice` : ''}`)),
-    row('(d) **write response to delivery, p50**', latency((l) => ms(l.p50Ms))),
-    row('(d) **write response to delivery, p99**', latency((l) => ms(l.p99Ms))),
-    row('(d) min / max', latency((l) => `${ms(l.minMs)} / ${ms(l.maxMs)}`)),
-    row('(d) worker CPU per delivery', latency((l) => ms(l.workerCpuMsPerDelivery))),
+    row(
+      '(d) account creations, worker running',
+      latency((l) => `${number(l.writes)} at ${number(l.writesPerSecond)}/s`),
+    ),
+    row(
+      '(d) API write response p50 / p99',
+      latency((l) => `${ms(l.writeP50Ms)} / ${ms(l.writeP99Ms)}`),
+    ),
+    row(
+      '(d) delivered',
+      latency((l) => `${number(l.delivered)}${l.missing ? ` (${l.missing} missing)` : ''}${l.duplicates ? `, ${l.duplicates} twice` : ''}`),
+    ),
+    row(
+      '(d) **write response to delivery, p50**',
+      latency((l) => ms(l.p50Ms)),
+    ),
+    row(
+      '(d) **write response to delivery, p99**',
+      latency((l) => ms(l.p99Ms)),
+    ),
+    row(
+      '(d) min / max',
+      latency((l) => `${ms(l.minMs)} / ${ms(l.maxMs)}`),
+    ),
+    row(
+      '(d) worker CPU per delivery',
+      latency((l) => ms(l.workerCpuMsPerDelivery)),
+    ),
   ];
   const header = ['one `cadence worker`, WORKER_CONCURRENCY=' + result.concurrency, ...configurations.map((c) => `receiver trusted via ${c.label}`)];
   const footer = `attempts recorded: ${number(result.attempts.total)} (${number(result.attempts.acknowledged)} with a 2xx); the receiver got ${number(result.received)} requests on ${number(result.connections)} TLS connections${result.malformed ? `, ${result.malformed} unreadable` : ''}`;
@@ -203,7 +265,20 @@ export function singleCreateTable(result: SingleCreateResult, getOne: ScenarioRe
     ]);
   }
   return table(
-    ['request', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx+errors', 'CPU ms/req', 'ceiling req/s', 'ceiling p50 ms', 'ceiling CPU ms/req', 'ratio (median)', 'each round', 'answer KB (Cadence / ceiling)'],
+    [
+      'request',
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      'non-2xx+errors',
+      'CPU ms/req',
+      'ceiling req/s',
+      'ceiling p50 ms',
+      'ceiling CPU ms/req',
+      'ratio (median)',
+      'each round',
+      'answer KB (Cadence / ceiling)',
+    ],
     rows,
   );
 }
@@ -235,7 +310,7 @@ export function bulkUpsertTable(result: BulkUpsertResult): string {
       `ceiling run ${i + 1} (org ${c.orgId}; ${c.statements} INSERT ... unnest ... ON CONFLICT DO UPDATE of 1,000 rows)`,
       `${number(c.seconds, 1)} s, ${number(c.rowsPerSecond)} rows/s`,
     ]),
-    ['**ratio** (Cadence rows/s over the ceiling runs\' mean)', `**${number(result.ratio, 2)}x**`],
+    ["**ratio** (Cadence rows/s over the ceiling runs' mean)", `**${number(result.ratio, 2)}x**`],
   ];
   return table([`bulk upsert, one \`cadence worker\` (WORKER_CONCURRENCY=${result.concurrency})`, ''], rows);
 }

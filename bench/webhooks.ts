@@ -255,7 +255,12 @@ async function throughput(options: WebhookBenchOptions, receiver: Receiver, even
   const worker = startWorker();
   const arrivals = matcher(receiver, ids, before);
   let cpuAtFirst = Number.NaN;
-  await waitForDeliveries(() => arrivals.count(), events, worker, () => (cpuAtFirst = cpuMilliseconds(worker.pid)));
+  await waitForDeliveries(
+    () => arrivals.count(),
+    events,
+    worker,
+    () => (cpuAtFirst = cpuMilliseconds(worker.pid)),
+  );
   const cpuAtLast = cpuMilliseconds(worker.pid);
   const delivered = arrivals.matched;
   const unique = new Set(delivered.map((d) => d.id)).size;
@@ -329,9 +334,13 @@ async function runConfiguration(
     if (configuration.writes > 0 && !drained.worker.exited()) {
       const fallback = Math.round(Math.min(100, Math.max(5, drained.result.steadyPerSecond / 2)));
       const rate = options.writeRate ?? (Number.isFinite(fallback) ? fallback : 5);
-      options.print(`  (d) ${configuration.writes} account creations at ${rate}/s with the worker running${options.writeRate ? '' : ' (half the delivery rate of (c), within 5..100/s)'}`);
+      options.print(
+        `  (d) ${configuration.writes} account creations at ${rate}/s with the worker running${options.writeRate ? '' : ' (half the delivery rate of (c), within 5..100/s)'}`,
+      );
       latencyResult = await latency(options, receiver, drained.worker, configuration.writes, rate);
-      options.print(`  (d) ${latencyResult.delivered}/${latencyResult.writes} delivered; write response to delivery p50 ${latencyResult.p50Ms.toFixed(0)} ms, p99 ${latencyResult.p99Ms.toFixed(0)} ms`);
+      options.print(
+        `  (d) ${latencyResult.delivered}/${latencyResult.writes} delivered; write response to delivery p50 ${latencyResult.p50Ms.toFixed(0)} ms, p99 ${latencyResult.p99Ms.toFixed(0)} ms`,
+      );
     }
     const workerExited = drained.worker.exited();
     return { label: configuration.label, throughput: drained.result, ...(latencyResult && { latency: latencyResult }), workerExited };
@@ -352,7 +361,10 @@ export async function runWebhookBench(options: WebhookBenchOptions): Promise<Web
       method: 'POST',
       headers: { authorization: `Bearer ${options.token}`, 'content-type': 'application/vnd.api+json' },
       body: JSON.stringify({
-        data: { type: 'webhook', attributes: { url: `https://127.0.0.1:${receiver.port}${RECEIVER_PATH}`, resource: 'account', action: 'created', secret: 'bench-secret' } },
+        data: {
+          type: 'webhook',
+          attributes: { url: `https://127.0.0.1:${receiver.port}${RECEIVER_PATH}`, resource: 'account', action: 'created', secret: 'bench-secret' },
+        },
       }),
       signal: AbortSignal.timeout(10_000),
     });
@@ -366,7 +378,7 @@ export async function runWebhookBench(options: WebhookBenchOptions): Promise<Web
     const configurations = [
       await runConfiguration(options, receiver, {
         label: 'WEBHOOK_CA_FILE',
-        note: 'the receiver\'s certificate in WEBHOOK_CA_FILE',
+        note: "the receiver's certificate in WEBHOOK_CA_FILE",
         env,
         events: options.events,
         writes: options.writes,
@@ -379,7 +391,7 @@ export async function runWebhookBench(options: WebhookBenchOptions): Promise<Web
       configurations.push(
         await runConfiguration(options, receiver, {
           label: 'NODE_EXTRA_CA_CERTS',
-          note: 'no WEBHOOK_CA_FILE; the receiver\'s certificate trusted through NODE_EXTRA_CA_CERTS (a deployment without WEBHOOK_CA_FILE)',
+          note: "no WEBHOOK_CA_FILE; the receiver's certificate trusted through NODE_EXTRA_CA_CERTS (a deployment without WEBHOOK_CA_FILE)",
           env: { ...withoutCaFile, NODE_EXTRA_CA_CERTS: caFile },
           events: options.compareEvents,
           writes: options.writes,

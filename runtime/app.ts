@@ -19,15 +19,7 @@ import { createResourceEngine, type ApiEnv, type RecordWriter } from './engine/i
 import { mountResources, mountUnsupportedMethods } from './engine/routes.js';
 import { healthRoutes } from './health/index.js';
 import { webhookCleanup } from './webhooks/cleanup.js';
-import {
-  ApiError,
-  errorResponse,
-  internalError,
-  jsonApi,
-  jsonApiMediaType,
-  payloadTooLarge,
-  resourceNotFound,
-} from './jsonapi/index.js';
+import { ApiError, errorResponse, internalError, jsonApi, jsonApiMediaType, payloadTooLarge, resourceNotFound } from './jsonapi/index.js';
 import { oauthRoutes } from './oauth/index.js';
 import type { OpenApiDocument } from './openapi/index.js';
 import { standardBehaviours } from './resources/index.js';
@@ -126,10 +118,7 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
   });
 
   // Authorized by a webhook's cleanup token, not an access token: mounted ahead of bearer auth.
-  app.post(
-    '/api/v2/webhooks/cleanup',
-    webhookCleanup({ sql: deps.sql, writer }),
-  );
+  app.post('/api/v2/webhooks/cleanup', webhookCleanup({ sql: deps.sql, writer }));
 
   // Server-to-server install endpoints (SPEC.md, Authentication): apps authenticate with app
   // tokens (JWTs), not access tokens, so they sit outside /api/v2 and its bearer auth.
@@ -142,7 +131,14 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
   const api = new Hono<ApiEnv>();
   api.use('*', bearerAuthentication(deps.sql, { cache: new TokenCache() }));
   mountResources(api, engine, modules.values());
-  mountBulkRoutes(api, { sql: deps.sql, customObjects, behaviours: standardBehaviours, allowance: allowanceOptions(deps.config), publicBaseUrl: deps.config.publicBaseUrl, clock });
+  mountBulkRoutes(api, {
+    sql: deps.sql,
+    customObjects,
+    behaviours: standardBehaviours,
+    allowance: allowanceOptions(deps.config),
+    publicBaseUrl: deps.config.publicBaseUrl,
+    clock,
+  });
   mountDefinitionRoutes(api, { sql: deps.sql, standardTypes: new Set(descriptors.keys()), publicBaseUrl: deps.config.publicBaseUrl });
   mountCustomObjectRoutes(api, customObjects);
   mountUnsupportedMethods(api, descriptors.values());

@@ -24,9 +24,7 @@ export interface RunningServer {
  * migrations, the HTTP server and, unless disabled, an in-process worker.
  */
 export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
-  const database = await resolveDatabase({ DATABASE_URL: config.databaseUrl, CADENCE_DATA_DIR: config.dataDir }, (line) =>
-    log.debug({ component: 'postgres' }, line),
-  );
+  const database = await resolveDatabase({ DATABASE_URL: config.databaseUrl, CADENCE_DATA_DIR: config.dataDir }, (line) => log.debug({ component: 'postgres' }, line));
   await runMigrations(database.url, MIGRATIONS_DIR);
   const sql = connectDatabase(database.url, { max: config.databasePoolSize });
   const worker: StartedWorker | undefined = config.inProcessWorker

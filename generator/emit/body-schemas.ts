@@ -13,10 +13,7 @@ const INT4_MAX = 2147483647;
 /** Formats Ajv checks; `html` is documentation only. */
 const CHECKED_FORMATS = new Set(['date-time', 'date', 'email', 'uri']);
 
-function scalarSchema(
-  type: string,
-  options: { format?: string | undefined; maxLength?: number | undefined },
-): JsonSchema {
+function scalarSchema(type: string, options: { format?: string | undefined; maxLength?: number | undefined }): JsonSchema {
   const schema: JsonSchema = { type };
   if (type === 'integer') Object.assign(schema, { minimum: INT4_MIN, maximum: INT4_MAX });
   if (options.format && CHECKED_FORMATS.has(options.format)) schema.format = options.format;
@@ -40,9 +37,7 @@ export function attributeValueSchema(a: AttributeModel): JsonSchema {
 }
 
 function bodySchema(resource: ResourceModel, operation: 'create' | 'update'): JsonSchema {
-  const relationships = resource.relationships.filter(
-    (r): r is ToOneModel => r.kind === 'toOne' && (operation === 'create' ? r.writableOnCreate : r.writableOnUpdate),
-  );
+  const relationships = resource.relationships.filter((r): r is ToOneModel => r.kind === 'toOne' && (operation === 'create' ? r.writableOnCreate : r.writableOnUpdate));
   const shape = writeBodySchema({
     operation,
     attributes: resource.attributes.filter((a) => !a.readOnly).map((a) => ({ name: a.name, schema: attributeValueSchema(a), required: a.required })),

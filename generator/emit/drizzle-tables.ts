@@ -74,10 +74,7 @@ function indexesOf(resource: ResourceModel): string[] {
 
 export function emitTable(resource: ResourceModel, model: SchemaModel): string {
   const builders = new Set(['bigint', 'foreignKey', 'index', 'pgTable', 'primaryKey']);
-  const columns = [
-    `orgId: bigint('org_id', { mode: 'number' }).notNull().references(() => orgs.id)`,
-    `id: bigint('id', { mode: 'number' }).generatedAlwaysAsIdentity()`,
-  ];
+  const columns = [`orgId: bigint('org_id', { mode: 'number' }).notNull().references(() => orgs.id)`, `id: bigint('id', { mode: 'number' }).generatedAlwaysAsIdentity()`];
   for (const a of resource.attributes) {
     if (a.relationshipId !== undefined) continue;
     const column = columnCode(a.name, a.column, a);
@@ -118,9 +115,5 @@ export function emitTable(resource: ResourceModel, model: SchemaModel): string {
 }
 
 export function emitTablesIndex(model: SchemaModel): string {
-  return [
-    generatedHeader('schema/'),
-    ...model.resources.map((r) => `export { ${tableVariable(r)} } from './${r.type}.js';`),
-    '',
-  ].join('\n');
+  return [generatedHeader('schema/'), ...model.resources.map((r) => `export { ${tableVariable(r)} } from './${r.type}.js';`), ''].join('\n');
 }

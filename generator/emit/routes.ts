@@ -13,10 +13,7 @@ function compileTemplate(source: string): HandlebarsTemplateDelegate {
 }
 
 export function emitRoute(resource: ResourceModel, templates: RouteTemplates): string {
-  const validatorNames = [
-    ...(resource.operations.create ? ['validateCreate'] : []),
-    ...(resource.operations.update ? ['validateUpdate'] : []),
-  ];
+  const validatorNames = [...(resource.operations.create ? ['validateCreate'] : []), ...(resource.operations.update ? ['validateUpdate'] : [])];
   return compileTemplate(templates.route)({
     header: generatedHeader(resource.file),
     type: resource.type,

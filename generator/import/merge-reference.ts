@@ -159,7 +159,9 @@ function addToManys(type: string, file: Json, members: [string, Json][], all: Re
 export function mergeReference(reference: Json, existing: ReadonlyMap<string, Json>): MergeResult {
   const referenceTypes = (reference.definitions ?? {}) as Record<string, Json>;
   const files = new Map(existing);
-  const addedTypes = Object.keys(referenceTypes).filter((type) => !existing.has(type)).sort(byCodePoint);
+  const addedTypes = Object.keys(referenceTypes)
+    .filter((type) => !existing.has(type))
+    .sort(byCodePoint);
   for (const type of addedTypes) files.set(type, newFile(type, referenceTypes[type]!));
 
   const skipped: Skipped[] = [];

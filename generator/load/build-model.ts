@@ -1,13 +1,6 @@
 import { byCodePoint } from '../compare.js';
 import { snakeCase } from '../naming.js';
-import {
-  SchemaFileError,
-  type ActionModel,
-  type AttributeModel,
-  type OperationsModel,
-  type RelationshipModel,
-  type ResourceModel,
-} from '../model.js';
+import { SchemaFileError, type ActionModel, type AttributeModel, type OperationsModel, type RelationshipModel, type ResourceModel } from '../model.js';
 
 /** The shape the meta-schema guarantees; only what the model needs is typed. */
 interface RawDefinition {
@@ -81,9 +74,7 @@ export function buildResourceModel(file: string, json: Record<string, unknown>):
     stability: raw.stability,
     description: raw.description,
     webhookActions: raw['x-webhookActions'],
-    attributes: names
-      .filter((n) => !isRelationship(raw.definitions[n]!))
-      .map((n) => attributeOf(file, n, raw.definitions[n]!, raw.definitions)),
+    attributes: names.filter((n) => !isRelationship(raw.definitions[n]!)).map((n) => attributeOf(file, n, raw.definitions[n]!, raw.definitions)),
     relationships: names.filter((n) => isRelationship(raw.definitions[n]!)).map((n) => relationshipOf(n, raw.definitions[n]!)),
     operations: operationsOf(raw.links),
     actions: actionsOf(file, raw.links),

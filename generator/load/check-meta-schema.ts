@@ -12,10 +12,7 @@ const validateResourceFile = ajv.compile(metaSchema);
 export function checkMetaSchema(file: string, json: unknown): void {
   if (validateResourceFile(json)) return;
   const errors = validateResourceFile.errors ?? [];
-  const deepest = errors.reduce<ErrorObject | undefined>(
-    (best, error) => (!best || error.instancePath.length > best.instancePath.length ? error : best),
-    undefined,
-  );
+  const deepest = errors.reduce<ErrorObject | undefined>((best, error) => (!best || error.instancePath.length > best.instancePath.length ? error : best), undefined);
   const pointer = deepest?.instancePath || '';
   const detail = deepest ? describe(deepest) : 'does not match the meta-schema';
   throw new SchemaFileError(file, pointer, detail);

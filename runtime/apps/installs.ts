@@ -50,10 +50,7 @@ export async function installApp(sql: postgres.Sql, options: { appId: string; or
  * grants to it there: uninstalling takes
  * effect at once, not when the last token expires. The app's lifecycle webhook is told.
  */
-export async function uninstallApp(
-  sql: postgres.Sql,
-  options: { appId: string; orgId: number; now?: Date },
-): Promise<{ installId: string; uninstalledAt: string }> {
+export async function uninstallApp(sql: postgres.Sql, options: { appId: string; orgId: number; now?: Date }): Promise<{ installId: string; uninstalledAt: string }> {
   const now = options.now ?? new Date();
   return sql.begin(async (tx) => {
     const [row] = await tx<{ id: string }[]>`

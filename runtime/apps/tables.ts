@@ -66,7 +66,9 @@ export const appInstalls = cadenceSystem.table(
   },
   (t) => [
     uniqueIndex('app_installs_setup_token_idx').on(t.setupTokenHash),
-    uniqueIndex('app_installs_current_idx').on(t.appGuid, t.orgId).where(sql`${t.uninstalledAt} is null`),
+    uniqueIndex('app_installs_current_idx')
+      .on(t.appGuid, t.orgId)
+      .where(sql`${t.uninstalledAt} is null`),
     index('app_installs_org_idx').on(t.orgId),
   ],
 );

@@ -14,7 +14,5 @@ export function actsForAppAlone(auth: Pick<AuthContext, 'userId' | 'appId'>): bo
 export function authorizingUser(auth: Pick<AuthContext, 'userId' | 'appId'>, named: number | null | undefined, pointer: string): number {
   if (named != null) return named;
   if (auth.userId !== null) return auth.userId;
-  throw validationError([
-    { pointer, detail: 'A server-to-server token acts for no user: this write must name the authorizing user (a user of the organisation)' },
-  ]);
+  throw validationError([{ pointer, detail: 'A server-to-server token acts for no user: this write must name the authorizing user (a user of the organisation)' }]);
 }

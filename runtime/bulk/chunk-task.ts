@@ -1,9 +1,8 @@
 import type { Task } from 'graphile-worker';
 import type { Logger } from 'pino';
 import type postgres from 'postgres';
-import { apiErrorOfWrite } from '../engine/database-errors.js';
-import type { RecordWriter, WriteOperation, WriteOutcome, WriteScope } from '../engine/write-operations.js';
-import { ApiError, type ErrorObject } from '../jsonapi/index.js';
+import type { RecordWriter, WriteOutcome } from '../engine/write-operations.js';
+import type { ErrorObject } from '../jsonapi/index.js';
 import { orgScopedTransaction, type Transaction } from '../tenancy/index.js';
 import { failBatch, loadChunkBatch, lockPendingItems, recordChunk, type ChunkPayload, type ItemResult, type PendingItem } from './batch-store.js';
 import { planRecord, type RecordPlan } from './record-plan.js';
@@ -75,31 +74,12 @@ async function writePlans(
 ): Promise<(WriteOutcome | undefined)[]> {
   const positions = plans.flatMap((plan, i) => (plan.kind === 'write' ? [i] : []));
   const operations = positions.map((i) => (plans[i] as Extract<RecordPlan, { kind: 'write' }>).operation);
-  const writeScope = { tx, orgId: scope.orgId, actor: scope.actor, ...(scope.target.catalog && { catalog: scope.target.catalog }) };
-  const written =
-    operations.length === 1 ? await writeOne(writeScope, writer, operations, scope.target) : operations.length ? await writer.write(writeScope, operations) : [];
+  // Isolated even when one record is left to write: what PostgreSQL refuses is that item's error.
+  const writeScope = { tx, orgId: scope.orgId, actor: scope.actor, isolated: true, ...(scope.target.catalog && { catalog: scope.target.catalog }) };
+  const written = operations.length ? await writer.write(writeScope, operations) : [];
   const outcomes: (WriteOutcome | undefined)[] = plans.map(() => undefined);
   positions.forEach((position, n) => (outcomes[position] = written[n]));
   return outcomes;
-}
-
-/**
- * The writer leaves a set of one unisolated (a single request's failure is the request's), so
- * a lone record PostgreSQL refuses gets a savepoint here: it is that item's error, not the
- * chunk's.
- */
-async function writeOne(scope: WriteScope, writer: RecordWriter, operations: readonly WriteOperation[], target: UpsertTarget): Promise<WriteOutcome[]> {
-  await scope.tx.unsafe('savepoint bulk_upsert_record');
-  try {
-    const outcomes = await writer.write(scope, operations);
-    await scope.tx.unsafe('release savepoint bulk_upsert_record');
-    return outcomes;
-  } catch (error) {
-    await scope.tx.unsafe('rollback to savepoint bulk_upsert_record');
-    const refusal = error instanceof ApiError ? error : apiErrorOfWrite(target.descriptor, error);
-    if (!refusal) throw error;
-    return [{ status: 'refused', error: refusal }];
-  }
 }
 
 function notFound(type: string, id: number): ErrorObject {

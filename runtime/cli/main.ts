@@ -47,7 +47,10 @@ function print(value: unknown): void {
 }
 
 function scopeList(text: string | undefined): string[] {
-  return (text ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return (text ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 function requiredString(name: string, text: string | undefined): string {
@@ -128,7 +131,13 @@ async function workerCommand(config: Config): Promise<void> {
   const log = createLogger(config.logLevel);
   const database = await resolveDatabase({ DATABASE_URL: config.databaseUrl, CADENCE_DATA_DIR: config.dataDir });
   await runMigrations(database.url, MIGRATIONS_DIR);
-  const worker = await startWorker({ databaseUrl: database.url, concurrency: config.workerConcurrency, log, delivery: deliveryOptions(config), liveness: livenessOptions(config) });
+  const worker = await startWorker({
+    databaseUrl: database.url,
+    concurrency: config.workerConcurrency,
+    log,
+    delivery: deliveryOptions(config),
+    liveness: livenessOptions(config),
+  });
   await Promise.race([untilSignal(), worker.runner.promise]);
   await worker.stop();
   await database.stop();
@@ -222,9 +231,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<vo
       const scopes = scopeList(values.scopes);
       if (scopes.length === 0) throw new UsageError('--scopes is required (comma-separated, e.g. prospects.read)');
       const ttlSeconds = values.ttl === undefined ? undefined : positiveInteger('ttl', values.ttl);
-      return withDatabase(config, async (sql) =>
-        print(await createToken(sql, { orgId, userId, scopes, ...(ttlSeconds !== undefined && { ttlSeconds }) })),
-      );
+      return withDatabase(config, async (sql) => print(await createToken(sql, { orgId, userId, scopes, ...(ttlSeconds !== undefined && { ttlSeconds }) })));
     }
     case 'custom-object define': {
       const orgId = positiveInteger('org', values.org);

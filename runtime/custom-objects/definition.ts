@@ -102,7 +102,8 @@ export function parseDefinition(input: unknown, context: DefinitionContext, poin
     if (!isObject(raw)) return fail(at, 'a field must be an object');
     const fieldName = raw.name;
     const type = raw.type as FieldType;
-    if (typeof fieldName !== 'string' || !NAME.test(fieldName) || RESERVED_FIELDS.has(fieldName)) return fail(`${at}/name`, 'name must be a camelCase identifier (not id, type, createdAt or updatedAt)');
+    if (typeof fieldName !== 'string' || !NAME.test(fieldName) || RESERVED_FIELDS.has(fieldName))
+      return fail(`${at}/name`, 'name must be a camelCase identifier (not id, type, createdAt or updatedAt)');
     if (names.has(fieldName)) return fail(`${at}/name`, `${fieldName} is defined twice`);
     names.add(fieldName);
     if (!FIELD_TYPES.includes(type)) return fail(`${at}/type`, `type must be one of ${FIELD_TYPES.join(', ')}`);
@@ -124,19 +125,25 @@ export function parseDefinition(input: unknown, context: DefinitionContext, poin
     if (names.has(relName)) return fail(`${at}/name`, `${relName} is already a field or relationship`);
     names.add(relName);
     const target = raw.target;
-    if (typeof target !== 'string' || (!context.knownTypes.has(target) && target !== name)) return fail(`${at}/target`, `target must be a resource type or a custom object of this organisation`);
+    if (typeof target !== 'string' || (!context.knownTypes.has(target) && target !== name))
+      return fail(`${at}/target`, `target must be a resource type or a custom object of this organisation`);
     if (raw.cardinality === 'toMany') {
       // The target's to-one that points back here; for a self-reference, one in this document.
       const targetRelationships = target === name ? (rawRelationships as Record<string, unknown>[]) : context.customObjects.get(target)?.relationships;
       const back = targetRelationships?.find((r) => r?.name === raw.inverse && r?.target === name && (r?.cardinality ?? 'toOne') === 'toOne');
       if (!back) {
-        return fail(`${at}/inverse`, `a to-many relationship is the other side of a to-one: inverse must name a to-one relationship of custom object ${target} that targets ${String(name)}`);
+        return fail(
+          `${at}/inverse`,
+          `a to-many relationship is the other side of a to-one: inverse must name a to-one relationship of custom object ${target} that targets ${String(name)}`,
+        );
       }
       relationships.push({ name: relName, target, cardinality: 'toMany', inverse: raw.inverse as string });
       return;
     }
     if (raw.cardinality !== undefined && raw.cardinality !== 'toOne') return fail(`${at}/cardinality`, 'cardinality must be toOne or toMany');
-    const before = context.previous?.relationships.find((r): r is Extract<RelationshipDefinition, { slot: string }> => r.name === relName && r.target === target && 'slot' in r);
+    const before = context.previous?.relationships.find(
+      (r): r is Extract<RelationshipDefinition, { slot: string }> => r.name === relName && r.target === target && 'slot' in r,
+    );
     const slot = take('reference', before?.slot);
     if (!slot) return fail(at, 'no more relationships fit in one custom object');
     relationships.push({ name: relName, target, slot });

@@ -19,7 +19,9 @@ function render(c: Context<ApiEnv>, publicBaseUrl: string | undefined, d: Stored
       displayName: d.displayName,
       displayField: d.displayField,
       fields: d.fields.map(({ name, type, required, filterable, sortable }) => ({ name, type, required, filterable, sortable })),
-      relationships: d.relationships.map((r) => ('slot' in r ? { name: r.name, target: r.target, cardinality: 'toOne' } : { name: r.name, target: r.target, cardinality: 'toMany', inverse: r.inverse })),
+      relationships: d.relationships.map((r) =>
+        'slot' in r ? { name: r.name, target: r.target, cardinality: 'toOne' } : { name: r.name, target: r.target, cardinality: 'toMany', inverse: r.inverse },
+      ),
       createdAt: d.createdAt,
       updatedAt: d.updatedAt,
     },
@@ -68,7 +70,10 @@ export function mountDefinitionRoutes(api: Hono<ApiEnv>, options: { sql: postgre
   api.get(`/${PATH}`, async (c) => {
     const orgId = await requireAdmin(c, 'read');
     const definitions = await listDefinitions(sql, orgId);
-    return jsonApi(c, 200, { data: definitions.map((d) => render(c, publicBaseUrl, d)), links: { first: `${publicBaseUrl ?? new URL(c.req.url).origin}/api/v2/${PATH}` } });
+    return jsonApi(c, 200, {
+      data: definitions.map((d) => render(c, publicBaseUrl, d)),
+      links: { first: `${publicBaseUrl ?? new URL(c.req.url).origin}/api/v2/${PATH}` },
+    });
   });
   api.get(`/${PATH}/:id{[0-9]+}`, async (c) => {
     const orgId = await requireAdmin(c, 'read');

@@ -57,9 +57,7 @@ export class CustomObjectRegistry {
     const descriptors = new Map(this.standardDescriptors);
     for (const definition of definitions) descriptors.set(definition.name, customObjectDescriptor(definition, displayFields));
     const engine = createResourceEngine({ ...this.engineOptions, descriptors });
-    const handlers = new Map(
-      definitions.map((d) => [d.name, engine.bind({ descriptor: descriptors.get(d.name)!, ...compileValidators(d) })] as const),
-    );
+    const handlers = new Map(definitions.map((d) => [d.name, engine.bind({ descriptor: descriptors.get(d.name)!, ...compileValidators(d) })] as const));
     return { signature, definitions, descriptors, handlers };
   }
 

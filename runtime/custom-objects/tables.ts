@@ -41,10 +41,7 @@ export const customObjectDefinitions = pgTable(
     createdAt: timestampColumn('created_at').notNull().defaultNow(),
     updatedAt: timestampColumn('updated_at').notNull().defaultNow(),
   },
-  (t) => [
-    primaryKey({ name: 'custom_object_definitions_pkey', columns: [t.orgId, t.id] }),
-    uniqueIndex('custom_object_definitions_name_idx').on(t.orgId, t.name),
-  ],
+  (t) => [primaryKey({ name: 'custom_object_definitions_pkey', columns: [t.orgId, t.id] }), uniqueIndex('custom_object_definitions_name_idx').on(t.orgId, t.name)],
 );
 
 type Columns = Record<
@@ -89,9 +86,7 @@ export const customObjectRecords = pgTable(
         const key = slot === 'created_at' ? 'createdAt' : slot === 'updated_at' ? 'updatedAt' : slot;
         return index(`custom_object_records_${slot}_idx`).on(t.orgId, t.definitionId, columns[key]!, t.id);
       }),
-      ...[...slotNames('boolean'), ...slotNames('reference')].map((slot) =>
-        index(`custom_object_records_${slot}_idx`).on(t.orgId, t.definitionId, columns[slot]!),
-      ),
+      ...[...slotNames('boolean'), ...slotNames('reference')].map((slot) => index(`custom_object_records_${slot}_idx`).on(t.orgId, t.definitionId, columns[slot]!)),
     ];
   },
 );

@@ -15,10 +15,7 @@ export interface ResolvedDatabase {
   stop(): Promise<void>;
 }
 
-export async function resolveDatabase(
-  env: DatabaseEnv,
-  log?: (line: string) => void,
-): Promise<ResolvedDatabase> {
+export async function resolveDatabase(env: DatabaseEnv, log?: (line: string) => void): Promise<ResolvedDatabase> {
   if (env.DATABASE_URL) {
     return { url: env.DATABASE_URL, embedded: false, stop: async () => {} };
   }

@@ -36,12 +36,8 @@ export async function migrationStatus(sql: postgres.Sql, expected: ExpectedMigra
     select to_regclass('drizzle.__drizzle_migrations') is not null as drizzle,
            to_regclass('graphile_worker.migrations') is not null as worker`;
   // drizzle's own rule: a migration counts as applied when the newest recorded one is not older.
-  const [cadence] = tables!.drizzle
-    ? await sql<{ newest: number | null }[]>`select max(created_at) as newest from drizzle.__drizzle_migrations`
-    : [{ newest: null }];
-  const [worker] = tables!.worker
-    ? await sql<{ newest: number | null }[]>`select max(id) as newest from graphile_worker.migrations`
-    : [{ newest: null }];
+  const [cadence] = tables!.drizzle ? await sql<{ newest: number | null }[]>`select max(created_at) as newest from drizzle.__drizzle_migrations` : [{ newest: null }];
+  const [worker] = tables!.worker ? await sql<{ newest: number | null }[]>`select max(id) as newest from graphile_worker.migrations` : [{ newest: null }];
   const newestCadence = cadence.newest ?? -Infinity;
   return {
     pendingCadence: expected.cadence.filter((m) => m.when > newestCadence).map((m) => m.tag),

@@ -30,9 +30,7 @@ const SMART_SHUTDOWN_MS = 5000;
 const ENV = { ...process.env, LC_MESSAGES: 'C' };
 
 /** Creates a cluster whose superuser `user` logs in with `password`. */
-export async function initialiseCluster(
-  options: ClusterProcessOptions & { user: string; password: string; flags: readonly string[] },
-): Promise<void> {
+export async function initialiseCluster(options: ClusterProcessOptions & { user: string; password: string; flags: readonly string[] }): Promise<void> {
   const { clusterDir, account } = options;
   await mkdir(clusterDir, { recursive: true, mode: 0o700 });
   if (account) await chown(clusterDir, account.uid, account.gid);
@@ -70,8 +68,7 @@ export function startPostgres(options: ClusterProcessOptions & { port: number; f
   });
   const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
   return new Promise((resolve, reject) => {
-    const failed = (cause?: Error) =>
-      reject(new Error(`embedded PostgreSQL did not start on port ${options.port}:\n${output.text()}`, { cause }));
+    const failed = (cause?: Error) => reject(new Error(`embedded PostgreSQL did not start on port ${options.port}:\n${output.text()}`, { cause }));
     child.once('error', failed);
     child.once('close', () => failed());
     child.stdout.on('data', (chunk) => output.add(chunk));

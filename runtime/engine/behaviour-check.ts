@@ -32,7 +32,9 @@ function problemsOf(descriptor: ResourceDescriptor, behaviour: ResourceBehaviour
     changeable.has(name) ? [] : [`${by} may change ${name}, which is neither an attribute nor a to-one relationship`];
   return [
     ...[...declared].filter((name) => !Object.hasOwn(handlers, name)).map((name) => `the schema declares action ${name}, which has no handler`),
-    ...Object.keys(handlers).filter((name) => !declared.has(name)).map((name) => `action ${name} has a handler, but the schema does not declare it`),
+    ...Object.keys(handlers)
+      .filter((name) => !declared.has(name))
+      .map((name) => `action ${name} has a handler, but the schema does not declare it`),
     ...(behaviour?.derives ?? []).flatMap(unchangeable('derive')),
     ...Object.entries(handlers).flatMap(([name, handler]) => handler.changes.flatMap(unchangeable(`action ${name}`))),
     ...(behaviour?.sensitiveAttributes ?? []).filter((name) => !attributes.has(name)).map((name) => `sensitive attribute ${name} is not an attribute`),

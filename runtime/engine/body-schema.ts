@@ -43,12 +43,7 @@ export function writeBodySchema(shape: WritableShape): JsonSchema {
   const requiredRelationships = creating ? shape.relationships.filter((r) => r.required).map((r) => r.name) : [];
   const data: JsonSchema = {
     type: 'object',
-    required: [
-      'type',
-      ...(creating ? [] : ['id']),
-      ...(requiredAttributes.length ? ['attributes'] : []),
-      ...(requiredRelationships.length ? ['relationships'] : []),
-    ],
+    required: ['type', ...(creating ? [] : ['id']), ...(requiredAttributes.length ? ['attributes'] : []), ...(requiredRelationships.length ? ['relationships'] : [])],
     additionalProperties: false,
     properties: {
       type: { type: 'string' },

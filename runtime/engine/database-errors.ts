@@ -17,9 +17,7 @@ export function apiErrorOfWrite(descriptor: ResourceDescriptor, error: unknown):
   const e = error as PostgresError;
   if (typeof e?.code !== 'string') return undefined;
   if (e.code === '23503') {
-    const rel = descriptor.relationships.find(
-      (r) => r.kind === 'toOne' && e.constraint_name === `${descriptor.table}_${r.column.replace(/_id$/, '')}_fk`,
-    );
+    const rel = descriptor.relationships.find((r) => r.kind === 'toOne' && e.constraint_name === `${descriptor.table}_${r.column.replace(/_id$/, '')}_fk`);
     if (rel) return validationError([{ pointer: `/data/relationships/${rel.name}`, detail: `${rel.name} refers to a ${rel.target} that does not exist` }]);
     return validationError([{ pointer: '/data', detail: 'The record is still referenced by other records' }]);
   }

@@ -48,9 +48,7 @@ export function bindHandlers(module: ResourceModule, deps: EngineDependencies): 
   const writeOne = async (c: Context<ApiEnv>, operation: WriteOperation): Promise<Row | undefined> => {
     const { orgId } = c.get('auth');
     try {
-      const [outcome] = await orgScopedTransaction(deps.sql, orgId, (tx) =>
-        deps.writer.write({ tx, orgId, actor: actorOf(c), catalog: deps.catalog }, [operation]),
-      );
+      const [outcome] = await orgScopedTransaction(deps.sql, orgId, (tx) => deps.writer.write({ tx, orgId, actor: actorOf(c), catalog: deps.catalog }, [operation]));
       if (outcome!.status === 'refused') throw outcome!.error;
       return outcome!.status === 'written' ? outcome!.row : undefined;
     } catch (error) {

@@ -79,7 +79,13 @@ export function listResponder(descriptor: ResourceDescriptor, statements: Resour
       async (tx) => {
         const result = await runList(tx, descriptor, statements, request, auth.orgId, tables);
         const included = request.include.length
-          ? await loadIncluded(tx, auth.orgId, request.include, { type: descriptor.type, rows: result.rows }, { urls, collections: deps.collections, fields: request.fields, present: presenterFor(c, deps) })
+          ? await loadIncluded(
+              tx,
+              auth.orgId,
+              request.include,
+              { type: descriptor.type, rows: result.rows },
+              { urls, collections: deps.collections, fields: request.fields, present: presenterFor(c, deps) },
+            )
           : undefined;
         return { result, included };
       },

@@ -29,10 +29,7 @@ export function rejectUnknownParams(params: Map<string, string[]>, accepted: (na
 }
 
 /** `actionParams[<name>]` values of an action request, checked against the declared names. */
-export function actionParams(
-  params: Map<string, string[]>,
-  declared: { optionalParams: readonly string[]; requiredParams: readonly string[] },
-): Map<string, string> {
+export function actionParams(params: Map<string, string[]>, declared: { optionalParams: readonly string[]; requiredParams: readonly string[] }): Map<string, string> {
   const values = new Map<string, string>();
   for (const name of params.keys()) {
     const match = name.match(/^actionParams\[([A-Za-z0-9_]+)\]$/);

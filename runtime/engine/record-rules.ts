@@ -42,7 +42,11 @@ export function withDerived(context: RuleContext, changes: Changes, previous: Ro
   if (!derive) return changes;
   const next = nextValues(context.descriptor, changes, previous);
   const behaviour = context.behaviours.get(context.descriptor.type)!;
-  const derived = declaredChanges(`${context.descriptor.type} derive`, behaviour.derives, derive(next, previous, { orgId: context.orgId, now: context.now, actor: context.actor }));
+  const derived = declaredChanges(
+    `${context.descriptor.type} derive`,
+    behaviour.derives,
+    derive(next, previous, { orgId: context.orgId, now: context.now, actor: context.actor }),
+  );
   if (Object.keys(derived).length === 0) return changes;
   const attributes = new Map(changes.attributes);
   for (const a of context.descriptor.attributes) if (Object.hasOwn(derived, a.name)) attributes.set(a, derived[a.name]);

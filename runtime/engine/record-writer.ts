@@ -53,8 +53,7 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
         writer,
         catalog: scope.catalog ?? options.catalog,
         now: options.clock(),
-        // A set of one is not isolated: its failure is the request's, as the caller's error.
-        isolated: operations.length > 1,
+        isolated: scope.isolated ?? operations.length > 1,
       };
       const outcomes: WriteOutcome[] = new Array<WriteOutcome>(operations.length);
       for (const wave of wavesOf(operations)) await writeWave(set, operations, wave, outcomes);
@@ -122,7 +121,11 @@ async function writeWave(set: SetWrite, operations: readonly WriteOperation[], w
     created.push(...group.created);
   }
   events.sort((a, b) => a.index - b.index);
-  const ids = await recordEvents(set.tx, set.orgId, events.map((e) => e.event));
+  const ids = await recordEvents(
+    set.tx,
+    set.orgId,
+    events.map((e) => e.event),
+  );
   const deliverable = events.flatMap(({ event }, i) => (event.deliverable ? [{ ...event, id: ids[i]! }] : []));
   if (deliverable.length) await set.options.eventSink(set.tx, set.orgId, set.now, deliverable);
   for (const c of created) await afterCreate(set, c.descriptor, c.row, c.changes);
@@ -172,7 +175,14 @@ async function writeGroup(
   const recorded = !set.options.behaviours.get(descriptor.type)?.unrecorded;
   const eventOf = (p: Prepared, action: string, data: ChangeEvent['data'], before?: ChangeEvent['data']): PendingEvent => ({
     index: p.index,
-    event: { resourceType: descriptor.type, resourceId: Number(p.current?.id ?? rows.get(p.index)!.id), action, data, ...(before && { before }), deliverable: descriptor.webhookActions.includes(action) },
+    event: {
+      resourceType: descriptor.type,
+      resourceId: Number(p.current?.id ?? rows.get(p.index)!.id),
+      action,
+      data,
+      ...(before && { before }),
+      deliverable: descriptor.webhookActions.includes(action),
+    },
   });
   for (const p of accepted) {
     const row = rows.get(p.index);

@@ -32,7 +32,13 @@ export function singleResponder(descriptor: ResourceDescriptor, deps: EngineDepe
       async (tx) => {
         const row = await find(tx);
         if (!row || include.length === 0) return { row, included: undefined };
-        const included = await loadIncluded(tx, auth.orgId, include, { type: descriptor.type, rows: [row] }, { urls, collections: deps.collections, fields, present: presenterFor(c, deps) });
+        const included = await loadIncluded(
+          tx,
+          auth.orgId,
+          include,
+          { type: descriptor.type, rows: [row] },
+          { urls, collections: deps.collections, fields, present: presenterFor(c, deps) },
+        );
         return { row, included };
       },
       reading(c),

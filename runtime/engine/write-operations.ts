@@ -58,10 +58,7 @@ export type WriteOperation = CreateOperation | UpdateOperation | DeleteOperation
  * - `refused`: the record was not written; `error` is a JSON:API error whose pointers point
  *   into that record's own body (`/data/attributes/<name>`). Its neighbours are unaffected.
  */
-export type WriteOutcome =
-  | { readonly status: 'written'; readonly row: Row }
-  | { readonly status: 'missing' }
-  | { readonly status: 'refused'; readonly error: ApiError };
+export type WriteOutcome = { readonly status: 'written'; readonly row: Row } | { readonly status: 'missing' } | { readonly status: 'refused'; readonly error: ApiError };
 
 /** Who writes, for which org, in which transaction (org-scoped: see runtime/tenancy). */
 export interface WriteScope {
@@ -73,6 +70,12 @@ export interface WriteScope {
    * the standard resources when absent.
    */
   readonly catalog?: ResourceCatalog;
+  /**
+   * Whether what PostgreSQL refuses (a value out of a column's range) comes back as that
+   * record's refusal, found under savepoints, rather than as the write's error. Sets of more
+   * than one are isolated by default; a single HTTP write is not, as its failure is the request's.
+   */
+  readonly isolated?: boolean;
 }
 
 /**

@@ -17,9 +17,7 @@ export interface ListenOptions {
 /** Serves `fetch` over HTTP/1.1 with Cadence's limits, once it is listening. */
 export function listen(fetch: (request: Request) => Response | Promise<Response>, options: ListenOptions): Promise<ServerType> {
   return new Promise((resolve) => {
-    const server = serve({ fetch, port: options.port, hostname: options.hostname, serverOptions: { maxHeaderSize: MAX_REQUEST_HEAD_BYTES } }, () =>
-      resolve(server),
-    );
+    const server = serve({ fetch, port: options.port, hostname: options.hostname, serverOptions: { maxHeaderSize: MAX_REQUEST_HEAD_BYTES } }, () => resolve(server));
     keepIdleConnectionsOpen(server as Server);
     (server as Server).on('clientError', answerUnparsableRequest);
   });
@@ -55,7 +53,5 @@ function answerUnparsableRequest(error: NodeJS.ErrnoException, socket: Duplex): 
         : [400, 'badRequest', 'The request is not valid HTTP/1.1'];
   const title = STATUS_CODES[status]!;
   const body = JSON.stringify({ errors: [{ id, status: String(status), title, detail }] });
-  socket.end(
-    `HTTP/1.1 ${status} ${title}\r\nContent-Type: ${MEDIA_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
+  socket.end(`HTTP/1.1 ${status} ${title}\r\nContent-Type: ${MEDIA_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }

@@ -8,11 +8,7 @@ import { OAuthError } from './oauth-error.js';
  * Authenticates the client at the token endpoint (RFC 6749 section 2.3.1): HTTP Basic with the
  * form-encoded client id and secret, or both in the body; never both ways at once.
  */
-export async function authenticateClient(
-  sql: postgres.Sql,
-  authorization: string | undefined,
-  form: ReadonlyMap<string, string>,
-): Promise<OAuthClient> {
+export async function authenticateClient(sql: postgres.Sql, authorization: string | undefined, form: ReadonlyMap<string, string>): Promise<OAuthClient> {
   const basic = authorization?.match(/^Basic\s+([A-Za-z0-9+/=]+)\s*$/i)?.[1];
   const inBody = form.has('client_id') || form.has('client_secret');
   if (authorization && !basic) throw new OAuthError('invalid_client', 'Only HTTP Basic client authentication is accepted in the Authorization header');

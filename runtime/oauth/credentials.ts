@@ -30,10 +30,7 @@ export async function userEmail(tx: postgres.TransactionSql, orgId: number, user
  * Sets (or replaces) a user's password and login inside the caller's transaction. Replacing a
  * password also clears a sign-in lock.
  */
-export async function storeCredentials(
-  tx: postgres.TransactionSql,
-  credentials: { orgId: number; userId: number; login: string; password: string },
-): Promise<void> {
+export async function storeCredentials(tx: postgres.TransactionSql, credentials: { orgId: number; userId: number; login: string; password: string }): Promise<void> {
   const problem = passwordProblem(credentials.password);
   if (problem) throw new CredentialProblem(problem);
   const login = credentials.login.trim();

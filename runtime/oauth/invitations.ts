@@ -44,12 +44,7 @@ export interface OpenInvitation {
  * The invitation a token names while it can still be used, with the login it sets up;
  * otherwise a reason. `lock` holds the invitation until the transaction ends.
  */
-export async function openInvitation(
-  tx: postgres.TransactionSql,
-  token: string,
-  now: Date,
-  lock = false,
-): Promise<OpenInvitation | { refused: string }> {
+export async function openInvitation(tx: postgres.TransactionSql, token: string, now: Date, lock = false): Promise<OpenInvitation | { refused: string }> {
   const [row] = await tx<{ org_id: number; user_id: number; expires_at: Date; used_at: Date | null }[]>`
     select org_id, user_id, expires_at, used_at from cadence_system.user_invitations
      where token_hash = ${hashToken(token)} ${lock ? tx`for update` : tx``}`;

@@ -102,11 +102,7 @@ function sortParameter(outline: ResourceOutline): JsonSchema {
 function includeParameter(outline: ResourceOutline): JsonSchema | undefined {
   const toOne = outline.relationships.filter((r) => r.kind === 'toOne').map((r) => r.name);
   if (toOne.length === 0) return undefined;
-  return query(
-    'include',
-    TEXT,
-    `Comma-separated to-one relationships whose resources to add as included, up to ${MAX_INCLUDE_DEPTH} levels (a.b): ${toOne.join(', ')}.`,
-  );
+  return query('include', TEXT, `Comma-separated to-one relationships whose resources to add as included, up to ${MAX_INCLUDE_DEPTH} levels (a.b): ${toOne.join(', ')}.`);
 }
 
 function fieldsParameter(outline: ResourceOutline): JsonSchema {
@@ -139,10 +135,7 @@ function fieldsParameters(parameters: Parameters, outlines: readonly ResourceOut
 /** include and fields of a single resource's GET (and of a to-one related-resource URL). */
 export function singleReadParameters(parameters: Parameters, outline: ResourceOutline, lookup: OutlineLookup): JsonSchema[] {
   const include = includeParameter(outline);
-  return [
-    ...(include ? [use(parameters, parameterName(outline.type, 'include'), include)] : []),
-    ...fieldsParameters(parameters, includableTypes(outline, lookup)),
-  ];
+  return [...(include ? [use(parameters, parameterName(outline.type, 'include'), include)] : []), ...fieldsParameters(parameters, includableTypes(outline, lookup))];
 }
 
 /** fields of a create or update response: write responses never include. */

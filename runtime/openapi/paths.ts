@@ -1,13 +1,7 @@
 import { resourceRoutes, routeShapeOf, type ResourceRoute } from '../engine/routes.js';
 import type { ActionDescriptor, RelationshipDescriptor } from '../model/descriptor.js';
 import { MEDIA_TYPE } from '../jsonapi/media-type.js';
-import {
-  actionParameters,
-  collectionParameters,
-  singleReadParameters,
-  writeParameters,
-  type Parameters,
-} from './parameters.js';
+import { actionParameters, collectionParameters, singleReadParameters, writeParameters, type Parameters } from './parameters.js';
 import { parameterRef, responseRef, schemaNames, schemaRef } from './refs.js';
 import type { JsonSchema, OpenApiResource, OutlineLookup } from './shapes.js';
 

@@ -107,9 +107,7 @@ function resourceObject(resource: OpenApiResource): JsonSchema {
         type: 'object',
         description: `Every attribute, null ones too, unless fields[${resource.type}] names fewer.`,
         // Write-only attributes (passwords) are taken on writes and never rendered.
-        properties: Object.fromEntries(
-          resource.attributes.filter((a) => !a.writeOnly).map((a) => [a.name, a.readOnly ? { ...a.schema, readOnly: true } : a.schema]),
-        ),
+        properties: Object.fromEntries(resource.attributes.filter((a) => !a.writeOnly).map((a) => [a.name, a.readOnly ? { ...a.schema, readOnly: true } : a.schema])),
       },
       relationships: {
         type: 'object',

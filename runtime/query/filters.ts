@@ -67,11 +67,7 @@ export function parseClassicValue(parameter: string, a: AttributeDescriptor, tex
 }
 
 /** New syntax: `[]` repeated values, `[gte]`/`[lte]` bounds; commas and `..` are literal. */
-export function parseNewSyntaxValue(
-  parameter: string,
-  a: AttributeDescriptor,
-  parts: { values?: readonly string[]; gte?: string; lte?: string },
-): ValueCondition {
+export function parseNewSyntaxValue(parameter: string, a: AttributeDescriptor, parts: { values?: readonly string[]; gte?: string; lte?: string }): ValueCondition {
   if (parts.gte !== undefined || parts.lte !== undefined) {
     if (parts.values) throw invalidQueryParameter(parameter, 'a filter cannot combine values with gte/lte');
     return {

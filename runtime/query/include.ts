@@ -10,11 +10,7 @@ export interface IncludeNode {
 
 export const MAX_INCLUDE_DEPTH = 3;
 
-export function parseInclude(
-  descriptor: ResourceDescriptor,
-  text: string | undefined,
-  descriptorOf: (type: string) => ResourceDescriptor | undefined,
-): IncludeNode[] {
+export function parseInclude(descriptor: ResourceDescriptor, text: string | undefined, descriptorOf: (type: string) => ResourceDescriptor | undefined): IncludeNode[] {
   const roots: IncludeNode[] = [];
   for (const path of (text ?? '').split(',').filter((p) => p !== '')) {
     const names = path.split('.');

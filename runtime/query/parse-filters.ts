@@ -1,13 +1,6 @@
 import { invalidQueryParameter } from '../jsonapi/index.js';
 import type { AttributeDescriptor, ResourceDescriptor } from '../model/descriptor.js';
-import {
-  idAttribute,
-  parseClassicValue,
-  parseNewSyntaxValue,
-  type FilterCondition,
-  type SearchCondition,
-  type ValueCondition,
-} from './filters.js';
+import { idAttribute, parseClassicValue, parseNewSyntaxValue, type FilterCondition, type SearchCondition, type ValueCondition } from './filters.js';
 
 /** filter[name], filter[name][], filter[name][key], filter[name][key][] */
 const FILTER_PARAM = /^filter\[([A-Za-z0-9_]+)\](?:\[([A-Za-z0-9_]*)\])?(\[\])?$/;

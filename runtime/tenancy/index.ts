@@ -53,12 +53,7 @@ export interface OrgTransactionOptions {
  * has been answered. Released earlier, the pool would hand it to the next request while it is
  * still inside this org's transaction, with this org's role and settings.
  */
-export async function orgScopedTransaction<T>(
-  sql: postgres.Sql,
-  orgId: number,
-  work: (tx: Transaction) => Promise<T>,
-  options: OrgTransactionOptions = {},
-): Promise<T> {
+export async function orgScopedTransaction<T>(sql: postgres.Sql, orgId: number, work: (tx: Transaction) => Promise<T>, options: OrgTransactionOptions = {}): Promise<T> {
   const recheck = options.recheck && !options.recheck.confirmed ? options.recheck : undefined;
   const opening = `begin${options.readOnly ? ' read only' : ''}; select ${recheck ? `${recheck.expression()}, ` : ''}${enterOrgSettings(orgId)}`;
   const connection = await sql.reserve();

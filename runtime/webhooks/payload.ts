@@ -33,8 +33,7 @@ export function deliveryBody(event: StoredEvent, payloadVersion: number, deliver
   };
   const document = {
     data: resource,
-    ...(payloadVersion >= 2 &&
-      beforeUpdate && { beforeUpdate: { type: event.resourceType, id: event.resourceId, attributes: beforeUpdate.attributes } }),
+    ...(payloadVersion >= 2 && beforeUpdate && { beforeUpdate: { type: event.resourceType, id: event.resourceId, attributes: beforeUpdate.attributes } }),
     meta: { deliveredAt: deliveredAt.toISOString(), eventName: `${event.resourceType}.${event.action}`, eventId: event.id, jobId },
   };
   return JSON.stringify(document);

@@ -249,6 +249,9 @@ describe('cadence app create --lifecycle-url', () => {
     expect(delivery!.request.headers['service-webhook-signature']).toBe(signatureOf(app.lifecycleWebhookSecret, delivery!.request.body));
 
     const refused = await cadence('app', 'create', '--name', 'Bad', '--lifecycle-url', 'http://hooks.example.com/x');
-    expect(refused).toMatchObject({ code: 2, stderr: 'cadence: the lifecycle webhook URL must be an absolute https URL without a fragment: http://hooks.example.com/x\n' });
+    expect(refused).toMatchObject({
+      code: 2,
+      stderr: 'cadence: the lifecycle webhook URL must be an absolute https URL without a fragment: http://hooks.example.com/x\n',
+    });
   }, 120_000);
 });

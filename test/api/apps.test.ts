@@ -222,9 +222,7 @@ describe('install and access token', () => {
       error(404, 'resourceNotFound', 'Resource Not Found', 'No install of this app has this setup token'),
     );
     expect((await setup(app, 'ist_no-such-token')).status).toBe(404);
-    expect((await accessToken(other, issued.installId)).body).toEqual(
-      error(404, 'resourceNotFound', 'Resource Not Found', 'This app has no install with this id'),
-    );
+    expect((await accessToken(other, issued.installId)).body).toEqual(error(404, 'resourceNotFound', 'Resource Not Found', 'This app has no install with this id'));
     expect((await accessToken(app, randomUUID())).status).toBe(404);
   });
 
@@ -298,9 +296,7 @@ describe('app keys', () => {
     expect((await accessToken(app, installId, appToken(app.appId, app.key))).status).toBe(200);
     expect((await accessToken(app, installId, appToken(app.appId, second))).status).toBe(200);
     await revokeKey(api.sql, { appId: app.appId, keyId: secondId });
-    expect((await accessToken(app, installId, appToken(app.appId, second))).body).toEqual(
-      invalidAppToken("the signature matches none of the app's registered keys"),
-    );
+    expect((await accessToken(app, installId, appToken(app.appId, second))).body).toEqual(invalidAppToken("the signature matches none of the app's registered keys"));
     expect((await accessToken(app, installId, appToken(app.appId, app.key))).status).toBe(200);
   });
 
@@ -335,10 +331,18 @@ describe('forged and unacceptable app tokens: 401', () => {
       () => jwt({ alg: 'HS256', typ: 'JWT' }, claims(), (input) => createHmac('sha256', app.key.publicPem).update(input).digest('base64url')),
       'it must be signed with RS256, not HS256',
     ],
-    ['RS512', () => jwt({ alg: 'RS512' }, claims(), (input) => sign('sha512', Buffer.from(input), app.key.privateKey).toString('base64url')), 'it must be signed with RS256, not RS512'],
+    [
+      'RS512',
+      () => jwt({ alg: 'RS512' }, claims(), (input) => sign('sha512', Buffer.from(input), app.key.privateKey).toString('base64url')),
+      'it must be signed with RS256, not RS512',
+    ],
     ['no alg', () => jwt({ typ: 'JWT' }, claims(), rs256(app.key.privateKey)), 'its header must name the algorithm: alg RS256'],
     ['expired', () => appToken(app.appId, app.key, { iat: nowSeconds() - 3700, exp: nowSeconds() - 100 }), 'it has expired (exp is past)'],
-    ['issued in the future', () => appToken(app.appId, app.key, { iat: nowSeconds() + 120, exp: nowSeconds() + 1800 }), 'it was issued in the future (iat is later than now)'],
+    [
+      'issued in the future',
+      () => appToken(app.appId, app.key, { iat: nowSeconds() + 120, exp: nowSeconds() + 1800 }),
+      'it was issued in the future (iat is later than now)',
+    ],
     ['living longer than an hour', () => appToken(app.appId, app.key, { exp: nowSeconds() + 3601 }), 'it lives 3601 seconds (exp - iat); at most 3600 are allowed'],
     ['with exp before iat', () => appToken(app.appId, app.key, { exp: nowSeconds() - 1 }), 'exp must be later than iat'],
     ['without iat', () => appToken(app.appId, app.key, { iat: undefined }), 'the iat claim (issued at, epoch seconds) is required'],
@@ -444,8 +448,18 @@ describe('cadence app and org commands', () => {
 
   it('create an app, add keys, install, use, revoke, uninstall; lock, unlock and delete an org', async () => {
     const created = await cadenceJson(
-      'app', 'create', '--name', 'CLI app', '--redirect-uri', 'https://cli.test/a', '--redirect-uri', 'https://cli.test/b',
-      '--scopes', 'prospects.read,accounts.write', '--s2s-scopes', 'prospects.all,accounts.read',
+      'app',
+      'create',
+      '--name',
+      'CLI app',
+      '--redirect-uri',
+      'https://cli.test/a',
+      '--redirect-uri',
+      'https://cli.test/b',
+      '--scopes',
+      'prospects.read,accounts.write',
+      '--s2s-scopes',
+      'prospects.all,accounts.read',
     );
     expect(Object.keys(created).sort()).toEqual(['appId', 'clientId', 'clientSecret']);
     const [row] = await api.sql`select name, redirect_uris, oauth_scopes, s2s_scopes from cadence_system.apps where guid = ${created.appId}`;

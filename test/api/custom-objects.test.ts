@@ -54,7 +54,9 @@ beforeAll(async () => {
   accountId = (await api.request('POST', '/api/v2/accounts', { body: { data: { type: 'account', attributes: { name: 'Acme' } } } })).body.data.id;
   prospectId = (
     await api.request('POST', '/api/v2/prospects', {
-      body: { data: { type: 'prospect', attributes: { firstName: 'Ada', lastName: 'Lovelace' }, relationships: { account: { data: { type: 'account', id: accountId } } } } },
+      body: {
+        data: { type: 'prospect', attributes: { firstName: 'Ada', lastName: 'Lovelace' }, relationships: { account: { data: { type: 'account', id: accountId } } } },
+      },
     })
   ).body.data.id;
   roomId = (await api.request('POST', '/api/v2/customObjects/room', { body: { data: { type: 'room', attributes: { label: 'Blue', seats: 8 } } } })).body.data.id;
@@ -89,7 +91,16 @@ describe('definitions', () => {
   });
 
   it('two orgs define the same name independently and see only their own', async () => {
-    const theirs = await define({ ...room, fields: [{ name: 'label', type: 'string' }, { name: 'floor', type: 'integer' }] }, other.token);
+    const theirs = await define(
+      {
+        ...room,
+        fields: [
+          { name: 'label', type: 'string' },
+          { name: 'floor', type: 'integer' },
+        ],
+      },
+      other.token,
+    );
     expect(theirs.status).toBe(201);
     const listed = await api.request('GET', '/api/v2/customObjectDefinitions', { token: other.token });
     expect(listed.body.data.map((d: { attributes: { name: string } }) => d.attributes.name)).toEqual(['room']);
@@ -100,10 +111,13 @@ describe('definitions', () => {
 
 describe('records', () => {
   it('create, read, update, delete with createdAt/updatedAt', async () => {
-    const created = await createBooking({ title: 'Kickoff', startsAt: '2026-12-01T09:00:00Z', paid: false, amount: 12.5 }, {
-      prospect: { data: { type: 'prospect', id: prospectId } },
-      room: { data: { type: 'room', id: String(roomId) } },
-    });
+    const created = await createBooking(
+      { title: 'Kickoff', startsAt: '2026-12-01T09:00:00Z', paid: false, amount: 12.5 },
+      {
+        prospect: { data: { type: 'prospect', id: prospectId } },
+        room: { data: { type: 'room', id: String(roomId) } },
+      },
+    );
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const id = created.body.data.id;
     expect(created.body.data).toMatchObject({
@@ -231,7 +245,13 @@ describe('evolving a definition', () => {
 describe('to-many relationships', () => {
   it('are the other side of a to-one: links.related lists them, filter[rel][id] finds by them, writes are refused', async () => {
     const bad = await api.request('PATCH', `/api/v2/customObjectDefinitions/${roomDefinitionId}`, {
-      body: { data: { type: 'customObjectDefinition', id: roomDefinitionId, attributes: { relationships: [{ name: 'bookings', target: 'booking', cardinality: 'toMany', inverse: 'nope' }] } } },
+      body: {
+        data: {
+          type: 'customObjectDefinition',
+          id: roomDefinitionId,
+          attributes: { relationships: [{ name: 'bookings', target: 'booking', cardinality: 'toMany', inverse: 'nope' }] },
+        },
+      },
     });
     expect(bad.status).toBe(422);
     expect(bad.body.errors[0].source.pointer).toBe('/data/attributes/relationships/0/inverse');
@@ -240,7 +260,12 @@ describe('to-many relationships', () => {
         data: {
           type: 'customObjectDefinition',
           id: roomDefinitionId,
-          attributes: { relationships: [{ name: 'home', target: 'room' }, { name: 'bookings', target: 'booking', cardinality: 'toMany', inverse: 'room' }] },
+          attributes: {
+            relationships: [
+              { name: 'home', target: 'room' },
+              { name: 'bookings', target: 'booking', cardinality: 'toMany', inverse: 'room' },
+            ],
+          },
         },
       },
     });

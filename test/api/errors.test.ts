@@ -353,8 +353,7 @@ describe('query parameters and actions', () => {
 });
 
 describe('calls and tasks', () => {
-  const task = async () =>
-    (await api.request('POST', '/api/v2/tasks', { body: { data: { type: 'task', attributes: { action: 'call' } } } })).body.data.id as number;
+  const task = async () => (await api.request('POST', '/api/v2/tasks', { body: { data: { type: 'task', attributes: { action: 'call' } } } })).body.data.id as number;
 
   it('a call linked to a task leaves the task unchanged', async () => {
     const taskId = await task();

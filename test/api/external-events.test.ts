@@ -44,11 +44,13 @@ describe('POST /api/v2/events', () => {
   });
 
   it('keeps the time the app gives', async () => {
-    const response = await api.request('POST', '/api/v2/events', { body: { data: { type: 'event', attributes: { name: 'call_logged', eventAt: '2026-03-01T10:00:00Z' } } } });
+    const response = await api.request('POST', '/api/v2/events', {
+      body: { data: { type: 'event', attributes: { name: 'call_logged', eventAt: '2026-03-01T10:00:00Z' } } },
+    });
     expect(response.body.data.attributes.eventAt).toBe('2026-03-01T10:00:00.000Z');
   });
 
-  it("refuses what the service records itself, a prospect of another org, and tokens without events.write", async () => {
+  it('refuses what the service records itself, a prospect of another org, and tokens without events.write', async () => {
     const own = await api.request('POST', '/api/v2/events', { body: { data: { type: 'event', attributes: { resourceType: 'prospect' } } } });
     expect(own.status).toBe(422);
     expect(own.body.errors[0].source).toEqual({ pointer: '/data/attributes/resourceType' });

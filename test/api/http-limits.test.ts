@@ -53,7 +53,7 @@ function sendRaw(bytes: string): Promise<string> {
 }
 
 describe('an over-large body', () => {
-  it('413 says Connection: close, and the client\'s next request on its keep-alive agent succeeds', async () => {
+  it("413 says Connection: close, and the client's next request on its keep-alive agent succeeds", async () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
       const large = JSON.stringify({ data: { type: 'prospect', attributes: { firstName: 'x'.repeat(200 * 1024) } } });

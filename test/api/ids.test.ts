@@ -25,8 +25,7 @@ let definitionId: number;
 
 beforeAll(async () => {
   api = await startTestApi();
-  definitionId = (await api.request('POST', '/api/v2/customObjectDefinitions', { body: { data: { type: 'customObjectDefinition', attributes: room } } })).body
-    .data.id;
+  definitionId = (await api.request('POST', '/api/v2/customObjectDefinitions', { body: { data: { type: 'customObjectDefinition', attributes: room } } })).body.data.id;
   // Something to find at id 7, so that 007 is refused for its form, not for being absent.
   for (let i = 0; i < 7; i++) await api.request('POST', '/api/v2/accounts', { body: { data: { type: 'account', attributes: { name: `A${i}` } } } });
 });
@@ -61,7 +60,7 @@ function memberCases(): [string, PathCase][] {
     ['GET a custom object', { method: 'GET', path: custom }],
     ['PATCH a custom object', { method: 'PATCH', path: custom, body: (id) => ({ data: { type: 'room', id } }) }],
     ['DELETE a custom object', { method: 'DELETE', path: custom }],
-    ['GET a custom object\'s related prospect', { method: 'GET', path: (id) => `${custom(id)}/prospect` }],
+    ["GET a custom object's related prospect", { method: 'GET', path: (id) => `${custom(id)}/prospect` }],
     ['GET a custom object definition', { method: 'GET', path: definition }],
     ['PATCH a custom object definition', { method: 'PATCH', path: definition, body: (id) => ({ data: { type: 'customObjectDefinition', id } }) }],
     ['DELETE a custom object definition', { method: 'DELETE', path: definition }],

@@ -234,7 +234,8 @@ describe('the token endpoint', () => {
 
   it('the access token lives two hours', async () => {
     const { access_token: token } = await tokensFor();
-    const [row] = await api.sql`select extract(epoch from expires_at - now())::int as seconds from cadence_system.access_tokens where grant_id is not null order by created_at desc limit 1`;
+    const [row] =
+      await api.sql`select extract(epoch from expires_at - now())::int as seconds from cadence_system.access_tokens where grant_id is not null order by created_at desc limit 1`;
     expect(row!.seconds).toBeGreaterThan(7200 - 60);
     expect(row!.seconds).toBeLessThanOrEqual(7200);
     await api.sql`update cadence_system.access_tokens set expires_at = now() - interval '1 second' where grant_id is not null`;
@@ -245,7 +246,12 @@ describe('the token endpoint', () => {
 
   it('accepts client_secret_post as well as HTTP Basic', async () => {
     const { code, pkce } = await authorize();
-    const reply = await tokenRequest(api.baseUrl, client, { grant_type: 'authorization_code', code, redirect_uri: client.redirectUri, code_verifier: pkce.verifier }, { auth: 'post' });
+    const reply = await tokenRequest(
+      api.baseUrl,
+      client,
+      { grant_type: 'authorization_code', code, redirect_uri: client.redirectUri, code_verifier: pkce.verifier },
+      { auth: 'post' },
+    );
     expect(reply.status).toBe(200);
   });
 
@@ -269,7 +275,11 @@ describe('the token endpoint', () => {
   });
 
   it.each([
-    ['a redirect_uri other than the authorization request’s', (f: Record<string, string>) => ({ ...f, redirect_uri: 'https://sync.test/oauth/callback?tenant=1' }), 'invalid_grant'],
+    [
+      'a redirect_uri other than the authorization request’s',
+      (f: Record<string, string>) => ({ ...f, redirect_uri: 'https://sync.test/oauth/callback?tenant=1' }),
+      'invalid_grant',
+    ],
     ['no code_verifier', (f: Record<string, string>) => ({ ...f, code_verifier: '' }), 'invalid_request'],
     ['a malformed code_verifier', (f: Record<string, string>) => ({ ...f, code_verifier: 'short' }), 'invalid_request'],
     ['no redirect_uri', (f: Record<string, string>) => ({ ...f, redirect_uri: '' }), 'invalid_request'],
@@ -287,7 +297,10 @@ describe('the token endpoint', () => {
   it('a code expires after ten minutes', async () => {
     const { code, pkce } = await authorize();
     offsetMs = 10 * 60 * 1000 + 1000;
-    expect((await redeemCode(api.baseUrl, client, code, pkce.verifier)).body).toEqual({ error: 'invalid_grant', error_description: 'The authorization code has expired' });
+    expect((await redeemCode(api.baseUrl, client, code, pkce.verifier)).body).toEqual({
+      error: 'invalid_grant',
+      error_description: 'The authorization code has expired',
+    });
   });
 
   it('a code is good only for the client it was issued to', async () => {
@@ -339,7 +352,12 @@ describe('malformed input never gets a 500', () => {
     expect(response.status).toBe(401);
     const nulClient = await tokenRequest(api.baseUrl, { clientId: 'a\0b', clientSecret: 'x' }, { grant_type: 'refresh_token', refresh_token: 'x' }, { auth: 'post' });
     expect(nulClient.status).toBe(401);
-    const nulCode = await tokenRequest(api.baseUrl, client, { grant_type: 'authorization_code', code: 'a\0b', redirect_uri: client.redirectUri, code_verifier: newPkce().verifier });
+    const nulCode = await tokenRequest(api.baseUrl, client, {
+      grant_type: 'authorization_code',
+      code: 'a\0b',
+      redirect_uri: client.redirectUri,
+      code_verifier: newPkce().verifier,
+    });
     expect(nulCode.body.error).toBe('invalid_grant');
     const invitation = await fetch(new URL('/account/invitations/inv%00x', api.baseUrl));
     expect(invitation.status).toBe(404);
@@ -489,7 +507,11 @@ describe('cadence user set-password and user invite', () => {
     const invited = await cadence(['user', 'invite', '--org', String(org.orgId), '--user', String(userId)]);
     expect(invited).toMatchObject({ code: 0, stderr: '' });
     const printed = JSON.parse(invited.stdout);
-    expect(printed).toEqual({ invitationUrl: expect.stringMatching(/^https:\/\/cadence\.example\/account\/invitations\/inv_/), login: 'cli@oauth.test', expiresAt: expect.any(String) });
+    expect(printed).toEqual({
+      invitationUrl: expect.stringMatching(/^https:\/\/cadence\.example\/account\/invitations\/inv_/),
+      login: 'cli@oauth.test',
+      expiresAt: expect.any(String),
+    });
     const path = new URL(printed.invitationUrl).pathname;
     expect((await fetch(new URL(path, api.baseUrl))).status).toBe(200);
   });

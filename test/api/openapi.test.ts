@@ -101,7 +101,21 @@ describe('the document', () => {
     expect(markComplete.security).toEqual([{ bearerAuth: [] }, { oauth2: ['tasks.write'] }]);
     const list = anonymous.paths['/api/v2/prospects']!.get!;
     const names = list.parameters!.map((p) => ('$ref' in p ? anonymous.components.parameters[p.$ref.replace('#/components/parameters/', '')].name : p.name));
-    expect(names).toEqual(expect.arrayContaining(['filter[firstName]', 'filter[account][id]', 'filter[q]', 'sort', 'include', 'fields[prospect]', 'fields[account]', 'page[size]', 'page[after]', 'count', 'newFilterSyntax']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'filter[firstName]',
+        'filter[account][id]',
+        'filter[q]',
+        'sort',
+        'include',
+        'fields[prospect]',
+        'fields[account]',
+        'page[size]',
+        'page[after]',
+        'count',
+        'newFilterSyntax',
+      ]),
+    );
     const related = anonymous.paths['/api/v2/accounts/{id}/prospects']!.get!;
     expect(related.security).toEqual([{ bearerAuth: [] }, { oauth2: ['accounts.read', 'prospects.read'] }]);
     expect(related.parameters).not.toContainEqual({ $ref: '#/components/parameters/prospect.filter.account.id' });

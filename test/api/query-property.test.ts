@@ -133,9 +133,7 @@ async function lastPageOf(path: string, maxPages: number): Promise<string> {
 
 describe('filter, sort and cursor pages against an in-memory model', () => {
   it('the database orders the test values as the model does', async () => {
-    const values = [...new Set([...rows.flatMap((r) => [r.firstName, r.lastName, r.title]), 'a', 'f', 'ff', 'ada,bob', 'a..z'])].filter(
-      (v): v is string => v !== null,
-    );
+    const values = [...new Set([...rows.flatMap((r) => [r.firstName, r.lastName, r.title]), 'a', 'f', 'ff', 'ada,bob', 'a..z'])].filter((v): v is string => v !== null);
     const ordered = await api.sql<{ v: string }[]>`select v from unnest(${values}::text[]) v order by v`;
     const [database] = await api.sql<{ collation: string }[]>`select datcollate as collation from pg_database where datname = current_database()`;
     expect(

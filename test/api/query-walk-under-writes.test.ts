@@ -50,54 +50,58 @@ describe('walking with links.next while rows come and go', () => {
     [{ attribute: 'createdAt', descending: true }],
   ];
 
-  it.each(sorts.map((sort) => [sortParam(sort), sort] as const))('sort=%s', async (_, sort) => {
-    await api.sql`delete from prospects`;
-    const seeds = fc.sample(rowArbitrary, { seed: 100, numRuns: 100 });
-    for (let i = 0; i < seeds.length; i += 10) await Promise.all(seeds.slice(i, i + 10).map(insert));
-    const order = compareRows(sort);
-    const random = fc.sample(fc.tuple(rowArbitrary, rowArbitrary, rowArbitrary, fc.nat(), fc.nat(), fc.boolean()), { seed: 7, numRuns: 40 });
-    const atStart = await allIds();
-    expect(atStart.size).toBe(100);
+  it.each(sorts.map((sort) => [sortParam(sort), sort] as const))(
+    'sort=%s',
+    async (_, sort) => {
+      await api.sql`delete from prospects`;
+      const seeds = fc.sample(rowArbitrary, { seed: 100, numRuns: 100 });
+      for (let i = 0; i < seeds.length; i += 10) await Promise.all(seeds.slice(i, i + 10).map(insert));
+      const order = compareRows(sort);
+      const random = fc.sample(fc.tuple(rowArbitrary, rowArbitrary, rowArbitrary, fc.nat(), fc.nat(), fc.boolean()), { seed: 7, numRuns: 40 });
+      const atStart = await allIds();
+      expect(atStart.size).toBe(100);
 
-    const seen: number[] = [];
-    const seenRows: ProspectRow[] = [];
-    const insertedAfter = new Set<number>();
-    const insertedBefore = new Set<number>();
-    const deleted = new Set<number>();
-    let link: string | undefined = `/api/v2/prospects?sort=${sortParam(sort)}&page[size]=${PAGE_SIZE}`;
-    for (let page = 0; link; page++) {
-      expect(page, 'pages').toBeLessThan(40);
-      const response = await api.request('GET', link);
-      expect(response.status, `${link}: ${JSON.stringify(response.body)}`).toBe(200);
-      const rows: ProspectRow[] = response.body.data.map(prospectRowOf);
-      seen.push(...rows.map((r) => r.id));
-      seenRows.push(...rows);
-      link = response.body.links.next?.slice(api.baseUrl.length);
-      if (!link) break;
+      const seen: number[] = [];
+      const seenRows: ProspectRow[] = [];
+      const insertedAfter = new Set<number>();
+      const insertedBefore = new Set<number>();
+      const deleted = new Set<number>();
+      let link: string | undefined = `/api/v2/prospects?sort=${sortParam(sort)}&page[size]=${PAGE_SIZE}`;
+      for (let page = 0; link; page++) {
+        expect(page, 'pages').toBeLessThan(40);
+        const response = await api.request('GET', link);
+        expect(response.status, `${link}: ${JSON.stringify(response.body)}`).toBe(200);
+        const rows: ProspectRow[] = response.body.data.map(prospectRowOf);
+        seen.push(...rows.map((r) => r.id));
+        seenRows.push(...rows);
+        link = response.body.links.next?.slice(api.baseUrl.length);
+        if (!link) break;
 
-      const cursor = rows[rows.length - 1]!;
-      const [a, b, c, i, j, deleteCursorRow] = random[page]!;
-      // Three new rows: where each lands relative to the cursor decides whether it must appear.
-      for (const row of await Promise.all([a, b, c].map(insert))) (order(row, cursor) > 0 ? insertedAfter : insertedBefore).add(row.id);
-      // One row already seen or the cursor's own row, and one not yet seen (if any).
-      const victims = [deleteCursorRow ? cursor.id : seen[i % seen.length]!];
-      const live = await allIds();
-      const unseen = [...live].filter((id) => !seen.includes(id) && !victims.includes(id));
-      if (unseen.length) victims.push(unseen[j % unseen.length]!);
-      const fresh = victims.filter((id) => !deleted.has(id));
-      await Promise.all(fresh.map(remove));
-      for (const id of fresh) deleted.add(id);
-    }
+        const cursor = rows[rows.length - 1]!;
+        const [a, b, c, i, j, deleteCursorRow] = random[page]!;
+        // Three new rows: where each lands relative to the cursor decides whether it must appear.
+        for (const row of await Promise.all([a, b, c].map(insert))) (order(row, cursor) > 0 ? insertedAfter : insertedBefore).add(row.id);
+        // One row already seen or the cursor's own row, and one not yet seen (if any).
+        const victims = [deleteCursorRow ? cursor.id : seen[i % seen.length]!];
+        const live = await allIds();
+        const unseen = [...live].filter((id) => !seen.includes(id) && !victims.includes(id));
+        if (unseen.length) victims.push(unseen[j % unseen.length]!);
+        const fresh = victims.filter((id) => !deleted.has(id));
+        await Promise.all(fresh.map(remove));
+        for (const id of fresh) deleted.add(id);
+      }
 
-    const atEnd = await allIds();
-    const throughout = [...atStart].filter((id) => atEnd.has(id));
-    expect(new Set(seen).size, 'no id twice').toBe(seen.length);
-    expect(seenRows, 'in sort order across pages').toEqual([...seenRows].sort(order));
-    expect(seen.filter((id) => atStart.has(id) || insertedAfter.has(id) || insertedBefore.has(id))).toEqual(seen);
-    for (const id of throughout) expect(seen, `row ${id} existed throughout`).toContain(id);
-    for (const id of insertedAfter) if (!deleted.has(id)) expect(seen, `row ${id} inserted after the cursor`).toContain(id);
-    for (const id of insertedBefore) expect(seen, `row ${id} inserted before the cursor`).not.toContain(id);
-    expect(deleted.size).toBeGreaterThan(10);
-    expect(insertedAfter.size + insertedBefore.size).toBeGreaterThan(20);
-  }, 60_000);
+      const atEnd = await allIds();
+      const throughout = [...atStart].filter((id) => atEnd.has(id));
+      expect(new Set(seen).size, 'no id twice').toBe(seen.length);
+      expect(seenRows, 'in sort order across pages').toEqual([...seenRows].sort(order));
+      expect(seen.filter((id) => atStart.has(id) || insertedAfter.has(id) || insertedBefore.has(id))).toEqual(seen);
+      for (const id of throughout) expect(seen, `row ${id} existed throughout`).toContain(id);
+      for (const id of insertedAfter) if (!deleted.has(id)) expect(seen, `row ${id} inserted after the cursor`).toContain(id);
+      for (const id of insertedBefore) expect(seen, `row ${id} inserted before the cursor`).not.toContain(id);
+      expect(deleted.size).toBeGreaterThan(10);
+      expect(insertedAfter.size + insertedBefore.size).toBeGreaterThan(20);
+    },
+    60_000,
+  );
 });

@@ -22,7 +22,12 @@ beforeAll(async () => {
       body: {
         data: {
           type: 'prospect',
-          attributes: { firstName, lastName: i % 3 === 0 ? null : `Last${i}`, title: i % 2 === 0 ? 'Engineer' : 'Manager', emails: [`${firstName.toLowerCase()}@example.test`] },
+          attributes: {
+            firstName,
+            lastName: i % 3 === 0 ? null : `Last${i}`,
+            title: i % 2 === 0 ? 'Engineer' : 'Manager',
+            emails: [`${firstName.toLowerCase()}@example.test`],
+          },
           relationships: {
             account: { data: { type: 'account', id: accountIds[i % 3] } },
             ...(i < 4 && { owner: { data: { type: 'user', id: ownerId } } }),
@@ -176,7 +181,11 @@ describe('cursor pages', () => {
     const cursor = new URL(body.links.next).searchParams.get('page[after]')!;
     const [payload, mac] = cursor.split('.');
     const forged = `${Buffer.from(JSON.stringify(['Zed', 1])).toString('base64url')}.${mac}`;
-    for (const path of [`/api/v2/prospects?sort=firstName&page[after]=${forged}`, `/api/v2/prospects?sort=lastName&page[after]=${cursor}`, `/api/v2/accounts?sort=firstName&page[after]=${payload}`]) {
+    for (const path of [
+      `/api/v2/prospects?sort=firstName&page[after]=${forged}`,
+      `/api/v2/prospects?sort=lastName&page[after]=${cursor}`,
+      `/api/v2/accounts?sort=firstName&page[after]=${payload}`,
+    ]) {
       const response = await api.request('GET', path);
       expect(response.status, path).toBe(400);
     }

@@ -121,7 +121,10 @@ describe('prospects and accounts with the reference attributes', () => {
 
   it('a column named by an SQL keyword (phoneNumber.order) filters and sorts', async () => {
     const prospect = await create('prospects', 'prospect', { firstName: 'Charles' });
-    for (const [order, number] of [[2, '+1 555 0102'], [1, '+1 555 0101']] as const) {
+    for (const [order, number] of [
+      [2, '+1 555 0102'],
+      [1, '+1 555 0101'],
+    ] as const) {
       await create('phoneNumbers', 'phoneNumber', { order, number, phoneType: 'work' }, { prospect: { data: { type: 'prospect', id: prospect.id } } });
     }
     const response = await api.request('GET', `/api/v2/phoneNumbers?filter[prospect][id]=${prospect.id}&filter[order]=1..2&sort=order`);
@@ -209,7 +212,9 @@ describe('values Cadence maintains', () => {
     expect(team.relationships.creator).toEqual({ data: { type: 'user', id: api.org.userId } });
     expect(team.relationships.updater).toEqual({ data: { type: 'user', id: api.org.userId } });
 
-    const other = await api.request('POST', '/api/v2/users', { body: { data: { type: 'user', attributes: { email: 'grace@example.test', firstName: 'Grace', lastName: 'Hopper' } } } });
+    const other = await api.request('POST', '/api/v2/users', {
+      body: { data: { type: 'user', attributes: { email: 'grace@example.test', firstName: 'Grace', lastName: 'Hopper' } } },
+    });
     expect(other.status).toBe(201);
     expect(other.body.data.attributes.name).toBe('Grace Hopper');
     const { userId: editor } = await createUser(api.sql, { orgId: api.org.orgId, email: 'editor@example.test', admin: false });

@@ -62,7 +62,7 @@ describe('to-many', () => {
 });
 
 describe('refusals', () => {
-  it('404 for an unknown record, an unknown relationship, another org\'s record', async () => {
+  it("404 for an unknown record, an unknown relationship, another org's record", async () => {
     expect((await api.request('GET', '/api/v2/accounts/987654/prospects')).status).toBe(404);
     expect((await api.request('GET', '/api/v2/prospects/987654/account')).status).toBe(404);
     const unknown = await api.request('GET', `/api/v2/accounts/${accountId}/nothing`);

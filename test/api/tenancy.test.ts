@@ -90,15 +90,13 @@ describe('row-level security, the second wall', () => {
   });
 
   it('the API role cannot write rows into another org', async () => {
-    await expect(
-      orgScopedTransaction(api.sql, other.orgId, (tx) => tx`insert into prospects (org_id, first_name) values (${api.org.orgId}, 'x')`),
-    ).rejects.toThrow(/row-level security/);
+    await expect(orgScopedTransaction(api.sql, other.orgId, (tx) => tx`insert into prospects (org_id, first_name) values (${api.org.orgId}, 'x')`)).rejects.toThrow(
+      /row-level security/,
+    );
   });
 
   it('the API role cannot read tokens', async () => {
-    await expect(orgScopedTransaction(api.sql, api.org.orgId, (tx) => tx`select * from cadence_system.access_tokens`)).rejects.toThrow(
-      /permission denied/,
-    );
+    await expect(orgScopedTransaction(api.sql, api.org.orgId, (tx) => tx`select * from cadence_system.access_tokens`)).rejects.toThrow(/permission denied/);
   });
 
   it('every tenant table has row-level security enabled and forced, and every index leads with org_id', async () => {

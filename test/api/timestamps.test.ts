@@ -58,7 +58,9 @@ describe.each(UNREPRESENTABLE)('%s', (value) => {
   });
 
   it('in a custom object body: 422 naming the field', async () => {
-    const response = await api.request('POST', '/api/v2/customObjects/meeting', { body: { data: { type: 'meeting', attributes: { title: 'Kick-off', startsAt: value } } } });
+    const response = await api.request('POST', '/api/v2/customObjects/meeting', {
+      body: { data: { type: 'meeting', attributes: { title: 'Kick-off', startsAt: value } } },
+    });
     expect(response.status).toBe(422);
     expect(response.body.errors[0].source).toEqual({ pointer: '/data/attributes/startsAt' });
   });

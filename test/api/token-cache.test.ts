@@ -92,7 +92,9 @@ describe('a cached token is rechecked on every request', () => {
 
   it('a user who stops being an admin sees webhook secrets redacted on the next read, and in full again once admin', async () => {
     const { userId, token } = await newUser(true);
-    const created = await api.request('POST', '/api/v2/webhooks', { body: { data: { type: 'webhook', attributes: { url: 'https://hooks.example.test/a', secret: 'shh' } } } });
+    const created = await api.request('POST', '/api/v2/webhooks', {
+      body: { data: { type: 'webhook', attributes: { url: 'https://hooks.example.test/a', secret: 'shh' } } },
+    });
     const path = `/api/v2/webhooks/${created.body.data.id}`;
     const secret = async () => (await api.request('GET', path, { token })).body.data.attributes.secret;
     expect(await secret()).toBe('shh');

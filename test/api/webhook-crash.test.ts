@@ -95,7 +95,11 @@ async function startWorkerProcess(env: Record<string, string> = {}): Promise<Wor
     'the worker to start and look for jobs',
     () => {
       // Whole lines only: the last one may still be arriving.
-      const lines = output.split('\n').slice(0, -1).filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
+      const lines = output
+        .split('\n')
+        .slice(0, -1)
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line));
       const started = lines.find((line) => line.msg === 'worker started');
       return started && lines.some((line) => String(line.msg).includes('looking for jobs')) ? (started.workerId as string) : undefined;
     },

@@ -62,7 +62,6 @@ afterAll(async () => {
   await sentinel?.close();
 });
 
-
 async function webhook(attributes: { host?: string; port?: number } & Record<string, unknown>) {
   const url = `https://${attributes.host ?? HOST}:${attributes.port ?? receiver.port}/hook`;
   const { host: _h, port: _p, ...rest } = attributes;
@@ -100,7 +99,9 @@ describe('signed deliveries', () => {
     await webhook({ resource: 'prospect', payloadVersion: 2 });
     const account = await api.request('POST', '/api/v2/accounts', { body: { data: { type: 'account' } } });
     const created = await api.request('POST', '/api/v2/prospects', {
-      body: { data: { type: 'prospect', attributes: { firstName: 'Old', title: 'CTO' }, relationships: { account: { data: { type: 'account', id: account.body.data.id } } } } },
+      body: {
+        data: { type: 'prospect', attributes: { firstName: 'Old', title: 'CTO' }, relationships: { account: { data: { type: 'account', id: account.body.data.id } } } },
+      },
     });
     const id = created.body.data.id;
     await api.request('PATCH', `/api/v2/prospects/${id}`, { body: { data: { type: 'prospect', id, attributes: { firstName: 'New', title: 'CTO' } } } });

@@ -132,7 +132,10 @@ describe('visibility', () => {
     const id = (await createWebhook({ url: 'https://hooks.example.test/d' })).body.data.id;
     // As the delivery worker disables a webhook whose host resolves to a private address.
     await api.sql`update webhooks set disabled_reason = 'host resolves to a private address', disabled_since = now(), disabled_until = now() + interval '1 hour' where id = ${id}`;
-    expect((await api.request('GET', `/api/v2/webhooks/${id}`)).body.data.attributes).toMatchObject({ active: false, disabledReason: 'host resolves to a private address' });
+    expect((await api.request('GET', `/api/v2/webhooks/${id}`)).body.data.attributes).toMatchObject({
+      active: false,
+      disabledReason: 'host resolves to a private address',
+    });
     await api.sql`update webhooks set disabled_until = now() - interval '1 second' where id = ${id}`;
     expect((await api.request('GET', `/api/v2/webhooks/${id}`)).body.data.attributes.active).toBe(true);
   });
@@ -175,7 +178,10 @@ describe('deliveries are enqueued with the event', () => {
   it('one job per matching active webhook, following the subscription table', async () => {
     const other = await api.newOrg('Deliveries');
     const make = (attributes: Record<string, unknown>) =>
-      api.request('POST', '/api/v2/webhooks', { token: other.token, body: { data: { type: 'webhook', attributes: { url: 'https://hooks.example.test/x', ...attributes } } } });
+      api.request('POST', '/api/v2/webhooks', {
+        token: other.token,
+        body: { data: { type: 'webhook', attributes: { url: 'https://hooks.example.test/x', ...attributes } } },
+      });
     const all = (await make({})).body.data.id;
     const prospectsOnly = (await make({ resource: 'prospect' })).body.data.id;
     const accountsCreated = (await make({ resource: 'account', action: 'created' })).body.data.id;
@@ -189,7 +195,11 @@ describe('deliveries are enqueued with the event', () => {
     const jobs = (await deliveryJobs()).slice(before);
     const events = await api.sql`select id, name from events where org_id = ${other.orgId}`;
     const nameOf = new Map(events.map((e) => [e.id, e.name]));
-    const byEvent = (name: string) => jobs.filter((j) => nameOf.get(j.eventId) === name).map((j) => j.webhookId).sort();
+    const byEvent = (name: string) =>
+      jobs
+        .filter((j) => nameOf.get(j.eventId) === name)
+        .map((j) => j.webhookId)
+        .sort();
     expect(byEvent('prospect_created')).toEqual([all, prospectsOnly].sort());
     expect(byEvent('task_created')).toEqual([all]);
     expect(byEvent('task_updated')).toEqual([all]);

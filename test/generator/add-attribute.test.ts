@@ -81,9 +81,7 @@ describe('the generated code', () => {
   });
 
   test('the descriptor lists pronouns as a filterable, sortable, optional string', async () => {
-    const { descriptor } = await importFromCopy<{ descriptor: ResourceDescriptor }>(
-      'generated/descriptors/prospect.ts',
-    );
+    const { descriptor } = await importFromCopy<{ descriptor: ResourceDescriptor }>('generated/descriptors/prospect.ts');
     expect(descriptor.attributes.find((a) => a.name === 'pronouns')).toMatchObject({
       name: 'pronouns',
       column: 'pronouns',
@@ -105,9 +103,7 @@ describe('the generated code', () => {
   });
 
   test('the validator accepts 64 characters of pronouns and refuses 65', async () => {
-    const { validateCreate, validateUpdate } = await importFromCopy<Record<string, Validate>>(
-      'generated/validators/prospect.ts',
-    );
+    const { validateCreate, validateUpdate } = await importFromCopy<Record<string, Validate>>('generated/validators/prospect.ts');
     const body = (pronouns: unknown, id?: string) => ({
       data: { type: 'prospect', ...(id && { id }), attributes: { pronouns } },
     });
@@ -115,13 +111,9 @@ describe('the generated code', () => {
     expect(validateCreate!(body('a'.repeat(64)))).toBe(true);
     expect(validateCreate!(body(null))).toBe(true);
     expect(validateCreate!(body('a'.repeat(65)))).toBe(false);
-    expect(validateCreate!.errors).toEqual([
-      expect.objectContaining({ instancePath: '/data/attributes/pronouns', keyword: 'maxLength' }),
-    ]);
+    expect(validateCreate!.errors).toEqual([expect.objectContaining({ instancePath: '/data/attributes/pronouns', keyword: 'maxLength' })]);
     expect(validateUpdate!(body('a'.repeat(65), '1'))).toBe(false);
-    expect(validateUpdate!.errors).toEqual([
-      expect.objectContaining({ instancePath: '/data/attributes/pronouns', keyword: 'maxLength' }),
-    ]);
+    expect(validateUpdate!.errors).toEqual([expect.objectContaining({ instancePath: '/data/attributes/pronouns', keyword: 'maxLength' })]);
   });
 });
 
@@ -139,13 +131,9 @@ describe('migrated and served', () => {
     await cp(join(REPO_ROOT, 'drizzle.config.ts'), join(root, 'drizzle.config.ts'));
     await cp(join(REPO_ROOT, 'migrations'), join(root, 'migrations'), { recursive: true });
     const existing = new Set(await readdir(join(root, 'migrations')));
-    await promisify(execFile)(
-      'npx',
-      ['drizzle-kit', 'generate', '--config', join(root, 'drizzle.config.ts'), '--name', 'add_pronouns'],
-      {
-        cwd: root,
-      },
-    );
+    await promisify(execFile)('npx', ['drizzle-kit', 'generate', '--config', join(root, 'drizzle.config.ts'), '--name', 'add_pronouns'], {
+      cwd: root,
+    });
     const added = (await readdir(join(root, 'migrations'))).filter((name) => !existing.has(name));
     expect(added).toEqual([expect.stringMatching(/^\d{4}_add_pronouns\.sql$/)]);
     migration = await readFile(join(root, 'migrations', added[0]!), 'utf8');
@@ -155,10 +143,8 @@ describe('migrated and served', () => {
     sql = connectDatabase(database.url, { max: 4 });
     org = await createOrg(sql, { name: 'Pronouns org' });
 
-    const { descriptors } =
-      await importFromCopy<typeof import('../../generated/routes/index.js')>('generated/routes/index.ts');
-    const { prospectModule } =
-      await importFromCopy<typeof import('../../generated/routes/prospect.js')>('generated/routes/prospect.ts');
+    const { descriptors } = await importFromCopy<typeof import('../../generated/routes/index.js')>('generated/routes/index.ts');
+    const { prospectModule } = await importFromCopy<typeof import('../../generated/routes/prospect.js')>('generated/routes/prospect.ts');
     const engine = createResourceEngine({
       sql,
       descriptors,
@@ -231,26 +217,18 @@ describe('migrated and served', () => {
       data: { type: 'prospect', attributes: { pronouns: 'a'.repeat(65) } },
     });
     expect(response.status).toBe(422);
-    expect(response.body.errors).toEqual([
-      expect.objectContaining({ status: '422', source: { pointer: '/data/attributes/pronouns' } }),
-    ]);
+    expect(response.body.errors).toEqual([expect.objectContaining({ status: '422', source: { pointer: '/data/attributes/pronouns' } })]);
   });
 
   test('filter[pronouns] and sort=pronouns work', async () => {
     for (const pronouns of ['Grace', 'Bea']) {
-      expect(
-        (await request('POST', '/prospects', { data: { type: 'prospect', attributes: { pronouns } } })).status,
-      ).toBe(201);
+      expect((await request('POST', '/prospects', { data: { type: 'prospect', attributes: { pronouns } } })).status).toBe(201);
     }
     const filtered = await request('GET', '/prospects?filter[pronouns]=Bea');
     expect(filtered.status).toBe(200);
     expect(filtered.body.data.map((p: { attributes: { pronouns: string } }) => p.attributes.pronouns)).toEqual(['Bea']);
     const sorted = await request('GET', '/prospects?sort=-pronouns');
     expect(sorted.status).toBe(200);
-    expect(sorted.body.data.map((p: { attributes: { pronouns: string } }) => p.attributes.pronouns)).toEqual([
-      'Grace',
-      'Bea',
-      'Ada',
-    ]);
+    expect(sorted.body.data.map((p: { attributes: { pronouns: string } }) => p.attributes.pronouns)).toEqual(['Grace', 'Bea', 'Ada']);
   });
 });

@@ -36,7 +36,6 @@ const errorCases = caseNames
   .map((name) => ({ name, want: readFileSync(join(CASES, name, 'expected-error.txt'), 'utf8').replace(/\n$/, '') }));
 const outputCases = caseNames.filter((name) => existsSync(join(CASES, name, 'expected')));
 
-
 /** `<file>#<pointer>: <reason>`, the format of SchemaFileError's message. */
 function parseErrorText(text: string): { file: string; pointer: string; reason: string } {
   const match = /^([^#]+)#(\S*): (.+)$/s.exec(text);
@@ -71,9 +70,7 @@ describe('cases', () => {
   for (const name of outputCases) {
     test(`${name} generates exactly expected/`, async () => {
       const got = await generate(join(CASES, name));
-      const want = new Map(
-        [...(await readTree(join(CASES, name, 'expected')))].map(([path, contents]) => [`generated/${path}`, contents]),
-      );
+      const want = new Map([...(await readTree(join(CASES, name, 'expected')))].map(([path, contents]) => [`generated/${path}`, contents]));
       expect([...got.keys()].sort()).toEqual([...want.keys()].sort());
       for (const [path, contents] of want) expect(got.get(path), path).toBe(contents);
     });
@@ -96,8 +93,7 @@ describe("the repository's schema", () => {
     expect(first.size).toBeGreaterThan(0);
     for (const [path, contents] of first) {
       expect(path).toMatch(/^generated\//);
-      if (!path.endsWith('.json'))
-        expect(contents.split('\n')[0], path).toMatch(new RegExp(`^${HEADER}\\S*\\. DO NOT EDIT\\.$`));
+      if (!path.endsWith('.json')) expect(contents.split('\n')[0], path).toMatch(new RegExp(`^${HEADER}\\S*\\. DO NOT EDIT\\.$`));
       // A directory, not a name: "#/definitions/prospect/definitions/homePhones" is fine.
       expect(contents, path).not.toMatch(/\/(work|tmp|home)\//);
       expect(contents, path).not.toMatch(/\d{4}-\d{2}-\d{2}/);
@@ -113,11 +109,8 @@ describe("the repository's schema", () => {
       const indexes = [...contents.matchAll(/\bindex\('\w+'\)\.on\(([^)]*)\)/g)].map((m) => m[1]!);
       expect(indexes.length, `${path}: every index( is seen`).toBe(contents.match(/\bindex\('/g)?.length ?? 0);
       for (const columns of indexes) expect(columns, path).toMatch(/^\s*t\.orgId,/);
-      const composite =
-        contents.match(/columns: \[t\.orgId, t\.\w+Id\],\s*foreignColumns: \[(\w+)\.orgId, \1\.id\]/g) ?? [];
-      expect(composite.length, `${path}: every foreign key is (org_id, <rel>_id) -> (org_id, id)`).toBe(
-        contents.match(/\bforeignKey\(/g)?.length ?? 0,
-      );
+      const composite = contents.match(/columns: \[t\.orgId, t\.\w+Id\],\s*foreignColumns: \[(\w+)\.orgId, \1\.id\]/g) ?? [];
+      expect(composite.length, `${path}: every foreign key is (org_id, <rel>_id) -> (org_id, id)`).toBe(contents.match(/\bforeignKey\(/g)?.length ?? 0);
     }
   });
 });
@@ -163,11 +156,7 @@ describe('generate --check', () => {
     const result = await runCli(['--check', '--root', root]);
     expect(result.code).toBe(1);
     const entries = result.stderr.split('\n').filter((line) => /^(drifted|missing|stale): /.test(line));
-    expect(entries).toEqual([
-      'drifted: generated/db/prospect.ts',
-      'missing: generated/types/account.ts',
-      'stale: generated/db/stray.ts (no schema produces it)',
-    ]);
+    expect(entries).toEqual(['drifted: generated/db/prospect.ts', 'missing: generated/types/account.ts', 'stale: generated/db/stray.ts (no schema produces it)']);
     expect(result.stderr).toContain('on disk: // a hand edit');
     expect(existsSync(join(root, 'generated/db/stray.ts'))).toBe(true);
     expect(existsSync(join(root, 'generated/types/account.ts'))).toBe(false);
@@ -185,9 +174,7 @@ describe('the locale', () => {
     await cp(join(CASES, 'locale-order/schema'), join(root, 'schema'), { recursive: true });
     await cp(join(CASES, 'locale-order/expected'), join(root, 'generated'), { recursive: true });
     const locales = ['C.UTF-8', 'lt_LT.UTF-8'];
-    const runs = await Promise.all(
-      locales.map((locale) => runCli(['--check', '--root', root], { LC_ALL: locale, LANG: locale })),
-    );
+    const runs = await Promise.all(locales.map((locale) => runCli(['--check', '--root', root], { LC_ALL: locale, LANG: locale })));
     locales.forEach((locale, i) => results.set(locale, runs[i]!));
   }, 120_000);
   afterAll(async () => {
@@ -221,10 +208,7 @@ describe('Ajv standalone validators', () => {
 
   /** The validators a resource's module must export: one per write operation it has. */
   function exportsWanted(descriptor: ResourceDescriptor): string[] {
-    return [
-      ...(descriptor.operations.create ? ['validateCreate'] : []),
-      ...(descriptor.operations.update ? ['validateUpdate'] : []),
-    ];
+    return [...(descriptor.operations.create ? ['validateCreate'] : []), ...(descriptor.operations.update ? ['validateUpdate'] : [])];
   }
 
   function expectVerdict(validate: Validate, body: unknown, want: boolean): void {
@@ -250,14 +234,8 @@ describe('Ajv standalone validators', () => {
       `}`,
       `process.stdout.write(JSON.stringify(exported));`,
     ].join('\n');
-    const { stdout } = await promisify(execFile)(
-      'node',
-      ['--import', 'tsx', '--input-type=module', '-e', script, dir],
-      { cwd: REPO_ROOT },
-    );
-    const wanted = Object.fromEntries(
-      await Promise.all(types.map(async (type) => [type, exportsWanted(await descriptorOf(type))])),
-    );
+    const { stdout } = await promisify(execFile)('node', ['--import', 'tsx', '--input-type=module', '-e', script, dir], { cwd: REPO_ROOT });
+    const wanted = Object.fromEntries(await Promise.all(types.map(async (type) => [type, exportsWanted(await descriptorOf(type))])));
     expect(JSON.parse(stdout)).toEqual(wanted);
   }, 120_000);
 
@@ -269,22 +247,17 @@ describe('Ajv standalone validators', () => {
     const { validateCreate, validateUpdate } = validators;
     if (validateCreate) {
       const needsMore =
-        descriptor.attributes.some((a) => a.required && !a.readOnly) ||
-        descriptor.relationships.some((r) => r.kind === 'toOne' && r.required && r.writableOnCreate);
+        descriptor.attributes.some((a) => a.required && !a.readOnly) || descriptor.relationships.some((r) => r.kind === 'toOne' && r.required && r.writableOnCreate);
       expectVerdict(validateCreate, { data: { type: 'x' } }, !needsMore);
       expectVerdict(validateCreate, {}, false);
       expect(validateCreate.errors?.[0]).toMatchObject({ keyword: 'required', params: { missingProperty: 'data' } });
       expectVerdict(validateCreate, { data: { type: 'x', attributes: { notAnAttribute: 1 } } }, false);
-      expect(validateCreate.errors).toContainEqual(
-        expect.objectContaining({ keyword: 'additionalProperties', params: { additionalProperty: 'notAnAttribute' } }),
-      );
+      expect(validateCreate.errors).toContainEqual(expect.objectContaining({ keyword: 'additionalProperties', params: { additionalProperty: 'notAnAttribute' } }));
     }
     if (validateUpdate) {
       expectVerdict(validateUpdate, { data: { type: 'x', id: '1' } }, true);
       expectVerdict(validateUpdate, { data: { type: 'x' } }, false);
-      expect(validateUpdate.errors).toContainEqual(
-        expect.objectContaining({ keyword: 'required', params: { missingProperty: 'id' } }),
-      );
+      expect(validateUpdate.errors).toContainEqual(expect.objectContaining({ keyword: 'required', params: { missingProperty: 'id' } }));
     }
   });
 });

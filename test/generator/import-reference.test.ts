@@ -45,7 +45,7 @@ describe('mapAttribute', () => {
       want: { type: 'object', filterable: false, sortable: false },
     },
     {
-      name: "an array takes its flags from its items, where the reference puts them",
+      name: 'an array takes its flags from its items, where the reference puts them',
       given: { type: 'array', items: { filterable: true, format: 'email', sortable: false, type: 'string' } },
       want: { type: 'array', items: { type: 'string', format: 'email' }, filterable: true, sortable: false },
     },

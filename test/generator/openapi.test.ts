@@ -77,7 +77,13 @@ describe('operations: the paths a resource gets', () => {
     {
       name: 'every standard operation',
       given: {},
-      want: ['GET /api/v2/widgets widget.list', 'POST /api/v2/widgets widget.create', 'GET /api/v2/widgets/{id} widget.get', 'PATCH /api/v2/widgets/{id} widget.update', 'DELETE /api/v2/widgets/{id} widget.delete'],
+      want: [
+        'GET /api/v2/widgets widget.list',
+        'POST /api/v2/widgets widget.create',
+        'GET /api/v2/widgets/{id} widget.get',
+        'PATCH /api/v2/widgets/{id} widget.update',
+        'DELETE /api/v2/widgets/{id} widget.delete',
+      ],
     },
     {
       name: 'only those whose link exists',
@@ -86,7 +92,10 @@ describe('operations: the paths a resource gets', () => {
     },
     {
       name: 'actions',
-      given: { operations: { list: false, get: false, create: false, update: false, delete: false }, actions: [{ name: 'spin', optionalParams: [], requiredParams: [] }] },
+      given: {
+        operations: { list: false, get: false, create: false, update: false, delete: false },
+        actions: [{ name: 'spin', optionalParams: [], requiredParams: [] }],
+      },
       want: ['POST /api/v2/widgets/{id}/actions/spin widget.actions.spin'],
     },
     {
@@ -104,7 +113,9 @@ describe('operations: the paths a resource gets', () => {
     const document = documentOf(resource('widget', given), gadget);
     const operations = Object.entries(document.paths)
       .filter(([path]) => !path.startsWith('/api/v2/schema'))
-      .flatMap(([path, item]) => Object.entries(item as Record<string, { operationId: string }>).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`));
+      .flatMap(([path, item]) =>
+        Object.entries(item as Record<string, { operationId: string }>).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`),
+      );
     expect(operations.sort()).toEqual([...want].sort());
   });
 });

@@ -50,10 +50,14 @@ export function startCadence(databaseUrl: string, args: readonly string[], env: 
   return {
     stdout: () => stdout,
     waitForLine: (pattern, timeoutMs = 60_000) =>
-      until(`a line matching ${pattern} from cadence ${args.join(' ')} (stderr: ${stderr})`, () => {
-        if (child.exitCode !== null) throw new Error(`cadence ${args.join(' ')} exited with ${child.exitCode}: ${stderr}`);
-        return stdout.split('\n').find((line) => pattern.test(line));
-      }, timeoutMs),
+      until(
+        `a line matching ${pattern} from cadence ${args.join(' ')} (stderr: ${stderr})`,
+        () => {
+          if (child.exitCode !== null) throw new Error(`cadence ${args.join(' ')} exited with ${child.exitCode}: ${stderr}`);
+          return stdout.split('\n').find((line) => pattern.test(line));
+        },
+        timeoutMs,
+      ),
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
       return { code: await exited, stdout, stderr };

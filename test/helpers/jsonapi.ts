@@ -44,8 +44,5 @@ function describeErrors(errors: ErrorObject[]): string {
 /** Throws, listing every schema violation and the document, unless `body` is a valid JSON:API 1.0 response. */
 export function assertJsonApiDocument(body: unknown): void {
   if (validateResponseDocument(body)) return;
-  throw new Error(
-    `not a valid JSON:API 1.0 document:\n${describeErrors(validateResponseDocument.errors ?? [])}\n` +
-      `document:\n${JSON.stringify(body, null, 2)}`,
-  );
+  throw new Error(`not a valid JSON:API 1.0 document:\n${describeErrors(validateResponseDocument.errors ?? [])}\n` + `document:\n${JSON.stringify(body, null, 2)}`);
 }

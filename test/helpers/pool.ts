@@ -13,8 +13,6 @@ export async function idleInTransaction(sql: postgres.Sql, settleMs = 2000): Pro
         select state, query from pg_stat_activity
          where datname = current_database() and pid <> pg_backend_pid() and state like 'idle in transaction%'`
     ).map((row) => `${row.state}: ${row.query}`);
-  await until('pooled connections to leave their transactions', async () => ((await open()).length === 0 ? true : undefined), settleMs).catch(
-    () => undefined,
-  );
+  await until('pooled connections to leave their transactions', async () => ((await open()).length === 0 ? true : undefined), settleMs).catch(() => undefined);
   return open();
 }

@@ -67,10 +67,7 @@ export function deliveryHeaders(delivery: WebhookDelivery): Record<string, strin
  * host is checked again before each attempt, and each attempt connects to the address that
  * check approved.
  */
-export async function deliverWithRetries(
-  delivery: WebhookDelivery,
-  options: DeliveryOptions,
-): Promise<DeliveryOutcome> {
+export async function deliverWithRetries(delivery: WebhookDelivery, options: DeliveryOptions): Promise<DeliveryOutcome> {
   // Refused before any DNS lookup; the resource layer already refuses such URLs.
   if (delivery.url.protocol !== 'https:') {
     throw new TypeError(`webhooks are delivered over HTTPS only, not to ${delivery.url.protocol}`);

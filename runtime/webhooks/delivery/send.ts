@@ -71,9 +71,7 @@ export function sendWebhook(webhook: WebhookRequest, options: SendOptions): Prom
       headers: { ...webhook.headers, Host: url.host, 'Content-Length': String(body.length) },
       servername: isIP(hostname) === 0 ? hostname : undefined,
       checkServerIdentity: (_host, certificate) => checkServerIdentity(hostname, certificate),
-      ...(options.secureContext
-        ? { secureContext: options.secureContext }
-        : { ca: options.ca === undefined ? undefined : [...rootCertificates, options.ca] }),
+      ...(options.secureContext ? { secureContext: options.secureContext } : { ca: options.ca === undefined ? undefined : [...rootCertificates, options.ca] }),
       // A fresh connection each time: a pooled socket could be one made to another address.
       agent: false,
     });

@@ -57,9 +57,7 @@ function filterParams(d: ResourceDescriptor, h: Hostility, samplesOf: SampleOf, 
   const classic = attribute.chain((a) =>
     fc.oneof(
       text(a).map((v) => [[`filter[${named(a)}]`, v]] as QueryParam[]),
-      fc
-        .tuple(fc.oneof(text(a), fc.constant('neginf')), fc.oneof(text(a), fc.constant('inf')))
-        .map(([x, y]) => [[`filter[${named(a)}]`, `${x}..${y}`]] as QueryParam[]),
+      fc.tuple(fc.oneof(text(a), fc.constant('neginf')), fc.oneof(text(a), fc.constant('inf'))).map(([x, y]) => [[`filter[${named(a)}]`, `${x}..${y}`]] as QueryParam[]),
       fc.tuple(text(a), text(a)).map(([x, y]) => [[`filter[${named(a)}]`, `${x},${y}`]] as QueryParam[]),
       fc.constantFrom('__null__', '__notnull__').map((v) => [[`filter[${named(a)}]`, v]] as QueryParam[]),
     ),
@@ -90,9 +88,7 @@ function filterParams(d: ResourceDescriptor, h: Hostility, samplesOf: SampleOf, 
     .tuple(text(undefined), fc.constantFrom('', ',firstName', ',name', ',nope', ','))
     .map(([v, suffix]) => [['filter[q]', `${v}${suffix}`]] as QueryParam[]);
   const odd = fc.oneof(
-    fc
-      .tuple(fc.constantFrom('__proto__', 'constructor', 'nope', '', 'a.b', 'id][id'), hostileString)
-      .map(([name, v]) => [[`filter[${name}]`, v]] as QueryParam[]),
+    fc.tuple(fc.constantFrom('__proto__', 'constructor', 'nope', '', 'a.b', 'id][id'), hostileString).map(([name, v]) => [[`filter[${name}]`, v]] as QueryParam[]),
     fc.constantFrom<QueryParam[]>(
       [['filter', 'x']],
       [['filter[]', 'x']],
@@ -105,12 +101,7 @@ function filterParams(d: ResourceDescriptor, h: Hostility, samplesOf: SampleOf, 
   );
   return either(
     h.shape * 0.2,
-    fc.oneof(
-      { weight: 4, arbitrary: classic },
-      { weight: 3, arbitrary: newSyntax },
-      { weight: 3, arbitrary: byRelationship },
-      { weight: 1, arbitrary: search },
-    ),
+    fc.oneof({ weight: 4, arbitrary: classic }, { weight: 3, arbitrary: newSyntax }, { weight: 3, arbitrary: byRelationship }, { weight: 1, arbitrary: search }),
     odd,
   );
 }

@@ -40,8 +40,7 @@ export interface FuzzRequest {
 
 const MEDIA_TYPE = 'application/vnd.api+json';
 /** Mostly the JSON:API media type; sometimes another, to reach content negotiation. */
-const contentType = (h: Hostility) =>
-  either(h.shape * 0.2, fc.constant(MEDIA_TYPE), fc.constantFrom('application/json', `${MEDIA_TYPE}; ext=x`, 'text/plain', ''));
+const contentType = (h: Hostility) => either(h.shape * 0.2, fc.constant(MEDIA_TYPE), fc.constantFrom('application/json', `${MEDIA_TYPE}; ext=x`, 'text/plain', ''));
 
 export interface WeightedRequest {
   readonly weight: number;

@@ -90,7 +90,10 @@ it('npm ci, npm start and npm test work in a clone inside a folder only root can
     'npm start to say it is serving',
     () => {
       if (server.child.exitCode !== null) throw new Error(`npm start exited with ${server.child.exitCode}:\n${server.output()}`);
-      const line = server.output().split('\n').find((l) => l.includes('"cadence is serving"'));
+      const line = server
+        .output()
+        .split('\n')
+        .find((l) => l.includes('"cadence is serving"'));
       return line ? (JSON.parse(line) as { url: string }) : undefined;
     },
     120_000,

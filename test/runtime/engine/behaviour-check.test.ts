@@ -28,7 +28,11 @@ const door: ResourceDescriptor = {
 const open: ActionHandler = { changes: ['state', 'openedAt'], handle: ({ now }) => ({ changes: { state: 'open', openedAt: now.toISOString() } }) };
 
 const cases: { name: string; behaviours: Record<string, ResourceBehaviour>; want: string }[] = [
-  { name: 'a behaviour for a type no descriptor has', behaviours: { door: { actions: { open } }, window: {} }, want: 'window: a behaviour is given, but no resource has this type' },
+  {
+    name: 'a behaviour for a type no descriptor has',
+    behaviours: { door: { actions: { open } }, window: {} },
+    want: 'window: a behaviour is given, but no resource has this type',
+  },
   { name: 'a declared action without a handler', behaviours: {}, want: 'door: the schema declares action open, which has no handler' },
   {
     name: 'a handler for an action the schema does not declare',
@@ -63,7 +67,10 @@ describe('checkBehaviours refuses', () => {
   });
 
   test('every problem at once, one a line', () => {
-    const behaviours = new Map<string, ResourceBehaviour>([['window', {}], ['door', { derives: ['colour'] }]]);
+    const behaviours = new Map<string, ResourceBehaviour>([
+      ['window', {}],
+      ['door', { derives: ['colour'] }],
+    ]);
     expect(() => checkBehaviours(new Map([['door', door]]), behaviours)).toThrow(
       new Error(
         [

@@ -52,8 +52,15 @@ const attributesArb = fc.record(
 );
 const prospectRef = fc.oneof(fc.integer({ min: 0, max: 4 }), fc.constant('missing' as const));
 const operationArb: fc.Arbitrary<Named> = fc.oneof(
-  fc.record({ kind: fc.constant('create' as const), attributes: attributesArb, account: fc.oneof(fc.integer({ min: 0, max: 2 }), fc.constant('missing' as const), fc.constant(null)) }),
-  fc.record({ kind: fc.constant('update' as const), prospect: prospectRef, attributes: attributesArb, account: fc.option(fc.integer({ min: 0, max: 2 }), { nil: undefined }) }, { requiredKeys: ['kind', 'prospect', 'attributes'] }),
+  fc.record({
+    kind: fc.constant('create' as const),
+    attributes: attributesArb,
+    account: fc.oneof(fc.integer({ min: 0, max: 2 }), fc.constant('missing' as const), fc.constant(null)),
+  }),
+  fc.record(
+    { kind: fc.constant('update' as const), prospect: prospectRef, attributes: attributesArb, account: fc.option(fc.integer({ min: 0, max: 2 }), { nil: undefined }) },
+    { requiredKeys: ['kind', 'prospect', 'attributes'] },
+  ),
   fc.record({ kind: fc.constant('delete' as const), prospect: prospectRef }),
 );
 
@@ -73,14 +80,21 @@ async function seedOrg(name: string): Promise<Org> {
     const write = async (ops: WriteOperation[]) => (await writer.write(scope, ops)).map((o) => (o.status === 'written' ? Number(o.row.id) : NaN));
     const webhooks = await write([
       { kind: 'create', type: 'webhook', changes: changesOfAttributes(descriptors.get('webhook')!.attributes, { url: 'https://hooks.example.test/all' }) },
-      { kind: 'create', type: 'webhook', changes: changesOfAttributes(descriptors.get('webhook')!.attributes, { url: 'https://hooks.example.test/p', resource: 'prospect', action: 'updated' }) },
+      {
+        kind: 'create',
+        type: 'webhook',
+        changes: changesOfAttributes(descriptors.get('webhook')!.attributes, { url: 'https://hooks.example.test/p', resource: 'prospect', action: 'updated' }),
+      },
     ]);
     const accounts = await write([0, 1, 2].map((i) => ({ kind: 'create', type: 'account', changes: changesOfAttributes(account.attributes, { name: `Account ${i}` }) })));
     const prospects = await write(
       [0, 1, 2, 3, 4].map((i) => ({
         kind: 'create',
         type: 'prospect',
-        changes: { attributes: changesOfAttributes(prospect.attributes, { firstName: `P${i}` }).attributes, relationships: new Map([[toOne(prospect, 'account'), accounts[i % 3]!]]) },
+        changes: {
+          attributes: changesOfAttributes(prospect.attributes, { firstName: `P${i}` }).attributes,
+          relationships: new Map([[toOne(prospect, 'account'), accounts[i % 3]!]]),
+        },
       })),
     );
     return { orgId, accounts, prospects, webhooks };
@@ -124,11 +138,12 @@ function normalRow(row: Record<string, unknown>, name: ReturnType<typeof namer>)
   return copy;
 }
 
-function normalSnapshot(snapshot: { attributes: Record<string, unknown>; relationships: Record<string, { data: { type: string; id: number } | null }> }, name: ReturnType<typeof namer>) {
+function normalSnapshot(
+  snapshot: { attributes: Record<string, unknown>; relationships: Record<string, { data: { type: string; id: number } | null }> },
+  name: ReturnType<typeof namer>,
+) {
   const attributes = Object.fromEntries(Object.entries(snapshot.attributes).filter(([k]) => !TIMES.has(k)));
-  const relationships = Object.fromEntries(
-    Object.entries(snapshot.relationships).map(([k, v]) => [k, v.data === null ? null : name(v.data.type, v.data.id)]),
-  );
+  const relationships = Object.fromEntries(Object.entries(snapshot.relationships).map(([k, v]) => [k, v.data === null ? null : name(v.data.type, v.data.id)]));
   return { attributes, relationships };
 }
 
@@ -171,7 +186,10 @@ describe('record writer', () => {
         const [setSince, singleSince] = [await lastEventId(asSet.orgId), await lastEventId(oneByOne.orgId)];
 
         const setOutcomes = await orgScopedTransaction(sql, asSet.orgId, (tx) =>
-          writer.write({ tx, orgId: asSet.orgId, actor: SERVICE_ACTOR }, named.map((n) => operationFor(asSet, n))),
+          writer.write(
+            { tx, orgId: asSet.orgId, actor: SERVICE_ACTOR },
+            named.map((n) => operationFor(asSet, n)),
+          ),
         );
         const singleOutcomes: WriteOutcome[] = [];
         for (const n of named) {
@@ -197,7 +215,9 @@ describe('record writer', () => {
         const rows = async (org: Org, name: ReturnType<typeof namer>) =>
           (
             await orgScopedTransaction(sql, org.orgId, (tx) =>
-              tx.unsafe(`select first_name, title, tags, linked_in_connections, date_of_birth::text, account_id, id from prospects where org_id = $1 order by id`, [org.orgId]),
+              tx.unsafe(`select first_name, title, tags, linked_in_connections, date_of_birth::text, account_id, id from prospects where org_id = $1 order by id`, [
+                org.orgId,
+              ]),
             )
           ).map((r) => ({ ...r, id: name('prospect', r.id), account_id: r.account_id === null ? null : name('account', r.account_id) }));
         expect(await rows(asSet, setName)).toEqual(await rows(oneByOne, singleName));

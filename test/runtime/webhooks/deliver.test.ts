@@ -5,12 +5,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  deliverWithRetries,
-  signBody,
-  type DeliveryOptions,
-  type WebhookDelivery,
-} from '../../../runtime/webhooks/delivery/deliver.js';
+import { deliverWithRetries, signBody, type DeliveryOptions, type WebhookDelivery } from '../../../runtime/webhooks/delivery/deliver.js';
 import type { HostResolver } from '../../../runtime/webhooks/delivery/resolve.js';
 import { sendWebhook, type SendResult, type WebhookRequest } from '../../../runtime/webhooks/delivery/send.js';
 import { makeCertificate, type TestCertificate } from './certificates.js';
@@ -125,9 +120,7 @@ describe('deliverWithRetries headers', () => {
 
   it('signs as hex HMAC-SHA256', () => {
     // RFC 4231 test case 2.
-    expect(signBody('Jefe', 'what do ya want for nothing?')).toBe(
-      '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843',
-    );
+    expect(signBody('Jefe', 'what do ya want for nothing?')).toBe('5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843');
   });
 });
 
@@ -174,9 +167,7 @@ describe('deliverWithRetries attempts', () => {
     const { options, sends } = harness([['127.0.0.1']]);
     const outcome = await deliverWithRetries(deliveryTo(await freePort()), options);
     expect(outcome.kind).toBe('network-failure');
-    expect(
-      outcome.attempts.map((attempt) => [attempt.number, attempt.kind === 'network-error' && attempt.error]),
-    ).toEqual([
+    expect(outcome.attempts.map((attempt) => [attempt.number, attempt.kind === 'network-error' && attempt.error])).toEqual([
       [1, 'ECONNREFUSED'],
       [2, 'ECONNREFUSED'],
       [3, 'ECONNREFUSED'],
@@ -266,9 +257,7 @@ describe('deliverWithRetries host check', () => {
 
   it('refuses a URL that is not HTTPS before looking anything up', async () => {
     const { options, resolverCalls } = harness([['127.0.0.1']]);
-    await expect(
-      deliverWithRetries({ ...deliveryTo(443), url: new URL('http://hooks.example.test/') }, options),
-    ).rejects.toThrow(/HTTPS only/);
+    await expect(deliverWithRetries({ ...deliveryTo(443), url: new URL('http://hooks.example.test/') }, options)).rejects.toThrow(/HTTPS only/);
     expect(resolverCalls).toEqual([]);
   });
 });

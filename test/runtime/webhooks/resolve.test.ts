@@ -1,11 +1,6 @@
 // Every resolver here is a fake: no test looks up a real name.
 import { describe, expect, it } from 'vitest';
-import {
-  parseAllowedHosts,
-  resolveDeliveryTarget,
-  systemResolver,
-  type HostResolver,
-} from '../../../runtime/webhooks/delivery/resolve.js';
+import { parseAllowedHosts, resolveDeliveryTarget, systemResolver, type HostResolver } from '../../../runtime/webhooks/delivery/resolve.js';
 
 /** Answers from a script, one entry per call; an Error entry is thrown. */
 function scriptedResolver(script: Array<string[] | Error>): HostResolver & { calls: string[] } {
@@ -43,18 +38,16 @@ describe('resolveDeliveryTarget with names', () => {
     });
   });
 
-  it.each([
-    [['8.8.8.8', '10.0.0.1']],
-    [['10.0.0.1', '8.8.8.8']],
-    [['2606:4700::1111', '::ffff:127.0.0.1']],
-    [['8.8.8.8', 'fd00::1']],
-  ])('counts a mixed answer %j as private', async (answer) => {
-    const resolver = scriptedResolver([answer]);
-    expect(await resolveDeliveryTarget(hooksUrl, { resolver, allowedHosts: noAllowed })).toEqual({
-      kind: 'private',
-      addresses: answer,
-    });
-  });
+  it.each([[['8.8.8.8', '10.0.0.1']], [['10.0.0.1', '8.8.8.8']], [['2606:4700::1111', '::ffff:127.0.0.1']], [['8.8.8.8', 'fd00::1']]])(
+    'counts a mixed answer %j as private',
+    async (answer) => {
+      const resolver = scriptedResolver([answer]);
+      expect(await resolveDeliveryTarget(hooksUrl, { resolver, allowedHosts: noAllowed })).toEqual({
+        kind: 'private',
+        addresses: answer,
+      });
+    },
+  );
 
   it('does not retry a private answer', async () => {
     const resolver = scriptedResolver([['127.0.0.1'], ['8.8.8.8']]);
@@ -143,9 +136,7 @@ describe('allowed hosts', () => {
       family: 4,
     });
     const other = scriptedResolver([['10.0.0.7']]);
-    expect(
-      await resolveDeliveryTarget(new URL('https://other.example.test/'), { resolver: other, allowedHosts }),
-    ).toEqual({ kind: 'private', addresses: ['10.0.0.7'] });
+    expect(await resolveDeliveryTarget(new URL('https://other.example.test/'), { resolver: other, allowedHosts })).toEqual({ kind: 'private', addresses: ['10.0.0.7'] });
   });
 
   it('matches names whatever their case and root dot', async () => {
@@ -202,12 +193,7 @@ describe('allowed hosts', () => {
   });
 
   it('reads WEBHOOK_ALLOWED_HOSTS into canonical entries', () => {
-    expect([...parseAllowedHosts(' Hooks.Example.Test. ,10.0.0.5,,[::1], 0:0::0:1 ,2130706433')]).toEqual([
-      'hooks.example.test',
-      '10.0.0.5',
-      '::1',
-      '127.0.0.1',
-    ]);
+    expect([...parseAllowedHosts(' Hooks.Example.Test. ,10.0.0.5,,[::1], 0:0::0:1 ,2130706433')]).toEqual(['hooks.example.test', '10.0.0.5', '::1', '127.0.0.1']);
     expect(parseAllowedHosts(undefined).size).toBe(0);
     expect(parseAllowedHosts('').size).toBe(0);
     expect(() => parseAllowedHosts('hooks.example.test,not a host')).toThrow(/WEBHOOK_ALLOWED_HOSTS: "not a host"/);
