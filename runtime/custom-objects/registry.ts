@@ -1,6 +1,16 @@
 import type { Context, Handler, Hono, Next } from 'hono';
 import type postgres from 'postgres';
-import { createResourceEngine, type ApiEnv, type EngineOptions, type RecordPresence, type ResourceDescriptor, type ResourceHandlers } from '../engine/index.js';
+import {
+  createCatalog,
+  createResourceEngine,
+  type ApiEnv,
+  type EngineOptions,
+  type RecordPresence,
+  type ResourceCatalog,
+  type ResourceDescriptor,
+  type ResourceHandlers,
+  type ResourceModule,
+} from '../engine/index.js';
 import type { Reference } from '../engine/records.js';
 import { mountRoutes, resourceRoutes } from '../engine/routes.js';
 import { resourceNotFound } from '../jsonapi/index.js';
@@ -17,6 +27,10 @@ export interface OrgCustomObjects {
   readonly definitions: readonly Definition[];
   /** Standard resources plus this org's custom objects. */
   readonly descriptors: ReadonlyMap<string, ResourceDescriptor>;
+  /** Each custom object's descriptor and body validators (compiled once per definitions' version), by name. */
+  readonly modules: ReadonlyMap<string, ResourceModule>;
+  /** Standard resources plus this org's custom objects, as the record writer resolves types. */
+  readonly catalog: ResourceCatalog;
   readonly handlers: ReadonlyMap<string, ResourceHandlers>;
 }
 
@@ -57,8 +71,9 @@ export class CustomObjectRegistry {
     const descriptors = new Map(this.standardDescriptors);
     for (const definition of definitions) descriptors.set(definition.name, customObjectDescriptor(definition, displayFields));
     const engine = createResourceEngine({ ...this.engineOptions, descriptors });
-    const handlers = new Map(definitions.map((d) => [d.name, engine.bind({ descriptor: descriptors.get(d.name)!, ...compileValidators(d) })] as const));
-    return { signature, definitions, descriptors, handlers };
+    const modules = new Map(definitions.map((d) => [d.name, { descriptor: descriptors.get(d.name)!, ...compileValidators(d) }] as const));
+    const handlers = new Map([...modules].map(([name, module]) => [name, engine.bind(module)] as const));
+    return { signature, definitions, descriptors, modules, catalog: createCatalog(descriptors), handlers };
   }
 
   /** A Hono handler running `operation` of the custom object named in the path. */
