@@ -2,7 +2,7 @@ import type { Task } from 'graphile-worker';
 import type { Logger } from 'pino';
 import type postgres from 'postgres';
 import type { RecordWriter, WriteOutcome } from '../engine/write-operations.js';
-import type { ErrorObject } from '../jsonapi/index.js';
+import { resourceNotFound, type ErrorObject } from '../jsonapi/index.js';
 import { orgScopedTransaction, type Transaction } from '../tenancy/index.js';
 import { failBatch, loadChunkBatch, lockPendingItems, recordChunk, type ChunkPayload, type ItemResult, type PendingItem } from './batch-store.js';
 import { planRecord, type RecordPlan } from './record-plan.js';
@@ -83,7 +83,7 @@ async function writePlans(
 }
 
 function notFound(type: string, id: number): ErrorObject {
-  return { id: 'resourceNotFound', status: '404', title: 'Resource Not Found', detail: `No ${type} with id ${id} exists`, source: { pointer: '/data/id' } };
+  return { ...resourceNotFound(`No ${type} with id ${id} exists`).errors[0]!, source: { pointer: '/data/id' } };
 }
 
 function resultOf(item: PendingItem, plan: RecordPlan, outcome: WriteOutcome | undefined, target: UpsertTarget): ItemResult {

@@ -2,7 +2,7 @@ import type { ToOneDescriptor } from '../engine/index.js';
 import type { Row } from '../engine/render.js';
 import type { Changes, WriteOperation } from '../engine/write-operations.js';
 import { readWriteBody, type WriteInput } from '../engine/write-input.js';
-import { ApiError, parseId, type ErrorObject } from '../jsonapi/index.js';
+import { ApiError, parseId, validationError, type ErrorObject } from '../jsonapi/index.js';
 import { relationshipAlias } from '../model/sql-text.js';
 import type { DupeMethod } from './upsert-request.js';
 import type { UpsertTarget } from './upsert-targets.js';
@@ -39,18 +39,8 @@ function changesOf(input: WriteInput): Changes {
 }
 
 function invalidId(): RecordPlan {
-  return {
-    kind: 'error',
-    errors: [
-      {
-        id: 'validationError',
-        status: '422',
-        title: 'Validation Error',
-        detail: 'data.id must be the id of a record: a positive integer, or its decimal string',
-        source: { pointer: '/data/id' },
-      },
-    ],
-  };
+  const detail = 'data.id must be the id of a record: a positive integer, or its decimal string';
+  return { kind: 'error', errors: validationError([{ pointer: '/data/id', detail }]).errors };
 }
 
 /**
@@ -69,8 +59,7 @@ export function planRecord(target: UpsertTarget, record: Readonly<Record<string,
       if (dupeMethod === 'overwriteNoCreate') return { kind: 'skipped' };
       return { kind: 'write', operation: { kind: 'create', type: descriptor.type, changes: changesOf(input) }, then: 'success' };
     }
-    const id =
-      typeof data.id === 'number' ? (Number.isSafeInteger(data.id) && data.id > 0 ? data.id : undefined) : typeof data.id === 'string' ? parseId(data.id) : undefined;
+    const id = typeof data.id === 'number' || typeof data.id === 'string' ? parseId(String(data.id)) : undefined;
     if (id === undefined) return invalidId();
     const input = readWriteBody(descriptor, record, 'update', target.validateUpdate, id);
     const type = descriptor.type;
