@@ -111,7 +111,9 @@ async function writeWave(set: SetWrite, operations: readonly WriteOperation[], w
   for (const index of wave) {
     const type = operations[index]!.type;
     if (!set.catalog.has(type)) throw new Error(`the record writer has no resource type ${type}`);
-    byType.set(type, [...(byType.get(type) ?? []), index]);
+    const indexes = byType.get(type);
+    if (indexes) indexes.push(index);
+    else byType.set(type, [index]);
   }
   const events: PendingEvent[] = [];
   const created: { descriptor: ResourceDescriptor; row: Row; changes: Changes }[] = [];
