@@ -24,6 +24,7 @@ export const accounts = pgTable(
       .references(() => orgs.id),
     id: bigint('id', { mode: 'number' }).generatedAlwaysAsIdentity(),
     annualRevenueRange: text('annual_revenue_range'),
+    assignedUserIds: integer('assigned_user_ids').array(),
     buyerIntentScore: doublePrecision('buyer_intent_score'),
     companyType: text('company_type'),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3, mode: 'string' }).notNull().defaultNow(),

@@ -36,6 +36,7 @@ export const prospects = pgTable(
     addressStreet2: text('address_street2'),
     addressZip: text('address_zip'),
     angelListUrl: text('angel_list_url'),
+    assignedUserIds: integer('assigned_user_ids').array(),
     availableAt: timestamp('available_at', { withTimezone: true, precision: 3, mode: 'string' }),
     callOptedOut: boolean('call_opted_out'),
     callsOptStatus: text('calls_opt_status'),

@@ -19,6 +19,17 @@ export const descriptor: ResourceDescriptor = {
       search: false,
     },
     {
+      name: 'assignedUserIds',
+      column: 'assigned_user_ids',
+      type: 'array',
+      itemType: 'integer',
+      filterable: false,
+      sortable: false,
+      readOnly: false,
+      required: false,
+      search: false,
+    },
+    {
       name: 'buyerIntentScore',
       column: 'buyer_intent_score',
       type: 'number',

@@ -230,5 +230,8 @@ export const descriptor: ResourceDescriptor = {
   ],
   relationships: [{ kind: 'toMany', name: 'batchItems', target: 'batchItem', inverse: 'batch' }],
   operations: { list: true, get: true, create: false, update: false, delete: false },
-  actions: [],
+  actions: [
+    { name: 'cancel', optionalParams: [], requiredParams: [] },
+    { name: 'confirm', optionalParams: ['confirmedCount'], requiredParams: [] },
+  ],
 };

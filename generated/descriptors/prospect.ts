@@ -90,6 +90,17 @@ export const descriptor: ResourceDescriptor = {
       search: false,
     },
     {
+      name: 'assignedUserIds',
+      column: 'assigned_user_ids',
+      type: 'array',
+      itemType: 'integer',
+      filterable: false,
+      sortable: false,
+      readOnly: false,
+      required: false,
+      search: false,
+    },
+    {
       name: 'availableAt',
       column: 'available_at',
       type: 'string',

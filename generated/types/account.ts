@@ -5,6 +5,12 @@ export interface AccountAttributes {
    */
   annualRevenueRange: string | null;
   /**
+   * Users assigned to the record besides its owner, by id: set by the Add/Remove assignment bulk actions and by updates. The reference serves them as the to-many relationship assignedUsers, which this engine has no form for yet.
+   *
+   * @maxItems 1000
+   */
+  assignedUserIds: number[] | null;
+  /**
    * A score measuring how likely the account is to buy; fractional, so number (the reference declares number/float).
    */
   buyerIntentScore: number | null;

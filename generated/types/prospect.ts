@@ -8,6 +8,12 @@ export interface ProspectAttributes {
   addressStreet2: string | null;
   addressZip: string | null;
   angelListUrl: string | null;
+  /**
+   * Users assigned to the record besides its owner, by id: set by the Add/Remove assignment bulk actions and by updates. The reference serves them as the to-many relationship assignedUsers, which this engine has no form for yet.
+   *
+   * @maxItems 1000
+   */
+  assignedUserIds: number[] | null;
   availableAt: string | null;
   callOptedOut: boolean | null;
   callsOptStatus: string | null;

@@ -22,6 +22,11 @@ const schema11 = {
           additionalProperties: false,
           properties: {
             annualRevenueRange: { type: ['string', 'null'], maxLength: 255 },
+            assignedUserIds: {
+              type: ['array', 'null'],
+              items: { type: 'integer', minimum: -2147483648, maximum: 2147483647 },
+              maxItems: 1000,
+            },
             buyerIntentScore: { type: ['number', 'null'] },
             companyType: { type: ['string', 'null'], maxLength: 255 },
             custom1: { type: ['string', 'null'], maxLength: 32000 },
@@ -374,15 +379,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data2.buyerIntentScore !== undefined) {
-              let data4 = data2.buyerIntentScore;
-              if (!(typeof data4 == 'number' && isFinite(data4)) && data4 !== null) {
+            if (data2.assignedUserIds !== undefined) {
+              let data4 = data2.assignedUserIds;
+              if (!Array.isArray(data4) && data4 !== null) {
                 const err7 = {
-                  instancePath: instancePath + '/data/attributes/buyerIntentScore',
-                  schemaPath: '#/properties/data/properties/attributes/properties/buyerIntentScore/type',
+                  instancePath: instancePath + '/data/attributes/assignedUserIds',
+                  schemaPath: '#/properties/data/properties/attributes/properties/assignedUserIds/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.buyerIntentScore.type },
-                  message: 'must be number,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.assignedUserIds.type },
+                  message: 'must be array,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err7];
@@ -391,86 +396,84 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data2.companyType !== undefined) {
-              let data5 = data2.companyType;
-              if (typeof data5 !== 'string' && data5 !== null) {
-                const err8 = {
-                  instancePath: instancePath + '/data/attributes/companyType',
-                  schemaPath: '#/properties/data/properties/attributes/properties/companyType/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.companyType.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err8];
-                } else {
-                  vErrors.push(err8);
-                }
-                errors++;
-              }
-              if (typeof data5 === 'string') {
-                if (func3(data5) > 255) {
-                  const err9 = {
-                    instancePath: instancePath + '/data/attributes/companyType',
-                    schemaPath: '#/properties/data/properties/attributes/properties/companyType/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
+              if (Array.isArray(data4)) {
+                if (data4.length > 1000) {
+                  const err8 = {
+                    instancePath: instancePath + '/data/attributes/assignedUserIds',
+                    schemaPath: '#/properties/data/properties/attributes/properties/assignedUserIds/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
                   };
                   if (vErrors === null) {
-                    vErrors = [err9];
+                    vErrors = [err8];
                   } else {
-                    vErrors.push(err9);
+                    vErrors.push(err8);
                   }
                   errors++;
                 }
-              }
-            }
-            if (data2.custom1 !== undefined) {
-              let data6 = data2.custom1;
-              if (typeof data6 !== 'string' && data6 !== null) {
-                const err10 = {
-                  instancePath: instancePath + '/data/attributes/custom1',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom1/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom1.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err10];
-                } else {
-                  vErrors.push(err10);
-                }
-                errors++;
-              }
-              if (typeof data6 === 'string') {
-                if (func3(data6) > 32000) {
-                  const err11 = {
-                    instancePath: instancePath + '/data/attributes/custom1',
-                    schemaPath: '#/properties/data/properties/attributes/properties/custom1/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 32000 },
-                    message: 'must NOT have more than 32000 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err11];
-                  } else {
-                    vErrors.push(err11);
+                const len0 = data4.length;
+                for (let i0 = 0; i0 < len0; i0++) {
+                  let data5 = data4[i0];
+                  if (!(typeof data5 == 'number' && !(data5 % 1) && !isNaN(data5) && isFinite(data5))) {
+                    const err9 = {
+                      instancePath: instancePath + '/data/attributes/assignedUserIds/' + i0,
+                      schemaPath: '#/properties/data/properties/attributes/properties/assignedUserIds/items/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err9];
+                    } else {
+                      vErrors.push(err9);
+                    }
+                    errors++;
                   }
-                  errors++;
+                  if (typeof data5 == 'number' && isFinite(data5)) {
+                    if (data5 > 2147483647 || isNaN(data5)) {
+                      const err10 = {
+                        instancePath: instancePath + '/data/attributes/assignedUserIds/' + i0,
+                        schemaPath: '#/properties/data/properties/attributes/properties/assignedUserIds/items/maximum',
+                        keyword: 'maximum',
+                        params: { comparison: '<=', limit: 2147483647 },
+                        message: 'must be <= 2147483647',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err10];
+                      } else {
+                        vErrors.push(err10);
+                      }
+                      errors++;
+                    }
+                    if (data5 < -2147483648 || isNaN(data5)) {
+                      const err11 = {
+                        instancePath: instancePath + '/data/attributes/assignedUserIds/' + i0,
+                        schemaPath: '#/properties/data/properties/attributes/properties/assignedUserIds/items/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: -2147483648 },
+                        message: 'must be >= -2147483648',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err11];
+                      } else {
+                        vErrors.push(err11);
+                      }
+                      errors++;
+                    }
+                  }
                 }
               }
             }
-            if (data2.custom10 !== undefined) {
-              let data7 = data2.custom10;
-              if (typeof data7 !== 'string' && data7 !== null) {
+            if (data2.buyerIntentScore !== undefined) {
+              let data6 = data2.buyerIntentScore;
+              if (!(typeof data6 == 'number' && isFinite(data6)) && data6 !== null) {
                 const err12 = {
-                  instancePath: instancePath + '/data/attributes/custom10',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom10/type',
+                  instancePath: instancePath + '/data/attributes/buyerIntentScore',
+                  schemaPath: '#/properties/data/properties/attributes/properties/buyerIntentScore/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom10.type },
-                  message: 'must be string,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.buyerIntentScore.type },
+                  message: 'must be number,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err12];
@@ -480,14 +483,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom100 !== undefined) {
-              let data8 = data2.custom100;
-              if (typeof data8 !== 'string' && data8 !== null) {
+            if (data2.companyType !== undefined) {
+              let data7 = data2.companyType;
+              if (typeof data7 !== 'string' && data7 !== null) {
                 const err13 = {
-                  instancePath: instancePath + '/data/attributes/custom100',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom100/type',
+                  instancePath: instancePath + '/data/attributes/companyType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/companyType/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom100.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.companyType.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -497,33 +500,32 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data2.custom101 !== undefined) {
-              let data9 = data2.custom101;
-              if (typeof data9 !== 'string' && data9 !== null) {
-                const err14 = {
-                  instancePath: instancePath + '/data/attributes/custom101',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom101/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom101.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err14];
-                } else {
-                  vErrors.push(err14);
+              if (typeof data7 === 'string') {
+                if (func3(data7) > 255) {
+                  const err14 = {
+                    instancePath: instancePath + '/data/attributes/companyType',
+                    schemaPath: '#/properties/data/properties/attributes/properties/companyType/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err14];
+                  } else {
+                    vErrors.push(err14);
+                  }
+                  errors++;
                 }
-                errors++;
               }
             }
-            if (data2.custom102 !== undefined) {
-              let data10 = data2.custom102;
-              if (typeof data10 !== 'string' && data10 !== null) {
+            if (data2.custom1 !== undefined) {
+              let data8 = data2.custom1;
+              if (typeof data8 !== 'string' && data8 !== null) {
                 const err15 = {
-                  instancePath: instancePath + '/data/attributes/custom102',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom102/type',
+                  instancePath: instancePath + '/data/attributes/custom1',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom1/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom102.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom1.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -533,33 +535,32 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data2.custom103 !== undefined) {
-              let data11 = data2.custom103;
-              if (typeof data11 !== 'string' && data11 !== null) {
-                const err16 = {
-                  instancePath: instancePath + '/data/attributes/custom103',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom103/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom103.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err16];
-                } else {
-                  vErrors.push(err16);
+              if (typeof data8 === 'string') {
+                if (func3(data8) > 32000) {
+                  const err16 = {
+                    instancePath: instancePath + '/data/attributes/custom1',
+                    schemaPath: '#/properties/data/properties/attributes/properties/custom1/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 32000 },
+                    message: 'must NOT have more than 32000 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err16];
+                  } else {
+                    vErrors.push(err16);
+                  }
+                  errors++;
                 }
-                errors++;
               }
             }
-            if (data2.custom104 !== undefined) {
-              let data12 = data2.custom104;
-              if (typeof data12 !== 'string' && data12 !== null) {
+            if (data2.custom10 !== undefined) {
+              let data9 = data2.custom10;
+              if (typeof data9 !== 'string' && data9 !== null) {
                 const err17 = {
-                  instancePath: instancePath + '/data/attributes/custom104',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom104/type',
+                  instancePath: instancePath + '/data/attributes/custom10',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom10/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom104.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom10.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -570,14 +571,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom105 !== undefined) {
-              let data13 = data2.custom105;
-              if (typeof data13 !== 'string' && data13 !== null) {
+            if (data2.custom100 !== undefined) {
+              let data10 = data2.custom100;
+              if (typeof data10 !== 'string' && data10 !== null) {
                 const err18 = {
-                  instancePath: instancePath + '/data/attributes/custom105',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom105/type',
+                  instancePath: instancePath + '/data/attributes/custom100',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom100/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom105.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom100.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -588,14 +589,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom106 !== undefined) {
-              let data14 = data2.custom106;
-              if (typeof data14 !== 'string' && data14 !== null) {
+            if (data2.custom101 !== undefined) {
+              let data11 = data2.custom101;
+              if (typeof data11 !== 'string' && data11 !== null) {
                 const err19 = {
-                  instancePath: instancePath + '/data/attributes/custom106',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom106/type',
+                  instancePath: instancePath + '/data/attributes/custom101',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom101/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom106.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom101.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -606,14 +607,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom107 !== undefined) {
-              let data15 = data2.custom107;
-              if (typeof data15 !== 'string' && data15 !== null) {
+            if (data2.custom102 !== undefined) {
+              let data12 = data2.custom102;
+              if (typeof data12 !== 'string' && data12 !== null) {
                 const err20 = {
-                  instancePath: instancePath + '/data/attributes/custom107',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom107/type',
+                  instancePath: instancePath + '/data/attributes/custom102',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom102/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom107.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom102.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -624,14 +625,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom108 !== undefined) {
-              let data16 = data2.custom108;
-              if (typeof data16 !== 'string' && data16 !== null) {
+            if (data2.custom103 !== undefined) {
+              let data13 = data2.custom103;
+              if (typeof data13 !== 'string' && data13 !== null) {
                 const err21 = {
-                  instancePath: instancePath + '/data/attributes/custom108',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom108/type',
+                  instancePath: instancePath + '/data/attributes/custom103',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom103/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom108.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom103.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -642,14 +643,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom109 !== undefined) {
-              let data17 = data2.custom109;
-              if (typeof data17 !== 'string' && data17 !== null) {
+            if (data2.custom104 !== undefined) {
+              let data14 = data2.custom104;
+              if (typeof data14 !== 'string' && data14 !== null) {
                 const err22 = {
-                  instancePath: instancePath + '/data/attributes/custom109',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom109/type',
+                  instancePath: instancePath + '/data/attributes/custom104',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom104/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom109.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom104.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -660,14 +661,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom11 !== undefined) {
-              let data18 = data2.custom11;
-              if (typeof data18 !== 'string' && data18 !== null) {
+            if (data2.custom105 !== undefined) {
+              let data15 = data2.custom105;
+              if (typeof data15 !== 'string' && data15 !== null) {
                 const err23 = {
-                  instancePath: instancePath + '/data/attributes/custom11',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom11/type',
+                  instancePath: instancePath + '/data/attributes/custom105',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom105/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom11.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom105.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -678,14 +679,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom110 !== undefined) {
-              let data19 = data2.custom110;
-              if (typeof data19 !== 'string' && data19 !== null) {
+            if (data2.custom106 !== undefined) {
+              let data16 = data2.custom106;
+              if (typeof data16 !== 'string' && data16 !== null) {
                 const err24 = {
-                  instancePath: instancePath + '/data/attributes/custom110',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom110/type',
+                  instancePath: instancePath + '/data/attributes/custom106',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom106/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom110.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom106.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -696,14 +697,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom111 !== undefined) {
-              let data20 = data2.custom111;
-              if (typeof data20 !== 'string' && data20 !== null) {
+            if (data2.custom107 !== undefined) {
+              let data17 = data2.custom107;
+              if (typeof data17 !== 'string' && data17 !== null) {
                 const err25 = {
-                  instancePath: instancePath + '/data/attributes/custom111',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom111/type',
+                  instancePath: instancePath + '/data/attributes/custom107',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom107/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom111.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom107.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -714,14 +715,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom112 !== undefined) {
-              let data21 = data2.custom112;
-              if (typeof data21 !== 'string' && data21 !== null) {
+            if (data2.custom108 !== undefined) {
+              let data18 = data2.custom108;
+              if (typeof data18 !== 'string' && data18 !== null) {
                 const err26 = {
-                  instancePath: instancePath + '/data/attributes/custom112',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom112/type',
+                  instancePath: instancePath + '/data/attributes/custom108',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom108/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom112.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom108.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -732,14 +733,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom113 !== undefined) {
-              let data22 = data2.custom113;
-              if (typeof data22 !== 'string' && data22 !== null) {
+            if (data2.custom109 !== undefined) {
+              let data19 = data2.custom109;
+              if (typeof data19 !== 'string' && data19 !== null) {
                 const err27 = {
-                  instancePath: instancePath + '/data/attributes/custom113',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom113/type',
+                  instancePath: instancePath + '/data/attributes/custom109',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom109/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom113.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom109.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -750,14 +751,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom114 !== undefined) {
-              let data23 = data2.custom114;
-              if (typeof data23 !== 'string' && data23 !== null) {
+            if (data2.custom11 !== undefined) {
+              let data20 = data2.custom11;
+              if (typeof data20 !== 'string' && data20 !== null) {
                 const err28 = {
-                  instancePath: instancePath + '/data/attributes/custom114',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom114/type',
+                  instancePath: instancePath + '/data/attributes/custom11',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom11/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom114.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom11.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -768,14 +769,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom115 !== undefined) {
-              let data24 = data2.custom115;
-              if (typeof data24 !== 'string' && data24 !== null) {
+            if (data2.custom110 !== undefined) {
+              let data21 = data2.custom110;
+              if (typeof data21 !== 'string' && data21 !== null) {
                 const err29 = {
-                  instancePath: instancePath + '/data/attributes/custom115',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom115/type',
+                  instancePath: instancePath + '/data/attributes/custom110',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom110/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom115.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom110.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -786,14 +787,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom116 !== undefined) {
-              let data25 = data2.custom116;
-              if (typeof data25 !== 'string' && data25 !== null) {
+            if (data2.custom111 !== undefined) {
+              let data22 = data2.custom111;
+              if (typeof data22 !== 'string' && data22 !== null) {
                 const err30 = {
-                  instancePath: instancePath + '/data/attributes/custom116',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom116/type',
+                  instancePath: instancePath + '/data/attributes/custom111',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom111/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom116.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom111.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -804,14 +805,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom117 !== undefined) {
-              let data26 = data2.custom117;
-              if (typeof data26 !== 'string' && data26 !== null) {
+            if (data2.custom112 !== undefined) {
+              let data23 = data2.custom112;
+              if (typeof data23 !== 'string' && data23 !== null) {
                 const err31 = {
-                  instancePath: instancePath + '/data/attributes/custom117',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom117/type',
+                  instancePath: instancePath + '/data/attributes/custom112',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom112/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom117.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom112.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -822,14 +823,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom118 !== undefined) {
-              let data27 = data2.custom118;
-              if (typeof data27 !== 'string' && data27 !== null) {
+            if (data2.custom113 !== undefined) {
+              let data24 = data2.custom113;
+              if (typeof data24 !== 'string' && data24 !== null) {
                 const err32 = {
-                  instancePath: instancePath + '/data/attributes/custom118',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom118/type',
+                  instancePath: instancePath + '/data/attributes/custom113',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom113/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom118.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom113.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -840,14 +841,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom119 !== undefined) {
-              let data28 = data2.custom119;
-              if (typeof data28 !== 'string' && data28 !== null) {
+            if (data2.custom114 !== undefined) {
+              let data25 = data2.custom114;
+              if (typeof data25 !== 'string' && data25 !== null) {
                 const err33 = {
-                  instancePath: instancePath + '/data/attributes/custom119',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom119/type',
+                  instancePath: instancePath + '/data/attributes/custom114',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom114/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom119.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom114.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -858,14 +859,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom12 !== undefined) {
-              let data29 = data2.custom12;
-              if (typeof data29 !== 'string' && data29 !== null) {
+            if (data2.custom115 !== undefined) {
+              let data26 = data2.custom115;
+              if (typeof data26 !== 'string' && data26 !== null) {
                 const err34 = {
-                  instancePath: instancePath + '/data/attributes/custom12',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom12/type',
+                  instancePath: instancePath + '/data/attributes/custom115',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom115/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom12.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom115.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -876,14 +877,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom120 !== undefined) {
-              let data30 = data2.custom120;
-              if (typeof data30 !== 'string' && data30 !== null) {
+            if (data2.custom116 !== undefined) {
+              let data27 = data2.custom116;
+              if (typeof data27 !== 'string' && data27 !== null) {
                 const err35 = {
-                  instancePath: instancePath + '/data/attributes/custom120',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom120/type',
+                  instancePath: instancePath + '/data/attributes/custom116',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom116/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom120.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom116.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -894,14 +895,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom121 !== undefined) {
-              let data31 = data2.custom121;
-              if (typeof data31 !== 'string' && data31 !== null) {
+            if (data2.custom117 !== undefined) {
+              let data28 = data2.custom117;
+              if (typeof data28 !== 'string' && data28 !== null) {
                 const err36 = {
-                  instancePath: instancePath + '/data/attributes/custom121',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom121/type',
+                  instancePath: instancePath + '/data/attributes/custom117',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom117/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom121.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom117.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -912,14 +913,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom122 !== undefined) {
-              let data32 = data2.custom122;
-              if (typeof data32 !== 'string' && data32 !== null) {
+            if (data2.custom118 !== undefined) {
+              let data29 = data2.custom118;
+              if (typeof data29 !== 'string' && data29 !== null) {
                 const err37 = {
-                  instancePath: instancePath + '/data/attributes/custom122',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom122/type',
+                  instancePath: instancePath + '/data/attributes/custom118',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom118/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom122.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom118.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -930,14 +931,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom123 !== undefined) {
-              let data33 = data2.custom123;
-              if (typeof data33 !== 'string' && data33 !== null) {
+            if (data2.custom119 !== undefined) {
+              let data30 = data2.custom119;
+              if (typeof data30 !== 'string' && data30 !== null) {
                 const err38 = {
-                  instancePath: instancePath + '/data/attributes/custom123',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom123/type',
+                  instancePath: instancePath + '/data/attributes/custom119',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom119/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom123.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom119.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -948,14 +949,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom124 !== undefined) {
-              let data34 = data2.custom124;
-              if (typeof data34 !== 'string' && data34 !== null) {
+            if (data2.custom12 !== undefined) {
+              let data31 = data2.custom12;
+              if (typeof data31 !== 'string' && data31 !== null) {
                 const err39 = {
-                  instancePath: instancePath + '/data/attributes/custom124',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom124/type',
+                  instancePath: instancePath + '/data/attributes/custom12',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom12/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom124.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom12.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -966,14 +967,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom125 !== undefined) {
-              let data35 = data2.custom125;
-              if (typeof data35 !== 'string' && data35 !== null) {
+            if (data2.custom120 !== undefined) {
+              let data32 = data2.custom120;
+              if (typeof data32 !== 'string' && data32 !== null) {
                 const err40 = {
-                  instancePath: instancePath + '/data/attributes/custom125',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom125/type',
+                  instancePath: instancePath + '/data/attributes/custom120',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom120/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom125.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom120.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -984,14 +985,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom126 !== undefined) {
-              let data36 = data2.custom126;
-              if (typeof data36 !== 'string' && data36 !== null) {
+            if (data2.custom121 !== undefined) {
+              let data33 = data2.custom121;
+              if (typeof data33 !== 'string' && data33 !== null) {
                 const err41 = {
-                  instancePath: instancePath + '/data/attributes/custom126',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom126/type',
+                  instancePath: instancePath + '/data/attributes/custom121',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom121/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom126.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom121.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1002,14 +1003,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom127 !== undefined) {
-              let data37 = data2.custom127;
-              if (typeof data37 !== 'string' && data37 !== null) {
+            if (data2.custom122 !== undefined) {
+              let data34 = data2.custom122;
+              if (typeof data34 !== 'string' && data34 !== null) {
                 const err42 = {
-                  instancePath: instancePath + '/data/attributes/custom127',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom127/type',
+                  instancePath: instancePath + '/data/attributes/custom122',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom122/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom127.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom122.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1020,14 +1021,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom128 !== undefined) {
-              let data38 = data2.custom128;
-              if (typeof data38 !== 'string' && data38 !== null) {
+            if (data2.custom123 !== undefined) {
+              let data35 = data2.custom123;
+              if (typeof data35 !== 'string' && data35 !== null) {
                 const err43 = {
-                  instancePath: instancePath + '/data/attributes/custom128',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom128/type',
+                  instancePath: instancePath + '/data/attributes/custom123',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom123/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom128.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom123.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1038,14 +1039,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom129 !== undefined) {
-              let data39 = data2.custom129;
-              if (typeof data39 !== 'string' && data39 !== null) {
+            if (data2.custom124 !== undefined) {
+              let data36 = data2.custom124;
+              if (typeof data36 !== 'string' && data36 !== null) {
                 const err44 = {
-                  instancePath: instancePath + '/data/attributes/custom129',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom129/type',
+                  instancePath: instancePath + '/data/attributes/custom124',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom124/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom129.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom124.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1056,14 +1057,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom13 !== undefined) {
-              let data40 = data2.custom13;
-              if (typeof data40 !== 'string' && data40 !== null) {
+            if (data2.custom125 !== undefined) {
+              let data37 = data2.custom125;
+              if (typeof data37 !== 'string' && data37 !== null) {
                 const err45 = {
-                  instancePath: instancePath + '/data/attributes/custom13',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom13/type',
+                  instancePath: instancePath + '/data/attributes/custom125',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom125/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom13.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom125.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1074,14 +1075,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom130 !== undefined) {
-              let data41 = data2.custom130;
-              if (typeof data41 !== 'string' && data41 !== null) {
+            if (data2.custom126 !== undefined) {
+              let data38 = data2.custom126;
+              if (typeof data38 !== 'string' && data38 !== null) {
                 const err46 = {
-                  instancePath: instancePath + '/data/attributes/custom130',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom130/type',
+                  instancePath: instancePath + '/data/attributes/custom126',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom126/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom130.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom126.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1092,14 +1093,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom131 !== undefined) {
-              let data42 = data2.custom131;
-              if (typeof data42 !== 'string' && data42 !== null) {
+            if (data2.custom127 !== undefined) {
+              let data39 = data2.custom127;
+              if (typeof data39 !== 'string' && data39 !== null) {
                 const err47 = {
-                  instancePath: instancePath + '/data/attributes/custom131',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom131/type',
+                  instancePath: instancePath + '/data/attributes/custom127',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom127/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom131.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom127.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1110,14 +1111,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom132 !== undefined) {
-              let data43 = data2.custom132;
-              if (typeof data43 !== 'string' && data43 !== null) {
+            if (data2.custom128 !== undefined) {
+              let data40 = data2.custom128;
+              if (typeof data40 !== 'string' && data40 !== null) {
                 const err48 = {
-                  instancePath: instancePath + '/data/attributes/custom132',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom132/type',
+                  instancePath: instancePath + '/data/attributes/custom128',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom128/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom132.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom128.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1128,14 +1129,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom133 !== undefined) {
-              let data44 = data2.custom133;
-              if (typeof data44 !== 'string' && data44 !== null) {
+            if (data2.custom129 !== undefined) {
+              let data41 = data2.custom129;
+              if (typeof data41 !== 'string' && data41 !== null) {
                 const err49 = {
-                  instancePath: instancePath + '/data/attributes/custom133',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom133/type',
+                  instancePath: instancePath + '/data/attributes/custom129',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom129/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom133.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom129.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1146,14 +1147,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom134 !== undefined) {
-              let data45 = data2.custom134;
-              if (typeof data45 !== 'string' && data45 !== null) {
+            if (data2.custom13 !== undefined) {
+              let data42 = data2.custom13;
+              if (typeof data42 !== 'string' && data42 !== null) {
                 const err50 = {
-                  instancePath: instancePath + '/data/attributes/custom134',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom134/type',
+                  instancePath: instancePath + '/data/attributes/custom13',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom13/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom134.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom13.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1164,14 +1165,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom135 !== undefined) {
-              let data46 = data2.custom135;
-              if (typeof data46 !== 'string' && data46 !== null) {
+            if (data2.custom130 !== undefined) {
+              let data43 = data2.custom130;
+              if (typeof data43 !== 'string' && data43 !== null) {
                 const err51 = {
-                  instancePath: instancePath + '/data/attributes/custom135',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom135/type',
+                  instancePath: instancePath + '/data/attributes/custom130',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom130/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom135.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom130.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1182,14 +1183,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom136 !== undefined) {
-              let data47 = data2.custom136;
-              if (typeof data47 !== 'string' && data47 !== null) {
+            if (data2.custom131 !== undefined) {
+              let data44 = data2.custom131;
+              if (typeof data44 !== 'string' && data44 !== null) {
                 const err52 = {
-                  instancePath: instancePath + '/data/attributes/custom136',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom136/type',
+                  instancePath: instancePath + '/data/attributes/custom131',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom131/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom136.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom131.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1200,14 +1201,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom137 !== undefined) {
-              let data48 = data2.custom137;
-              if (typeof data48 !== 'string' && data48 !== null) {
+            if (data2.custom132 !== undefined) {
+              let data45 = data2.custom132;
+              if (typeof data45 !== 'string' && data45 !== null) {
                 const err53 = {
-                  instancePath: instancePath + '/data/attributes/custom137',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom137/type',
+                  instancePath: instancePath + '/data/attributes/custom132',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom132/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom137.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom132.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1218,14 +1219,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom138 !== undefined) {
-              let data49 = data2.custom138;
-              if (typeof data49 !== 'string' && data49 !== null) {
+            if (data2.custom133 !== undefined) {
+              let data46 = data2.custom133;
+              if (typeof data46 !== 'string' && data46 !== null) {
                 const err54 = {
-                  instancePath: instancePath + '/data/attributes/custom138',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom138/type',
+                  instancePath: instancePath + '/data/attributes/custom133',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom133/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom138.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom133.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1236,14 +1237,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom139 !== undefined) {
-              let data50 = data2.custom139;
-              if (typeof data50 !== 'string' && data50 !== null) {
+            if (data2.custom134 !== undefined) {
+              let data47 = data2.custom134;
+              if (typeof data47 !== 'string' && data47 !== null) {
                 const err55 = {
-                  instancePath: instancePath + '/data/attributes/custom139',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom139/type',
+                  instancePath: instancePath + '/data/attributes/custom134',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom134/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom139.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom134.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1254,14 +1255,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom14 !== undefined) {
-              let data51 = data2.custom14;
-              if (typeof data51 !== 'string' && data51 !== null) {
+            if (data2.custom135 !== undefined) {
+              let data48 = data2.custom135;
+              if (typeof data48 !== 'string' && data48 !== null) {
                 const err56 = {
-                  instancePath: instancePath + '/data/attributes/custom14',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom14/type',
+                  instancePath: instancePath + '/data/attributes/custom135',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom135/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom14.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom135.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1272,14 +1273,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom140 !== undefined) {
-              let data52 = data2.custom140;
-              if (typeof data52 !== 'string' && data52 !== null) {
+            if (data2.custom136 !== undefined) {
+              let data49 = data2.custom136;
+              if (typeof data49 !== 'string' && data49 !== null) {
                 const err57 = {
-                  instancePath: instancePath + '/data/attributes/custom140',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom140/type',
+                  instancePath: instancePath + '/data/attributes/custom136',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom136/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom140.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom136.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1290,14 +1291,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom141 !== undefined) {
-              let data53 = data2.custom141;
-              if (typeof data53 !== 'string' && data53 !== null) {
+            if (data2.custom137 !== undefined) {
+              let data50 = data2.custom137;
+              if (typeof data50 !== 'string' && data50 !== null) {
                 const err58 = {
-                  instancePath: instancePath + '/data/attributes/custom141',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom141/type',
+                  instancePath: instancePath + '/data/attributes/custom137',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom137/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom141.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom137.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1308,14 +1309,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom142 !== undefined) {
-              let data54 = data2.custom142;
-              if (typeof data54 !== 'string' && data54 !== null) {
+            if (data2.custom138 !== undefined) {
+              let data51 = data2.custom138;
+              if (typeof data51 !== 'string' && data51 !== null) {
                 const err59 = {
-                  instancePath: instancePath + '/data/attributes/custom142',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom142/type',
+                  instancePath: instancePath + '/data/attributes/custom138',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom138/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom142.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom138.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1326,14 +1327,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom143 !== undefined) {
-              let data55 = data2.custom143;
-              if (typeof data55 !== 'string' && data55 !== null) {
+            if (data2.custom139 !== undefined) {
+              let data52 = data2.custom139;
+              if (typeof data52 !== 'string' && data52 !== null) {
                 const err60 = {
-                  instancePath: instancePath + '/data/attributes/custom143',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom143/type',
+                  instancePath: instancePath + '/data/attributes/custom139',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom139/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom143.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom139.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1344,14 +1345,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom144 !== undefined) {
-              let data56 = data2.custom144;
-              if (typeof data56 !== 'string' && data56 !== null) {
+            if (data2.custom14 !== undefined) {
+              let data53 = data2.custom14;
+              if (typeof data53 !== 'string' && data53 !== null) {
                 const err61 = {
-                  instancePath: instancePath + '/data/attributes/custom144',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom144/type',
+                  instancePath: instancePath + '/data/attributes/custom14',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom14/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom144.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom14.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1362,14 +1363,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom145 !== undefined) {
-              let data57 = data2.custom145;
-              if (typeof data57 !== 'string' && data57 !== null) {
+            if (data2.custom140 !== undefined) {
+              let data54 = data2.custom140;
+              if (typeof data54 !== 'string' && data54 !== null) {
                 const err62 = {
-                  instancePath: instancePath + '/data/attributes/custom145',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom145/type',
+                  instancePath: instancePath + '/data/attributes/custom140',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom140/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom145.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom140.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1380,14 +1381,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom146 !== undefined) {
-              let data58 = data2.custom146;
-              if (typeof data58 !== 'string' && data58 !== null) {
+            if (data2.custom141 !== undefined) {
+              let data55 = data2.custom141;
+              if (typeof data55 !== 'string' && data55 !== null) {
                 const err63 = {
-                  instancePath: instancePath + '/data/attributes/custom146',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom146/type',
+                  instancePath: instancePath + '/data/attributes/custom141',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom141/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom146.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom141.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1398,14 +1399,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom147 !== undefined) {
-              let data59 = data2.custom147;
-              if (typeof data59 !== 'string' && data59 !== null) {
+            if (data2.custom142 !== undefined) {
+              let data56 = data2.custom142;
+              if (typeof data56 !== 'string' && data56 !== null) {
                 const err64 = {
-                  instancePath: instancePath + '/data/attributes/custom147',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom147/type',
+                  instancePath: instancePath + '/data/attributes/custom142',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom142/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom147.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom142.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1416,14 +1417,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom148 !== undefined) {
-              let data60 = data2.custom148;
-              if (typeof data60 !== 'string' && data60 !== null) {
+            if (data2.custom143 !== undefined) {
+              let data57 = data2.custom143;
+              if (typeof data57 !== 'string' && data57 !== null) {
                 const err65 = {
-                  instancePath: instancePath + '/data/attributes/custom148',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom148/type',
+                  instancePath: instancePath + '/data/attributes/custom143',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom143/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom148.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom143.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1434,14 +1435,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom149 !== undefined) {
-              let data61 = data2.custom149;
-              if (typeof data61 !== 'string' && data61 !== null) {
+            if (data2.custom144 !== undefined) {
+              let data58 = data2.custom144;
+              if (typeof data58 !== 'string' && data58 !== null) {
                 const err66 = {
-                  instancePath: instancePath + '/data/attributes/custom149',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom149/type',
+                  instancePath: instancePath + '/data/attributes/custom144',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom144/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom149.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom144.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1452,14 +1453,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom15 !== undefined) {
-              let data62 = data2.custom15;
-              if (typeof data62 !== 'string' && data62 !== null) {
+            if (data2.custom145 !== undefined) {
+              let data59 = data2.custom145;
+              if (typeof data59 !== 'string' && data59 !== null) {
                 const err67 = {
-                  instancePath: instancePath + '/data/attributes/custom15',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom15/type',
+                  instancePath: instancePath + '/data/attributes/custom145',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom145/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom15.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom145.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1470,14 +1471,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom150 !== undefined) {
-              let data63 = data2.custom150;
-              if (typeof data63 !== 'string' && data63 !== null) {
+            if (data2.custom146 !== undefined) {
+              let data60 = data2.custom146;
+              if (typeof data60 !== 'string' && data60 !== null) {
                 const err68 = {
-                  instancePath: instancePath + '/data/attributes/custom150',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom150/type',
+                  instancePath: instancePath + '/data/attributes/custom146',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom146/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom150.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom146.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1488,14 +1489,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom16 !== undefined) {
-              let data64 = data2.custom16;
-              if (typeof data64 !== 'string' && data64 !== null) {
+            if (data2.custom147 !== undefined) {
+              let data61 = data2.custom147;
+              if (typeof data61 !== 'string' && data61 !== null) {
                 const err69 = {
-                  instancePath: instancePath + '/data/attributes/custom16',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom16/type',
+                  instancePath: instancePath + '/data/attributes/custom147',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom147/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom16.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom147.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1506,14 +1507,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom17 !== undefined) {
-              let data65 = data2.custom17;
-              if (typeof data65 !== 'string' && data65 !== null) {
+            if (data2.custom148 !== undefined) {
+              let data62 = data2.custom148;
+              if (typeof data62 !== 'string' && data62 !== null) {
                 const err70 = {
-                  instancePath: instancePath + '/data/attributes/custom17',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom17/type',
+                  instancePath: instancePath + '/data/attributes/custom148',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom148/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom17.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom148.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1524,14 +1525,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom18 !== undefined) {
-              let data66 = data2.custom18;
-              if (typeof data66 !== 'string' && data66 !== null) {
+            if (data2.custom149 !== undefined) {
+              let data63 = data2.custom149;
+              if (typeof data63 !== 'string' && data63 !== null) {
                 const err71 = {
-                  instancePath: instancePath + '/data/attributes/custom18',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom18/type',
+                  instancePath: instancePath + '/data/attributes/custom149',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom149/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom18.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom149.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1542,14 +1543,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom19 !== undefined) {
-              let data67 = data2.custom19;
-              if (typeof data67 !== 'string' && data67 !== null) {
+            if (data2.custom15 !== undefined) {
+              let data64 = data2.custom15;
+              if (typeof data64 !== 'string' && data64 !== null) {
                 const err72 = {
-                  instancePath: instancePath + '/data/attributes/custom19',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom19/type',
+                  instancePath: instancePath + '/data/attributes/custom15',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom15/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom19.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom15.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1560,14 +1561,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom2 !== undefined) {
-              let data68 = data2.custom2;
-              if (typeof data68 !== 'string' && data68 !== null) {
+            if (data2.custom150 !== undefined) {
+              let data65 = data2.custom150;
+              if (typeof data65 !== 'string' && data65 !== null) {
                 const err73 = {
-                  instancePath: instancePath + '/data/attributes/custom2',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom2/type',
+                  instancePath: instancePath + '/data/attributes/custom150',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom150/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom2.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom150.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1578,14 +1579,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom20 !== undefined) {
-              let data69 = data2.custom20;
-              if (typeof data69 !== 'string' && data69 !== null) {
+            if (data2.custom16 !== undefined) {
+              let data66 = data2.custom16;
+              if (typeof data66 !== 'string' && data66 !== null) {
                 const err74 = {
-                  instancePath: instancePath + '/data/attributes/custom20',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom20/type',
+                  instancePath: instancePath + '/data/attributes/custom16',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom16/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom20.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom16.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1596,14 +1597,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom21 !== undefined) {
-              let data70 = data2.custom21;
-              if (typeof data70 !== 'string' && data70 !== null) {
+            if (data2.custom17 !== undefined) {
+              let data67 = data2.custom17;
+              if (typeof data67 !== 'string' && data67 !== null) {
                 const err75 = {
-                  instancePath: instancePath + '/data/attributes/custom21',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom21/type',
+                  instancePath: instancePath + '/data/attributes/custom17',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom17/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom21.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom17.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1614,14 +1615,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom22 !== undefined) {
-              let data71 = data2.custom22;
-              if (typeof data71 !== 'string' && data71 !== null) {
+            if (data2.custom18 !== undefined) {
+              let data68 = data2.custom18;
+              if (typeof data68 !== 'string' && data68 !== null) {
                 const err76 = {
-                  instancePath: instancePath + '/data/attributes/custom22',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom22/type',
+                  instancePath: instancePath + '/data/attributes/custom18',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom18/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom22.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom18.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1632,14 +1633,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom23 !== undefined) {
-              let data72 = data2.custom23;
-              if (typeof data72 !== 'string' && data72 !== null) {
+            if (data2.custom19 !== undefined) {
+              let data69 = data2.custom19;
+              if (typeof data69 !== 'string' && data69 !== null) {
                 const err77 = {
-                  instancePath: instancePath + '/data/attributes/custom23',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom23/type',
+                  instancePath: instancePath + '/data/attributes/custom19',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom19/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom23.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom19.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1650,14 +1651,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom24 !== undefined) {
-              let data73 = data2.custom24;
-              if (typeof data73 !== 'string' && data73 !== null) {
+            if (data2.custom2 !== undefined) {
+              let data70 = data2.custom2;
+              if (typeof data70 !== 'string' && data70 !== null) {
                 const err78 = {
-                  instancePath: instancePath + '/data/attributes/custom24',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom24/type',
+                  instancePath: instancePath + '/data/attributes/custom2',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom2/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom24.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom2.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1668,14 +1669,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom25 !== undefined) {
-              let data74 = data2.custom25;
-              if (typeof data74 !== 'string' && data74 !== null) {
+            if (data2.custom20 !== undefined) {
+              let data71 = data2.custom20;
+              if (typeof data71 !== 'string' && data71 !== null) {
                 const err79 = {
-                  instancePath: instancePath + '/data/attributes/custom25',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom25/type',
+                  instancePath: instancePath + '/data/attributes/custom20',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom20/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom25.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom20.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1686,14 +1687,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom26 !== undefined) {
-              let data75 = data2.custom26;
-              if (typeof data75 !== 'string' && data75 !== null) {
+            if (data2.custom21 !== undefined) {
+              let data72 = data2.custom21;
+              if (typeof data72 !== 'string' && data72 !== null) {
                 const err80 = {
-                  instancePath: instancePath + '/data/attributes/custom26',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom26/type',
+                  instancePath: instancePath + '/data/attributes/custom21',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom21/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom26.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom21.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1704,14 +1705,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom27 !== undefined) {
-              let data76 = data2.custom27;
-              if (typeof data76 !== 'string' && data76 !== null) {
+            if (data2.custom22 !== undefined) {
+              let data73 = data2.custom22;
+              if (typeof data73 !== 'string' && data73 !== null) {
                 const err81 = {
-                  instancePath: instancePath + '/data/attributes/custom27',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom27/type',
+                  instancePath: instancePath + '/data/attributes/custom22',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom22/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom27.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom22.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1722,14 +1723,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom28 !== undefined) {
-              let data77 = data2.custom28;
-              if (typeof data77 !== 'string' && data77 !== null) {
+            if (data2.custom23 !== undefined) {
+              let data74 = data2.custom23;
+              if (typeof data74 !== 'string' && data74 !== null) {
                 const err82 = {
-                  instancePath: instancePath + '/data/attributes/custom28',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom28/type',
+                  instancePath: instancePath + '/data/attributes/custom23',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom23/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom28.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom23.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1740,14 +1741,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom29 !== undefined) {
-              let data78 = data2.custom29;
-              if (typeof data78 !== 'string' && data78 !== null) {
+            if (data2.custom24 !== undefined) {
+              let data75 = data2.custom24;
+              if (typeof data75 !== 'string' && data75 !== null) {
                 const err83 = {
-                  instancePath: instancePath + '/data/attributes/custom29',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom29/type',
+                  instancePath: instancePath + '/data/attributes/custom24',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom24/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom29.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom24.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1758,14 +1759,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom3 !== undefined) {
-              let data79 = data2.custom3;
-              if (typeof data79 !== 'string' && data79 !== null) {
+            if (data2.custom25 !== undefined) {
+              let data76 = data2.custom25;
+              if (typeof data76 !== 'string' && data76 !== null) {
                 const err84 = {
-                  instancePath: instancePath + '/data/attributes/custom3',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom3/type',
+                  instancePath: instancePath + '/data/attributes/custom25',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom25/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom3.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom25.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1776,14 +1777,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom30 !== undefined) {
-              let data80 = data2.custom30;
-              if (typeof data80 !== 'string' && data80 !== null) {
+            if (data2.custom26 !== undefined) {
+              let data77 = data2.custom26;
+              if (typeof data77 !== 'string' && data77 !== null) {
                 const err85 = {
-                  instancePath: instancePath + '/data/attributes/custom30',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom30/type',
+                  instancePath: instancePath + '/data/attributes/custom26',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom26/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom30.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom26.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1794,14 +1795,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom31 !== undefined) {
-              let data81 = data2.custom31;
-              if (typeof data81 !== 'string' && data81 !== null) {
+            if (data2.custom27 !== undefined) {
+              let data78 = data2.custom27;
+              if (typeof data78 !== 'string' && data78 !== null) {
                 const err86 = {
-                  instancePath: instancePath + '/data/attributes/custom31',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom31/type',
+                  instancePath: instancePath + '/data/attributes/custom27',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom27/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom31.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom27.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1812,14 +1813,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom32 !== undefined) {
-              let data82 = data2.custom32;
-              if (typeof data82 !== 'string' && data82 !== null) {
+            if (data2.custom28 !== undefined) {
+              let data79 = data2.custom28;
+              if (typeof data79 !== 'string' && data79 !== null) {
                 const err87 = {
-                  instancePath: instancePath + '/data/attributes/custom32',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom32/type',
+                  instancePath: instancePath + '/data/attributes/custom28',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom28/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom32.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom28.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1830,14 +1831,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom33 !== undefined) {
-              let data83 = data2.custom33;
-              if (typeof data83 !== 'string' && data83 !== null) {
+            if (data2.custom29 !== undefined) {
+              let data80 = data2.custom29;
+              if (typeof data80 !== 'string' && data80 !== null) {
                 const err88 = {
-                  instancePath: instancePath + '/data/attributes/custom33',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom33/type',
+                  instancePath: instancePath + '/data/attributes/custom29',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom29/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom33.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom29.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1848,14 +1849,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom34 !== undefined) {
-              let data84 = data2.custom34;
-              if (typeof data84 !== 'string' && data84 !== null) {
+            if (data2.custom3 !== undefined) {
+              let data81 = data2.custom3;
+              if (typeof data81 !== 'string' && data81 !== null) {
                 const err89 = {
-                  instancePath: instancePath + '/data/attributes/custom34',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom34/type',
+                  instancePath: instancePath + '/data/attributes/custom3',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom3/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom34.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom3.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1866,14 +1867,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom35 !== undefined) {
-              let data85 = data2.custom35;
-              if (typeof data85 !== 'string' && data85 !== null) {
+            if (data2.custom30 !== undefined) {
+              let data82 = data2.custom30;
+              if (typeof data82 !== 'string' && data82 !== null) {
                 const err90 = {
-                  instancePath: instancePath + '/data/attributes/custom35',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom35/type',
+                  instancePath: instancePath + '/data/attributes/custom30',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom30/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom35.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom30.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1884,14 +1885,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom36 !== undefined) {
-              let data86 = data2.custom36;
-              if (typeof data86 !== 'string' && data86 !== null) {
+            if (data2.custom31 !== undefined) {
+              let data83 = data2.custom31;
+              if (typeof data83 !== 'string' && data83 !== null) {
                 const err91 = {
-                  instancePath: instancePath + '/data/attributes/custom36',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom36/type',
+                  instancePath: instancePath + '/data/attributes/custom31',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom31/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom36.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom31.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1902,14 +1903,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom37 !== undefined) {
-              let data87 = data2.custom37;
-              if (typeof data87 !== 'string' && data87 !== null) {
+            if (data2.custom32 !== undefined) {
+              let data84 = data2.custom32;
+              if (typeof data84 !== 'string' && data84 !== null) {
                 const err92 = {
-                  instancePath: instancePath + '/data/attributes/custom37',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom37/type',
+                  instancePath: instancePath + '/data/attributes/custom32',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom32/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom37.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom32.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1920,14 +1921,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom38 !== undefined) {
-              let data88 = data2.custom38;
-              if (typeof data88 !== 'string' && data88 !== null) {
+            if (data2.custom33 !== undefined) {
+              let data85 = data2.custom33;
+              if (typeof data85 !== 'string' && data85 !== null) {
                 const err93 = {
-                  instancePath: instancePath + '/data/attributes/custom38',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom38/type',
+                  instancePath: instancePath + '/data/attributes/custom33',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom33/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom38.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom33.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1938,14 +1939,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom39 !== undefined) {
-              let data89 = data2.custom39;
-              if (typeof data89 !== 'string' && data89 !== null) {
+            if (data2.custom34 !== undefined) {
+              let data86 = data2.custom34;
+              if (typeof data86 !== 'string' && data86 !== null) {
                 const err94 = {
-                  instancePath: instancePath + '/data/attributes/custom39',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom39/type',
+                  instancePath: instancePath + '/data/attributes/custom34',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom34/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom39.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom34.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1956,14 +1957,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom4 !== undefined) {
-              let data90 = data2.custom4;
-              if (typeof data90 !== 'string' && data90 !== null) {
+            if (data2.custom35 !== undefined) {
+              let data87 = data2.custom35;
+              if (typeof data87 !== 'string' && data87 !== null) {
                 const err95 = {
-                  instancePath: instancePath + '/data/attributes/custom4',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom4/type',
+                  instancePath: instancePath + '/data/attributes/custom35',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom35/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom4.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom35.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1974,14 +1975,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom40 !== undefined) {
-              let data91 = data2.custom40;
-              if (typeof data91 !== 'string' && data91 !== null) {
+            if (data2.custom36 !== undefined) {
+              let data88 = data2.custom36;
+              if (typeof data88 !== 'string' && data88 !== null) {
                 const err96 = {
-                  instancePath: instancePath + '/data/attributes/custom40',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom40/type',
+                  instancePath: instancePath + '/data/attributes/custom36',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom36/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom40.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom36.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1992,14 +1993,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom41 !== undefined) {
-              let data92 = data2.custom41;
-              if (typeof data92 !== 'string' && data92 !== null) {
+            if (data2.custom37 !== undefined) {
+              let data89 = data2.custom37;
+              if (typeof data89 !== 'string' && data89 !== null) {
                 const err97 = {
-                  instancePath: instancePath + '/data/attributes/custom41',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom41/type',
+                  instancePath: instancePath + '/data/attributes/custom37',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom37/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom41.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom37.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2010,14 +2011,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom42 !== undefined) {
-              let data93 = data2.custom42;
-              if (typeof data93 !== 'string' && data93 !== null) {
+            if (data2.custom38 !== undefined) {
+              let data90 = data2.custom38;
+              if (typeof data90 !== 'string' && data90 !== null) {
                 const err98 = {
-                  instancePath: instancePath + '/data/attributes/custom42',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom42/type',
+                  instancePath: instancePath + '/data/attributes/custom38',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom38/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom42.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom38.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2028,14 +2029,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom43 !== undefined) {
-              let data94 = data2.custom43;
-              if (typeof data94 !== 'string' && data94 !== null) {
+            if (data2.custom39 !== undefined) {
+              let data91 = data2.custom39;
+              if (typeof data91 !== 'string' && data91 !== null) {
                 const err99 = {
-                  instancePath: instancePath + '/data/attributes/custom43',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom43/type',
+                  instancePath: instancePath + '/data/attributes/custom39',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom39/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom43.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom39.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2046,14 +2047,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom44 !== undefined) {
-              let data95 = data2.custom44;
-              if (typeof data95 !== 'string' && data95 !== null) {
+            if (data2.custom4 !== undefined) {
+              let data92 = data2.custom4;
+              if (typeof data92 !== 'string' && data92 !== null) {
                 const err100 = {
-                  instancePath: instancePath + '/data/attributes/custom44',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom44/type',
+                  instancePath: instancePath + '/data/attributes/custom4',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom4/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom44.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom4.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2064,14 +2065,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom45 !== undefined) {
-              let data96 = data2.custom45;
-              if (typeof data96 !== 'string' && data96 !== null) {
+            if (data2.custom40 !== undefined) {
+              let data93 = data2.custom40;
+              if (typeof data93 !== 'string' && data93 !== null) {
                 const err101 = {
-                  instancePath: instancePath + '/data/attributes/custom45',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom45/type',
+                  instancePath: instancePath + '/data/attributes/custom40',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom40/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom45.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom40.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2082,14 +2083,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom46 !== undefined) {
-              let data97 = data2.custom46;
-              if (typeof data97 !== 'string' && data97 !== null) {
+            if (data2.custom41 !== undefined) {
+              let data94 = data2.custom41;
+              if (typeof data94 !== 'string' && data94 !== null) {
                 const err102 = {
-                  instancePath: instancePath + '/data/attributes/custom46',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom46/type',
+                  instancePath: instancePath + '/data/attributes/custom41',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom41/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom46.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom41.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2100,14 +2101,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom47 !== undefined) {
-              let data98 = data2.custom47;
-              if (typeof data98 !== 'string' && data98 !== null) {
+            if (data2.custom42 !== undefined) {
+              let data95 = data2.custom42;
+              if (typeof data95 !== 'string' && data95 !== null) {
                 const err103 = {
-                  instancePath: instancePath + '/data/attributes/custom47',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom47/type',
+                  instancePath: instancePath + '/data/attributes/custom42',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom42/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom47.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom42.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2118,14 +2119,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom48 !== undefined) {
-              let data99 = data2.custom48;
-              if (typeof data99 !== 'string' && data99 !== null) {
+            if (data2.custom43 !== undefined) {
+              let data96 = data2.custom43;
+              if (typeof data96 !== 'string' && data96 !== null) {
                 const err104 = {
-                  instancePath: instancePath + '/data/attributes/custom48',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom48/type',
+                  instancePath: instancePath + '/data/attributes/custom43',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom43/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom48.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom43.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2136,14 +2137,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom49 !== undefined) {
-              let data100 = data2.custom49;
-              if (typeof data100 !== 'string' && data100 !== null) {
+            if (data2.custom44 !== undefined) {
+              let data97 = data2.custom44;
+              if (typeof data97 !== 'string' && data97 !== null) {
                 const err105 = {
-                  instancePath: instancePath + '/data/attributes/custom49',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom49/type',
+                  instancePath: instancePath + '/data/attributes/custom44',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom44/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom49.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom44.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2154,14 +2155,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom5 !== undefined) {
-              let data101 = data2.custom5;
-              if (typeof data101 !== 'string' && data101 !== null) {
+            if (data2.custom45 !== undefined) {
+              let data98 = data2.custom45;
+              if (typeof data98 !== 'string' && data98 !== null) {
                 const err106 = {
-                  instancePath: instancePath + '/data/attributes/custom5',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom5/type',
+                  instancePath: instancePath + '/data/attributes/custom45',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom45/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom5.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom45.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2172,14 +2173,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom50 !== undefined) {
-              let data102 = data2.custom50;
-              if (typeof data102 !== 'string' && data102 !== null) {
+            if (data2.custom46 !== undefined) {
+              let data99 = data2.custom46;
+              if (typeof data99 !== 'string' && data99 !== null) {
                 const err107 = {
-                  instancePath: instancePath + '/data/attributes/custom50',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom50/type',
+                  instancePath: instancePath + '/data/attributes/custom46',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom46/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom50.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom46.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2190,14 +2191,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom51 !== undefined) {
-              let data103 = data2.custom51;
-              if (typeof data103 !== 'string' && data103 !== null) {
+            if (data2.custom47 !== undefined) {
+              let data100 = data2.custom47;
+              if (typeof data100 !== 'string' && data100 !== null) {
                 const err108 = {
-                  instancePath: instancePath + '/data/attributes/custom51',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom51/type',
+                  instancePath: instancePath + '/data/attributes/custom47',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom47/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom51.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom47.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2208,14 +2209,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom52 !== undefined) {
-              let data104 = data2.custom52;
-              if (typeof data104 !== 'string' && data104 !== null) {
+            if (data2.custom48 !== undefined) {
+              let data101 = data2.custom48;
+              if (typeof data101 !== 'string' && data101 !== null) {
                 const err109 = {
-                  instancePath: instancePath + '/data/attributes/custom52',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom52/type',
+                  instancePath: instancePath + '/data/attributes/custom48',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom48/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom52.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom48.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2226,14 +2227,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom53 !== undefined) {
-              let data105 = data2.custom53;
-              if (typeof data105 !== 'string' && data105 !== null) {
+            if (data2.custom49 !== undefined) {
+              let data102 = data2.custom49;
+              if (typeof data102 !== 'string' && data102 !== null) {
                 const err110 = {
-                  instancePath: instancePath + '/data/attributes/custom53',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom53/type',
+                  instancePath: instancePath + '/data/attributes/custom49',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom49/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom53.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom49.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2244,14 +2245,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom54 !== undefined) {
-              let data106 = data2.custom54;
-              if (typeof data106 !== 'string' && data106 !== null) {
+            if (data2.custom5 !== undefined) {
+              let data103 = data2.custom5;
+              if (typeof data103 !== 'string' && data103 !== null) {
                 const err111 = {
-                  instancePath: instancePath + '/data/attributes/custom54',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom54/type',
+                  instancePath: instancePath + '/data/attributes/custom5',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom5/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom54.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom5.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2262,14 +2263,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom55 !== undefined) {
-              let data107 = data2.custom55;
-              if (typeof data107 !== 'string' && data107 !== null) {
+            if (data2.custom50 !== undefined) {
+              let data104 = data2.custom50;
+              if (typeof data104 !== 'string' && data104 !== null) {
                 const err112 = {
-                  instancePath: instancePath + '/data/attributes/custom55',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom55/type',
+                  instancePath: instancePath + '/data/attributes/custom50',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom50/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom55.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom50.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2280,14 +2281,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom56 !== undefined) {
-              let data108 = data2.custom56;
-              if (typeof data108 !== 'string' && data108 !== null) {
+            if (data2.custom51 !== undefined) {
+              let data105 = data2.custom51;
+              if (typeof data105 !== 'string' && data105 !== null) {
                 const err113 = {
-                  instancePath: instancePath + '/data/attributes/custom56',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom56/type',
+                  instancePath: instancePath + '/data/attributes/custom51',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom51/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom56.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom51.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2298,14 +2299,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom57 !== undefined) {
-              let data109 = data2.custom57;
-              if (typeof data109 !== 'string' && data109 !== null) {
+            if (data2.custom52 !== undefined) {
+              let data106 = data2.custom52;
+              if (typeof data106 !== 'string' && data106 !== null) {
                 const err114 = {
-                  instancePath: instancePath + '/data/attributes/custom57',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom57/type',
+                  instancePath: instancePath + '/data/attributes/custom52',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom52/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom57.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom52.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2316,14 +2317,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom58 !== undefined) {
-              let data110 = data2.custom58;
-              if (typeof data110 !== 'string' && data110 !== null) {
+            if (data2.custom53 !== undefined) {
+              let data107 = data2.custom53;
+              if (typeof data107 !== 'string' && data107 !== null) {
                 const err115 = {
-                  instancePath: instancePath + '/data/attributes/custom58',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom58/type',
+                  instancePath: instancePath + '/data/attributes/custom53',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom53/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom58.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom53.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2334,14 +2335,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom59 !== undefined) {
-              let data111 = data2.custom59;
-              if (typeof data111 !== 'string' && data111 !== null) {
+            if (data2.custom54 !== undefined) {
+              let data108 = data2.custom54;
+              if (typeof data108 !== 'string' && data108 !== null) {
                 const err116 = {
-                  instancePath: instancePath + '/data/attributes/custom59',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom59/type',
+                  instancePath: instancePath + '/data/attributes/custom54',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom54/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom59.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom54.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2352,14 +2353,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom6 !== undefined) {
-              let data112 = data2.custom6;
-              if (typeof data112 !== 'string' && data112 !== null) {
+            if (data2.custom55 !== undefined) {
+              let data109 = data2.custom55;
+              if (typeof data109 !== 'string' && data109 !== null) {
                 const err117 = {
-                  instancePath: instancePath + '/data/attributes/custom6',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom6/type',
+                  instancePath: instancePath + '/data/attributes/custom55',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom55/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom6.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom55.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2370,14 +2371,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom60 !== undefined) {
-              let data113 = data2.custom60;
-              if (typeof data113 !== 'string' && data113 !== null) {
+            if (data2.custom56 !== undefined) {
+              let data110 = data2.custom56;
+              if (typeof data110 !== 'string' && data110 !== null) {
                 const err118 = {
-                  instancePath: instancePath + '/data/attributes/custom60',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom60/type',
+                  instancePath: instancePath + '/data/attributes/custom56',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom56/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom60.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom56.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2388,14 +2389,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom61 !== undefined) {
-              let data114 = data2.custom61;
-              if (typeof data114 !== 'string' && data114 !== null) {
+            if (data2.custom57 !== undefined) {
+              let data111 = data2.custom57;
+              if (typeof data111 !== 'string' && data111 !== null) {
                 const err119 = {
-                  instancePath: instancePath + '/data/attributes/custom61',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom61/type',
+                  instancePath: instancePath + '/data/attributes/custom57',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom57/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom61.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom57.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2406,14 +2407,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom62 !== undefined) {
-              let data115 = data2.custom62;
-              if (typeof data115 !== 'string' && data115 !== null) {
+            if (data2.custom58 !== undefined) {
+              let data112 = data2.custom58;
+              if (typeof data112 !== 'string' && data112 !== null) {
                 const err120 = {
-                  instancePath: instancePath + '/data/attributes/custom62',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom62/type',
+                  instancePath: instancePath + '/data/attributes/custom58',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom58/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom62.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom58.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2424,14 +2425,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom63 !== undefined) {
-              let data116 = data2.custom63;
-              if (typeof data116 !== 'string' && data116 !== null) {
+            if (data2.custom59 !== undefined) {
+              let data113 = data2.custom59;
+              if (typeof data113 !== 'string' && data113 !== null) {
                 const err121 = {
-                  instancePath: instancePath + '/data/attributes/custom63',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom63/type',
+                  instancePath: instancePath + '/data/attributes/custom59',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom59/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom63.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom59.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2442,14 +2443,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom64 !== undefined) {
-              let data117 = data2.custom64;
-              if (typeof data117 !== 'string' && data117 !== null) {
+            if (data2.custom6 !== undefined) {
+              let data114 = data2.custom6;
+              if (typeof data114 !== 'string' && data114 !== null) {
                 const err122 = {
-                  instancePath: instancePath + '/data/attributes/custom64',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom64/type',
+                  instancePath: instancePath + '/data/attributes/custom6',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom6/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom64.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom6.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2460,14 +2461,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom65 !== undefined) {
-              let data118 = data2.custom65;
-              if (typeof data118 !== 'string' && data118 !== null) {
+            if (data2.custom60 !== undefined) {
+              let data115 = data2.custom60;
+              if (typeof data115 !== 'string' && data115 !== null) {
                 const err123 = {
-                  instancePath: instancePath + '/data/attributes/custom65',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom65/type',
+                  instancePath: instancePath + '/data/attributes/custom60',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom60/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom65.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom60.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2478,14 +2479,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom66 !== undefined) {
-              let data119 = data2.custom66;
-              if (typeof data119 !== 'string' && data119 !== null) {
+            if (data2.custom61 !== undefined) {
+              let data116 = data2.custom61;
+              if (typeof data116 !== 'string' && data116 !== null) {
                 const err124 = {
-                  instancePath: instancePath + '/data/attributes/custom66',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom66/type',
+                  instancePath: instancePath + '/data/attributes/custom61',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom61/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom66.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom61.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2496,14 +2497,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom67 !== undefined) {
-              let data120 = data2.custom67;
-              if (typeof data120 !== 'string' && data120 !== null) {
+            if (data2.custom62 !== undefined) {
+              let data117 = data2.custom62;
+              if (typeof data117 !== 'string' && data117 !== null) {
                 const err125 = {
-                  instancePath: instancePath + '/data/attributes/custom67',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom67/type',
+                  instancePath: instancePath + '/data/attributes/custom62',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom62/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom67.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom62.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2514,14 +2515,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom68 !== undefined) {
-              let data121 = data2.custom68;
-              if (typeof data121 !== 'string' && data121 !== null) {
+            if (data2.custom63 !== undefined) {
+              let data118 = data2.custom63;
+              if (typeof data118 !== 'string' && data118 !== null) {
                 const err126 = {
-                  instancePath: instancePath + '/data/attributes/custom68',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom68/type',
+                  instancePath: instancePath + '/data/attributes/custom63',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom63/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom68.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom63.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2532,14 +2533,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom69 !== undefined) {
-              let data122 = data2.custom69;
-              if (typeof data122 !== 'string' && data122 !== null) {
+            if (data2.custom64 !== undefined) {
+              let data119 = data2.custom64;
+              if (typeof data119 !== 'string' && data119 !== null) {
                 const err127 = {
-                  instancePath: instancePath + '/data/attributes/custom69',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom69/type',
+                  instancePath: instancePath + '/data/attributes/custom64',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom64/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom69.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom64.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2550,14 +2551,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom7 !== undefined) {
-              let data123 = data2.custom7;
-              if (typeof data123 !== 'string' && data123 !== null) {
+            if (data2.custom65 !== undefined) {
+              let data120 = data2.custom65;
+              if (typeof data120 !== 'string' && data120 !== null) {
                 const err128 = {
-                  instancePath: instancePath + '/data/attributes/custom7',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom7/type',
+                  instancePath: instancePath + '/data/attributes/custom65',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom65/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom7.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom65.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2568,14 +2569,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom70 !== undefined) {
-              let data124 = data2.custom70;
-              if (typeof data124 !== 'string' && data124 !== null) {
+            if (data2.custom66 !== undefined) {
+              let data121 = data2.custom66;
+              if (typeof data121 !== 'string' && data121 !== null) {
                 const err129 = {
-                  instancePath: instancePath + '/data/attributes/custom70',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom70/type',
+                  instancePath: instancePath + '/data/attributes/custom66',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom66/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom70.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom66.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2586,14 +2587,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom71 !== undefined) {
-              let data125 = data2.custom71;
-              if (typeof data125 !== 'string' && data125 !== null) {
+            if (data2.custom67 !== undefined) {
+              let data122 = data2.custom67;
+              if (typeof data122 !== 'string' && data122 !== null) {
                 const err130 = {
-                  instancePath: instancePath + '/data/attributes/custom71',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom71/type',
+                  instancePath: instancePath + '/data/attributes/custom67',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom67/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom71.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom67.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2604,14 +2605,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom72 !== undefined) {
-              let data126 = data2.custom72;
-              if (typeof data126 !== 'string' && data126 !== null) {
+            if (data2.custom68 !== undefined) {
+              let data123 = data2.custom68;
+              if (typeof data123 !== 'string' && data123 !== null) {
                 const err131 = {
-                  instancePath: instancePath + '/data/attributes/custom72',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom72/type',
+                  instancePath: instancePath + '/data/attributes/custom68',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom68/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom72.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom68.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2622,14 +2623,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom73 !== undefined) {
-              let data127 = data2.custom73;
-              if (typeof data127 !== 'string' && data127 !== null) {
+            if (data2.custom69 !== undefined) {
+              let data124 = data2.custom69;
+              if (typeof data124 !== 'string' && data124 !== null) {
                 const err132 = {
-                  instancePath: instancePath + '/data/attributes/custom73',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom73/type',
+                  instancePath: instancePath + '/data/attributes/custom69',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom69/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom73.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom69.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2640,14 +2641,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom74 !== undefined) {
-              let data128 = data2.custom74;
-              if (typeof data128 !== 'string' && data128 !== null) {
+            if (data2.custom7 !== undefined) {
+              let data125 = data2.custom7;
+              if (typeof data125 !== 'string' && data125 !== null) {
                 const err133 = {
-                  instancePath: instancePath + '/data/attributes/custom74',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom74/type',
+                  instancePath: instancePath + '/data/attributes/custom7',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom7/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom74.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom7.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2658,14 +2659,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom75 !== undefined) {
-              let data129 = data2.custom75;
-              if (typeof data129 !== 'string' && data129 !== null) {
+            if (data2.custom70 !== undefined) {
+              let data126 = data2.custom70;
+              if (typeof data126 !== 'string' && data126 !== null) {
                 const err134 = {
-                  instancePath: instancePath + '/data/attributes/custom75',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom75/type',
+                  instancePath: instancePath + '/data/attributes/custom70',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom70/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom75.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom70.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2676,14 +2677,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom76 !== undefined) {
-              let data130 = data2.custom76;
-              if (typeof data130 !== 'string' && data130 !== null) {
+            if (data2.custom71 !== undefined) {
+              let data127 = data2.custom71;
+              if (typeof data127 !== 'string' && data127 !== null) {
                 const err135 = {
-                  instancePath: instancePath + '/data/attributes/custom76',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom76/type',
+                  instancePath: instancePath + '/data/attributes/custom71',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom71/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom76.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom71.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2694,14 +2695,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom77 !== undefined) {
-              let data131 = data2.custom77;
-              if (typeof data131 !== 'string' && data131 !== null) {
+            if (data2.custom72 !== undefined) {
+              let data128 = data2.custom72;
+              if (typeof data128 !== 'string' && data128 !== null) {
                 const err136 = {
-                  instancePath: instancePath + '/data/attributes/custom77',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom77/type',
+                  instancePath: instancePath + '/data/attributes/custom72',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom72/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom77.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom72.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2712,14 +2713,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom78 !== undefined) {
-              let data132 = data2.custom78;
-              if (typeof data132 !== 'string' && data132 !== null) {
+            if (data2.custom73 !== undefined) {
+              let data129 = data2.custom73;
+              if (typeof data129 !== 'string' && data129 !== null) {
                 const err137 = {
-                  instancePath: instancePath + '/data/attributes/custom78',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom78/type',
+                  instancePath: instancePath + '/data/attributes/custom73',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom73/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom78.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom73.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2730,14 +2731,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom79 !== undefined) {
-              let data133 = data2.custom79;
-              if (typeof data133 !== 'string' && data133 !== null) {
+            if (data2.custom74 !== undefined) {
+              let data130 = data2.custom74;
+              if (typeof data130 !== 'string' && data130 !== null) {
                 const err138 = {
-                  instancePath: instancePath + '/data/attributes/custom79',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom79/type',
+                  instancePath: instancePath + '/data/attributes/custom74',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom74/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom79.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom74.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2748,14 +2749,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom8 !== undefined) {
-              let data134 = data2.custom8;
-              if (typeof data134 !== 'string' && data134 !== null) {
+            if (data2.custom75 !== undefined) {
+              let data131 = data2.custom75;
+              if (typeof data131 !== 'string' && data131 !== null) {
                 const err139 = {
-                  instancePath: instancePath + '/data/attributes/custom8',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom8/type',
+                  instancePath: instancePath + '/data/attributes/custom75',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom75/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom8.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom75.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2766,14 +2767,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom80 !== undefined) {
-              let data135 = data2.custom80;
-              if (typeof data135 !== 'string' && data135 !== null) {
+            if (data2.custom76 !== undefined) {
+              let data132 = data2.custom76;
+              if (typeof data132 !== 'string' && data132 !== null) {
                 const err140 = {
-                  instancePath: instancePath + '/data/attributes/custom80',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom80/type',
+                  instancePath: instancePath + '/data/attributes/custom76',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom76/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom80.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom76.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2784,14 +2785,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom81 !== undefined) {
-              let data136 = data2.custom81;
-              if (typeof data136 !== 'string' && data136 !== null) {
+            if (data2.custom77 !== undefined) {
+              let data133 = data2.custom77;
+              if (typeof data133 !== 'string' && data133 !== null) {
                 const err141 = {
-                  instancePath: instancePath + '/data/attributes/custom81',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom81/type',
+                  instancePath: instancePath + '/data/attributes/custom77',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom77/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom81.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom77.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2802,14 +2803,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom82 !== undefined) {
-              let data137 = data2.custom82;
-              if (typeof data137 !== 'string' && data137 !== null) {
+            if (data2.custom78 !== undefined) {
+              let data134 = data2.custom78;
+              if (typeof data134 !== 'string' && data134 !== null) {
                 const err142 = {
-                  instancePath: instancePath + '/data/attributes/custom82',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom82/type',
+                  instancePath: instancePath + '/data/attributes/custom78',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom78/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom82.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom78.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2820,14 +2821,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom83 !== undefined) {
-              let data138 = data2.custom83;
-              if (typeof data138 !== 'string' && data138 !== null) {
+            if (data2.custom79 !== undefined) {
+              let data135 = data2.custom79;
+              if (typeof data135 !== 'string' && data135 !== null) {
                 const err143 = {
-                  instancePath: instancePath + '/data/attributes/custom83',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom83/type',
+                  instancePath: instancePath + '/data/attributes/custom79',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom79/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom83.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom79.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2838,14 +2839,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom84 !== undefined) {
-              let data139 = data2.custom84;
-              if (typeof data139 !== 'string' && data139 !== null) {
+            if (data2.custom8 !== undefined) {
+              let data136 = data2.custom8;
+              if (typeof data136 !== 'string' && data136 !== null) {
                 const err144 = {
-                  instancePath: instancePath + '/data/attributes/custom84',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom84/type',
+                  instancePath: instancePath + '/data/attributes/custom8',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom8/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom84.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom8.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2856,14 +2857,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom85 !== undefined) {
-              let data140 = data2.custom85;
-              if (typeof data140 !== 'string' && data140 !== null) {
+            if (data2.custom80 !== undefined) {
+              let data137 = data2.custom80;
+              if (typeof data137 !== 'string' && data137 !== null) {
                 const err145 = {
-                  instancePath: instancePath + '/data/attributes/custom85',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom85/type',
+                  instancePath: instancePath + '/data/attributes/custom80',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom80/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom85.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom80.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2874,14 +2875,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom86 !== undefined) {
-              let data141 = data2.custom86;
-              if (typeof data141 !== 'string' && data141 !== null) {
+            if (data2.custom81 !== undefined) {
+              let data138 = data2.custom81;
+              if (typeof data138 !== 'string' && data138 !== null) {
                 const err146 = {
-                  instancePath: instancePath + '/data/attributes/custom86',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom86/type',
+                  instancePath: instancePath + '/data/attributes/custom81',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom81/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom86.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom81.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2892,14 +2893,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom87 !== undefined) {
-              let data142 = data2.custom87;
-              if (typeof data142 !== 'string' && data142 !== null) {
+            if (data2.custom82 !== undefined) {
+              let data139 = data2.custom82;
+              if (typeof data139 !== 'string' && data139 !== null) {
                 const err147 = {
-                  instancePath: instancePath + '/data/attributes/custom87',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom87/type',
+                  instancePath: instancePath + '/data/attributes/custom82',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom82/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom87.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom82.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2910,14 +2911,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom88 !== undefined) {
-              let data143 = data2.custom88;
-              if (typeof data143 !== 'string' && data143 !== null) {
+            if (data2.custom83 !== undefined) {
+              let data140 = data2.custom83;
+              if (typeof data140 !== 'string' && data140 !== null) {
                 const err148 = {
-                  instancePath: instancePath + '/data/attributes/custom88',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom88/type',
+                  instancePath: instancePath + '/data/attributes/custom83',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom83/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom88.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom83.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2928,14 +2929,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom89 !== undefined) {
-              let data144 = data2.custom89;
-              if (typeof data144 !== 'string' && data144 !== null) {
+            if (data2.custom84 !== undefined) {
+              let data141 = data2.custom84;
+              if (typeof data141 !== 'string' && data141 !== null) {
                 const err149 = {
-                  instancePath: instancePath + '/data/attributes/custom89',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom89/type',
+                  instancePath: instancePath + '/data/attributes/custom84',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom84/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom89.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom84.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2946,14 +2947,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom9 !== undefined) {
-              let data145 = data2.custom9;
-              if (typeof data145 !== 'string' && data145 !== null) {
+            if (data2.custom85 !== undefined) {
+              let data142 = data2.custom85;
+              if (typeof data142 !== 'string' && data142 !== null) {
                 const err150 = {
-                  instancePath: instancePath + '/data/attributes/custom9',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom9/type',
+                  instancePath: instancePath + '/data/attributes/custom85',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom85/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom9.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom85.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2964,14 +2965,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom90 !== undefined) {
-              let data146 = data2.custom90;
-              if (typeof data146 !== 'string' && data146 !== null) {
+            if (data2.custom86 !== undefined) {
+              let data143 = data2.custom86;
+              if (typeof data143 !== 'string' && data143 !== null) {
                 const err151 = {
-                  instancePath: instancePath + '/data/attributes/custom90',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom90/type',
+                  instancePath: instancePath + '/data/attributes/custom86',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom86/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom90.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom86.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2982,14 +2983,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom91 !== undefined) {
-              let data147 = data2.custom91;
-              if (typeof data147 !== 'string' && data147 !== null) {
+            if (data2.custom87 !== undefined) {
+              let data144 = data2.custom87;
+              if (typeof data144 !== 'string' && data144 !== null) {
                 const err152 = {
-                  instancePath: instancePath + '/data/attributes/custom91',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom91/type',
+                  instancePath: instancePath + '/data/attributes/custom87',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom87/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom91.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom87.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3000,14 +3001,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom92 !== undefined) {
-              let data148 = data2.custom92;
-              if (typeof data148 !== 'string' && data148 !== null) {
+            if (data2.custom88 !== undefined) {
+              let data145 = data2.custom88;
+              if (typeof data145 !== 'string' && data145 !== null) {
                 const err153 = {
-                  instancePath: instancePath + '/data/attributes/custom92',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom92/type',
+                  instancePath: instancePath + '/data/attributes/custom88',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom88/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom92.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom88.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3018,14 +3019,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom93 !== undefined) {
-              let data149 = data2.custom93;
-              if (typeof data149 !== 'string' && data149 !== null) {
+            if (data2.custom89 !== undefined) {
+              let data146 = data2.custom89;
+              if (typeof data146 !== 'string' && data146 !== null) {
                 const err154 = {
-                  instancePath: instancePath + '/data/attributes/custom93',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom93/type',
+                  instancePath: instancePath + '/data/attributes/custom89',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom89/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom93.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom89.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3036,14 +3037,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom94 !== undefined) {
-              let data150 = data2.custom94;
-              if (typeof data150 !== 'string' && data150 !== null) {
+            if (data2.custom9 !== undefined) {
+              let data147 = data2.custom9;
+              if (typeof data147 !== 'string' && data147 !== null) {
                 const err155 = {
-                  instancePath: instancePath + '/data/attributes/custom94',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom94/type',
+                  instancePath: instancePath + '/data/attributes/custom9',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom9/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom94.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom9.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3054,14 +3055,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom95 !== undefined) {
-              let data151 = data2.custom95;
-              if (typeof data151 !== 'string' && data151 !== null) {
+            if (data2.custom90 !== undefined) {
+              let data148 = data2.custom90;
+              if (typeof data148 !== 'string' && data148 !== null) {
                 const err156 = {
-                  instancePath: instancePath + '/data/attributes/custom95',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom95/type',
+                  instancePath: instancePath + '/data/attributes/custom90',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom90/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom95.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom90.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3072,14 +3073,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom96 !== undefined) {
-              let data152 = data2.custom96;
-              if (typeof data152 !== 'string' && data152 !== null) {
+            if (data2.custom91 !== undefined) {
+              let data149 = data2.custom91;
+              if (typeof data149 !== 'string' && data149 !== null) {
                 const err157 = {
-                  instancePath: instancePath + '/data/attributes/custom96',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom96/type',
+                  instancePath: instancePath + '/data/attributes/custom91',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom91/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom96.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom91.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3090,14 +3091,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom97 !== undefined) {
-              let data153 = data2.custom97;
-              if (typeof data153 !== 'string' && data153 !== null) {
+            if (data2.custom92 !== undefined) {
+              let data150 = data2.custom92;
+              if (typeof data150 !== 'string' && data150 !== null) {
                 const err158 = {
-                  instancePath: instancePath + '/data/attributes/custom97',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom97/type',
+                  instancePath: instancePath + '/data/attributes/custom92',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom92/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom97.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom92.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3108,14 +3109,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom98 !== undefined) {
-              let data154 = data2.custom98;
-              if (typeof data154 !== 'string' && data154 !== null) {
+            if (data2.custom93 !== undefined) {
+              let data151 = data2.custom93;
+              if (typeof data151 !== 'string' && data151 !== null) {
                 const err159 = {
-                  instancePath: instancePath + '/data/attributes/custom98',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom98/type',
+                  instancePath: instancePath + '/data/attributes/custom93',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom93/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom98.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom93.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3126,14 +3127,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom99 !== undefined) {
-              let data155 = data2.custom99;
-              if (typeof data155 !== 'string' && data155 !== null) {
+            if (data2.custom94 !== undefined) {
+              let data152 = data2.custom94;
+              if (typeof data152 !== 'string' && data152 !== null) {
                 const err160 = {
-                  instancePath: instancePath + '/data/attributes/custom99',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom99/type',
+                  instancePath: instancePath + '/data/attributes/custom94',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom94/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom99.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom94.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3144,14 +3145,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.customId !== undefined) {
-              let data156 = data2.customId;
-              if (typeof data156 !== 'string' && data156 !== null) {
+            if (data2.custom95 !== undefined) {
+              let data153 = data2.custom95;
+              if (typeof data153 !== 'string' && data153 !== null) {
                 const err161 = {
-                  instancePath: instancePath + '/data/attributes/customId',
-                  schemaPath: '#/properties/data/properties/attributes/properties/customId/type',
+                  instancePath: instancePath + '/data/attributes/custom95',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom95/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.customId.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom95.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3162,14 +3163,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.description !== undefined) {
-              let data157 = data2.description;
-              if (typeof data157 !== 'string' && data157 !== null) {
+            if (data2.custom96 !== undefined) {
+              let data154 = data2.custom96;
+              if (typeof data154 !== 'string' && data154 !== null) {
                 const err162 = {
-                  instancePath: instancePath + '/data/attributes/description',
-                  schemaPath: '#/properties/data/properties/attributes/properties/description/type',
+                  instancePath: instancePath + '/data/attributes/custom96',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom96/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.description.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom96.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3180,14 +3181,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.domain !== undefined) {
-              let data158 = data2.domain;
-              if (typeof data158 !== 'string' && data158 !== null) {
+            if (data2.custom97 !== undefined) {
+              let data155 = data2.custom97;
+              if (typeof data155 !== 'string' && data155 !== null) {
                 const err163 = {
-                  instancePath: instancePath + '/data/attributes/domain',
-                  schemaPath: '#/properties/data/properties/attributes/properties/domain/type',
+                  instancePath: instancePath + '/data/attributes/custom97',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom97/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.domain.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom97.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3197,32 +3198,33 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data158 === 'string') {
-                if (func3(data158) > 255) {
-                  const err164 = {
-                    instancePath: instancePath + '/data/attributes/domain',
-                    schemaPath: '#/properties/data/properties/attributes/properties/domain/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err164];
-                  } else {
-                    vErrors.push(err164);
-                  }
-                  errors++;
+            }
+            if (data2.custom98 !== undefined) {
+              let data156 = data2.custom98;
+              if (typeof data156 !== 'string' && data156 !== null) {
+                const err164 = {
+                  instancePath: instancePath + '/data/attributes/custom98',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom98/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom98.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err164];
+                } else {
+                  vErrors.push(err164);
                 }
+                errors++;
               }
             }
-            if (data2.externalSource !== undefined) {
-              let data159 = data2.externalSource;
-              if (typeof data159 !== 'string' && data159 !== null) {
+            if (data2.custom99 !== undefined) {
+              let data157 = data2.custom99;
+              if (typeof data157 !== 'string' && data157 !== null) {
                 const err165 = {
-                  instancePath: instancePath + '/data/attributes/externalSource',
-                  schemaPath: '#/properties/data/properties/attributes/properties/externalSource/type',
+                  instancePath: instancePath + '/data/attributes/custom99',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom99/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.externalSource.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom99.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3233,18 +3235,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.followers !== undefined) {
-              let data160 = data2.followers;
-              if (
-                !(typeof data160 == 'number' && !(data160 % 1) && !isNaN(data160) && isFinite(data160)) &&
-                data160 !== null
-              ) {
+            if (data2.customId !== undefined) {
+              let data158 = data2.customId;
+              if (typeof data158 !== 'string' && data158 !== null) {
                 const err166 = {
-                  instancePath: instancePath + '/data/attributes/followers',
-                  schemaPath: '#/properties/data/properties/attributes/properties/followers/type',
+                  instancePath: instancePath + '/data/attributes/customId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/customId/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.followers.type },
-                  message: 'must be integer,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.customId.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err166];
@@ -3253,83 +3252,90 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data160 == 'number' && isFinite(data160)) {
-                if (data160 > 2147483647 || isNaN(data160)) {
-                  const err167 = {
-                    instancePath: instancePath + '/data/attributes/followers',
-                    schemaPath: '#/properties/data/properties/attributes/properties/followers/maximum',
-                    keyword: 'maximum',
-                    params: { comparison: '<=', limit: 2147483647 },
-                    message: 'must be <= 2147483647',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err167];
-                  } else {
-                    vErrors.push(err167);
-                  }
-                  errors++;
-                }
-                if (data160 < -2147483648 || isNaN(data160)) {
-                  const err168 = {
-                    instancePath: instancePath + '/data/attributes/followers',
-                    schemaPath: '#/properties/data/properties/attributes/properties/followers/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: -2147483648 },
-                    message: 'must be >= -2147483648',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err168];
-                  } else {
-                    vErrors.push(err168);
-                  }
-                  errors++;
-                }
-              }
             }
-            if (data2.foundedAt !== undefined) {
-              let data161 = data2.foundedAt;
-              if (typeof data161 !== 'string' && data161 !== null) {
-                const err169 = {
-                  instancePath: instancePath + '/data/attributes/foundedAt',
-                  schemaPath: '#/properties/data/properties/attributes/properties/foundedAt/type',
+            if (data2.description !== undefined) {
+              let data159 = data2.description;
+              if (typeof data159 !== 'string' && data159 !== null) {
+                const err167 = {
+                  instancePath: instancePath + '/data/attributes/description',
+                  schemaPath: '#/properties/data/properties/attributes/properties/description/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.foundedAt.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.description.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err169];
+                  vErrors = [err167];
                 } else {
-                  vErrors.push(err169);
+                  vErrors.push(err167);
                 }
                 errors++;
               }
-              if (typeof data161 === 'string') {
-                if (!formats0.validate(data161)) {
-                  const err170 = {
-                    instancePath: instancePath + '/data/attributes/foundedAt',
-                    schemaPath: '#/properties/data/properties/attributes/properties/foundedAt/format',
-                    keyword: 'format',
-                    params: { format: 'date-time' },
-                    message: 'must match format "' + 'date-time' + '"',
+            }
+            if (data2.domain !== undefined) {
+              let data160 = data2.domain;
+              if (typeof data160 !== 'string' && data160 !== null) {
+                const err168 = {
+                  instancePath: instancePath + '/data/attributes/domain',
+                  schemaPath: '#/properties/data/properties/attributes/properties/domain/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.domain.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err168];
+                } else {
+                  vErrors.push(err168);
+                }
+                errors++;
+              }
+              if (typeof data160 === 'string') {
+                if (func3(data160) > 255) {
+                  const err169 = {
+                    instancePath: instancePath + '/data/attributes/domain',
+                    schemaPath: '#/properties/data/properties/attributes/properties/domain/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err170];
+                    vErrors = [err169];
                   } else {
-                    vErrors.push(err170);
+                    vErrors.push(err169);
                   }
                   errors++;
                 }
               }
             }
-            if (data2.industry !== undefined) {
-              let data162 = data2.industry;
-              if (typeof data162 !== 'string' && data162 !== null) {
-                const err171 = {
-                  instancePath: instancePath + '/data/attributes/industry',
-                  schemaPath: '#/properties/data/properties/attributes/properties/industry/type',
+            if (data2.externalSource !== undefined) {
+              let data161 = data2.externalSource;
+              if (typeof data161 !== 'string' && data161 !== null) {
+                const err170 = {
+                  instancePath: instancePath + '/data/attributes/externalSource',
+                  schemaPath: '#/properties/data/properties/attributes/properties/externalSource/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.industry.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.externalSource.type },
                   message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err170];
+                } else {
+                  vErrors.push(err170);
+                }
+                errors++;
+              }
+            }
+            if (data2.followers !== undefined) {
+              let data162 = data2.followers;
+              if (
+                !(typeof data162 == 'number' && !(data162 % 1) && !isNaN(data162) && isFinite(data162)) &&
+                data162 !== null
+              ) {
+                const err171 = {
+                  instancePath: instancePath + '/data/attributes/followers',
+                  schemaPath: '#/properties/data/properties/attributes/properties/followers/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.followers.type },
+                  message: 'must be integer,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err171];
@@ -3338,35 +3344,29 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data2.linkedInEmployees !== undefined) {
-              let data163 = data2.linkedInEmployees;
-              if (
-                !(typeof data163 == 'number' && !(data163 % 1) && !isNaN(data163) && isFinite(data163)) &&
-                data163 !== null
-              ) {
-                const err172 = {
-                  instancePath: instancePath + '/data/attributes/linkedInEmployees',
-                  schemaPath: '#/properties/data/properties/attributes/properties/linkedInEmployees/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.linkedInEmployees.type },
-                  message: 'must be integer,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err172];
-                } else {
-                  vErrors.push(err172);
-                }
-                errors++;
-              }
-              if (typeof data163 == 'number' && isFinite(data163)) {
-                if (data163 > 2147483647 || isNaN(data163)) {
-                  const err173 = {
-                    instancePath: instancePath + '/data/attributes/linkedInEmployees',
-                    schemaPath: '#/properties/data/properties/attributes/properties/linkedInEmployees/maximum',
+              if (typeof data162 == 'number' && isFinite(data162)) {
+                if (data162 > 2147483647 || isNaN(data162)) {
+                  const err172 = {
+                    instancePath: instancePath + '/data/attributes/followers',
+                    schemaPath: '#/properties/data/properties/attributes/properties/followers/maximum',
                     keyword: 'maximum',
                     params: { comparison: '<=', limit: 2147483647 },
                     message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err172];
+                  } else {
+                    vErrors.push(err172);
+                  }
+                  errors++;
+                }
+                if (data162 < -2147483648 || isNaN(data162)) {
+                  const err173 = {
+                    instancePath: instancePath + '/data/attributes/followers',
+                    schemaPath: '#/properties/data/properties/attributes/properties/followers/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
                   };
                   if (vErrors === null) {
                     vErrors = [err173];
@@ -3375,49 +3375,51 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                if (data163 < -2147483648 || isNaN(data163)) {
-                  const err174 = {
-                    instancePath: instancePath + '/data/attributes/linkedInEmployees',
-                    schemaPath: '#/properties/data/properties/attributes/properties/linkedInEmployees/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: -2147483648 },
-                    message: 'must be >= -2147483648',
+              }
+            }
+            if (data2.foundedAt !== undefined) {
+              let data163 = data2.foundedAt;
+              if (typeof data163 !== 'string' && data163 !== null) {
+                const err174 = {
+                  instancePath: instancePath + '/data/attributes/foundedAt',
+                  schemaPath: '#/properties/data/properties/attributes/properties/foundedAt/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.foundedAt.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err174];
+                } else {
+                  vErrors.push(err174);
+                }
+                errors++;
+              }
+              if (typeof data163 === 'string') {
+                if (!formats0.validate(data163)) {
+                  const err175 = {
+                    instancePath: instancePath + '/data/attributes/foundedAt',
+                    schemaPath: '#/properties/data/properties/attributes/properties/foundedAt/format',
+                    keyword: 'format',
+                    params: { format: 'date-time' },
+                    message: 'must match format "' + 'date-time' + '"',
                   };
                   if (vErrors === null) {
-                    vErrors = [err174];
+                    vErrors = [err175];
                   } else {
-                    vErrors.push(err174);
+                    vErrors.push(err175);
                   }
                   errors++;
                 }
               }
             }
-            if (data2.linkedInUrl !== undefined) {
-              let data164 = data2.linkedInUrl;
+            if (data2.industry !== undefined) {
+              let data164 = data2.industry;
               if (typeof data164 !== 'string' && data164 !== null) {
-                const err175 = {
-                  instancePath: instancePath + '/data/attributes/linkedInUrl',
-                  schemaPath: '#/properties/data/properties/attributes/properties/linkedInUrl/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.linkedInUrl.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err175];
-                } else {
-                  vErrors.push(err175);
-                }
-                errors++;
-              }
-            }
-            if (data2.locality !== undefined) {
-              let data165 = data2.locality;
-              if (typeof data165 !== 'string' && data165 !== null) {
                 const err176 = {
-                  instancePath: instancePath + '/data/attributes/locality',
-                  schemaPath: '#/properties/data/properties/attributes/properties/locality/type',
+                  instancePath: instancePath + '/data/attributes/industry',
+                  schemaPath: '#/properties/data/properties/attributes/properties/industry/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.locality.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.industry.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3428,15 +3430,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.naicsCodes !== undefined) {
-              let data166 = data2.naicsCodes;
-              if (!Array.isArray(data166) && data166 !== null) {
+            if (data2.linkedInEmployees !== undefined) {
+              let data165 = data2.linkedInEmployees;
+              if (
+                !(typeof data165 == 'number' && !(data165 % 1) && !isNaN(data165) && isFinite(data165)) &&
+                data165 !== null
+              ) {
                 const err177 = {
-                  instancePath: instancePath + '/data/attributes/naicsCodes',
-                  schemaPath: '#/properties/data/properties/attributes/properties/naicsCodes/type',
+                  instancePath: instancePath + '/data/attributes/linkedInEmployees',
+                  schemaPath: '#/properties/data/properties/attributes/properties/linkedInEmployees/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.naicsCodes.type },
-                  message: 'must be array,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.linkedInEmployees.type },
+                  message: 'must be integer,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err177];
@@ -3445,14 +3450,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (Array.isArray(data166)) {
-                if (data166.length > 1000) {
+              if (typeof data165 == 'number' && isFinite(data165)) {
+                if (data165 > 2147483647 || isNaN(data165)) {
                   const err178 = {
-                    instancePath: instancePath + '/data/attributes/naicsCodes',
-                    schemaPath: '#/properties/data/properties/attributes/properties/naicsCodes/maxItems',
-                    keyword: 'maxItems',
-                    params: { limit: 1000 },
-                    message: 'must NOT have more than 1000 items',
+                    instancePath: instancePath + '/data/attributes/linkedInEmployees',
+                    schemaPath: '#/properties/data/properties/attributes/properties/linkedInEmployees/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
                     vErrors = [err178];
@@ -3461,51 +3466,49 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                const len0 = data166.length;
-                for (let i0 = 0; i0 < len0; i0++) {
-                  let data167 = data166[i0];
-                  if (typeof data167 === 'string') {
-                    if (func3(data167) > 255) {
-                      const err179 = {
-                        instancePath: instancePath + '/data/attributes/naicsCodes/' + i0,
-                        schemaPath: '#/properties/data/properties/attributes/properties/naicsCodes/items/maxLength',
-                        keyword: 'maxLength',
-                        params: { limit: 255 },
-                        message: 'must NOT have more than 255 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err179];
-                      } else {
-                        vErrors.push(err179);
-                      }
-                      errors++;
-                    }
+                if (data165 < -2147483648 || isNaN(data165)) {
+                  const err179 = {
+                    instancePath: instancePath + '/data/attributes/linkedInEmployees',
+                    schemaPath: '#/properties/data/properties/attributes/properties/linkedInEmployees/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err179];
                   } else {
-                    const err180 = {
-                      instancePath: instancePath + '/data/attributes/naicsCodes/' + i0,
-                      schemaPath: '#/properties/data/properties/attributes/properties/naicsCodes/items/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err180];
-                    } else {
-                      vErrors.push(err180);
-                    }
-                    errors++;
+                    vErrors.push(err179);
                   }
+                  errors++;
                 }
               }
             }
-            if (data2.name !== undefined) {
-              let data168 = data2.name;
-              if (typeof data168 !== 'string' && data168 !== null) {
-                const err181 = {
-                  instancePath: instancePath + '/data/attributes/name',
-                  schemaPath: '#/properties/data/properties/attributes/properties/name/type',
+            if (data2.linkedInUrl !== undefined) {
+              let data166 = data2.linkedInUrl;
+              if (typeof data166 !== 'string' && data166 !== null) {
+                const err180 = {
+                  instancePath: instancePath + '/data/attributes/linkedInUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/linkedInUrl/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.name.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.linkedInUrl.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err180];
+                } else {
+                  vErrors.push(err180);
+                }
+                errors++;
+              }
+            }
+            if (data2.locality !== undefined) {
+              let data167 = data2.locality;
+              if (typeof data167 !== 'string' && data167 !== null) {
+                const err181 = {
+                  instancePath: instancePath + '/data/attributes/locality',
+                  schemaPath: '#/properties/data/properties/attributes/properties/locality/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.locality.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3515,103 +3518,102 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data168 === 'string') {
-                if (func3(data168) > 255) {
-                  const err182 = {
+            }
+            if (data2.naicsCodes !== undefined) {
+              let data168 = data2.naicsCodes;
+              if (!Array.isArray(data168) && data168 !== null) {
+                const err182 = {
+                  instancePath: instancePath + '/data/attributes/naicsCodes',
+                  schemaPath: '#/properties/data/properties/attributes/properties/naicsCodes/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.naicsCodes.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err182];
+                } else {
+                  vErrors.push(err182);
+                }
+                errors++;
+              }
+              if (Array.isArray(data168)) {
+                if (data168.length > 1000) {
+                  const err183 = {
+                    instancePath: instancePath + '/data/attributes/naicsCodes',
+                    schemaPath: '#/properties/data/properties/attributes/properties/naicsCodes/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err183];
+                  } else {
+                    vErrors.push(err183);
+                  }
+                  errors++;
+                }
+                const len1 = data168.length;
+                for (let i1 = 0; i1 < len1; i1++) {
+                  let data169 = data168[i1];
+                  if (typeof data169 === 'string') {
+                    if (func3(data169) > 255) {
+                      const err184 = {
+                        instancePath: instancePath + '/data/attributes/naicsCodes/' + i1,
+                        schemaPath: '#/properties/data/properties/attributes/properties/naicsCodes/items/maxLength',
+                        keyword: 'maxLength',
+                        params: { limit: 255 },
+                        message: 'must NOT have more than 255 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err184];
+                      } else {
+                        vErrors.push(err184);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err185 = {
+                      instancePath: instancePath + '/data/attributes/naicsCodes/' + i1,
+                      schemaPath: '#/properties/data/properties/attributes/properties/naicsCodes/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err185];
+                    } else {
+                      vErrors.push(err185);
+                    }
+                    errors++;
+                  }
+                }
+              }
+            }
+            if (data2.name !== undefined) {
+              let data170 = data2.name;
+              if (typeof data170 !== 'string' && data170 !== null) {
+                const err186 = {
+                  instancePath: instancePath + '/data/attributes/name',
+                  schemaPath: '#/properties/data/properties/attributes/properties/name/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.name.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err186];
+                } else {
+                  vErrors.push(err186);
+                }
+                errors++;
+              }
+              if (typeof data170 === 'string') {
+                if (func3(data170) > 255) {
+                  const err187 = {
                     instancePath: instancePath + '/data/attributes/name',
                     schemaPath: '#/properties/data/properties/attributes/properties/name/maxLength',
                     keyword: 'maxLength',
                     params: { limit: 255 },
                     message: 'must NOT have more than 255 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err182];
-                  } else {
-                    vErrors.push(err182);
-                  }
-                  errors++;
-                }
-              }
-            }
-            if (data2.named !== undefined) {
-              let data169 = data2.named;
-              if (typeof data169 !== 'boolean' && data169 !== null) {
-                const err183 = {
-                  instancePath: instancePath + '/data/attributes/named',
-                  schemaPath: '#/properties/data/properties/attributes/properties/named/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.named.type },
-                  message: 'must be boolean,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err183];
-                } else {
-                  vErrors.push(err183);
-                }
-                errors++;
-              }
-            }
-            if (data2.naturalName !== undefined) {
-              let data170 = data2.naturalName;
-              if (typeof data170 !== 'string' && data170 !== null) {
-                const err184 = {
-                  instancePath: instancePath + '/data/attributes/naturalName',
-                  schemaPath: '#/properties/data/properties/attributes/properties/naturalName/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.naturalName.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err184];
-                } else {
-                  vErrors.push(err184);
-                }
-                errors++;
-              }
-            }
-            if (data2.numberOfEmployees !== undefined) {
-              let data171 = data2.numberOfEmployees;
-              if (
-                !(typeof data171 == 'number' && !(data171 % 1) && !isNaN(data171) && isFinite(data171)) &&
-                data171 !== null
-              ) {
-                const err185 = {
-                  instancePath: instancePath + '/data/attributes/numberOfEmployees',
-                  schemaPath: '#/properties/data/properties/attributes/properties/numberOfEmployees/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.numberOfEmployees.type },
-                  message: 'must be integer,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err185];
-                } else {
-                  vErrors.push(err185);
-                }
-                errors++;
-              }
-              if (typeof data171 == 'number' && isFinite(data171)) {
-                if (data171 > 2147483647 || isNaN(data171)) {
-                  const err186 = {
-                    instancePath: instancePath + '/data/attributes/numberOfEmployees',
-                    schemaPath: '#/properties/data/properties/attributes/properties/numberOfEmployees/maximum',
-                    keyword: 'maximum',
-                    params: { comparison: '<=', limit: 2147483647 },
-                    message: 'must be <= 2147483647',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err186];
-                  } else {
-                    vErrors.push(err186);
-                  }
-                  errors++;
-                }
-                if (data171 < -2147483648 || isNaN(data171)) {
-                  const err187 = {
-                    instancePath: instancePath + '/data/attributes/numberOfEmployees',
-                    schemaPath: '#/properties/data/properties/attributes/properties/numberOfEmployees/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: -2147483648 },
-                    message: 'must be >= -2147483648',
                   };
                   if (vErrors === null) {
                     vErrors = [err187];
@@ -3622,15 +3624,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data2.sharingTeamId !== undefined) {
-              let data172 = data2.sharingTeamId;
-              if (typeof data172 !== 'string' && data172 !== null) {
+            if (data2.named !== undefined) {
+              let data171 = data2.named;
+              if (typeof data171 !== 'boolean' && data171 !== null) {
                 const err188 = {
-                  instancePath: instancePath + '/data/attributes/sharingTeamId',
-                  schemaPath: '#/properties/data/properties/attributes/properties/sharingTeamId/type',
+                  instancePath: instancePath + '/data/attributes/named',
+                  schemaPath: '#/properties/data/properties/attributes/properties/named/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.sharingTeamId.type },
-                  message: 'must be string,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.named.type },
+                  message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err188];
@@ -3640,15 +3642,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.sicCodes !== undefined) {
-              let data173 = data2.sicCodes;
-              if (!Array.isArray(data173) && data173 !== null) {
+            if (data2.naturalName !== undefined) {
+              let data172 = data2.naturalName;
+              if (typeof data172 !== 'string' && data172 !== null) {
                 const err189 = {
-                  instancePath: instancePath + '/data/attributes/sicCodes',
-                  schemaPath: '#/properties/data/properties/attributes/properties/sicCodes/type',
+                  instancePath: instancePath + '/data/attributes/naturalName',
+                  schemaPath: '#/properties/data/properties/attributes/properties/naturalName/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.sicCodes.type },
-                  message: 'must be array,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.naturalName.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err189];
@@ -3657,68 +3659,69 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (Array.isArray(data173)) {
-                if (data173.length > 1000) {
-                  const err190 = {
-                    instancePath: instancePath + '/data/attributes/sicCodes',
-                    schemaPath: '#/properties/data/properties/attributes/properties/sicCodes/maxItems',
-                    keyword: 'maxItems',
-                    params: { limit: 1000 },
-                    message: 'must NOT have more than 1000 items',
+            }
+            if (data2.numberOfEmployees !== undefined) {
+              let data173 = data2.numberOfEmployees;
+              if (
+                !(typeof data173 == 'number' && !(data173 % 1) && !isNaN(data173) && isFinite(data173)) &&
+                data173 !== null
+              ) {
+                const err190 = {
+                  instancePath: instancePath + '/data/attributes/numberOfEmployees',
+                  schemaPath: '#/properties/data/properties/attributes/properties/numberOfEmployees/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.numberOfEmployees.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err190];
+                } else {
+                  vErrors.push(err190);
+                }
+                errors++;
+              }
+              if (typeof data173 == 'number' && isFinite(data173)) {
+                if (data173 > 2147483647 || isNaN(data173)) {
+                  const err191 = {
+                    instancePath: instancePath + '/data/attributes/numberOfEmployees',
+                    schemaPath: '#/properties/data/properties/attributes/properties/numberOfEmployees/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
-                    vErrors = [err190];
+                    vErrors = [err191];
                   } else {
-                    vErrors.push(err190);
+                    vErrors.push(err191);
                   }
                   errors++;
                 }
-                const len1 = data173.length;
-                for (let i1 = 0; i1 < len1; i1++) {
-                  let data174 = data173[i1];
-                  if (typeof data174 === 'string') {
-                    if (func3(data174) > 255) {
-                      const err191 = {
-                        instancePath: instancePath + '/data/attributes/sicCodes/' + i1,
-                        schemaPath: '#/properties/data/properties/attributes/properties/sicCodes/items/maxLength',
-                        keyword: 'maxLength',
-                        params: { limit: 255 },
-                        message: 'must NOT have more than 255 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err191];
-                      } else {
-                        vErrors.push(err191);
-                      }
-                      errors++;
-                    }
+                if (data173 < -2147483648 || isNaN(data173)) {
+                  const err192 = {
+                    instancePath: instancePath + '/data/attributes/numberOfEmployees',
+                    schemaPath: '#/properties/data/properties/attributes/properties/numberOfEmployees/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err192];
                   } else {
-                    const err192 = {
-                      instancePath: instancePath + '/data/attributes/sicCodes/' + i1,
-                      schemaPath: '#/properties/data/properties/attributes/properties/sicCodes/items/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err192];
-                    } else {
-                      vErrors.push(err192);
-                    }
-                    errors++;
+                    vErrors.push(err192);
                   }
+                  errors++;
                 }
               }
             }
-            if (data2.tags !== undefined) {
-              let data175 = data2.tags;
-              if (!Array.isArray(data175) && data175 !== null) {
+            if (data2.sharingTeamId !== undefined) {
+              let data174 = data2.sharingTeamId;
+              if (typeof data174 !== 'string' && data174 !== null) {
                 const err193 = {
-                  instancePath: instancePath + '/data/attributes/tags',
-                  schemaPath: '#/properties/data/properties/attributes/properties/tags/type',
+                  instancePath: instancePath + '/data/attributes/sharingTeamId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sharingTeamId/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.tags.type },
-                  message: 'must be array,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.sharingTeamId.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err193];
@@ -3727,86 +3730,86 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+            }
+            if (data2.sicCodes !== undefined) {
+              let data175 = data2.sicCodes;
+              if (!Array.isArray(data175) && data175 !== null) {
+                const err194 = {
+                  instancePath: instancePath + '/data/attributes/sicCodes',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sicCodes/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.sicCodes.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err194];
+                } else {
+                  vErrors.push(err194);
+                }
+                errors++;
+              }
               if (Array.isArray(data175)) {
                 if (data175.length > 1000) {
-                  const err194 = {
-                    instancePath: instancePath + '/data/attributes/tags',
-                    schemaPath: '#/properties/data/properties/attributes/properties/tags/maxItems',
+                  const err195 = {
+                    instancePath: instancePath + '/data/attributes/sicCodes',
+                    schemaPath: '#/properties/data/properties/attributes/properties/sicCodes/maxItems',
                     keyword: 'maxItems',
                     params: { limit: 1000 },
                     message: 'must NOT have more than 1000 items',
                   };
                   if (vErrors === null) {
-                    vErrors = [err194];
+                    vErrors = [err195];
                   } else {
-                    vErrors.push(err194);
+                    vErrors.push(err195);
                   }
                   errors++;
                 }
                 const len2 = data175.length;
                 for (let i2 = 0; i2 < len2; i2++) {
-                  if (typeof data175[i2] !== 'string') {
-                    const err195 = {
-                      instancePath: instancePath + '/data/attributes/tags/' + i2,
-                      schemaPath: '#/properties/data/properties/attributes/properties/tags/items/type',
+                  let data176 = data175[i2];
+                  if (typeof data176 === 'string') {
+                    if (func3(data176) > 255) {
+                      const err196 = {
+                        instancePath: instancePath + '/data/attributes/sicCodes/' + i2,
+                        schemaPath: '#/properties/data/properties/attributes/properties/sicCodes/items/maxLength',
+                        keyword: 'maxLength',
+                        params: { limit: 255 },
+                        message: 'must NOT have more than 255 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err196];
+                      } else {
+                        vErrors.push(err196);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err197 = {
+                      instancePath: instancePath + '/data/attributes/sicCodes/' + i2,
+                      schemaPath: '#/properties/data/properties/attributes/properties/sicCodes/items/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err195];
+                      vErrors = [err197];
                     } else {
-                      vErrors.push(err195);
+                      vErrors.push(err197);
                     }
                     errors++;
                   }
                 }
               }
             }
-            if (data2.tickerSymbol !== undefined) {
-              let data177 = data2.tickerSymbol;
-              if (typeof data177 !== 'string' && data177 !== null) {
-                const err196 = {
-                  instancePath: instancePath + '/data/attributes/tickerSymbol',
-                  schemaPath: '#/properties/data/properties/attributes/properties/tickerSymbol/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.tickerSymbol.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err196];
-                } else {
-                  vErrors.push(err196);
-                }
-                errors++;
-              }
-              if (typeof data177 === 'string') {
-                if (func3(data177) > 255) {
-                  const err197 = {
-                    instancePath: instancePath + '/data/attributes/tickerSymbol',
-                    schemaPath: '#/properties/data/properties/attributes/properties/tickerSymbol/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err197];
-                  } else {
-                    vErrors.push(err197);
-                  }
-                  errors++;
-                }
-              }
-            }
-            if (data2.websiteUrl !== undefined) {
-              let data178 = data2.websiteUrl;
-              if (typeof data178 !== 'string' && data178 !== null) {
+            if (data2.tags !== undefined) {
+              let data177 = data2.tags;
+              if (!Array.isArray(data177) && data177 !== null) {
                 const err198 = {
-                  instancePath: instancePath + '/data/attributes/websiteUrl',
-                  schemaPath: '#/properties/data/properties/attributes/properties/websiteUrl/type',
+                  instancePath: instancePath + '/data/attributes/tags',
+                  schemaPath: '#/properties/data/properties/attributes/properties/tags/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.websiteUrl.type },
-                  message: 'must be string,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.tags.type },
+                  message: 'must be array,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err198];
@@ -3815,9 +3818,97 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+              if (Array.isArray(data177)) {
+                if (data177.length > 1000) {
+                  const err199 = {
+                    instancePath: instancePath + '/data/attributes/tags',
+                    schemaPath: '#/properties/data/properties/attributes/properties/tags/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err199];
+                  } else {
+                    vErrors.push(err199);
+                  }
+                  errors++;
+                }
+                const len3 = data177.length;
+                for (let i3 = 0; i3 < len3; i3++) {
+                  if (typeof data177[i3] !== 'string') {
+                    const err200 = {
+                      instancePath: instancePath + '/data/attributes/tags/' + i3,
+                      schemaPath: '#/properties/data/properties/attributes/properties/tags/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err200];
+                    } else {
+                      vErrors.push(err200);
+                    }
+                    errors++;
+                  }
+                }
+              }
+            }
+            if (data2.tickerSymbol !== undefined) {
+              let data179 = data2.tickerSymbol;
+              if (typeof data179 !== 'string' && data179 !== null) {
+                const err201 = {
+                  instancePath: instancePath + '/data/attributes/tickerSymbol',
+                  schemaPath: '#/properties/data/properties/attributes/properties/tickerSymbol/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.tickerSymbol.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err201];
+                } else {
+                  vErrors.push(err201);
+                }
+                errors++;
+              }
+              if (typeof data179 === 'string') {
+                if (func3(data179) > 255) {
+                  const err202 = {
+                    instancePath: instancePath + '/data/attributes/tickerSymbol',
+                    schemaPath: '#/properties/data/properties/attributes/properties/tickerSymbol/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err202];
+                  } else {
+                    vErrors.push(err202);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.websiteUrl !== undefined) {
+              let data180 = data2.websiteUrl;
+              if (typeof data180 !== 'string' && data180 !== null) {
+                const err203 = {
+                  instancePath: instancePath + '/data/attributes/websiteUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/websiteUrl/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.websiteUrl.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err203];
+                } else {
+                  vErrors.push(err203);
+                }
+                errors++;
+              }
             }
           } else {
-            const err199 = {
+            const err204 = {
               instancePath: instancePath + '/data/attributes',
               schemaPath: '#/properties/data/properties/attributes/type',
               keyword: 'type',
@@ -3825,19 +3916,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err199];
+              vErrors = [err204];
             } else {
-              vErrors.push(err199);
+              vErrors.push(err204);
             }
             errors++;
           }
         }
         if (data0.relationships !== undefined) {
-          let data179 = data0.relationships;
-          if (data179 && typeof data179 == 'object' && !Array.isArray(data179)) {
-            for (const key2 in data179) {
+          let data181 = data0.relationships;
+          if (data181 && typeof data181 == 'object' && !Array.isArray(data181)) {
+            for (const key2 in data181) {
               if (!(key2 === 'owner')) {
-                const err200 = {
+                const err205 = {
                   instancePath: instancePath + '/data/relationships',
                   schemaPath: '#/properties/data/properties/relationships/additionalProperties',
                   keyword: 'additionalProperties',
@@ -3845,18 +3936,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err200];
+                  vErrors = [err205];
                 } else {
-                  vErrors.push(err200);
+                  vErrors.push(err205);
                 }
                 errors++;
               }
             }
-            if (data179.owner !== undefined) {
-              let data180 = data179.owner;
-              if (data180 && typeof data180 == 'object' && !Array.isArray(data180)) {
-                if (data180.data === undefined) {
-                  const err201 = {
+            if (data181.owner !== undefined) {
+              let data182 = data181.owner;
+              if (data182 && typeof data182 == 'object' && !Array.isArray(data182)) {
+                if (data182.data === undefined) {
+                  const err206 = {
                     instancePath: instancePath + '/data/relationships/owner',
                     schemaPath: '#/properties/data/properties/relationships/properties/owner/required',
                     keyword: 'required',
@@ -3864,15 +3955,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err201];
+                    vErrors = [err206];
                   } else {
-                    vErrors.push(err201);
+                    vErrors.push(err206);
                   }
                   errors++;
                 }
-                for (const key3 in data180) {
+                for (const key3 in data182) {
                   if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err202 = {
+                    const err207 = {
                       instancePath: instancePath + '/data/relationships/owner',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/additionalProperties',
                       keyword: 'additionalProperties',
@@ -3880,20 +3971,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err202];
+                      vErrors = [err207];
                     } else {
-                      vErrors.push(err202);
+                      vErrors.push(err207);
                     }
                     errors++;
                   }
                 }
-                if (data180.data !== undefined) {
-                  let data181 = data180.data;
-                  const _errs368 = errors;
-                  let valid11 = false;
-                  const _errs369 = errors;
-                  if (data181 !== null) {
-                    const err203 = {
+                if (data182.data !== undefined) {
+                  let data183 = data182.data;
+                  const _errs372 = errors;
+                  let valid13 = false;
+                  const _errs373 = errors;
+                  if (data183 !== null) {
+                    const err208 = {
                       instancePath: instancePath + '/data/relationships/owner/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/0/type',
@@ -3902,19 +3993,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err203];
+                      vErrors = [err208];
                     } else {
-                      vErrors.push(err203);
+                      vErrors.push(err208);
                     }
                     errors++;
                   }
-                  var _valid0 = _errs369 === errors;
-                  valid11 = valid11 || _valid0;
-                  if (!valid11) {
-                    const _errs371 = errors;
-                    if (data181 && typeof data181 == 'object' && !Array.isArray(data181)) {
-                      if (data181.type === undefined) {
-                        const err204 = {
+                  var _valid0 = _errs373 === errors;
+                  valid13 = valid13 || _valid0;
+                  if (!valid13) {
+                    const _errs375 = errors;
+                    if (data183 && typeof data183 == 'object' && !Array.isArray(data183)) {
+                      if (data183.type === undefined) {
+                        const err209 = {
                           instancePath: instancePath + '/data/relationships/owner/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
@@ -3923,14 +4014,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err204];
+                          vErrors = [err209];
                         } else {
-                          vErrors.push(err204);
+                          vErrors.push(err209);
                         }
                         errors++;
                       }
-                      if (data181.id === undefined) {
-                        const err205 = {
+                      if (data183.id === undefined) {
+                        const err210 = {
                           instancePath: instancePath + '/data/relationships/owner/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
@@ -3939,15 +4030,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err205];
+                          vErrors = [err210];
                         } else {
-                          vErrors.push(err205);
+                          vErrors.push(err210);
                         }
                         errors++;
                       }
-                      for (const key4 in data181) {
+                      for (const key4 in data183) {
                         if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err206 = {
+                          const err211 = {
                             instancePath: instancePath + '/data/relationships/owner/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/additionalProperties',
@@ -3956,16 +4047,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err206];
+                            vErrors = [err211];
                           } else {
-                            vErrors.push(err206);
+                            vErrors.push(err211);
                           }
                           errors++;
                         }
                       }
-                      if (data181.type !== undefined) {
-                        if ('user' !== data181.type) {
-                          const err207 = {
+                      if (data183.type !== undefined) {
+                        if ('user' !== data183.type) {
+                          const err212 = {
                             instancePath: instancePath + '/data/relationships/owner/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/type/const',
@@ -3974,20 +4065,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err207];
+                            vErrors = [err212];
                           } else {
-                            vErrors.push(err207);
+                            vErrors.push(err212);
                           }
                           errors++;
                         }
                       }
-                      if (data181.id !== undefined) {
-                        let data183 = data181.id;
-                        const _errs376 = errors;
-                        let valid13 = false;
-                        const _errs377 = errors;
-                        if (!(typeof data183 == 'number' && !(data183 % 1) && !isNaN(data183) && isFinite(data183))) {
-                          const err208 = {
+                      if (data183.id !== undefined) {
+                        let data185 = data183.id;
+                        const _errs380 = errors;
+                        let valid15 = false;
+                        const _errs381 = errors;
+                        if (!(typeof data185 == 'number' && !(data185 % 1) && !isNaN(data185) && isFinite(data185))) {
+                          const err213 = {
                             instancePath: instancePath + '/data/relationships/owner/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -3996,15 +4087,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err208];
+                            vErrors = [err213];
                           } else {
-                            vErrors.push(err208);
+                            vErrors.push(err213);
                           }
                           errors++;
                         }
-                        if (typeof data183 == 'number' && isFinite(data183)) {
-                          if (data183 > 9007199254740991 || isNaN(data183)) {
-                            const err209 = {
+                        if (typeof data185 == 'number' && isFinite(data185)) {
+                          if (data185 > 9007199254740991 || isNaN(data185)) {
+                            const err214 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -4013,14 +4104,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err209];
+                              vErrors = [err214];
                             } else {
-                              vErrors.push(err209);
+                              vErrors.push(err214);
                             }
                             errors++;
                           }
-                          if (data183 < 1 || isNaN(data183)) {
-                            const err210 = {
+                          if (data185 < 1 || isNaN(data185)) {
+                            const err215 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -4029,20 +4120,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err210];
+                              vErrors = [err215];
                             } else {
-                              vErrors.push(err210);
+                              vErrors.push(err215);
                             }
                             errors++;
                           }
                         }
-                        var _valid1 = _errs377 === errors;
-                        valid13 = valid13 || _valid1;
-                        if (!valid13) {
-                          const _errs379 = errors;
-                          if (typeof data183 === 'string') {
-                            if (!pattern0.test(data183)) {
-                              const err211 = {
+                        var _valid1 = _errs381 === errors;
+                        valid15 = valid15 || _valid1;
+                        if (!valid15) {
+                          const _errs383 = errors;
+                          if (typeof data185 === 'string') {
+                            if (!pattern0.test(data185)) {
+                              const err216 = {
                                 instancePath: instancePath + '/data/relationships/owner/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -4051,14 +4142,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err211];
+                                vErrors = [err216];
                               } else {
-                                vErrors.push(err211);
+                                vErrors.push(err216);
                               }
                               errors++;
                             }
                           } else {
-                            const err212 = {
+                            const err217 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -4067,17 +4158,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err212];
+                              vErrors = [err217];
                             } else {
-                              vErrors.push(err212);
+                              vErrors.push(err217);
                             }
                             errors++;
                           }
-                          var _valid1 = _errs379 === errors;
-                          valid13 = valid13 || _valid1;
+                          var _valid1 = _errs383 === errors;
+                          valid15 = valid15 || _valid1;
                         }
-                        if (!valid13) {
-                          const err213 = {
+                        if (!valid15) {
+                          const err218 = {
                             instancePath: instancePath + '/data/relationships/owner/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf',
@@ -4086,26 +4177,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err213];
+                            vErrors = [err218];
                           } else {
-                            vErrors.push(err213);
+                            vErrors.push(err218);
                           }
                           errors++;
                         } else {
-                          errors = _errs376;
+                          errors = _errs380;
                           if (vErrors !== null) {
-                            if (_errs376) {
-                              vErrors.length = _errs376;
+                            if (_errs380) {
+                              vErrors.length = _errs380;
                             } else {
                               vErrors = null;
                             }
                           }
                         }
                       }
-                      if (data181.meta !== undefined) {
-                        let data184 = data181.meta;
-                        if (!(data184 && typeof data184 == 'object' && !Array.isArray(data184))) {
-                          const err214 = {
+                      if (data183.meta !== undefined) {
+                        let data186 = data183.meta;
+                        if (!(data186 && typeof data186 == 'object' && !Array.isArray(data186))) {
+                          const err219 = {
                             instancePath: instancePath + '/data/relationships/owner/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/meta/type',
@@ -4114,15 +4205,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err214];
+                            vErrors = [err219];
                           } else {
-                            vErrors.push(err214);
+                            vErrors.push(err219);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err215 = {
+                      const err220 = {
                         instancePath: instancePath + '/data/relationships/owner/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/type',
@@ -4131,17 +4222,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err215];
+                        vErrors = [err220];
                       } else {
-                        vErrors.push(err215);
+                        vErrors.push(err220);
                       }
                       errors++;
                     }
-                    var _valid0 = _errs371 === errors;
-                    valid11 = valid11 || _valid0;
+                    var _valid0 = _errs375 === errors;
+                    valid13 = valid13 || _valid0;
                   }
-                  if (!valid11) {
-                    const err216 = {
+                  if (!valid13) {
+                    const err221 = {
                       instancePath: instancePath + '/data/relationships/owner/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -4149,26 +4240,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err216];
+                      vErrors = [err221];
                     } else {
-                      vErrors.push(err216);
+                      vErrors.push(err221);
                     }
                     errors++;
                   } else {
-                    errors = _errs368;
+                    errors = _errs372;
                     if (vErrors !== null) {
-                      if (_errs368) {
-                        vErrors.length = _errs368;
+                      if (_errs372) {
+                        vErrors.length = _errs372;
                       } else {
                         vErrors = null;
                       }
                     }
                   }
                 }
-                if (data180.meta !== undefined) {
-                  let data185 = data180.meta;
-                  if (!(data185 && typeof data185 == 'object' && !Array.isArray(data185))) {
-                    const err217 = {
+                if (data182.meta !== undefined) {
+                  let data187 = data182.meta;
+                  if (!(data187 && typeof data187 == 'object' && !Array.isArray(data187))) {
+                    const err222 = {
                       instancePath: instancePath + '/data/relationships/owner/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/meta/type',
                       keyword: 'type',
@@ -4176,15 +4267,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err217];
+                      vErrors = [err222];
                     } else {
-                      vErrors.push(err217);
+                      vErrors.push(err222);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err218 = {
+                const err223 = {
                   instancePath: instancePath + '/data/relationships/owner',
                   schemaPath: '#/properties/data/properties/relationships/properties/owner/type',
                   keyword: 'type',
@@ -4192,15 +4283,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err218];
+                  vErrors = [err223];
                 } else {
-                  vErrors.push(err218);
+                  vErrors.push(err223);
                 }
                 errors++;
               }
             }
           } else {
-            const err219 = {
+            const err224 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
               keyword: 'type',
@@ -4208,17 +4299,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err219];
+              vErrors = [err224];
             } else {
-              vErrors.push(err219);
+              vErrors.push(err224);
             }
             errors++;
           }
         }
         if (data0.meta !== undefined) {
-          let data186 = data0.meta;
-          if (!(data186 && typeof data186 == 'object' && !Array.isArray(data186))) {
-            const err220 = {
+          let data188 = data0.meta;
+          if (!(data188 && typeof data188 == 'object' && !Array.isArray(data188))) {
+            const err225 = {
               instancePath: instancePath + '/data/meta',
               schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
@@ -4226,17 +4317,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err220];
+              vErrors = [err225];
             } else {
-              vErrors.push(err220);
+              vErrors.push(err225);
             }
             errors++;
           }
         }
         if (data0.links !== undefined) {
-          let data187 = data0.links;
-          if (!(data187 && typeof data187 == 'object' && !Array.isArray(data187))) {
-            const err221 = {
+          let data189 = data0.links;
+          if (!(data189 && typeof data189 == 'object' && !Array.isArray(data189))) {
+            const err226 = {
               instancePath: instancePath + '/data/links',
               schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
@@ -4244,15 +4335,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err221];
+              vErrors = [err226];
             } else {
-              vErrors.push(err221);
+              vErrors.push(err226);
             }
             errors++;
           }
         }
       } else {
-        const err222 = {
+        const err227 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -4260,15 +4351,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err222];
+          vErrors = [err227];
         } else {
-          vErrors.push(err222);
+          vErrors.push(err227);
         }
         errors++;
       }
     }
   } else {
-    const err223 = {
+    const err228 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -4276,9 +4367,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err223];
+      vErrors = [err228];
     } else {
-      vErrors.push(err223);
+      vErrors.push(err228);
     }
     errors++;
   }
@@ -4309,6 +4400,11 @@ const schema12 = {
           additionalProperties: false,
           properties: {
             annualRevenueRange: { type: ['string', 'null'], maxLength: 255 },
+            assignedUserIds: {
+              type: ['array', 'null'],
+              items: { type: 'integer', minimum: -2147483648, maximum: 2147483647 },
+              maxItems: 1000,
+            },
             buyerIntentScore: { type: ['number', 'null'] },
             companyType: { type: ['string', 'null'], maxLength: 255 },
             custom1: { type: ['string', 'null'], maxLength: 32000 },
@@ -4787,15 +4883,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data3.buyerIntentScore !== undefined) {
-              let data5 = data3.buyerIntentScore;
-              if (!(typeof data5 == 'number' && isFinite(data5)) && data5 !== null) {
+            if (data3.assignedUserIds !== undefined) {
+              let data5 = data3.assignedUserIds;
+              if (!Array.isArray(data5) && data5 !== null) {
                 const err14 = {
-                  instancePath: instancePath + '/data/attributes/buyerIntentScore',
-                  schemaPath: '#/properties/data/properties/attributes/properties/buyerIntentScore/type',
+                  instancePath: instancePath + '/data/attributes/assignedUserIds',
+                  schemaPath: '#/properties/data/properties/attributes/properties/assignedUserIds/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.buyerIntentScore.type },
-                  message: 'must be number,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.assignedUserIds.type },
+                  message: 'must be array,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err14];
@@ -4804,86 +4900,84 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data3.companyType !== undefined) {
-              let data6 = data3.companyType;
-              if (typeof data6 !== 'string' && data6 !== null) {
-                const err15 = {
-                  instancePath: instancePath + '/data/attributes/companyType',
-                  schemaPath: '#/properties/data/properties/attributes/properties/companyType/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.companyType.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err15];
-                } else {
-                  vErrors.push(err15);
-                }
-                errors++;
-              }
-              if (typeof data6 === 'string') {
-                if (func3(data6) > 255) {
-                  const err16 = {
-                    instancePath: instancePath + '/data/attributes/companyType',
-                    schemaPath: '#/properties/data/properties/attributes/properties/companyType/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
+              if (Array.isArray(data5)) {
+                if (data5.length > 1000) {
+                  const err15 = {
+                    instancePath: instancePath + '/data/attributes/assignedUserIds',
+                    schemaPath: '#/properties/data/properties/attributes/properties/assignedUserIds/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
                   };
                   if (vErrors === null) {
-                    vErrors = [err16];
+                    vErrors = [err15];
                   } else {
-                    vErrors.push(err16);
+                    vErrors.push(err15);
                   }
                   errors++;
                 }
-              }
-            }
-            if (data3.custom1 !== undefined) {
-              let data7 = data3.custom1;
-              if (typeof data7 !== 'string' && data7 !== null) {
-                const err17 = {
-                  instancePath: instancePath + '/data/attributes/custom1',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom1/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom1.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err17];
-                } else {
-                  vErrors.push(err17);
-                }
-                errors++;
-              }
-              if (typeof data7 === 'string') {
-                if (func3(data7) > 32000) {
-                  const err18 = {
-                    instancePath: instancePath + '/data/attributes/custom1',
-                    schemaPath: '#/properties/data/properties/attributes/properties/custom1/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 32000 },
-                    message: 'must NOT have more than 32000 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err18];
-                  } else {
-                    vErrors.push(err18);
+                const len0 = data5.length;
+                for (let i0 = 0; i0 < len0; i0++) {
+                  let data6 = data5[i0];
+                  if (!(typeof data6 == 'number' && !(data6 % 1) && !isNaN(data6) && isFinite(data6))) {
+                    const err16 = {
+                      instancePath: instancePath + '/data/attributes/assignedUserIds/' + i0,
+                      schemaPath: '#/properties/data/properties/attributes/properties/assignedUserIds/items/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err16];
+                    } else {
+                      vErrors.push(err16);
+                    }
+                    errors++;
                   }
-                  errors++;
+                  if (typeof data6 == 'number' && isFinite(data6)) {
+                    if (data6 > 2147483647 || isNaN(data6)) {
+                      const err17 = {
+                        instancePath: instancePath + '/data/attributes/assignedUserIds/' + i0,
+                        schemaPath: '#/properties/data/properties/attributes/properties/assignedUserIds/items/maximum',
+                        keyword: 'maximum',
+                        params: { comparison: '<=', limit: 2147483647 },
+                        message: 'must be <= 2147483647',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err17];
+                      } else {
+                        vErrors.push(err17);
+                      }
+                      errors++;
+                    }
+                    if (data6 < -2147483648 || isNaN(data6)) {
+                      const err18 = {
+                        instancePath: instancePath + '/data/attributes/assignedUserIds/' + i0,
+                        schemaPath: '#/properties/data/properties/attributes/properties/assignedUserIds/items/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: -2147483648 },
+                        message: 'must be >= -2147483648',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err18];
+                      } else {
+                        vErrors.push(err18);
+                      }
+                      errors++;
+                    }
+                  }
                 }
               }
             }
-            if (data3.custom10 !== undefined) {
-              let data8 = data3.custom10;
-              if (typeof data8 !== 'string' && data8 !== null) {
+            if (data3.buyerIntentScore !== undefined) {
+              let data7 = data3.buyerIntentScore;
+              if (!(typeof data7 == 'number' && isFinite(data7)) && data7 !== null) {
                 const err19 = {
-                  instancePath: instancePath + '/data/attributes/custom10',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom10/type',
+                  instancePath: instancePath + '/data/attributes/buyerIntentScore',
+                  schemaPath: '#/properties/data/properties/attributes/properties/buyerIntentScore/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom10.type },
-                  message: 'must be string,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.buyerIntentScore.type },
+                  message: 'must be number,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err19];
@@ -4893,14 +4987,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom100 !== undefined) {
-              let data9 = data3.custom100;
-              if (typeof data9 !== 'string' && data9 !== null) {
+            if (data3.companyType !== undefined) {
+              let data8 = data3.companyType;
+              if (typeof data8 !== 'string' && data8 !== null) {
                 const err20 = {
-                  instancePath: instancePath + '/data/attributes/custom100',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom100/type',
+                  instancePath: instancePath + '/data/attributes/companyType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/companyType/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom100.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.companyType.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -4910,33 +5004,32 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data3.custom101 !== undefined) {
-              let data10 = data3.custom101;
-              if (typeof data10 !== 'string' && data10 !== null) {
-                const err21 = {
-                  instancePath: instancePath + '/data/attributes/custom101',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom101/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom101.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err21];
-                } else {
-                  vErrors.push(err21);
+              if (typeof data8 === 'string') {
+                if (func3(data8) > 255) {
+                  const err21 = {
+                    instancePath: instancePath + '/data/attributes/companyType',
+                    schemaPath: '#/properties/data/properties/attributes/properties/companyType/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err21];
+                  } else {
+                    vErrors.push(err21);
+                  }
+                  errors++;
                 }
-                errors++;
               }
             }
-            if (data3.custom102 !== undefined) {
-              let data11 = data3.custom102;
-              if (typeof data11 !== 'string' && data11 !== null) {
+            if (data3.custom1 !== undefined) {
+              let data9 = data3.custom1;
+              if (typeof data9 !== 'string' && data9 !== null) {
                 const err22 = {
-                  instancePath: instancePath + '/data/attributes/custom102',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom102/type',
+                  instancePath: instancePath + '/data/attributes/custom1',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom1/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom102.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom1.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -4946,33 +5039,32 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data3.custom103 !== undefined) {
-              let data12 = data3.custom103;
-              if (typeof data12 !== 'string' && data12 !== null) {
-                const err23 = {
-                  instancePath: instancePath + '/data/attributes/custom103',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom103/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom103.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err23];
-                } else {
-                  vErrors.push(err23);
+              if (typeof data9 === 'string') {
+                if (func3(data9) > 32000) {
+                  const err23 = {
+                    instancePath: instancePath + '/data/attributes/custom1',
+                    schemaPath: '#/properties/data/properties/attributes/properties/custom1/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 32000 },
+                    message: 'must NOT have more than 32000 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err23];
+                  } else {
+                    vErrors.push(err23);
+                  }
+                  errors++;
                 }
-                errors++;
               }
             }
-            if (data3.custom104 !== undefined) {
-              let data13 = data3.custom104;
-              if (typeof data13 !== 'string' && data13 !== null) {
+            if (data3.custom10 !== undefined) {
+              let data10 = data3.custom10;
+              if (typeof data10 !== 'string' && data10 !== null) {
                 const err24 = {
-                  instancePath: instancePath + '/data/attributes/custom104',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom104/type',
+                  instancePath: instancePath + '/data/attributes/custom10',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom10/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom104.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom10.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -4983,14 +5075,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom105 !== undefined) {
-              let data14 = data3.custom105;
-              if (typeof data14 !== 'string' && data14 !== null) {
+            if (data3.custom100 !== undefined) {
+              let data11 = data3.custom100;
+              if (typeof data11 !== 'string' && data11 !== null) {
                 const err25 = {
-                  instancePath: instancePath + '/data/attributes/custom105',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom105/type',
+                  instancePath: instancePath + '/data/attributes/custom100',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom100/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom105.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom100.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5001,14 +5093,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom106 !== undefined) {
-              let data15 = data3.custom106;
-              if (typeof data15 !== 'string' && data15 !== null) {
+            if (data3.custom101 !== undefined) {
+              let data12 = data3.custom101;
+              if (typeof data12 !== 'string' && data12 !== null) {
                 const err26 = {
-                  instancePath: instancePath + '/data/attributes/custom106',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom106/type',
+                  instancePath: instancePath + '/data/attributes/custom101',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom101/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom106.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom101.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5019,14 +5111,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom107 !== undefined) {
-              let data16 = data3.custom107;
-              if (typeof data16 !== 'string' && data16 !== null) {
+            if (data3.custom102 !== undefined) {
+              let data13 = data3.custom102;
+              if (typeof data13 !== 'string' && data13 !== null) {
                 const err27 = {
-                  instancePath: instancePath + '/data/attributes/custom107',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom107/type',
+                  instancePath: instancePath + '/data/attributes/custom102',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom102/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom107.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom102.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5037,14 +5129,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom108 !== undefined) {
-              let data17 = data3.custom108;
-              if (typeof data17 !== 'string' && data17 !== null) {
+            if (data3.custom103 !== undefined) {
+              let data14 = data3.custom103;
+              if (typeof data14 !== 'string' && data14 !== null) {
                 const err28 = {
-                  instancePath: instancePath + '/data/attributes/custom108',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom108/type',
+                  instancePath: instancePath + '/data/attributes/custom103',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom103/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom108.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom103.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5055,14 +5147,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom109 !== undefined) {
-              let data18 = data3.custom109;
-              if (typeof data18 !== 'string' && data18 !== null) {
+            if (data3.custom104 !== undefined) {
+              let data15 = data3.custom104;
+              if (typeof data15 !== 'string' && data15 !== null) {
                 const err29 = {
-                  instancePath: instancePath + '/data/attributes/custom109',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom109/type',
+                  instancePath: instancePath + '/data/attributes/custom104',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom104/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom109.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom104.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5073,14 +5165,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom11 !== undefined) {
-              let data19 = data3.custom11;
-              if (typeof data19 !== 'string' && data19 !== null) {
+            if (data3.custom105 !== undefined) {
+              let data16 = data3.custom105;
+              if (typeof data16 !== 'string' && data16 !== null) {
                 const err30 = {
-                  instancePath: instancePath + '/data/attributes/custom11',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom11/type',
+                  instancePath: instancePath + '/data/attributes/custom105',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom105/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom11.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom105.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5091,14 +5183,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom110 !== undefined) {
-              let data20 = data3.custom110;
-              if (typeof data20 !== 'string' && data20 !== null) {
+            if (data3.custom106 !== undefined) {
+              let data17 = data3.custom106;
+              if (typeof data17 !== 'string' && data17 !== null) {
                 const err31 = {
-                  instancePath: instancePath + '/data/attributes/custom110',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom110/type',
+                  instancePath: instancePath + '/data/attributes/custom106',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom106/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom110.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom106.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5109,14 +5201,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom111 !== undefined) {
-              let data21 = data3.custom111;
-              if (typeof data21 !== 'string' && data21 !== null) {
+            if (data3.custom107 !== undefined) {
+              let data18 = data3.custom107;
+              if (typeof data18 !== 'string' && data18 !== null) {
                 const err32 = {
-                  instancePath: instancePath + '/data/attributes/custom111',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom111/type',
+                  instancePath: instancePath + '/data/attributes/custom107',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom107/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom111.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom107.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5127,14 +5219,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom112 !== undefined) {
-              let data22 = data3.custom112;
-              if (typeof data22 !== 'string' && data22 !== null) {
+            if (data3.custom108 !== undefined) {
+              let data19 = data3.custom108;
+              if (typeof data19 !== 'string' && data19 !== null) {
                 const err33 = {
-                  instancePath: instancePath + '/data/attributes/custom112',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom112/type',
+                  instancePath: instancePath + '/data/attributes/custom108',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom108/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom112.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom108.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5145,14 +5237,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom113 !== undefined) {
-              let data23 = data3.custom113;
-              if (typeof data23 !== 'string' && data23 !== null) {
+            if (data3.custom109 !== undefined) {
+              let data20 = data3.custom109;
+              if (typeof data20 !== 'string' && data20 !== null) {
                 const err34 = {
-                  instancePath: instancePath + '/data/attributes/custom113',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom113/type',
+                  instancePath: instancePath + '/data/attributes/custom109',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom109/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom113.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom109.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5163,14 +5255,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom114 !== undefined) {
-              let data24 = data3.custom114;
-              if (typeof data24 !== 'string' && data24 !== null) {
+            if (data3.custom11 !== undefined) {
+              let data21 = data3.custom11;
+              if (typeof data21 !== 'string' && data21 !== null) {
                 const err35 = {
-                  instancePath: instancePath + '/data/attributes/custom114',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom114/type',
+                  instancePath: instancePath + '/data/attributes/custom11',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom11/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom114.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom11.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5181,14 +5273,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom115 !== undefined) {
-              let data25 = data3.custom115;
-              if (typeof data25 !== 'string' && data25 !== null) {
+            if (data3.custom110 !== undefined) {
+              let data22 = data3.custom110;
+              if (typeof data22 !== 'string' && data22 !== null) {
                 const err36 = {
-                  instancePath: instancePath + '/data/attributes/custom115',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom115/type',
+                  instancePath: instancePath + '/data/attributes/custom110',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom110/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom115.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom110.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5199,14 +5291,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom116 !== undefined) {
-              let data26 = data3.custom116;
-              if (typeof data26 !== 'string' && data26 !== null) {
+            if (data3.custom111 !== undefined) {
+              let data23 = data3.custom111;
+              if (typeof data23 !== 'string' && data23 !== null) {
                 const err37 = {
-                  instancePath: instancePath + '/data/attributes/custom116',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom116/type',
+                  instancePath: instancePath + '/data/attributes/custom111',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom111/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom116.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom111.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5217,14 +5309,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom117 !== undefined) {
-              let data27 = data3.custom117;
-              if (typeof data27 !== 'string' && data27 !== null) {
+            if (data3.custom112 !== undefined) {
+              let data24 = data3.custom112;
+              if (typeof data24 !== 'string' && data24 !== null) {
                 const err38 = {
-                  instancePath: instancePath + '/data/attributes/custom117',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom117/type',
+                  instancePath: instancePath + '/data/attributes/custom112',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom112/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom117.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom112.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5235,14 +5327,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom118 !== undefined) {
-              let data28 = data3.custom118;
-              if (typeof data28 !== 'string' && data28 !== null) {
+            if (data3.custom113 !== undefined) {
+              let data25 = data3.custom113;
+              if (typeof data25 !== 'string' && data25 !== null) {
                 const err39 = {
-                  instancePath: instancePath + '/data/attributes/custom118',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom118/type',
+                  instancePath: instancePath + '/data/attributes/custom113',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom113/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom118.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom113.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5253,14 +5345,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom119 !== undefined) {
-              let data29 = data3.custom119;
-              if (typeof data29 !== 'string' && data29 !== null) {
+            if (data3.custom114 !== undefined) {
+              let data26 = data3.custom114;
+              if (typeof data26 !== 'string' && data26 !== null) {
                 const err40 = {
-                  instancePath: instancePath + '/data/attributes/custom119',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom119/type',
+                  instancePath: instancePath + '/data/attributes/custom114',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom114/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom119.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom114.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5271,14 +5363,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom12 !== undefined) {
-              let data30 = data3.custom12;
-              if (typeof data30 !== 'string' && data30 !== null) {
+            if (data3.custom115 !== undefined) {
+              let data27 = data3.custom115;
+              if (typeof data27 !== 'string' && data27 !== null) {
                 const err41 = {
-                  instancePath: instancePath + '/data/attributes/custom12',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom12/type',
+                  instancePath: instancePath + '/data/attributes/custom115',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom115/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom12.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom115.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5289,14 +5381,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom120 !== undefined) {
-              let data31 = data3.custom120;
-              if (typeof data31 !== 'string' && data31 !== null) {
+            if (data3.custom116 !== undefined) {
+              let data28 = data3.custom116;
+              if (typeof data28 !== 'string' && data28 !== null) {
                 const err42 = {
-                  instancePath: instancePath + '/data/attributes/custom120',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom120/type',
+                  instancePath: instancePath + '/data/attributes/custom116',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom116/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom120.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom116.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5307,14 +5399,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom121 !== undefined) {
-              let data32 = data3.custom121;
-              if (typeof data32 !== 'string' && data32 !== null) {
+            if (data3.custom117 !== undefined) {
+              let data29 = data3.custom117;
+              if (typeof data29 !== 'string' && data29 !== null) {
                 const err43 = {
-                  instancePath: instancePath + '/data/attributes/custom121',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom121/type',
+                  instancePath: instancePath + '/data/attributes/custom117',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom117/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom121.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom117.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5325,14 +5417,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom122 !== undefined) {
-              let data33 = data3.custom122;
-              if (typeof data33 !== 'string' && data33 !== null) {
+            if (data3.custom118 !== undefined) {
+              let data30 = data3.custom118;
+              if (typeof data30 !== 'string' && data30 !== null) {
                 const err44 = {
-                  instancePath: instancePath + '/data/attributes/custom122',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom122/type',
+                  instancePath: instancePath + '/data/attributes/custom118',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom118/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom122.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom118.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5343,14 +5435,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom123 !== undefined) {
-              let data34 = data3.custom123;
-              if (typeof data34 !== 'string' && data34 !== null) {
+            if (data3.custom119 !== undefined) {
+              let data31 = data3.custom119;
+              if (typeof data31 !== 'string' && data31 !== null) {
                 const err45 = {
-                  instancePath: instancePath + '/data/attributes/custom123',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom123/type',
+                  instancePath: instancePath + '/data/attributes/custom119',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom119/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom123.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom119.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5361,14 +5453,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom124 !== undefined) {
-              let data35 = data3.custom124;
-              if (typeof data35 !== 'string' && data35 !== null) {
+            if (data3.custom12 !== undefined) {
+              let data32 = data3.custom12;
+              if (typeof data32 !== 'string' && data32 !== null) {
                 const err46 = {
-                  instancePath: instancePath + '/data/attributes/custom124',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom124/type',
+                  instancePath: instancePath + '/data/attributes/custom12',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom12/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom124.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom12.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5379,14 +5471,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom125 !== undefined) {
-              let data36 = data3.custom125;
-              if (typeof data36 !== 'string' && data36 !== null) {
+            if (data3.custom120 !== undefined) {
+              let data33 = data3.custom120;
+              if (typeof data33 !== 'string' && data33 !== null) {
                 const err47 = {
-                  instancePath: instancePath + '/data/attributes/custom125',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom125/type',
+                  instancePath: instancePath + '/data/attributes/custom120',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom120/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom125.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom120.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5397,14 +5489,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom126 !== undefined) {
-              let data37 = data3.custom126;
-              if (typeof data37 !== 'string' && data37 !== null) {
+            if (data3.custom121 !== undefined) {
+              let data34 = data3.custom121;
+              if (typeof data34 !== 'string' && data34 !== null) {
                 const err48 = {
-                  instancePath: instancePath + '/data/attributes/custom126',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom126/type',
+                  instancePath: instancePath + '/data/attributes/custom121',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom121/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom126.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom121.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5415,14 +5507,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom127 !== undefined) {
-              let data38 = data3.custom127;
-              if (typeof data38 !== 'string' && data38 !== null) {
+            if (data3.custom122 !== undefined) {
+              let data35 = data3.custom122;
+              if (typeof data35 !== 'string' && data35 !== null) {
                 const err49 = {
-                  instancePath: instancePath + '/data/attributes/custom127',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom127/type',
+                  instancePath: instancePath + '/data/attributes/custom122',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom122/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom127.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom122.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5433,14 +5525,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom128 !== undefined) {
-              let data39 = data3.custom128;
-              if (typeof data39 !== 'string' && data39 !== null) {
+            if (data3.custom123 !== undefined) {
+              let data36 = data3.custom123;
+              if (typeof data36 !== 'string' && data36 !== null) {
                 const err50 = {
-                  instancePath: instancePath + '/data/attributes/custom128',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom128/type',
+                  instancePath: instancePath + '/data/attributes/custom123',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom123/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom128.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom123.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5451,14 +5543,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom129 !== undefined) {
-              let data40 = data3.custom129;
-              if (typeof data40 !== 'string' && data40 !== null) {
+            if (data3.custom124 !== undefined) {
+              let data37 = data3.custom124;
+              if (typeof data37 !== 'string' && data37 !== null) {
                 const err51 = {
-                  instancePath: instancePath + '/data/attributes/custom129',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom129/type',
+                  instancePath: instancePath + '/data/attributes/custom124',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom124/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom129.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom124.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5469,14 +5561,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom13 !== undefined) {
-              let data41 = data3.custom13;
-              if (typeof data41 !== 'string' && data41 !== null) {
+            if (data3.custom125 !== undefined) {
+              let data38 = data3.custom125;
+              if (typeof data38 !== 'string' && data38 !== null) {
                 const err52 = {
-                  instancePath: instancePath + '/data/attributes/custom13',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom13/type',
+                  instancePath: instancePath + '/data/attributes/custom125',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom125/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom13.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom125.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5487,14 +5579,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom130 !== undefined) {
-              let data42 = data3.custom130;
-              if (typeof data42 !== 'string' && data42 !== null) {
+            if (data3.custom126 !== undefined) {
+              let data39 = data3.custom126;
+              if (typeof data39 !== 'string' && data39 !== null) {
                 const err53 = {
-                  instancePath: instancePath + '/data/attributes/custom130',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom130/type',
+                  instancePath: instancePath + '/data/attributes/custom126',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom126/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom130.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom126.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5505,14 +5597,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom131 !== undefined) {
-              let data43 = data3.custom131;
-              if (typeof data43 !== 'string' && data43 !== null) {
+            if (data3.custom127 !== undefined) {
+              let data40 = data3.custom127;
+              if (typeof data40 !== 'string' && data40 !== null) {
                 const err54 = {
-                  instancePath: instancePath + '/data/attributes/custom131',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom131/type',
+                  instancePath: instancePath + '/data/attributes/custom127',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom127/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom131.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom127.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5523,14 +5615,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom132 !== undefined) {
-              let data44 = data3.custom132;
-              if (typeof data44 !== 'string' && data44 !== null) {
+            if (data3.custom128 !== undefined) {
+              let data41 = data3.custom128;
+              if (typeof data41 !== 'string' && data41 !== null) {
                 const err55 = {
-                  instancePath: instancePath + '/data/attributes/custom132',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom132/type',
+                  instancePath: instancePath + '/data/attributes/custom128',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom128/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom132.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom128.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5541,14 +5633,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom133 !== undefined) {
-              let data45 = data3.custom133;
-              if (typeof data45 !== 'string' && data45 !== null) {
+            if (data3.custom129 !== undefined) {
+              let data42 = data3.custom129;
+              if (typeof data42 !== 'string' && data42 !== null) {
                 const err56 = {
-                  instancePath: instancePath + '/data/attributes/custom133',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom133/type',
+                  instancePath: instancePath + '/data/attributes/custom129',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom129/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom133.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom129.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5559,14 +5651,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom134 !== undefined) {
-              let data46 = data3.custom134;
-              if (typeof data46 !== 'string' && data46 !== null) {
+            if (data3.custom13 !== undefined) {
+              let data43 = data3.custom13;
+              if (typeof data43 !== 'string' && data43 !== null) {
                 const err57 = {
-                  instancePath: instancePath + '/data/attributes/custom134',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom134/type',
+                  instancePath: instancePath + '/data/attributes/custom13',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom13/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom134.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom13.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5577,14 +5669,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom135 !== undefined) {
-              let data47 = data3.custom135;
-              if (typeof data47 !== 'string' && data47 !== null) {
+            if (data3.custom130 !== undefined) {
+              let data44 = data3.custom130;
+              if (typeof data44 !== 'string' && data44 !== null) {
                 const err58 = {
-                  instancePath: instancePath + '/data/attributes/custom135',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom135/type',
+                  instancePath: instancePath + '/data/attributes/custom130',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom130/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom135.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom130.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5595,14 +5687,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom136 !== undefined) {
-              let data48 = data3.custom136;
-              if (typeof data48 !== 'string' && data48 !== null) {
+            if (data3.custom131 !== undefined) {
+              let data45 = data3.custom131;
+              if (typeof data45 !== 'string' && data45 !== null) {
                 const err59 = {
-                  instancePath: instancePath + '/data/attributes/custom136',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom136/type',
+                  instancePath: instancePath + '/data/attributes/custom131',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom131/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom136.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom131.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5613,14 +5705,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom137 !== undefined) {
-              let data49 = data3.custom137;
-              if (typeof data49 !== 'string' && data49 !== null) {
+            if (data3.custom132 !== undefined) {
+              let data46 = data3.custom132;
+              if (typeof data46 !== 'string' && data46 !== null) {
                 const err60 = {
-                  instancePath: instancePath + '/data/attributes/custom137',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom137/type',
+                  instancePath: instancePath + '/data/attributes/custom132',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom132/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom137.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom132.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5631,14 +5723,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom138 !== undefined) {
-              let data50 = data3.custom138;
-              if (typeof data50 !== 'string' && data50 !== null) {
+            if (data3.custom133 !== undefined) {
+              let data47 = data3.custom133;
+              if (typeof data47 !== 'string' && data47 !== null) {
                 const err61 = {
-                  instancePath: instancePath + '/data/attributes/custom138',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom138/type',
+                  instancePath: instancePath + '/data/attributes/custom133',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom133/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom138.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom133.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5649,14 +5741,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom139 !== undefined) {
-              let data51 = data3.custom139;
-              if (typeof data51 !== 'string' && data51 !== null) {
+            if (data3.custom134 !== undefined) {
+              let data48 = data3.custom134;
+              if (typeof data48 !== 'string' && data48 !== null) {
                 const err62 = {
-                  instancePath: instancePath + '/data/attributes/custom139',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom139/type',
+                  instancePath: instancePath + '/data/attributes/custom134',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom134/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom139.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom134.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5667,14 +5759,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom14 !== undefined) {
-              let data52 = data3.custom14;
-              if (typeof data52 !== 'string' && data52 !== null) {
+            if (data3.custom135 !== undefined) {
+              let data49 = data3.custom135;
+              if (typeof data49 !== 'string' && data49 !== null) {
                 const err63 = {
-                  instancePath: instancePath + '/data/attributes/custom14',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom14/type',
+                  instancePath: instancePath + '/data/attributes/custom135',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom135/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom14.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom135.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5685,14 +5777,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom140 !== undefined) {
-              let data53 = data3.custom140;
-              if (typeof data53 !== 'string' && data53 !== null) {
+            if (data3.custom136 !== undefined) {
+              let data50 = data3.custom136;
+              if (typeof data50 !== 'string' && data50 !== null) {
                 const err64 = {
-                  instancePath: instancePath + '/data/attributes/custom140',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom140/type',
+                  instancePath: instancePath + '/data/attributes/custom136',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom136/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom140.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom136.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5703,14 +5795,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom141 !== undefined) {
-              let data54 = data3.custom141;
-              if (typeof data54 !== 'string' && data54 !== null) {
+            if (data3.custom137 !== undefined) {
+              let data51 = data3.custom137;
+              if (typeof data51 !== 'string' && data51 !== null) {
                 const err65 = {
-                  instancePath: instancePath + '/data/attributes/custom141',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom141/type',
+                  instancePath: instancePath + '/data/attributes/custom137',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom137/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom141.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom137.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5721,14 +5813,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom142 !== undefined) {
-              let data55 = data3.custom142;
-              if (typeof data55 !== 'string' && data55 !== null) {
+            if (data3.custom138 !== undefined) {
+              let data52 = data3.custom138;
+              if (typeof data52 !== 'string' && data52 !== null) {
                 const err66 = {
-                  instancePath: instancePath + '/data/attributes/custom142',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom142/type',
+                  instancePath: instancePath + '/data/attributes/custom138',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom138/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom142.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom138.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5739,14 +5831,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom143 !== undefined) {
-              let data56 = data3.custom143;
-              if (typeof data56 !== 'string' && data56 !== null) {
+            if (data3.custom139 !== undefined) {
+              let data53 = data3.custom139;
+              if (typeof data53 !== 'string' && data53 !== null) {
                 const err67 = {
-                  instancePath: instancePath + '/data/attributes/custom143',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom143/type',
+                  instancePath: instancePath + '/data/attributes/custom139',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom139/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom143.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom139.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5757,14 +5849,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom144 !== undefined) {
-              let data57 = data3.custom144;
-              if (typeof data57 !== 'string' && data57 !== null) {
+            if (data3.custom14 !== undefined) {
+              let data54 = data3.custom14;
+              if (typeof data54 !== 'string' && data54 !== null) {
                 const err68 = {
-                  instancePath: instancePath + '/data/attributes/custom144',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom144/type',
+                  instancePath: instancePath + '/data/attributes/custom14',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom14/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom144.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom14.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5775,14 +5867,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom145 !== undefined) {
-              let data58 = data3.custom145;
-              if (typeof data58 !== 'string' && data58 !== null) {
+            if (data3.custom140 !== undefined) {
+              let data55 = data3.custom140;
+              if (typeof data55 !== 'string' && data55 !== null) {
                 const err69 = {
-                  instancePath: instancePath + '/data/attributes/custom145',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom145/type',
+                  instancePath: instancePath + '/data/attributes/custom140',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom140/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom145.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom140.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5793,14 +5885,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom146 !== undefined) {
-              let data59 = data3.custom146;
-              if (typeof data59 !== 'string' && data59 !== null) {
+            if (data3.custom141 !== undefined) {
+              let data56 = data3.custom141;
+              if (typeof data56 !== 'string' && data56 !== null) {
                 const err70 = {
-                  instancePath: instancePath + '/data/attributes/custom146',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom146/type',
+                  instancePath: instancePath + '/data/attributes/custom141',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom141/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom146.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom141.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5811,14 +5903,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom147 !== undefined) {
-              let data60 = data3.custom147;
-              if (typeof data60 !== 'string' && data60 !== null) {
+            if (data3.custom142 !== undefined) {
+              let data57 = data3.custom142;
+              if (typeof data57 !== 'string' && data57 !== null) {
                 const err71 = {
-                  instancePath: instancePath + '/data/attributes/custom147',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom147/type',
+                  instancePath: instancePath + '/data/attributes/custom142',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom142/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom147.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom142.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5829,14 +5921,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom148 !== undefined) {
-              let data61 = data3.custom148;
-              if (typeof data61 !== 'string' && data61 !== null) {
+            if (data3.custom143 !== undefined) {
+              let data58 = data3.custom143;
+              if (typeof data58 !== 'string' && data58 !== null) {
                 const err72 = {
-                  instancePath: instancePath + '/data/attributes/custom148',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom148/type',
+                  instancePath: instancePath + '/data/attributes/custom143',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom143/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom148.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom143.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5847,14 +5939,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom149 !== undefined) {
-              let data62 = data3.custom149;
-              if (typeof data62 !== 'string' && data62 !== null) {
+            if (data3.custom144 !== undefined) {
+              let data59 = data3.custom144;
+              if (typeof data59 !== 'string' && data59 !== null) {
                 const err73 = {
-                  instancePath: instancePath + '/data/attributes/custom149',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom149/type',
+                  instancePath: instancePath + '/data/attributes/custom144',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom144/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom149.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom144.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5865,14 +5957,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom15 !== undefined) {
-              let data63 = data3.custom15;
-              if (typeof data63 !== 'string' && data63 !== null) {
+            if (data3.custom145 !== undefined) {
+              let data60 = data3.custom145;
+              if (typeof data60 !== 'string' && data60 !== null) {
                 const err74 = {
-                  instancePath: instancePath + '/data/attributes/custom15',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom15/type',
+                  instancePath: instancePath + '/data/attributes/custom145',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom145/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom15.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom145.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5883,14 +5975,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom150 !== undefined) {
-              let data64 = data3.custom150;
-              if (typeof data64 !== 'string' && data64 !== null) {
+            if (data3.custom146 !== undefined) {
+              let data61 = data3.custom146;
+              if (typeof data61 !== 'string' && data61 !== null) {
                 const err75 = {
-                  instancePath: instancePath + '/data/attributes/custom150',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom150/type',
+                  instancePath: instancePath + '/data/attributes/custom146',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom146/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom150.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom146.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5901,14 +5993,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom16 !== undefined) {
-              let data65 = data3.custom16;
-              if (typeof data65 !== 'string' && data65 !== null) {
+            if (data3.custom147 !== undefined) {
+              let data62 = data3.custom147;
+              if (typeof data62 !== 'string' && data62 !== null) {
                 const err76 = {
-                  instancePath: instancePath + '/data/attributes/custom16',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom16/type',
+                  instancePath: instancePath + '/data/attributes/custom147',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom147/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom16.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom147.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5919,14 +6011,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom17 !== undefined) {
-              let data66 = data3.custom17;
-              if (typeof data66 !== 'string' && data66 !== null) {
+            if (data3.custom148 !== undefined) {
+              let data63 = data3.custom148;
+              if (typeof data63 !== 'string' && data63 !== null) {
                 const err77 = {
-                  instancePath: instancePath + '/data/attributes/custom17',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom17/type',
+                  instancePath: instancePath + '/data/attributes/custom148',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom148/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom17.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom148.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5937,14 +6029,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom18 !== undefined) {
-              let data67 = data3.custom18;
-              if (typeof data67 !== 'string' && data67 !== null) {
+            if (data3.custom149 !== undefined) {
+              let data64 = data3.custom149;
+              if (typeof data64 !== 'string' && data64 !== null) {
                 const err78 = {
-                  instancePath: instancePath + '/data/attributes/custom18',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom18/type',
+                  instancePath: instancePath + '/data/attributes/custom149',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom149/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom18.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom149.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5955,14 +6047,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom19 !== undefined) {
-              let data68 = data3.custom19;
-              if (typeof data68 !== 'string' && data68 !== null) {
+            if (data3.custom15 !== undefined) {
+              let data65 = data3.custom15;
+              if (typeof data65 !== 'string' && data65 !== null) {
                 const err79 = {
-                  instancePath: instancePath + '/data/attributes/custom19',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom19/type',
+                  instancePath: instancePath + '/data/attributes/custom15',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom15/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom19.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom15.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5973,14 +6065,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom2 !== undefined) {
-              let data69 = data3.custom2;
-              if (typeof data69 !== 'string' && data69 !== null) {
+            if (data3.custom150 !== undefined) {
+              let data66 = data3.custom150;
+              if (typeof data66 !== 'string' && data66 !== null) {
                 const err80 = {
-                  instancePath: instancePath + '/data/attributes/custom2',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom2/type',
+                  instancePath: instancePath + '/data/attributes/custom150',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom150/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom2.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom150.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5991,14 +6083,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom20 !== undefined) {
-              let data70 = data3.custom20;
-              if (typeof data70 !== 'string' && data70 !== null) {
+            if (data3.custom16 !== undefined) {
+              let data67 = data3.custom16;
+              if (typeof data67 !== 'string' && data67 !== null) {
                 const err81 = {
-                  instancePath: instancePath + '/data/attributes/custom20',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom20/type',
+                  instancePath: instancePath + '/data/attributes/custom16',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom16/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom20.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom16.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6009,14 +6101,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom21 !== undefined) {
-              let data71 = data3.custom21;
-              if (typeof data71 !== 'string' && data71 !== null) {
+            if (data3.custom17 !== undefined) {
+              let data68 = data3.custom17;
+              if (typeof data68 !== 'string' && data68 !== null) {
                 const err82 = {
-                  instancePath: instancePath + '/data/attributes/custom21',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom21/type',
+                  instancePath: instancePath + '/data/attributes/custom17',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom17/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom21.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom17.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6027,14 +6119,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom22 !== undefined) {
-              let data72 = data3.custom22;
-              if (typeof data72 !== 'string' && data72 !== null) {
+            if (data3.custom18 !== undefined) {
+              let data69 = data3.custom18;
+              if (typeof data69 !== 'string' && data69 !== null) {
                 const err83 = {
-                  instancePath: instancePath + '/data/attributes/custom22',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom22/type',
+                  instancePath: instancePath + '/data/attributes/custom18',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom18/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom22.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom18.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6045,14 +6137,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom23 !== undefined) {
-              let data73 = data3.custom23;
-              if (typeof data73 !== 'string' && data73 !== null) {
+            if (data3.custom19 !== undefined) {
+              let data70 = data3.custom19;
+              if (typeof data70 !== 'string' && data70 !== null) {
                 const err84 = {
-                  instancePath: instancePath + '/data/attributes/custom23',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom23/type',
+                  instancePath: instancePath + '/data/attributes/custom19',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom19/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom23.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom19.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6063,14 +6155,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom24 !== undefined) {
-              let data74 = data3.custom24;
-              if (typeof data74 !== 'string' && data74 !== null) {
+            if (data3.custom2 !== undefined) {
+              let data71 = data3.custom2;
+              if (typeof data71 !== 'string' && data71 !== null) {
                 const err85 = {
-                  instancePath: instancePath + '/data/attributes/custom24',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom24/type',
+                  instancePath: instancePath + '/data/attributes/custom2',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom2/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom24.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom2.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6081,14 +6173,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom25 !== undefined) {
-              let data75 = data3.custom25;
-              if (typeof data75 !== 'string' && data75 !== null) {
+            if (data3.custom20 !== undefined) {
+              let data72 = data3.custom20;
+              if (typeof data72 !== 'string' && data72 !== null) {
                 const err86 = {
-                  instancePath: instancePath + '/data/attributes/custom25',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom25/type',
+                  instancePath: instancePath + '/data/attributes/custom20',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom20/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom25.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom20.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6099,14 +6191,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom26 !== undefined) {
-              let data76 = data3.custom26;
-              if (typeof data76 !== 'string' && data76 !== null) {
+            if (data3.custom21 !== undefined) {
+              let data73 = data3.custom21;
+              if (typeof data73 !== 'string' && data73 !== null) {
                 const err87 = {
-                  instancePath: instancePath + '/data/attributes/custom26',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom26/type',
+                  instancePath: instancePath + '/data/attributes/custom21',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom21/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom26.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom21.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6117,14 +6209,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom27 !== undefined) {
-              let data77 = data3.custom27;
-              if (typeof data77 !== 'string' && data77 !== null) {
+            if (data3.custom22 !== undefined) {
+              let data74 = data3.custom22;
+              if (typeof data74 !== 'string' && data74 !== null) {
                 const err88 = {
-                  instancePath: instancePath + '/data/attributes/custom27',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom27/type',
+                  instancePath: instancePath + '/data/attributes/custom22',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom22/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom27.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom22.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6135,14 +6227,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom28 !== undefined) {
-              let data78 = data3.custom28;
-              if (typeof data78 !== 'string' && data78 !== null) {
+            if (data3.custom23 !== undefined) {
+              let data75 = data3.custom23;
+              if (typeof data75 !== 'string' && data75 !== null) {
                 const err89 = {
-                  instancePath: instancePath + '/data/attributes/custom28',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom28/type',
+                  instancePath: instancePath + '/data/attributes/custom23',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom23/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom28.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom23.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6153,14 +6245,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom29 !== undefined) {
-              let data79 = data3.custom29;
-              if (typeof data79 !== 'string' && data79 !== null) {
+            if (data3.custom24 !== undefined) {
+              let data76 = data3.custom24;
+              if (typeof data76 !== 'string' && data76 !== null) {
                 const err90 = {
-                  instancePath: instancePath + '/data/attributes/custom29',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom29/type',
+                  instancePath: instancePath + '/data/attributes/custom24',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom24/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom29.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom24.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6171,14 +6263,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom3 !== undefined) {
-              let data80 = data3.custom3;
-              if (typeof data80 !== 'string' && data80 !== null) {
+            if (data3.custom25 !== undefined) {
+              let data77 = data3.custom25;
+              if (typeof data77 !== 'string' && data77 !== null) {
                 const err91 = {
-                  instancePath: instancePath + '/data/attributes/custom3',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom3/type',
+                  instancePath: instancePath + '/data/attributes/custom25',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom25/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom3.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom25.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6189,14 +6281,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom30 !== undefined) {
-              let data81 = data3.custom30;
-              if (typeof data81 !== 'string' && data81 !== null) {
+            if (data3.custom26 !== undefined) {
+              let data78 = data3.custom26;
+              if (typeof data78 !== 'string' && data78 !== null) {
                 const err92 = {
-                  instancePath: instancePath + '/data/attributes/custom30',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom30/type',
+                  instancePath: instancePath + '/data/attributes/custom26',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom26/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom30.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom26.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6207,14 +6299,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom31 !== undefined) {
-              let data82 = data3.custom31;
-              if (typeof data82 !== 'string' && data82 !== null) {
+            if (data3.custom27 !== undefined) {
+              let data79 = data3.custom27;
+              if (typeof data79 !== 'string' && data79 !== null) {
                 const err93 = {
-                  instancePath: instancePath + '/data/attributes/custom31',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom31/type',
+                  instancePath: instancePath + '/data/attributes/custom27',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom27/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom31.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom27.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6225,14 +6317,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom32 !== undefined) {
-              let data83 = data3.custom32;
-              if (typeof data83 !== 'string' && data83 !== null) {
+            if (data3.custom28 !== undefined) {
+              let data80 = data3.custom28;
+              if (typeof data80 !== 'string' && data80 !== null) {
                 const err94 = {
-                  instancePath: instancePath + '/data/attributes/custom32',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom32/type',
+                  instancePath: instancePath + '/data/attributes/custom28',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom28/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom32.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom28.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6243,14 +6335,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom33 !== undefined) {
-              let data84 = data3.custom33;
-              if (typeof data84 !== 'string' && data84 !== null) {
+            if (data3.custom29 !== undefined) {
+              let data81 = data3.custom29;
+              if (typeof data81 !== 'string' && data81 !== null) {
                 const err95 = {
-                  instancePath: instancePath + '/data/attributes/custom33',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom33/type',
+                  instancePath: instancePath + '/data/attributes/custom29',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom29/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom33.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom29.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6261,14 +6353,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom34 !== undefined) {
-              let data85 = data3.custom34;
-              if (typeof data85 !== 'string' && data85 !== null) {
+            if (data3.custom3 !== undefined) {
+              let data82 = data3.custom3;
+              if (typeof data82 !== 'string' && data82 !== null) {
                 const err96 = {
-                  instancePath: instancePath + '/data/attributes/custom34',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom34/type',
+                  instancePath: instancePath + '/data/attributes/custom3',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom3/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom34.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom3.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6279,14 +6371,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom35 !== undefined) {
-              let data86 = data3.custom35;
-              if (typeof data86 !== 'string' && data86 !== null) {
+            if (data3.custom30 !== undefined) {
+              let data83 = data3.custom30;
+              if (typeof data83 !== 'string' && data83 !== null) {
                 const err97 = {
-                  instancePath: instancePath + '/data/attributes/custom35',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom35/type',
+                  instancePath: instancePath + '/data/attributes/custom30',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom30/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom35.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom30.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6297,14 +6389,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom36 !== undefined) {
-              let data87 = data3.custom36;
-              if (typeof data87 !== 'string' && data87 !== null) {
+            if (data3.custom31 !== undefined) {
+              let data84 = data3.custom31;
+              if (typeof data84 !== 'string' && data84 !== null) {
                 const err98 = {
-                  instancePath: instancePath + '/data/attributes/custom36',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom36/type',
+                  instancePath: instancePath + '/data/attributes/custom31',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom31/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom36.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom31.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6315,14 +6407,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom37 !== undefined) {
-              let data88 = data3.custom37;
-              if (typeof data88 !== 'string' && data88 !== null) {
+            if (data3.custom32 !== undefined) {
+              let data85 = data3.custom32;
+              if (typeof data85 !== 'string' && data85 !== null) {
                 const err99 = {
-                  instancePath: instancePath + '/data/attributes/custom37',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom37/type',
+                  instancePath: instancePath + '/data/attributes/custom32',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom32/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom37.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom32.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6333,14 +6425,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom38 !== undefined) {
-              let data89 = data3.custom38;
-              if (typeof data89 !== 'string' && data89 !== null) {
+            if (data3.custom33 !== undefined) {
+              let data86 = data3.custom33;
+              if (typeof data86 !== 'string' && data86 !== null) {
                 const err100 = {
-                  instancePath: instancePath + '/data/attributes/custom38',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom38/type',
+                  instancePath: instancePath + '/data/attributes/custom33',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom33/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom38.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom33.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6351,14 +6443,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom39 !== undefined) {
-              let data90 = data3.custom39;
-              if (typeof data90 !== 'string' && data90 !== null) {
+            if (data3.custom34 !== undefined) {
+              let data87 = data3.custom34;
+              if (typeof data87 !== 'string' && data87 !== null) {
                 const err101 = {
-                  instancePath: instancePath + '/data/attributes/custom39',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom39/type',
+                  instancePath: instancePath + '/data/attributes/custom34',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom34/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom39.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom34.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6369,14 +6461,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom4 !== undefined) {
-              let data91 = data3.custom4;
-              if (typeof data91 !== 'string' && data91 !== null) {
+            if (data3.custom35 !== undefined) {
+              let data88 = data3.custom35;
+              if (typeof data88 !== 'string' && data88 !== null) {
                 const err102 = {
-                  instancePath: instancePath + '/data/attributes/custom4',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom4/type',
+                  instancePath: instancePath + '/data/attributes/custom35',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom35/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom4.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom35.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6387,14 +6479,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom40 !== undefined) {
-              let data92 = data3.custom40;
-              if (typeof data92 !== 'string' && data92 !== null) {
+            if (data3.custom36 !== undefined) {
+              let data89 = data3.custom36;
+              if (typeof data89 !== 'string' && data89 !== null) {
                 const err103 = {
-                  instancePath: instancePath + '/data/attributes/custom40',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom40/type',
+                  instancePath: instancePath + '/data/attributes/custom36',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom36/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom40.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom36.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6405,14 +6497,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom41 !== undefined) {
-              let data93 = data3.custom41;
-              if (typeof data93 !== 'string' && data93 !== null) {
+            if (data3.custom37 !== undefined) {
+              let data90 = data3.custom37;
+              if (typeof data90 !== 'string' && data90 !== null) {
                 const err104 = {
-                  instancePath: instancePath + '/data/attributes/custom41',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom41/type',
+                  instancePath: instancePath + '/data/attributes/custom37',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom37/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom41.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom37.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6423,14 +6515,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom42 !== undefined) {
-              let data94 = data3.custom42;
-              if (typeof data94 !== 'string' && data94 !== null) {
+            if (data3.custom38 !== undefined) {
+              let data91 = data3.custom38;
+              if (typeof data91 !== 'string' && data91 !== null) {
                 const err105 = {
-                  instancePath: instancePath + '/data/attributes/custom42',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom42/type',
+                  instancePath: instancePath + '/data/attributes/custom38',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom38/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom42.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom38.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6441,14 +6533,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom43 !== undefined) {
-              let data95 = data3.custom43;
-              if (typeof data95 !== 'string' && data95 !== null) {
+            if (data3.custom39 !== undefined) {
+              let data92 = data3.custom39;
+              if (typeof data92 !== 'string' && data92 !== null) {
                 const err106 = {
-                  instancePath: instancePath + '/data/attributes/custom43',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom43/type',
+                  instancePath: instancePath + '/data/attributes/custom39',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom39/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom43.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom39.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6459,14 +6551,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom44 !== undefined) {
-              let data96 = data3.custom44;
-              if (typeof data96 !== 'string' && data96 !== null) {
+            if (data3.custom4 !== undefined) {
+              let data93 = data3.custom4;
+              if (typeof data93 !== 'string' && data93 !== null) {
                 const err107 = {
-                  instancePath: instancePath + '/data/attributes/custom44',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom44/type',
+                  instancePath: instancePath + '/data/attributes/custom4',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom4/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom44.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom4.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6477,14 +6569,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom45 !== undefined) {
-              let data97 = data3.custom45;
-              if (typeof data97 !== 'string' && data97 !== null) {
+            if (data3.custom40 !== undefined) {
+              let data94 = data3.custom40;
+              if (typeof data94 !== 'string' && data94 !== null) {
                 const err108 = {
-                  instancePath: instancePath + '/data/attributes/custom45',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom45/type',
+                  instancePath: instancePath + '/data/attributes/custom40',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom40/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom45.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom40.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6495,14 +6587,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom46 !== undefined) {
-              let data98 = data3.custom46;
-              if (typeof data98 !== 'string' && data98 !== null) {
+            if (data3.custom41 !== undefined) {
+              let data95 = data3.custom41;
+              if (typeof data95 !== 'string' && data95 !== null) {
                 const err109 = {
-                  instancePath: instancePath + '/data/attributes/custom46',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom46/type',
+                  instancePath: instancePath + '/data/attributes/custom41',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom41/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom46.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom41.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6513,14 +6605,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom47 !== undefined) {
-              let data99 = data3.custom47;
-              if (typeof data99 !== 'string' && data99 !== null) {
+            if (data3.custom42 !== undefined) {
+              let data96 = data3.custom42;
+              if (typeof data96 !== 'string' && data96 !== null) {
                 const err110 = {
-                  instancePath: instancePath + '/data/attributes/custom47',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom47/type',
+                  instancePath: instancePath + '/data/attributes/custom42',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom42/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom47.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom42.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6531,14 +6623,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom48 !== undefined) {
-              let data100 = data3.custom48;
-              if (typeof data100 !== 'string' && data100 !== null) {
+            if (data3.custom43 !== undefined) {
+              let data97 = data3.custom43;
+              if (typeof data97 !== 'string' && data97 !== null) {
                 const err111 = {
-                  instancePath: instancePath + '/data/attributes/custom48',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom48/type',
+                  instancePath: instancePath + '/data/attributes/custom43',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom43/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom48.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom43.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6549,14 +6641,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom49 !== undefined) {
-              let data101 = data3.custom49;
-              if (typeof data101 !== 'string' && data101 !== null) {
+            if (data3.custom44 !== undefined) {
+              let data98 = data3.custom44;
+              if (typeof data98 !== 'string' && data98 !== null) {
                 const err112 = {
-                  instancePath: instancePath + '/data/attributes/custom49',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom49/type',
+                  instancePath: instancePath + '/data/attributes/custom44',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom44/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom49.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom44.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6567,14 +6659,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom5 !== undefined) {
-              let data102 = data3.custom5;
-              if (typeof data102 !== 'string' && data102 !== null) {
+            if (data3.custom45 !== undefined) {
+              let data99 = data3.custom45;
+              if (typeof data99 !== 'string' && data99 !== null) {
                 const err113 = {
-                  instancePath: instancePath + '/data/attributes/custom5',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom5/type',
+                  instancePath: instancePath + '/data/attributes/custom45',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom45/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom5.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom45.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6585,14 +6677,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom50 !== undefined) {
-              let data103 = data3.custom50;
-              if (typeof data103 !== 'string' && data103 !== null) {
+            if (data3.custom46 !== undefined) {
+              let data100 = data3.custom46;
+              if (typeof data100 !== 'string' && data100 !== null) {
                 const err114 = {
-                  instancePath: instancePath + '/data/attributes/custom50',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom50/type',
+                  instancePath: instancePath + '/data/attributes/custom46',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom46/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom50.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom46.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6603,14 +6695,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom51 !== undefined) {
-              let data104 = data3.custom51;
-              if (typeof data104 !== 'string' && data104 !== null) {
+            if (data3.custom47 !== undefined) {
+              let data101 = data3.custom47;
+              if (typeof data101 !== 'string' && data101 !== null) {
                 const err115 = {
-                  instancePath: instancePath + '/data/attributes/custom51',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom51/type',
+                  instancePath: instancePath + '/data/attributes/custom47',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom47/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom51.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom47.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6621,14 +6713,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom52 !== undefined) {
-              let data105 = data3.custom52;
-              if (typeof data105 !== 'string' && data105 !== null) {
+            if (data3.custom48 !== undefined) {
+              let data102 = data3.custom48;
+              if (typeof data102 !== 'string' && data102 !== null) {
                 const err116 = {
-                  instancePath: instancePath + '/data/attributes/custom52',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom52/type',
+                  instancePath: instancePath + '/data/attributes/custom48',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom48/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom52.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom48.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6639,14 +6731,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom53 !== undefined) {
-              let data106 = data3.custom53;
-              if (typeof data106 !== 'string' && data106 !== null) {
+            if (data3.custom49 !== undefined) {
+              let data103 = data3.custom49;
+              if (typeof data103 !== 'string' && data103 !== null) {
                 const err117 = {
-                  instancePath: instancePath + '/data/attributes/custom53',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom53/type',
+                  instancePath: instancePath + '/data/attributes/custom49',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom49/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom53.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom49.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6657,14 +6749,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom54 !== undefined) {
-              let data107 = data3.custom54;
-              if (typeof data107 !== 'string' && data107 !== null) {
+            if (data3.custom5 !== undefined) {
+              let data104 = data3.custom5;
+              if (typeof data104 !== 'string' && data104 !== null) {
                 const err118 = {
-                  instancePath: instancePath + '/data/attributes/custom54',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom54/type',
+                  instancePath: instancePath + '/data/attributes/custom5',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom5/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom54.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom5.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6675,14 +6767,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom55 !== undefined) {
-              let data108 = data3.custom55;
-              if (typeof data108 !== 'string' && data108 !== null) {
+            if (data3.custom50 !== undefined) {
+              let data105 = data3.custom50;
+              if (typeof data105 !== 'string' && data105 !== null) {
                 const err119 = {
-                  instancePath: instancePath + '/data/attributes/custom55',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom55/type',
+                  instancePath: instancePath + '/data/attributes/custom50',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom50/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom55.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom50.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6693,14 +6785,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom56 !== undefined) {
-              let data109 = data3.custom56;
-              if (typeof data109 !== 'string' && data109 !== null) {
+            if (data3.custom51 !== undefined) {
+              let data106 = data3.custom51;
+              if (typeof data106 !== 'string' && data106 !== null) {
                 const err120 = {
-                  instancePath: instancePath + '/data/attributes/custom56',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom56/type',
+                  instancePath: instancePath + '/data/attributes/custom51',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom51/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom56.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom51.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6711,14 +6803,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom57 !== undefined) {
-              let data110 = data3.custom57;
-              if (typeof data110 !== 'string' && data110 !== null) {
+            if (data3.custom52 !== undefined) {
+              let data107 = data3.custom52;
+              if (typeof data107 !== 'string' && data107 !== null) {
                 const err121 = {
-                  instancePath: instancePath + '/data/attributes/custom57',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom57/type',
+                  instancePath: instancePath + '/data/attributes/custom52',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom52/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom57.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom52.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6729,14 +6821,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom58 !== undefined) {
-              let data111 = data3.custom58;
-              if (typeof data111 !== 'string' && data111 !== null) {
+            if (data3.custom53 !== undefined) {
+              let data108 = data3.custom53;
+              if (typeof data108 !== 'string' && data108 !== null) {
                 const err122 = {
-                  instancePath: instancePath + '/data/attributes/custom58',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom58/type',
+                  instancePath: instancePath + '/data/attributes/custom53',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom53/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom58.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom53.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6747,14 +6839,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom59 !== undefined) {
-              let data112 = data3.custom59;
-              if (typeof data112 !== 'string' && data112 !== null) {
+            if (data3.custom54 !== undefined) {
+              let data109 = data3.custom54;
+              if (typeof data109 !== 'string' && data109 !== null) {
                 const err123 = {
-                  instancePath: instancePath + '/data/attributes/custom59',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom59/type',
+                  instancePath: instancePath + '/data/attributes/custom54',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom54/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom59.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom54.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6765,14 +6857,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom6 !== undefined) {
-              let data113 = data3.custom6;
-              if (typeof data113 !== 'string' && data113 !== null) {
+            if (data3.custom55 !== undefined) {
+              let data110 = data3.custom55;
+              if (typeof data110 !== 'string' && data110 !== null) {
                 const err124 = {
-                  instancePath: instancePath + '/data/attributes/custom6',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom6/type',
+                  instancePath: instancePath + '/data/attributes/custom55',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom55/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom6.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom55.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6783,14 +6875,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom60 !== undefined) {
-              let data114 = data3.custom60;
-              if (typeof data114 !== 'string' && data114 !== null) {
+            if (data3.custom56 !== undefined) {
+              let data111 = data3.custom56;
+              if (typeof data111 !== 'string' && data111 !== null) {
                 const err125 = {
-                  instancePath: instancePath + '/data/attributes/custom60',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom60/type',
+                  instancePath: instancePath + '/data/attributes/custom56',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom56/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom60.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom56.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6801,14 +6893,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom61 !== undefined) {
-              let data115 = data3.custom61;
-              if (typeof data115 !== 'string' && data115 !== null) {
+            if (data3.custom57 !== undefined) {
+              let data112 = data3.custom57;
+              if (typeof data112 !== 'string' && data112 !== null) {
                 const err126 = {
-                  instancePath: instancePath + '/data/attributes/custom61',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom61/type',
+                  instancePath: instancePath + '/data/attributes/custom57',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom57/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom61.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom57.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6819,14 +6911,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom62 !== undefined) {
-              let data116 = data3.custom62;
-              if (typeof data116 !== 'string' && data116 !== null) {
+            if (data3.custom58 !== undefined) {
+              let data113 = data3.custom58;
+              if (typeof data113 !== 'string' && data113 !== null) {
                 const err127 = {
-                  instancePath: instancePath + '/data/attributes/custom62',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom62/type',
+                  instancePath: instancePath + '/data/attributes/custom58',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom58/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom62.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom58.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6837,14 +6929,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom63 !== undefined) {
-              let data117 = data3.custom63;
-              if (typeof data117 !== 'string' && data117 !== null) {
+            if (data3.custom59 !== undefined) {
+              let data114 = data3.custom59;
+              if (typeof data114 !== 'string' && data114 !== null) {
                 const err128 = {
-                  instancePath: instancePath + '/data/attributes/custom63',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom63/type',
+                  instancePath: instancePath + '/data/attributes/custom59',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom59/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom63.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom59.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6855,14 +6947,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom64 !== undefined) {
-              let data118 = data3.custom64;
-              if (typeof data118 !== 'string' && data118 !== null) {
+            if (data3.custom6 !== undefined) {
+              let data115 = data3.custom6;
+              if (typeof data115 !== 'string' && data115 !== null) {
                 const err129 = {
-                  instancePath: instancePath + '/data/attributes/custom64',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom64/type',
+                  instancePath: instancePath + '/data/attributes/custom6',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom6/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom64.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom6.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6873,14 +6965,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom65 !== undefined) {
-              let data119 = data3.custom65;
-              if (typeof data119 !== 'string' && data119 !== null) {
+            if (data3.custom60 !== undefined) {
+              let data116 = data3.custom60;
+              if (typeof data116 !== 'string' && data116 !== null) {
                 const err130 = {
-                  instancePath: instancePath + '/data/attributes/custom65',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom65/type',
+                  instancePath: instancePath + '/data/attributes/custom60',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom60/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom65.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom60.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6891,14 +6983,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom66 !== undefined) {
-              let data120 = data3.custom66;
-              if (typeof data120 !== 'string' && data120 !== null) {
+            if (data3.custom61 !== undefined) {
+              let data117 = data3.custom61;
+              if (typeof data117 !== 'string' && data117 !== null) {
                 const err131 = {
-                  instancePath: instancePath + '/data/attributes/custom66',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom66/type',
+                  instancePath: instancePath + '/data/attributes/custom61',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom61/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom66.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom61.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6909,14 +7001,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom67 !== undefined) {
-              let data121 = data3.custom67;
-              if (typeof data121 !== 'string' && data121 !== null) {
+            if (data3.custom62 !== undefined) {
+              let data118 = data3.custom62;
+              if (typeof data118 !== 'string' && data118 !== null) {
                 const err132 = {
-                  instancePath: instancePath + '/data/attributes/custom67',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom67/type',
+                  instancePath: instancePath + '/data/attributes/custom62',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom62/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom67.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom62.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6927,14 +7019,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom68 !== undefined) {
-              let data122 = data3.custom68;
-              if (typeof data122 !== 'string' && data122 !== null) {
+            if (data3.custom63 !== undefined) {
+              let data119 = data3.custom63;
+              if (typeof data119 !== 'string' && data119 !== null) {
                 const err133 = {
-                  instancePath: instancePath + '/data/attributes/custom68',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom68/type',
+                  instancePath: instancePath + '/data/attributes/custom63',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom63/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom68.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom63.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6945,14 +7037,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom69 !== undefined) {
-              let data123 = data3.custom69;
-              if (typeof data123 !== 'string' && data123 !== null) {
+            if (data3.custom64 !== undefined) {
+              let data120 = data3.custom64;
+              if (typeof data120 !== 'string' && data120 !== null) {
                 const err134 = {
-                  instancePath: instancePath + '/data/attributes/custom69',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom69/type',
+                  instancePath: instancePath + '/data/attributes/custom64',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom64/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom69.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom64.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6963,14 +7055,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom7 !== undefined) {
-              let data124 = data3.custom7;
-              if (typeof data124 !== 'string' && data124 !== null) {
+            if (data3.custom65 !== undefined) {
+              let data121 = data3.custom65;
+              if (typeof data121 !== 'string' && data121 !== null) {
                 const err135 = {
-                  instancePath: instancePath + '/data/attributes/custom7',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom7/type',
+                  instancePath: instancePath + '/data/attributes/custom65',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom65/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom7.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom65.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6981,14 +7073,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom70 !== undefined) {
-              let data125 = data3.custom70;
-              if (typeof data125 !== 'string' && data125 !== null) {
+            if (data3.custom66 !== undefined) {
+              let data122 = data3.custom66;
+              if (typeof data122 !== 'string' && data122 !== null) {
                 const err136 = {
-                  instancePath: instancePath + '/data/attributes/custom70',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom70/type',
+                  instancePath: instancePath + '/data/attributes/custom66',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom66/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom70.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom66.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6999,14 +7091,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom71 !== undefined) {
-              let data126 = data3.custom71;
-              if (typeof data126 !== 'string' && data126 !== null) {
+            if (data3.custom67 !== undefined) {
+              let data123 = data3.custom67;
+              if (typeof data123 !== 'string' && data123 !== null) {
                 const err137 = {
-                  instancePath: instancePath + '/data/attributes/custom71',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom71/type',
+                  instancePath: instancePath + '/data/attributes/custom67',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom67/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom71.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom67.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7017,14 +7109,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom72 !== undefined) {
-              let data127 = data3.custom72;
-              if (typeof data127 !== 'string' && data127 !== null) {
+            if (data3.custom68 !== undefined) {
+              let data124 = data3.custom68;
+              if (typeof data124 !== 'string' && data124 !== null) {
                 const err138 = {
-                  instancePath: instancePath + '/data/attributes/custom72',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom72/type',
+                  instancePath: instancePath + '/data/attributes/custom68',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom68/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom72.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom68.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7035,14 +7127,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom73 !== undefined) {
-              let data128 = data3.custom73;
-              if (typeof data128 !== 'string' && data128 !== null) {
+            if (data3.custom69 !== undefined) {
+              let data125 = data3.custom69;
+              if (typeof data125 !== 'string' && data125 !== null) {
                 const err139 = {
-                  instancePath: instancePath + '/data/attributes/custom73',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom73/type',
+                  instancePath: instancePath + '/data/attributes/custom69',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom69/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom73.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom69.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7053,14 +7145,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom74 !== undefined) {
-              let data129 = data3.custom74;
-              if (typeof data129 !== 'string' && data129 !== null) {
+            if (data3.custom7 !== undefined) {
+              let data126 = data3.custom7;
+              if (typeof data126 !== 'string' && data126 !== null) {
                 const err140 = {
-                  instancePath: instancePath + '/data/attributes/custom74',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom74/type',
+                  instancePath: instancePath + '/data/attributes/custom7',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom7/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom74.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom7.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7071,14 +7163,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom75 !== undefined) {
-              let data130 = data3.custom75;
-              if (typeof data130 !== 'string' && data130 !== null) {
+            if (data3.custom70 !== undefined) {
+              let data127 = data3.custom70;
+              if (typeof data127 !== 'string' && data127 !== null) {
                 const err141 = {
-                  instancePath: instancePath + '/data/attributes/custom75',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom75/type',
+                  instancePath: instancePath + '/data/attributes/custom70',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom70/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom75.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom70.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7089,14 +7181,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom76 !== undefined) {
-              let data131 = data3.custom76;
-              if (typeof data131 !== 'string' && data131 !== null) {
+            if (data3.custom71 !== undefined) {
+              let data128 = data3.custom71;
+              if (typeof data128 !== 'string' && data128 !== null) {
                 const err142 = {
-                  instancePath: instancePath + '/data/attributes/custom76',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom76/type',
+                  instancePath: instancePath + '/data/attributes/custom71',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom71/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom76.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom71.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7107,14 +7199,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom77 !== undefined) {
-              let data132 = data3.custom77;
-              if (typeof data132 !== 'string' && data132 !== null) {
+            if (data3.custom72 !== undefined) {
+              let data129 = data3.custom72;
+              if (typeof data129 !== 'string' && data129 !== null) {
                 const err143 = {
-                  instancePath: instancePath + '/data/attributes/custom77',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom77/type',
+                  instancePath: instancePath + '/data/attributes/custom72',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom72/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom77.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom72.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7125,14 +7217,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom78 !== undefined) {
-              let data133 = data3.custom78;
-              if (typeof data133 !== 'string' && data133 !== null) {
+            if (data3.custom73 !== undefined) {
+              let data130 = data3.custom73;
+              if (typeof data130 !== 'string' && data130 !== null) {
                 const err144 = {
-                  instancePath: instancePath + '/data/attributes/custom78',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom78/type',
+                  instancePath: instancePath + '/data/attributes/custom73',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom73/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom78.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom73.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7143,14 +7235,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom79 !== undefined) {
-              let data134 = data3.custom79;
-              if (typeof data134 !== 'string' && data134 !== null) {
+            if (data3.custom74 !== undefined) {
+              let data131 = data3.custom74;
+              if (typeof data131 !== 'string' && data131 !== null) {
                 const err145 = {
-                  instancePath: instancePath + '/data/attributes/custom79',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom79/type',
+                  instancePath: instancePath + '/data/attributes/custom74',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom74/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom79.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom74.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7161,14 +7253,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom8 !== undefined) {
-              let data135 = data3.custom8;
-              if (typeof data135 !== 'string' && data135 !== null) {
+            if (data3.custom75 !== undefined) {
+              let data132 = data3.custom75;
+              if (typeof data132 !== 'string' && data132 !== null) {
                 const err146 = {
-                  instancePath: instancePath + '/data/attributes/custom8',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom8/type',
+                  instancePath: instancePath + '/data/attributes/custom75',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom75/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom8.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom75.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7179,14 +7271,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom80 !== undefined) {
-              let data136 = data3.custom80;
-              if (typeof data136 !== 'string' && data136 !== null) {
+            if (data3.custom76 !== undefined) {
+              let data133 = data3.custom76;
+              if (typeof data133 !== 'string' && data133 !== null) {
                 const err147 = {
-                  instancePath: instancePath + '/data/attributes/custom80',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom80/type',
+                  instancePath: instancePath + '/data/attributes/custom76',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom76/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom80.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom76.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7197,14 +7289,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom81 !== undefined) {
-              let data137 = data3.custom81;
-              if (typeof data137 !== 'string' && data137 !== null) {
+            if (data3.custom77 !== undefined) {
+              let data134 = data3.custom77;
+              if (typeof data134 !== 'string' && data134 !== null) {
                 const err148 = {
-                  instancePath: instancePath + '/data/attributes/custom81',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom81/type',
+                  instancePath: instancePath + '/data/attributes/custom77',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom77/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom81.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom77.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7215,14 +7307,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom82 !== undefined) {
-              let data138 = data3.custom82;
-              if (typeof data138 !== 'string' && data138 !== null) {
+            if (data3.custom78 !== undefined) {
+              let data135 = data3.custom78;
+              if (typeof data135 !== 'string' && data135 !== null) {
                 const err149 = {
-                  instancePath: instancePath + '/data/attributes/custom82',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom82/type',
+                  instancePath: instancePath + '/data/attributes/custom78',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom78/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom82.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom78.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7233,14 +7325,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom83 !== undefined) {
-              let data139 = data3.custom83;
-              if (typeof data139 !== 'string' && data139 !== null) {
+            if (data3.custom79 !== undefined) {
+              let data136 = data3.custom79;
+              if (typeof data136 !== 'string' && data136 !== null) {
                 const err150 = {
-                  instancePath: instancePath + '/data/attributes/custom83',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom83/type',
+                  instancePath: instancePath + '/data/attributes/custom79',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom79/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom83.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom79.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7251,14 +7343,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom84 !== undefined) {
-              let data140 = data3.custom84;
-              if (typeof data140 !== 'string' && data140 !== null) {
+            if (data3.custom8 !== undefined) {
+              let data137 = data3.custom8;
+              if (typeof data137 !== 'string' && data137 !== null) {
                 const err151 = {
-                  instancePath: instancePath + '/data/attributes/custom84',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom84/type',
+                  instancePath: instancePath + '/data/attributes/custom8',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom8/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom84.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom8.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7269,14 +7361,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom85 !== undefined) {
-              let data141 = data3.custom85;
-              if (typeof data141 !== 'string' && data141 !== null) {
+            if (data3.custom80 !== undefined) {
+              let data138 = data3.custom80;
+              if (typeof data138 !== 'string' && data138 !== null) {
                 const err152 = {
-                  instancePath: instancePath + '/data/attributes/custom85',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom85/type',
+                  instancePath: instancePath + '/data/attributes/custom80',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom80/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom85.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom80.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7287,14 +7379,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom86 !== undefined) {
-              let data142 = data3.custom86;
-              if (typeof data142 !== 'string' && data142 !== null) {
+            if (data3.custom81 !== undefined) {
+              let data139 = data3.custom81;
+              if (typeof data139 !== 'string' && data139 !== null) {
                 const err153 = {
-                  instancePath: instancePath + '/data/attributes/custom86',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom86/type',
+                  instancePath: instancePath + '/data/attributes/custom81',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom81/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom86.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom81.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7305,14 +7397,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom87 !== undefined) {
-              let data143 = data3.custom87;
-              if (typeof data143 !== 'string' && data143 !== null) {
+            if (data3.custom82 !== undefined) {
+              let data140 = data3.custom82;
+              if (typeof data140 !== 'string' && data140 !== null) {
                 const err154 = {
-                  instancePath: instancePath + '/data/attributes/custom87',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom87/type',
+                  instancePath: instancePath + '/data/attributes/custom82',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom82/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom87.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom82.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7323,14 +7415,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom88 !== undefined) {
-              let data144 = data3.custom88;
-              if (typeof data144 !== 'string' && data144 !== null) {
+            if (data3.custom83 !== undefined) {
+              let data141 = data3.custom83;
+              if (typeof data141 !== 'string' && data141 !== null) {
                 const err155 = {
-                  instancePath: instancePath + '/data/attributes/custom88',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom88/type',
+                  instancePath: instancePath + '/data/attributes/custom83',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom83/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom88.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom83.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7341,14 +7433,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom89 !== undefined) {
-              let data145 = data3.custom89;
-              if (typeof data145 !== 'string' && data145 !== null) {
+            if (data3.custom84 !== undefined) {
+              let data142 = data3.custom84;
+              if (typeof data142 !== 'string' && data142 !== null) {
                 const err156 = {
-                  instancePath: instancePath + '/data/attributes/custom89',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom89/type',
+                  instancePath: instancePath + '/data/attributes/custom84',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom84/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom89.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom84.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7359,14 +7451,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom9 !== undefined) {
-              let data146 = data3.custom9;
-              if (typeof data146 !== 'string' && data146 !== null) {
+            if (data3.custom85 !== undefined) {
+              let data143 = data3.custom85;
+              if (typeof data143 !== 'string' && data143 !== null) {
                 const err157 = {
-                  instancePath: instancePath + '/data/attributes/custom9',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom9/type',
+                  instancePath: instancePath + '/data/attributes/custom85',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom85/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom9.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom85.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7377,14 +7469,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom90 !== undefined) {
-              let data147 = data3.custom90;
-              if (typeof data147 !== 'string' && data147 !== null) {
+            if (data3.custom86 !== undefined) {
+              let data144 = data3.custom86;
+              if (typeof data144 !== 'string' && data144 !== null) {
                 const err158 = {
-                  instancePath: instancePath + '/data/attributes/custom90',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom90/type',
+                  instancePath: instancePath + '/data/attributes/custom86',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom86/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom90.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom86.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7395,14 +7487,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom91 !== undefined) {
-              let data148 = data3.custom91;
-              if (typeof data148 !== 'string' && data148 !== null) {
+            if (data3.custom87 !== undefined) {
+              let data145 = data3.custom87;
+              if (typeof data145 !== 'string' && data145 !== null) {
                 const err159 = {
-                  instancePath: instancePath + '/data/attributes/custom91',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom91/type',
+                  instancePath: instancePath + '/data/attributes/custom87',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom87/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom91.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom87.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7413,14 +7505,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom92 !== undefined) {
-              let data149 = data3.custom92;
-              if (typeof data149 !== 'string' && data149 !== null) {
+            if (data3.custom88 !== undefined) {
+              let data146 = data3.custom88;
+              if (typeof data146 !== 'string' && data146 !== null) {
                 const err160 = {
-                  instancePath: instancePath + '/data/attributes/custom92',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom92/type',
+                  instancePath: instancePath + '/data/attributes/custom88',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom88/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom92.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom88.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7431,14 +7523,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom93 !== undefined) {
-              let data150 = data3.custom93;
-              if (typeof data150 !== 'string' && data150 !== null) {
+            if (data3.custom89 !== undefined) {
+              let data147 = data3.custom89;
+              if (typeof data147 !== 'string' && data147 !== null) {
                 const err161 = {
-                  instancePath: instancePath + '/data/attributes/custom93',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom93/type',
+                  instancePath: instancePath + '/data/attributes/custom89',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom89/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom93.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom89.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7449,14 +7541,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom94 !== undefined) {
-              let data151 = data3.custom94;
-              if (typeof data151 !== 'string' && data151 !== null) {
+            if (data3.custom9 !== undefined) {
+              let data148 = data3.custom9;
+              if (typeof data148 !== 'string' && data148 !== null) {
                 const err162 = {
-                  instancePath: instancePath + '/data/attributes/custom94',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom94/type',
+                  instancePath: instancePath + '/data/attributes/custom9',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom9/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom94.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom9.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7467,14 +7559,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom95 !== undefined) {
-              let data152 = data3.custom95;
-              if (typeof data152 !== 'string' && data152 !== null) {
+            if (data3.custom90 !== undefined) {
+              let data149 = data3.custom90;
+              if (typeof data149 !== 'string' && data149 !== null) {
                 const err163 = {
-                  instancePath: instancePath + '/data/attributes/custom95',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom95/type',
+                  instancePath: instancePath + '/data/attributes/custom90',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom90/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom95.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom90.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7485,14 +7577,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom96 !== undefined) {
-              let data153 = data3.custom96;
-              if (typeof data153 !== 'string' && data153 !== null) {
+            if (data3.custom91 !== undefined) {
+              let data150 = data3.custom91;
+              if (typeof data150 !== 'string' && data150 !== null) {
                 const err164 = {
-                  instancePath: instancePath + '/data/attributes/custom96',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom96/type',
+                  instancePath: instancePath + '/data/attributes/custom91',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom91/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom96.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom91.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7503,14 +7595,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom97 !== undefined) {
-              let data154 = data3.custom97;
-              if (typeof data154 !== 'string' && data154 !== null) {
+            if (data3.custom92 !== undefined) {
+              let data151 = data3.custom92;
+              if (typeof data151 !== 'string' && data151 !== null) {
                 const err165 = {
-                  instancePath: instancePath + '/data/attributes/custom97',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom97/type',
+                  instancePath: instancePath + '/data/attributes/custom92',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom92/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom97.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom92.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7521,14 +7613,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom98 !== undefined) {
-              let data155 = data3.custom98;
-              if (typeof data155 !== 'string' && data155 !== null) {
+            if (data3.custom93 !== undefined) {
+              let data152 = data3.custom93;
+              if (typeof data152 !== 'string' && data152 !== null) {
                 const err166 = {
-                  instancePath: instancePath + '/data/attributes/custom98',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom98/type',
+                  instancePath: instancePath + '/data/attributes/custom93',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom93/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom98.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom93.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7539,14 +7631,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom99 !== undefined) {
-              let data156 = data3.custom99;
-              if (typeof data156 !== 'string' && data156 !== null) {
+            if (data3.custom94 !== undefined) {
+              let data153 = data3.custom94;
+              if (typeof data153 !== 'string' && data153 !== null) {
                 const err167 = {
-                  instancePath: instancePath + '/data/attributes/custom99',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom99/type',
+                  instancePath: instancePath + '/data/attributes/custom94',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom94/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom99.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom94.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7557,14 +7649,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.customId !== undefined) {
-              let data157 = data3.customId;
-              if (typeof data157 !== 'string' && data157 !== null) {
+            if (data3.custom95 !== undefined) {
+              let data154 = data3.custom95;
+              if (typeof data154 !== 'string' && data154 !== null) {
                 const err168 = {
-                  instancePath: instancePath + '/data/attributes/customId',
-                  schemaPath: '#/properties/data/properties/attributes/properties/customId/type',
+                  instancePath: instancePath + '/data/attributes/custom95',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom95/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.customId.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom95.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7575,14 +7667,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.description !== undefined) {
-              let data158 = data3.description;
-              if (typeof data158 !== 'string' && data158 !== null) {
+            if (data3.custom96 !== undefined) {
+              let data155 = data3.custom96;
+              if (typeof data155 !== 'string' && data155 !== null) {
                 const err169 = {
-                  instancePath: instancePath + '/data/attributes/description',
-                  schemaPath: '#/properties/data/properties/attributes/properties/description/type',
+                  instancePath: instancePath + '/data/attributes/custom96',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom96/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.description.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom96.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7593,14 +7685,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.domain !== undefined) {
-              let data159 = data3.domain;
-              if (typeof data159 !== 'string' && data159 !== null) {
+            if (data3.custom97 !== undefined) {
+              let data156 = data3.custom97;
+              if (typeof data156 !== 'string' && data156 !== null) {
                 const err170 = {
-                  instancePath: instancePath + '/data/attributes/domain',
-                  schemaPath: '#/properties/data/properties/attributes/properties/domain/type',
+                  instancePath: instancePath + '/data/attributes/custom97',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom97/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.domain.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom97.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7610,32 +7702,33 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data159 === 'string') {
-                if (func3(data159) > 255) {
-                  const err171 = {
-                    instancePath: instancePath + '/data/attributes/domain',
-                    schemaPath: '#/properties/data/properties/attributes/properties/domain/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err171];
-                  } else {
-                    vErrors.push(err171);
-                  }
-                  errors++;
+            }
+            if (data3.custom98 !== undefined) {
+              let data157 = data3.custom98;
+              if (typeof data157 !== 'string' && data157 !== null) {
+                const err171 = {
+                  instancePath: instancePath + '/data/attributes/custom98',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom98/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom98.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err171];
+                } else {
+                  vErrors.push(err171);
                 }
+                errors++;
               }
             }
-            if (data3.externalSource !== undefined) {
-              let data160 = data3.externalSource;
-              if (typeof data160 !== 'string' && data160 !== null) {
+            if (data3.custom99 !== undefined) {
+              let data158 = data3.custom99;
+              if (typeof data158 !== 'string' && data158 !== null) {
                 const err172 = {
-                  instancePath: instancePath + '/data/attributes/externalSource',
-                  schemaPath: '#/properties/data/properties/attributes/properties/externalSource/type',
+                  instancePath: instancePath + '/data/attributes/custom99',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom99/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.externalSource.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom99.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7646,18 +7739,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.followers !== undefined) {
-              let data161 = data3.followers;
-              if (
-                !(typeof data161 == 'number' && !(data161 % 1) && !isNaN(data161) && isFinite(data161)) &&
-                data161 !== null
-              ) {
+            if (data3.customId !== undefined) {
+              let data159 = data3.customId;
+              if (typeof data159 !== 'string' && data159 !== null) {
                 const err173 = {
-                  instancePath: instancePath + '/data/attributes/followers',
-                  schemaPath: '#/properties/data/properties/attributes/properties/followers/type',
+                  instancePath: instancePath + '/data/attributes/customId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/customId/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.followers.type },
-                  message: 'must be integer,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.customId.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err173];
@@ -7666,83 +7756,90 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data161 == 'number' && isFinite(data161)) {
-                if (data161 > 2147483647 || isNaN(data161)) {
-                  const err174 = {
-                    instancePath: instancePath + '/data/attributes/followers',
-                    schemaPath: '#/properties/data/properties/attributes/properties/followers/maximum',
-                    keyword: 'maximum',
-                    params: { comparison: '<=', limit: 2147483647 },
-                    message: 'must be <= 2147483647',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err174];
-                  } else {
-                    vErrors.push(err174);
-                  }
-                  errors++;
-                }
-                if (data161 < -2147483648 || isNaN(data161)) {
-                  const err175 = {
-                    instancePath: instancePath + '/data/attributes/followers',
-                    schemaPath: '#/properties/data/properties/attributes/properties/followers/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: -2147483648 },
-                    message: 'must be >= -2147483648',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err175];
-                  } else {
-                    vErrors.push(err175);
-                  }
-                  errors++;
-                }
-              }
             }
-            if (data3.foundedAt !== undefined) {
-              let data162 = data3.foundedAt;
-              if (typeof data162 !== 'string' && data162 !== null) {
-                const err176 = {
-                  instancePath: instancePath + '/data/attributes/foundedAt',
-                  schemaPath: '#/properties/data/properties/attributes/properties/foundedAt/type',
+            if (data3.description !== undefined) {
+              let data160 = data3.description;
+              if (typeof data160 !== 'string' && data160 !== null) {
+                const err174 = {
+                  instancePath: instancePath + '/data/attributes/description',
+                  schemaPath: '#/properties/data/properties/attributes/properties/description/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.foundedAt.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.description.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err176];
+                  vErrors = [err174];
                 } else {
-                  vErrors.push(err176);
+                  vErrors.push(err174);
                 }
                 errors++;
               }
-              if (typeof data162 === 'string') {
-                if (!formats0.validate(data162)) {
-                  const err177 = {
-                    instancePath: instancePath + '/data/attributes/foundedAt',
-                    schemaPath: '#/properties/data/properties/attributes/properties/foundedAt/format',
-                    keyword: 'format',
-                    params: { format: 'date-time' },
-                    message: 'must match format "' + 'date-time' + '"',
+            }
+            if (data3.domain !== undefined) {
+              let data161 = data3.domain;
+              if (typeof data161 !== 'string' && data161 !== null) {
+                const err175 = {
+                  instancePath: instancePath + '/data/attributes/domain',
+                  schemaPath: '#/properties/data/properties/attributes/properties/domain/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.domain.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err175];
+                } else {
+                  vErrors.push(err175);
+                }
+                errors++;
+              }
+              if (typeof data161 === 'string') {
+                if (func3(data161) > 255) {
+                  const err176 = {
+                    instancePath: instancePath + '/data/attributes/domain',
+                    schemaPath: '#/properties/data/properties/attributes/properties/domain/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err177];
+                    vErrors = [err176];
                   } else {
-                    vErrors.push(err177);
+                    vErrors.push(err176);
                   }
                   errors++;
                 }
               }
             }
-            if (data3.industry !== undefined) {
-              let data163 = data3.industry;
-              if (typeof data163 !== 'string' && data163 !== null) {
-                const err178 = {
-                  instancePath: instancePath + '/data/attributes/industry',
-                  schemaPath: '#/properties/data/properties/attributes/properties/industry/type',
+            if (data3.externalSource !== undefined) {
+              let data162 = data3.externalSource;
+              if (typeof data162 !== 'string' && data162 !== null) {
+                const err177 = {
+                  instancePath: instancePath + '/data/attributes/externalSource',
+                  schemaPath: '#/properties/data/properties/attributes/properties/externalSource/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.industry.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.externalSource.type },
                   message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err177];
+                } else {
+                  vErrors.push(err177);
+                }
+                errors++;
+              }
+            }
+            if (data3.followers !== undefined) {
+              let data163 = data3.followers;
+              if (
+                !(typeof data163 == 'number' && !(data163 % 1) && !isNaN(data163) && isFinite(data163)) &&
+                data163 !== null
+              ) {
+                const err178 = {
+                  instancePath: instancePath + '/data/attributes/followers',
+                  schemaPath: '#/properties/data/properties/attributes/properties/followers/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.followers.type },
+                  message: 'must be integer,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err178];
@@ -7751,35 +7848,29 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data3.linkedInEmployees !== undefined) {
-              let data164 = data3.linkedInEmployees;
-              if (
-                !(typeof data164 == 'number' && !(data164 % 1) && !isNaN(data164) && isFinite(data164)) &&
-                data164 !== null
-              ) {
-                const err179 = {
-                  instancePath: instancePath + '/data/attributes/linkedInEmployees',
-                  schemaPath: '#/properties/data/properties/attributes/properties/linkedInEmployees/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.linkedInEmployees.type },
-                  message: 'must be integer,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err179];
-                } else {
-                  vErrors.push(err179);
-                }
-                errors++;
-              }
-              if (typeof data164 == 'number' && isFinite(data164)) {
-                if (data164 > 2147483647 || isNaN(data164)) {
-                  const err180 = {
-                    instancePath: instancePath + '/data/attributes/linkedInEmployees',
-                    schemaPath: '#/properties/data/properties/attributes/properties/linkedInEmployees/maximum',
+              if (typeof data163 == 'number' && isFinite(data163)) {
+                if (data163 > 2147483647 || isNaN(data163)) {
+                  const err179 = {
+                    instancePath: instancePath + '/data/attributes/followers',
+                    schemaPath: '#/properties/data/properties/attributes/properties/followers/maximum',
                     keyword: 'maximum',
                     params: { comparison: '<=', limit: 2147483647 },
                     message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err179];
+                  } else {
+                    vErrors.push(err179);
+                  }
+                  errors++;
+                }
+                if (data163 < -2147483648 || isNaN(data163)) {
+                  const err180 = {
+                    instancePath: instancePath + '/data/attributes/followers',
+                    schemaPath: '#/properties/data/properties/attributes/properties/followers/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
                   };
                   if (vErrors === null) {
                     vErrors = [err180];
@@ -7788,49 +7879,51 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                if (data164 < -2147483648 || isNaN(data164)) {
-                  const err181 = {
-                    instancePath: instancePath + '/data/attributes/linkedInEmployees',
-                    schemaPath: '#/properties/data/properties/attributes/properties/linkedInEmployees/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: -2147483648 },
-                    message: 'must be >= -2147483648',
+              }
+            }
+            if (data3.foundedAt !== undefined) {
+              let data164 = data3.foundedAt;
+              if (typeof data164 !== 'string' && data164 !== null) {
+                const err181 = {
+                  instancePath: instancePath + '/data/attributes/foundedAt',
+                  schemaPath: '#/properties/data/properties/attributes/properties/foundedAt/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.foundedAt.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err181];
+                } else {
+                  vErrors.push(err181);
+                }
+                errors++;
+              }
+              if (typeof data164 === 'string') {
+                if (!formats0.validate(data164)) {
+                  const err182 = {
+                    instancePath: instancePath + '/data/attributes/foundedAt',
+                    schemaPath: '#/properties/data/properties/attributes/properties/foundedAt/format',
+                    keyword: 'format',
+                    params: { format: 'date-time' },
+                    message: 'must match format "' + 'date-time' + '"',
                   };
                   if (vErrors === null) {
-                    vErrors = [err181];
+                    vErrors = [err182];
                   } else {
-                    vErrors.push(err181);
+                    vErrors.push(err182);
                   }
                   errors++;
                 }
               }
             }
-            if (data3.linkedInUrl !== undefined) {
-              let data165 = data3.linkedInUrl;
+            if (data3.industry !== undefined) {
+              let data165 = data3.industry;
               if (typeof data165 !== 'string' && data165 !== null) {
-                const err182 = {
-                  instancePath: instancePath + '/data/attributes/linkedInUrl',
-                  schemaPath: '#/properties/data/properties/attributes/properties/linkedInUrl/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.linkedInUrl.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err182];
-                } else {
-                  vErrors.push(err182);
-                }
-                errors++;
-              }
-            }
-            if (data3.locality !== undefined) {
-              let data166 = data3.locality;
-              if (typeof data166 !== 'string' && data166 !== null) {
                 const err183 = {
-                  instancePath: instancePath + '/data/attributes/locality',
-                  schemaPath: '#/properties/data/properties/attributes/properties/locality/type',
+                  instancePath: instancePath + '/data/attributes/industry',
+                  schemaPath: '#/properties/data/properties/attributes/properties/industry/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.locality.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.industry.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7841,15 +7934,18 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.naicsCodes !== undefined) {
-              let data167 = data3.naicsCodes;
-              if (!Array.isArray(data167) && data167 !== null) {
+            if (data3.linkedInEmployees !== undefined) {
+              let data166 = data3.linkedInEmployees;
+              if (
+                !(typeof data166 == 'number' && !(data166 % 1) && !isNaN(data166) && isFinite(data166)) &&
+                data166 !== null
+              ) {
                 const err184 = {
-                  instancePath: instancePath + '/data/attributes/naicsCodes',
-                  schemaPath: '#/properties/data/properties/attributes/properties/naicsCodes/type',
+                  instancePath: instancePath + '/data/attributes/linkedInEmployees',
+                  schemaPath: '#/properties/data/properties/attributes/properties/linkedInEmployees/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.naicsCodes.type },
-                  message: 'must be array,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.linkedInEmployees.type },
+                  message: 'must be integer,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err184];
@@ -7858,14 +7954,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (Array.isArray(data167)) {
-                if (data167.length > 1000) {
+              if (typeof data166 == 'number' && isFinite(data166)) {
+                if (data166 > 2147483647 || isNaN(data166)) {
                   const err185 = {
-                    instancePath: instancePath + '/data/attributes/naicsCodes',
-                    schemaPath: '#/properties/data/properties/attributes/properties/naicsCodes/maxItems',
-                    keyword: 'maxItems',
-                    params: { limit: 1000 },
-                    message: 'must NOT have more than 1000 items',
+                    instancePath: instancePath + '/data/attributes/linkedInEmployees',
+                    schemaPath: '#/properties/data/properties/attributes/properties/linkedInEmployees/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
                     vErrors = [err185];
@@ -7874,51 +7970,49 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                const len0 = data167.length;
-                for (let i0 = 0; i0 < len0; i0++) {
-                  let data168 = data167[i0];
-                  if (typeof data168 === 'string') {
-                    if (func3(data168) > 255) {
-                      const err186 = {
-                        instancePath: instancePath + '/data/attributes/naicsCodes/' + i0,
-                        schemaPath: '#/properties/data/properties/attributes/properties/naicsCodes/items/maxLength',
-                        keyword: 'maxLength',
-                        params: { limit: 255 },
-                        message: 'must NOT have more than 255 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err186];
-                      } else {
-                        vErrors.push(err186);
-                      }
-                      errors++;
-                    }
+                if (data166 < -2147483648 || isNaN(data166)) {
+                  const err186 = {
+                    instancePath: instancePath + '/data/attributes/linkedInEmployees',
+                    schemaPath: '#/properties/data/properties/attributes/properties/linkedInEmployees/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err186];
                   } else {
-                    const err187 = {
-                      instancePath: instancePath + '/data/attributes/naicsCodes/' + i0,
-                      schemaPath: '#/properties/data/properties/attributes/properties/naicsCodes/items/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err187];
-                    } else {
-                      vErrors.push(err187);
-                    }
-                    errors++;
+                    vErrors.push(err186);
                   }
+                  errors++;
                 }
               }
             }
-            if (data3.name !== undefined) {
-              let data169 = data3.name;
-              if (typeof data169 !== 'string' && data169 !== null) {
-                const err188 = {
-                  instancePath: instancePath + '/data/attributes/name',
-                  schemaPath: '#/properties/data/properties/attributes/properties/name/type',
+            if (data3.linkedInUrl !== undefined) {
+              let data167 = data3.linkedInUrl;
+              if (typeof data167 !== 'string' && data167 !== null) {
+                const err187 = {
+                  instancePath: instancePath + '/data/attributes/linkedInUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/linkedInUrl/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.name.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.linkedInUrl.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err187];
+                } else {
+                  vErrors.push(err187);
+                }
+                errors++;
+              }
+            }
+            if (data3.locality !== undefined) {
+              let data168 = data3.locality;
+              if (typeof data168 !== 'string' && data168 !== null) {
+                const err188 = {
+                  instancePath: instancePath + '/data/attributes/locality',
+                  schemaPath: '#/properties/data/properties/attributes/properties/locality/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.locality.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7928,103 +8022,102 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data169 === 'string') {
-                if (func3(data169) > 255) {
-                  const err189 = {
+            }
+            if (data3.naicsCodes !== undefined) {
+              let data169 = data3.naicsCodes;
+              if (!Array.isArray(data169) && data169 !== null) {
+                const err189 = {
+                  instancePath: instancePath + '/data/attributes/naicsCodes',
+                  schemaPath: '#/properties/data/properties/attributes/properties/naicsCodes/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.naicsCodes.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err189];
+                } else {
+                  vErrors.push(err189);
+                }
+                errors++;
+              }
+              if (Array.isArray(data169)) {
+                if (data169.length > 1000) {
+                  const err190 = {
+                    instancePath: instancePath + '/data/attributes/naicsCodes',
+                    schemaPath: '#/properties/data/properties/attributes/properties/naicsCodes/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err190];
+                  } else {
+                    vErrors.push(err190);
+                  }
+                  errors++;
+                }
+                const len1 = data169.length;
+                for (let i1 = 0; i1 < len1; i1++) {
+                  let data170 = data169[i1];
+                  if (typeof data170 === 'string') {
+                    if (func3(data170) > 255) {
+                      const err191 = {
+                        instancePath: instancePath + '/data/attributes/naicsCodes/' + i1,
+                        schemaPath: '#/properties/data/properties/attributes/properties/naicsCodes/items/maxLength',
+                        keyword: 'maxLength',
+                        params: { limit: 255 },
+                        message: 'must NOT have more than 255 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err191];
+                      } else {
+                        vErrors.push(err191);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err192 = {
+                      instancePath: instancePath + '/data/attributes/naicsCodes/' + i1,
+                      schemaPath: '#/properties/data/properties/attributes/properties/naicsCodes/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err192];
+                    } else {
+                      vErrors.push(err192);
+                    }
+                    errors++;
+                  }
+                }
+              }
+            }
+            if (data3.name !== undefined) {
+              let data171 = data3.name;
+              if (typeof data171 !== 'string' && data171 !== null) {
+                const err193 = {
+                  instancePath: instancePath + '/data/attributes/name',
+                  schemaPath: '#/properties/data/properties/attributes/properties/name/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.name.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err193];
+                } else {
+                  vErrors.push(err193);
+                }
+                errors++;
+              }
+              if (typeof data171 === 'string') {
+                if (func3(data171) > 255) {
+                  const err194 = {
                     instancePath: instancePath + '/data/attributes/name',
                     schemaPath: '#/properties/data/properties/attributes/properties/name/maxLength',
                     keyword: 'maxLength',
                     params: { limit: 255 },
                     message: 'must NOT have more than 255 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err189];
-                  } else {
-                    vErrors.push(err189);
-                  }
-                  errors++;
-                }
-              }
-            }
-            if (data3.named !== undefined) {
-              let data170 = data3.named;
-              if (typeof data170 !== 'boolean' && data170 !== null) {
-                const err190 = {
-                  instancePath: instancePath + '/data/attributes/named',
-                  schemaPath: '#/properties/data/properties/attributes/properties/named/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.named.type },
-                  message: 'must be boolean,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err190];
-                } else {
-                  vErrors.push(err190);
-                }
-                errors++;
-              }
-            }
-            if (data3.naturalName !== undefined) {
-              let data171 = data3.naturalName;
-              if (typeof data171 !== 'string' && data171 !== null) {
-                const err191 = {
-                  instancePath: instancePath + '/data/attributes/naturalName',
-                  schemaPath: '#/properties/data/properties/attributes/properties/naturalName/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.naturalName.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err191];
-                } else {
-                  vErrors.push(err191);
-                }
-                errors++;
-              }
-            }
-            if (data3.numberOfEmployees !== undefined) {
-              let data172 = data3.numberOfEmployees;
-              if (
-                !(typeof data172 == 'number' && !(data172 % 1) && !isNaN(data172) && isFinite(data172)) &&
-                data172 !== null
-              ) {
-                const err192 = {
-                  instancePath: instancePath + '/data/attributes/numberOfEmployees',
-                  schemaPath: '#/properties/data/properties/attributes/properties/numberOfEmployees/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.numberOfEmployees.type },
-                  message: 'must be integer,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err192];
-                } else {
-                  vErrors.push(err192);
-                }
-                errors++;
-              }
-              if (typeof data172 == 'number' && isFinite(data172)) {
-                if (data172 > 2147483647 || isNaN(data172)) {
-                  const err193 = {
-                    instancePath: instancePath + '/data/attributes/numberOfEmployees',
-                    schemaPath: '#/properties/data/properties/attributes/properties/numberOfEmployees/maximum',
-                    keyword: 'maximum',
-                    params: { comparison: '<=', limit: 2147483647 },
-                    message: 'must be <= 2147483647',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err193];
-                  } else {
-                    vErrors.push(err193);
-                  }
-                  errors++;
-                }
-                if (data172 < -2147483648 || isNaN(data172)) {
-                  const err194 = {
-                    instancePath: instancePath + '/data/attributes/numberOfEmployees',
-                    schemaPath: '#/properties/data/properties/attributes/properties/numberOfEmployees/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: -2147483648 },
-                    message: 'must be >= -2147483648',
                   };
                   if (vErrors === null) {
                     vErrors = [err194];
@@ -8035,15 +8128,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data3.sharingTeamId !== undefined) {
-              let data173 = data3.sharingTeamId;
-              if (typeof data173 !== 'string' && data173 !== null) {
+            if (data3.named !== undefined) {
+              let data172 = data3.named;
+              if (typeof data172 !== 'boolean' && data172 !== null) {
                 const err195 = {
-                  instancePath: instancePath + '/data/attributes/sharingTeamId',
-                  schemaPath: '#/properties/data/properties/attributes/properties/sharingTeamId/type',
+                  instancePath: instancePath + '/data/attributes/named',
+                  schemaPath: '#/properties/data/properties/attributes/properties/named/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.sharingTeamId.type },
-                  message: 'must be string,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.named.type },
+                  message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err195];
@@ -8053,15 +8146,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.sicCodes !== undefined) {
-              let data174 = data3.sicCodes;
-              if (!Array.isArray(data174) && data174 !== null) {
+            if (data3.naturalName !== undefined) {
+              let data173 = data3.naturalName;
+              if (typeof data173 !== 'string' && data173 !== null) {
                 const err196 = {
-                  instancePath: instancePath + '/data/attributes/sicCodes',
-                  schemaPath: '#/properties/data/properties/attributes/properties/sicCodes/type',
+                  instancePath: instancePath + '/data/attributes/naturalName',
+                  schemaPath: '#/properties/data/properties/attributes/properties/naturalName/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.sicCodes.type },
-                  message: 'must be array,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.naturalName.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err196];
@@ -8070,68 +8163,69 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (Array.isArray(data174)) {
-                if (data174.length > 1000) {
-                  const err197 = {
-                    instancePath: instancePath + '/data/attributes/sicCodes',
-                    schemaPath: '#/properties/data/properties/attributes/properties/sicCodes/maxItems',
-                    keyword: 'maxItems',
-                    params: { limit: 1000 },
-                    message: 'must NOT have more than 1000 items',
+            }
+            if (data3.numberOfEmployees !== undefined) {
+              let data174 = data3.numberOfEmployees;
+              if (
+                !(typeof data174 == 'number' && !(data174 % 1) && !isNaN(data174) && isFinite(data174)) &&
+                data174 !== null
+              ) {
+                const err197 = {
+                  instancePath: instancePath + '/data/attributes/numberOfEmployees',
+                  schemaPath: '#/properties/data/properties/attributes/properties/numberOfEmployees/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.numberOfEmployees.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err197];
+                } else {
+                  vErrors.push(err197);
+                }
+                errors++;
+              }
+              if (typeof data174 == 'number' && isFinite(data174)) {
+                if (data174 > 2147483647 || isNaN(data174)) {
+                  const err198 = {
+                    instancePath: instancePath + '/data/attributes/numberOfEmployees',
+                    schemaPath: '#/properties/data/properties/attributes/properties/numberOfEmployees/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
-                    vErrors = [err197];
+                    vErrors = [err198];
                   } else {
-                    vErrors.push(err197);
+                    vErrors.push(err198);
                   }
                   errors++;
                 }
-                const len1 = data174.length;
-                for (let i1 = 0; i1 < len1; i1++) {
-                  let data175 = data174[i1];
-                  if (typeof data175 === 'string') {
-                    if (func3(data175) > 255) {
-                      const err198 = {
-                        instancePath: instancePath + '/data/attributes/sicCodes/' + i1,
-                        schemaPath: '#/properties/data/properties/attributes/properties/sicCodes/items/maxLength',
-                        keyword: 'maxLength',
-                        params: { limit: 255 },
-                        message: 'must NOT have more than 255 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err198];
-                      } else {
-                        vErrors.push(err198);
-                      }
-                      errors++;
-                    }
+                if (data174 < -2147483648 || isNaN(data174)) {
+                  const err199 = {
+                    instancePath: instancePath + '/data/attributes/numberOfEmployees',
+                    schemaPath: '#/properties/data/properties/attributes/properties/numberOfEmployees/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err199];
                   } else {
-                    const err199 = {
-                      instancePath: instancePath + '/data/attributes/sicCodes/' + i1,
-                      schemaPath: '#/properties/data/properties/attributes/properties/sicCodes/items/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err199];
-                    } else {
-                      vErrors.push(err199);
-                    }
-                    errors++;
+                    vErrors.push(err199);
                   }
+                  errors++;
                 }
               }
             }
-            if (data3.tags !== undefined) {
-              let data176 = data3.tags;
-              if (!Array.isArray(data176) && data176 !== null) {
+            if (data3.sharingTeamId !== undefined) {
+              let data175 = data3.sharingTeamId;
+              if (typeof data175 !== 'string' && data175 !== null) {
                 const err200 = {
-                  instancePath: instancePath + '/data/attributes/tags',
-                  schemaPath: '#/properties/data/properties/attributes/properties/tags/type',
+                  instancePath: instancePath + '/data/attributes/sharingTeamId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sharingTeamId/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.tags.type },
-                  message: 'must be array,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.sharingTeamId.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err200];
@@ -8140,86 +8234,86 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+            }
+            if (data3.sicCodes !== undefined) {
+              let data176 = data3.sicCodes;
+              if (!Array.isArray(data176) && data176 !== null) {
+                const err201 = {
+                  instancePath: instancePath + '/data/attributes/sicCodes',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sicCodes/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.sicCodes.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err201];
+                } else {
+                  vErrors.push(err201);
+                }
+                errors++;
+              }
               if (Array.isArray(data176)) {
                 if (data176.length > 1000) {
-                  const err201 = {
-                    instancePath: instancePath + '/data/attributes/tags',
-                    schemaPath: '#/properties/data/properties/attributes/properties/tags/maxItems',
+                  const err202 = {
+                    instancePath: instancePath + '/data/attributes/sicCodes',
+                    schemaPath: '#/properties/data/properties/attributes/properties/sicCodes/maxItems',
                     keyword: 'maxItems',
                     params: { limit: 1000 },
                     message: 'must NOT have more than 1000 items',
                   };
                   if (vErrors === null) {
-                    vErrors = [err201];
+                    vErrors = [err202];
                   } else {
-                    vErrors.push(err201);
+                    vErrors.push(err202);
                   }
                   errors++;
                 }
                 const len2 = data176.length;
                 for (let i2 = 0; i2 < len2; i2++) {
-                  if (typeof data176[i2] !== 'string') {
-                    const err202 = {
-                      instancePath: instancePath + '/data/attributes/tags/' + i2,
-                      schemaPath: '#/properties/data/properties/attributes/properties/tags/items/type',
+                  let data177 = data176[i2];
+                  if (typeof data177 === 'string') {
+                    if (func3(data177) > 255) {
+                      const err203 = {
+                        instancePath: instancePath + '/data/attributes/sicCodes/' + i2,
+                        schemaPath: '#/properties/data/properties/attributes/properties/sicCodes/items/maxLength',
+                        keyword: 'maxLength',
+                        params: { limit: 255 },
+                        message: 'must NOT have more than 255 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err203];
+                      } else {
+                        vErrors.push(err203);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err204 = {
+                      instancePath: instancePath + '/data/attributes/sicCodes/' + i2,
+                      schemaPath: '#/properties/data/properties/attributes/properties/sicCodes/items/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err202];
+                      vErrors = [err204];
                     } else {
-                      vErrors.push(err202);
+                      vErrors.push(err204);
                     }
                     errors++;
                   }
                 }
               }
             }
-            if (data3.tickerSymbol !== undefined) {
-              let data178 = data3.tickerSymbol;
-              if (typeof data178 !== 'string' && data178 !== null) {
-                const err203 = {
-                  instancePath: instancePath + '/data/attributes/tickerSymbol',
-                  schemaPath: '#/properties/data/properties/attributes/properties/tickerSymbol/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.tickerSymbol.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err203];
-                } else {
-                  vErrors.push(err203);
-                }
-                errors++;
-              }
-              if (typeof data178 === 'string') {
-                if (func3(data178) > 255) {
-                  const err204 = {
-                    instancePath: instancePath + '/data/attributes/tickerSymbol',
-                    schemaPath: '#/properties/data/properties/attributes/properties/tickerSymbol/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err204];
-                  } else {
-                    vErrors.push(err204);
-                  }
-                  errors++;
-                }
-              }
-            }
-            if (data3.websiteUrl !== undefined) {
-              let data179 = data3.websiteUrl;
-              if (typeof data179 !== 'string' && data179 !== null) {
+            if (data3.tags !== undefined) {
+              let data178 = data3.tags;
+              if (!Array.isArray(data178) && data178 !== null) {
                 const err205 = {
-                  instancePath: instancePath + '/data/attributes/websiteUrl',
-                  schemaPath: '#/properties/data/properties/attributes/properties/websiteUrl/type',
+                  instancePath: instancePath + '/data/attributes/tags',
+                  schemaPath: '#/properties/data/properties/attributes/properties/tags/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.websiteUrl.type },
-                  message: 'must be string,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.tags.type },
+                  message: 'must be array,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err205];
@@ -8228,9 +8322,97 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+              if (Array.isArray(data178)) {
+                if (data178.length > 1000) {
+                  const err206 = {
+                    instancePath: instancePath + '/data/attributes/tags',
+                    schemaPath: '#/properties/data/properties/attributes/properties/tags/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err206];
+                  } else {
+                    vErrors.push(err206);
+                  }
+                  errors++;
+                }
+                const len3 = data178.length;
+                for (let i3 = 0; i3 < len3; i3++) {
+                  if (typeof data178[i3] !== 'string') {
+                    const err207 = {
+                      instancePath: instancePath + '/data/attributes/tags/' + i3,
+                      schemaPath: '#/properties/data/properties/attributes/properties/tags/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err207];
+                    } else {
+                      vErrors.push(err207);
+                    }
+                    errors++;
+                  }
+                }
+              }
+            }
+            if (data3.tickerSymbol !== undefined) {
+              let data180 = data3.tickerSymbol;
+              if (typeof data180 !== 'string' && data180 !== null) {
+                const err208 = {
+                  instancePath: instancePath + '/data/attributes/tickerSymbol',
+                  schemaPath: '#/properties/data/properties/attributes/properties/tickerSymbol/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.tickerSymbol.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err208];
+                } else {
+                  vErrors.push(err208);
+                }
+                errors++;
+              }
+              if (typeof data180 === 'string') {
+                if (func3(data180) > 255) {
+                  const err209 = {
+                    instancePath: instancePath + '/data/attributes/tickerSymbol',
+                    schemaPath: '#/properties/data/properties/attributes/properties/tickerSymbol/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err209];
+                  } else {
+                    vErrors.push(err209);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.websiteUrl !== undefined) {
+              let data181 = data3.websiteUrl;
+              if (typeof data181 !== 'string' && data181 !== null) {
+                const err210 = {
+                  instancePath: instancePath + '/data/attributes/websiteUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/websiteUrl/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.websiteUrl.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err210];
+                } else {
+                  vErrors.push(err210);
+                }
+                errors++;
+              }
             }
           } else {
-            const err206 = {
+            const err211 = {
               instancePath: instancePath + '/data/attributes',
               schemaPath: '#/properties/data/properties/attributes/type',
               keyword: 'type',
@@ -8238,19 +8420,19 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err206];
+              vErrors = [err211];
             } else {
-              vErrors.push(err206);
+              vErrors.push(err211);
             }
             errors++;
           }
         }
         if (data0.relationships !== undefined) {
-          let data180 = data0.relationships;
-          if (data180 && typeof data180 == 'object' && !Array.isArray(data180)) {
-            for (const key2 in data180) {
+          let data182 = data0.relationships;
+          if (data182 && typeof data182 == 'object' && !Array.isArray(data182)) {
+            for (const key2 in data182) {
               if (!(key2 === 'owner')) {
-                const err207 = {
+                const err212 = {
                   instancePath: instancePath + '/data/relationships',
                   schemaPath: '#/properties/data/properties/relationships/additionalProperties',
                   keyword: 'additionalProperties',
@@ -8258,18 +8440,18 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err207];
+                  vErrors = [err212];
                 } else {
-                  vErrors.push(err207);
+                  vErrors.push(err212);
                 }
                 errors++;
               }
             }
-            if (data180.owner !== undefined) {
-              let data181 = data180.owner;
-              if (data181 && typeof data181 == 'object' && !Array.isArray(data181)) {
-                if (data181.data === undefined) {
-                  const err208 = {
+            if (data182.owner !== undefined) {
+              let data183 = data182.owner;
+              if (data183 && typeof data183 == 'object' && !Array.isArray(data183)) {
+                if (data183.data === undefined) {
+                  const err213 = {
                     instancePath: instancePath + '/data/relationships/owner',
                     schemaPath: '#/properties/data/properties/relationships/properties/owner/required',
                     keyword: 'required',
@@ -8277,15 +8459,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err208];
+                    vErrors = [err213];
                   } else {
-                    vErrors.push(err208);
+                    vErrors.push(err213);
                   }
                   errors++;
                 }
-                for (const key3 in data181) {
+                for (const key3 in data183) {
                   if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err209 = {
+                    const err214 = {
                       instancePath: instancePath + '/data/relationships/owner',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/additionalProperties',
                       keyword: 'additionalProperties',
@@ -8293,20 +8475,20 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err209];
+                      vErrors = [err214];
                     } else {
-                      vErrors.push(err209);
+                      vErrors.push(err214);
                     }
                     errors++;
                   }
                 }
-                if (data181.data !== undefined) {
-                  let data182 = data181.data;
-                  const _errs374 = errors;
-                  let valid12 = false;
-                  const _errs375 = errors;
-                  if (data182 !== null) {
-                    const err210 = {
+                if (data183.data !== undefined) {
+                  let data184 = data183.data;
+                  const _errs378 = errors;
+                  let valid14 = false;
+                  const _errs379 = errors;
+                  if (data184 !== null) {
+                    const err215 = {
                       instancePath: instancePath + '/data/relationships/owner/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/0/type',
@@ -8315,19 +8497,19 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err210];
+                      vErrors = [err215];
                     } else {
-                      vErrors.push(err210);
+                      vErrors.push(err215);
                     }
                     errors++;
                   }
-                  var _valid1 = _errs375 === errors;
-                  valid12 = valid12 || _valid1;
-                  if (!valid12) {
-                    const _errs377 = errors;
-                    if (data182 && typeof data182 == 'object' && !Array.isArray(data182)) {
-                      if (data182.type === undefined) {
-                        const err211 = {
+                  var _valid1 = _errs379 === errors;
+                  valid14 = valid14 || _valid1;
+                  if (!valid14) {
+                    const _errs381 = errors;
+                    if (data184 && typeof data184 == 'object' && !Array.isArray(data184)) {
+                      if (data184.type === undefined) {
+                        const err216 = {
                           instancePath: instancePath + '/data/relationships/owner/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
@@ -8336,14 +8518,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err211];
+                          vErrors = [err216];
                         } else {
-                          vErrors.push(err211);
+                          vErrors.push(err216);
                         }
                         errors++;
                       }
-                      if (data182.id === undefined) {
-                        const err212 = {
+                      if (data184.id === undefined) {
+                        const err217 = {
                           instancePath: instancePath + '/data/relationships/owner/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
@@ -8352,15 +8534,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err212];
+                          vErrors = [err217];
                         } else {
-                          vErrors.push(err212);
+                          vErrors.push(err217);
                         }
                         errors++;
                       }
-                      for (const key4 in data182) {
+                      for (const key4 in data184) {
                         if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err213 = {
+                          const err218 = {
                             instancePath: instancePath + '/data/relationships/owner/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/additionalProperties',
@@ -8369,16 +8551,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err213];
+                            vErrors = [err218];
                           } else {
-                            vErrors.push(err213);
+                            vErrors.push(err218);
                           }
                           errors++;
                         }
                       }
-                      if (data182.type !== undefined) {
-                        if ('user' !== data182.type) {
-                          const err214 = {
+                      if (data184.type !== undefined) {
+                        if ('user' !== data184.type) {
+                          const err219 = {
                             instancePath: instancePath + '/data/relationships/owner/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/type/const',
@@ -8387,20 +8569,20 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err214];
+                            vErrors = [err219];
                           } else {
-                            vErrors.push(err214);
+                            vErrors.push(err219);
                           }
                           errors++;
                         }
                       }
-                      if (data182.id !== undefined) {
-                        let data184 = data182.id;
-                        const _errs382 = errors;
-                        let valid14 = false;
-                        const _errs383 = errors;
-                        if (!(typeof data184 == 'number' && !(data184 % 1) && !isNaN(data184) && isFinite(data184))) {
-                          const err215 = {
+                      if (data184.id !== undefined) {
+                        let data186 = data184.id;
+                        const _errs386 = errors;
+                        let valid16 = false;
+                        const _errs387 = errors;
+                        if (!(typeof data186 == 'number' && !(data186 % 1) && !isNaN(data186) && isFinite(data186))) {
+                          const err220 = {
                             instancePath: instancePath + '/data/relationships/owner/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -8409,15 +8591,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err215];
+                            vErrors = [err220];
                           } else {
-                            vErrors.push(err215);
+                            vErrors.push(err220);
                           }
                           errors++;
                         }
-                        if (typeof data184 == 'number' && isFinite(data184)) {
-                          if (data184 > 9007199254740991 || isNaN(data184)) {
-                            const err216 = {
+                        if (typeof data186 == 'number' && isFinite(data186)) {
+                          if (data186 > 9007199254740991 || isNaN(data186)) {
+                            const err221 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -8426,14 +8608,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err216];
+                              vErrors = [err221];
                             } else {
-                              vErrors.push(err216);
+                              vErrors.push(err221);
                             }
                             errors++;
                           }
-                          if (data184 < 1 || isNaN(data184)) {
-                            const err217 = {
+                          if (data186 < 1 || isNaN(data186)) {
+                            const err222 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -8442,20 +8624,20 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err217];
+                              vErrors = [err222];
                             } else {
-                              vErrors.push(err217);
+                              vErrors.push(err222);
                             }
                             errors++;
                           }
                         }
-                        var _valid2 = _errs383 === errors;
-                        valid14 = valid14 || _valid2;
-                        if (!valid14) {
-                          const _errs385 = errors;
-                          if (typeof data184 === 'string') {
-                            if (!pattern0.test(data184)) {
-                              const err218 = {
+                        var _valid2 = _errs387 === errors;
+                        valid16 = valid16 || _valid2;
+                        if (!valid16) {
+                          const _errs389 = errors;
+                          if (typeof data186 === 'string') {
+                            if (!pattern0.test(data186)) {
+                              const err223 = {
                                 instancePath: instancePath + '/data/relationships/owner/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -8464,14 +8646,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err218];
+                                vErrors = [err223];
                               } else {
-                                vErrors.push(err218);
+                                vErrors.push(err223);
                               }
                               errors++;
                             }
                           } else {
-                            const err219 = {
+                            const err224 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -8480,17 +8662,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err219];
+                              vErrors = [err224];
                             } else {
-                              vErrors.push(err219);
+                              vErrors.push(err224);
                             }
                             errors++;
                           }
-                          var _valid2 = _errs385 === errors;
-                          valid14 = valid14 || _valid2;
+                          var _valid2 = _errs389 === errors;
+                          valid16 = valid16 || _valid2;
                         }
-                        if (!valid14) {
-                          const err220 = {
+                        if (!valid16) {
+                          const err225 = {
                             instancePath: instancePath + '/data/relationships/owner/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf',
@@ -8499,26 +8681,26 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err220];
+                            vErrors = [err225];
                           } else {
-                            vErrors.push(err220);
+                            vErrors.push(err225);
                           }
                           errors++;
                         } else {
-                          errors = _errs382;
+                          errors = _errs386;
                           if (vErrors !== null) {
-                            if (_errs382) {
-                              vErrors.length = _errs382;
+                            if (_errs386) {
+                              vErrors.length = _errs386;
                             } else {
                               vErrors = null;
                             }
                           }
                         }
                       }
-                      if (data182.meta !== undefined) {
-                        let data185 = data182.meta;
-                        if (!(data185 && typeof data185 == 'object' && !Array.isArray(data185))) {
-                          const err221 = {
+                      if (data184.meta !== undefined) {
+                        let data187 = data184.meta;
+                        if (!(data187 && typeof data187 == 'object' && !Array.isArray(data187))) {
+                          const err226 = {
                             instancePath: instancePath + '/data/relationships/owner/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/meta/type',
@@ -8527,15 +8709,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err221];
+                            vErrors = [err226];
                           } else {
-                            vErrors.push(err221);
+                            vErrors.push(err226);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err222 = {
+                      const err227 = {
                         instancePath: instancePath + '/data/relationships/owner/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/type',
@@ -8544,17 +8726,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err222];
+                        vErrors = [err227];
                       } else {
-                        vErrors.push(err222);
+                        vErrors.push(err227);
                       }
                       errors++;
                     }
-                    var _valid1 = _errs377 === errors;
-                    valid12 = valid12 || _valid1;
+                    var _valid1 = _errs381 === errors;
+                    valid14 = valid14 || _valid1;
                   }
-                  if (!valid12) {
-                    const err223 = {
+                  if (!valid14) {
+                    const err228 = {
                       instancePath: instancePath + '/data/relationships/owner/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -8562,26 +8744,26 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err223];
+                      vErrors = [err228];
                     } else {
-                      vErrors.push(err223);
+                      vErrors.push(err228);
                     }
                     errors++;
                   } else {
-                    errors = _errs374;
+                    errors = _errs378;
                     if (vErrors !== null) {
-                      if (_errs374) {
-                        vErrors.length = _errs374;
+                      if (_errs378) {
+                        vErrors.length = _errs378;
                       } else {
                         vErrors = null;
                       }
                     }
                   }
                 }
-                if (data181.meta !== undefined) {
-                  let data186 = data181.meta;
-                  if (!(data186 && typeof data186 == 'object' && !Array.isArray(data186))) {
-                    const err224 = {
+                if (data183.meta !== undefined) {
+                  let data188 = data183.meta;
+                  if (!(data188 && typeof data188 == 'object' && !Array.isArray(data188))) {
+                    const err229 = {
                       instancePath: instancePath + '/data/relationships/owner/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/meta/type',
                       keyword: 'type',
@@ -8589,15 +8771,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err224];
+                      vErrors = [err229];
                     } else {
-                      vErrors.push(err224);
+                      vErrors.push(err229);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err225 = {
+                const err230 = {
                   instancePath: instancePath + '/data/relationships/owner',
                   schemaPath: '#/properties/data/properties/relationships/properties/owner/type',
                   keyword: 'type',
@@ -8605,15 +8787,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err225];
+                  vErrors = [err230];
                 } else {
-                  vErrors.push(err225);
+                  vErrors.push(err230);
                 }
                 errors++;
               }
             }
           } else {
-            const err226 = {
+            const err231 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
               keyword: 'type',
@@ -8621,17 +8803,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err226];
+              vErrors = [err231];
             } else {
-              vErrors.push(err226);
+              vErrors.push(err231);
             }
             errors++;
           }
         }
         if (data0.meta !== undefined) {
-          let data187 = data0.meta;
-          if (!(data187 && typeof data187 == 'object' && !Array.isArray(data187))) {
-            const err227 = {
+          let data189 = data0.meta;
+          if (!(data189 && typeof data189 == 'object' && !Array.isArray(data189))) {
+            const err232 = {
               instancePath: instancePath + '/data/meta',
               schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
@@ -8639,17 +8821,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err227];
+              vErrors = [err232];
             } else {
-              vErrors.push(err227);
+              vErrors.push(err232);
             }
             errors++;
           }
         }
         if (data0.links !== undefined) {
-          let data188 = data0.links;
-          if (!(data188 && typeof data188 == 'object' && !Array.isArray(data188))) {
-            const err228 = {
+          let data190 = data0.links;
+          if (!(data190 && typeof data190 == 'object' && !Array.isArray(data190))) {
+            const err233 = {
               instancePath: instancePath + '/data/links',
               schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
@@ -8657,15 +8839,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err228];
+              vErrors = [err233];
             } else {
-              vErrors.push(err228);
+              vErrors.push(err233);
             }
             errors++;
           }
         }
       } else {
-        const err229 = {
+        const err234 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -8673,15 +8855,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err229];
+          vErrors = [err234];
         } else {
-          vErrors.push(err229);
+          vErrors.push(err234);
         }
         errors++;
       }
     }
   } else {
-    const err230 = {
+    const err235 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -8689,9 +8871,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err230];
+      vErrors = [err235];
     } else {
-      vErrors.push(err230);
+      vErrors.push(err235);
     }
     errors++;
   }

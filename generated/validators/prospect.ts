@@ -29,6 +29,11 @@ const schema11 = {
             addressStreet2: { type: ['string', 'null'] },
             addressZip: { type: ['string', 'null'] },
             angelListUrl: { type: ['string', 'null'] },
+            assignedUserIds: {
+              type: ['array', 'null'],
+              items: { type: 'integer', minimum: -2147483648, maximum: 2147483647 },
+              maxItems: 1000,
+            },
             availableAt: { type: ['string', 'null'], format: 'date-time' },
             callOptedOut: { type: ['boolean', 'null'] },
             callsOptStatus: { type: ['string', 'null'] },
@@ -632,15 +637,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.availableAt !== undefined) {
-              let data11 = data2.availableAt;
-              if (typeof data11 !== 'string' && data11 !== null) {
+            if (data2.assignedUserIds !== undefined) {
+              let data11 = data2.assignedUserIds;
+              if (!Array.isArray(data11) && data11 !== null) {
                 const err14 = {
-                  instancePath: instancePath + '/data/attributes/availableAt',
-                  schemaPath: '#/properties/data/properties/attributes/properties/availableAt/type',
+                  instancePath: instancePath + '/data/attributes/assignedUserIds',
+                  schemaPath: '#/properties/data/properties/attributes/properties/assignedUserIds/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.availableAt.type },
-                  message: 'must be string,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.assignedUserIds.type },
+                  message: 'must be array,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err14];
@@ -649,14 +654,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data11 === 'string') {
-                if (!formats0.validate(data11)) {
+              if (Array.isArray(data11)) {
+                if (data11.length > 1000) {
                   const err15 = {
-                    instancePath: instancePath + '/data/attributes/availableAt',
-                    schemaPath: '#/properties/data/properties/attributes/properties/availableAt/format',
-                    keyword: 'format',
-                    params: { format: 'date-time' },
-                    message: 'must match format "' + 'date-time' + '"',
+                    instancePath: instancePath + '/data/attributes/assignedUserIds',
+                    schemaPath: '#/properties/data/properties/attributes/properties/assignedUserIds/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
                   };
                   if (vErrors === null) {
                     vErrors = [err15];
@@ -665,70 +670,67 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-              }
-            }
-            if (data2.callOptedOut !== undefined) {
-              let data12 = data2.callOptedOut;
-              if (typeof data12 !== 'boolean' && data12 !== null) {
-                const err16 = {
-                  instancePath: instancePath + '/data/attributes/callOptedOut',
-                  schemaPath: '#/properties/data/properties/attributes/properties/callOptedOut/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.callOptedOut.type },
-                  message: 'must be boolean,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err16];
-                } else {
-                  vErrors.push(err16);
+                const len0 = data11.length;
+                for (let i0 = 0; i0 < len0; i0++) {
+                  let data12 = data11[i0];
+                  if (!(typeof data12 == 'number' && !(data12 % 1) && !isNaN(data12) && isFinite(data12))) {
+                    const err16 = {
+                      instancePath: instancePath + '/data/attributes/assignedUserIds/' + i0,
+                      schemaPath: '#/properties/data/properties/attributes/properties/assignedUserIds/items/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err16];
+                    } else {
+                      vErrors.push(err16);
+                    }
+                    errors++;
+                  }
+                  if (typeof data12 == 'number' && isFinite(data12)) {
+                    if (data12 > 2147483647 || isNaN(data12)) {
+                      const err17 = {
+                        instancePath: instancePath + '/data/attributes/assignedUserIds/' + i0,
+                        schemaPath: '#/properties/data/properties/attributes/properties/assignedUserIds/items/maximum',
+                        keyword: 'maximum',
+                        params: { comparison: '<=', limit: 2147483647 },
+                        message: 'must be <= 2147483647',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err17];
+                      } else {
+                        vErrors.push(err17);
+                      }
+                      errors++;
+                    }
+                    if (data12 < -2147483648 || isNaN(data12)) {
+                      const err18 = {
+                        instancePath: instancePath + '/data/attributes/assignedUserIds/' + i0,
+                        schemaPath: '#/properties/data/properties/attributes/properties/assignedUserIds/items/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: -2147483648 },
+                        message: 'must be >= -2147483648',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err18];
+                      } else {
+                        vErrors.push(err18);
+                      }
+                      errors++;
+                    }
+                  }
                 }
-                errors++;
               }
             }
-            if (data2.callsOptStatus !== undefined) {
-              let data13 = data2.callsOptStatus;
+            if (data2.availableAt !== undefined) {
+              let data13 = data2.availableAt;
               if (typeof data13 !== 'string' && data13 !== null) {
-                const err17 = {
-                  instancePath: instancePath + '/data/attributes/callsOptStatus',
-                  schemaPath: '#/properties/data/properties/attributes/properties/callsOptStatus/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.callsOptStatus.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err17];
-                } else {
-                  vErrors.push(err17);
-                }
-                errors++;
-              }
-            }
-            if (data2.campaignName !== undefined) {
-              let data14 = data2.campaignName;
-              if (typeof data14 !== 'string' && data14 !== null) {
-                const err18 = {
-                  instancePath: instancePath + '/data/attributes/campaignName',
-                  schemaPath: '#/properties/data/properties/attributes/properties/campaignName/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.campaignName.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err18];
-                } else {
-                  vErrors.push(err18);
-                }
-                errors++;
-              }
-            }
-            if (data2.company !== undefined) {
-              let data15 = data2.company;
-              if (typeof data15 !== 'string' && data15 !== null) {
                 const err19 = {
-                  instancePath: instancePath + '/data/attributes/company',
-                  schemaPath: '#/properties/data/properties/attributes/properties/company/type',
+                  instancePath: instancePath + '/data/attributes/availableAt',
+                  schemaPath: '#/properties/data/properties/attributes/properties/availableAt/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.company.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.availableAt.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -738,14 +740,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data15 === 'string') {
-                if (func3(data15) > 255) {
+              if (typeof data13 === 'string') {
+                if (!formats0.validate(data13)) {
                   const err20 = {
-                    instancePath: instancePath + '/data/attributes/company',
-                    schemaPath: '#/properties/data/properties/attributes/properties/company/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
+                    instancePath: instancePath + '/data/attributes/availableAt',
+                    schemaPath: '#/properties/data/properties/attributes/properties/availableAt/format',
+                    keyword: 'format',
+                    params: { format: 'date-time' },
+                    message: 'must match format "' + 'date-time' + '"',
                   };
                   if (vErrors === null) {
                     vErrors = [err20];
@@ -756,15 +758,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data2.custom1 !== undefined) {
-              let data16 = data2.custom1;
-              if (typeof data16 !== 'string' && data16 !== null) {
+            if (data2.callOptedOut !== undefined) {
+              let data14 = data2.callOptedOut;
+              if (typeof data14 !== 'boolean' && data14 !== null) {
                 const err21 = {
-                  instancePath: instancePath + '/data/attributes/custom1',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom1/type',
+                  instancePath: instancePath + '/data/attributes/callOptedOut',
+                  schemaPath: '#/properties/data/properties/attributes/properties/callOptedOut/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom1.type },
-                  message: 'must be string,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.callOptedOut.type },
+                  message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err21];
@@ -773,32 +775,33 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data16 === 'string') {
-                if (func3(data16) > 32000) {
-                  const err22 = {
-                    instancePath: instancePath + '/data/attributes/custom1',
-                    schemaPath: '#/properties/data/properties/attributes/properties/custom1/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 32000 },
-                    message: 'must NOT have more than 32000 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err22];
-                  } else {
-                    vErrors.push(err22);
-                  }
-                  errors++;
+            }
+            if (data2.callsOptStatus !== undefined) {
+              let data15 = data2.callsOptStatus;
+              if (typeof data15 !== 'string' && data15 !== null) {
+                const err22 = {
+                  instancePath: instancePath + '/data/attributes/callsOptStatus',
+                  schemaPath: '#/properties/data/properties/attributes/properties/callsOptStatus/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.callsOptStatus.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err22];
+                } else {
+                  vErrors.push(err22);
                 }
+                errors++;
               }
             }
-            if (data2.custom10 !== undefined) {
-              let data17 = data2.custom10;
-              if (typeof data17 !== 'string' && data17 !== null) {
+            if (data2.campaignName !== undefined) {
+              let data16 = data2.campaignName;
+              if (typeof data16 !== 'string' && data16 !== null) {
                 const err23 = {
-                  instancePath: instancePath + '/data/attributes/custom10',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom10/type',
+                  instancePath: instancePath + '/data/attributes/campaignName',
+                  schemaPath: '#/properties/data/properties/attributes/properties/campaignName/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom10.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.campaignName.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -809,14 +812,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom100 !== undefined) {
-              let data18 = data2.custom100;
-              if (typeof data18 !== 'string' && data18 !== null) {
+            if (data2.company !== undefined) {
+              let data17 = data2.company;
+              if (typeof data17 !== 'string' && data17 !== null) {
                 const err24 = {
-                  instancePath: instancePath + '/data/attributes/custom100',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom100/type',
+                  instancePath: instancePath + '/data/attributes/company',
+                  schemaPath: '#/properties/data/properties/attributes/properties/company/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom100.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.company.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -826,33 +829,32 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data2.custom101 !== undefined) {
-              let data19 = data2.custom101;
-              if (typeof data19 !== 'string' && data19 !== null) {
-                const err25 = {
-                  instancePath: instancePath + '/data/attributes/custom101',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom101/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom101.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err25];
-                } else {
-                  vErrors.push(err25);
+              if (typeof data17 === 'string') {
+                if (func3(data17) > 255) {
+                  const err25 = {
+                    instancePath: instancePath + '/data/attributes/company',
+                    schemaPath: '#/properties/data/properties/attributes/properties/company/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err25];
+                  } else {
+                    vErrors.push(err25);
+                  }
+                  errors++;
                 }
-                errors++;
               }
             }
-            if (data2.custom102 !== undefined) {
-              let data20 = data2.custom102;
-              if (typeof data20 !== 'string' && data20 !== null) {
+            if (data2.custom1 !== undefined) {
+              let data18 = data2.custom1;
+              if (typeof data18 !== 'string' && data18 !== null) {
                 const err26 = {
-                  instancePath: instancePath + '/data/attributes/custom102',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom102/type',
+                  instancePath: instancePath + '/data/attributes/custom1',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom1/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom102.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom1.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -862,33 +864,32 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data2.custom103 !== undefined) {
-              let data21 = data2.custom103;
-              if (typeof data21 !== 'string' && data21 !== null) {
-                const err27 = {
-                  instancePath: instancePath + '/data/attributes/custom103',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom103/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom103.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err27];
-                } else {
-                  vErrors.push(err27);
+              if (typeof data18 === 'string') {
+                if (func3(data18) > 32000) {
+                  const err27 = {
+                    instancePath: instancePath + '/data/attributes/custom1',
+                    schemaPath: '#/properties/data/properties/attributes/properties/custom1/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 32000 },
+                    message: 'must NOT have more than 32000 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err27];
+                  } else {
+                    vErrors.push(err27);
+                  }
+                  errors++;
                 }
-                errors++;
               }
             }
-            if (data2.custom104 !== undefined) {
-              let data22 = data2.custom104;
-              if (typeof data22 !== 'string' && data22 !== null) {
+            if (data2.custom10 !== undefined) {
+              let data19 = data2.custom10;
+              if (typeof data19 !== 'string' && data19 !== null) {
                 const err28 = {
-                  instancePath: instancePath + '/data/attributes/custom104',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom104/type',
+                  instancePath: instancePath + '/data/attributes/custom10',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom10/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom104.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom10.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -899,14 +900,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom105 !== undefined) {
-              let data23 = data2.custom105;
-              if (typeof data23 !== 'string' && data23 !== null) {
+            if (data2.custom100 !== undefined) {
+              let data20 = data2.custom100;
+              if (typeof data20 !== 'string' && data20 !== null) {
                 const err29 = {
-                  instancePath: instancePath + '/data/attributes/custom105',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom105/type',
+                  instancePath: instancePath + '/data/attributes/custom100',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom100/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom105.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom100.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -917,14 +918,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom106 !== undefined) {
-              let data24 = data2.custom106;
-              if (typeof data24 !== 'string' && data24 !== null) {
+            if (data2.custom101 !== undefined) {
+              let data21 = data2.custom101;
+              if (typeof data21 !== 'string' && data21 !== null) {
                 const err30 = {
-                  instancePath: instancePath + '/data/attributes/custom106',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom106/type',
+                  instancePath: instancePath + '/data/attributes/custom101',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom101/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom106.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom101.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -935,14 +936,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom107 !== undefined) {
-              let data25 = data2.custom107;
-              if (typeof data25 !== 'string' && data25 !== null) {
+            if (data2.custom102 !== undefined) {
+              let data22 = data2.custom102;
+              if (typeof data22 !== 'string' && data22 !== null) {
                 const err31 = {
-                  instancePath: instancePath + '/data/attributes/custom107',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom107/type',
+                  instancePath: instancePath + '/data/attributes/custom102',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom102/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom107.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom102.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -953,14 +954,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom108 !== undefined) {
-              let data26 = data2.custom108;
-              if (typeof data26 !== 'string' && data26 !== null) {
+            if (data2.custom103 !== undefined) {
+              let data23 = data2.custom103;
+              if (typeof data23 !== 'string' && data23 !== null) {
                 const err32 = {
-                  instancePath: instancePath + '/data/attributes/custom108',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom108/type',
+                  instancePath: instancePath + '/data/attributes/custom103',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom103/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom108.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom103.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -971,14 +972,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom109 !== undefined) {
-              let data27 = data2.custom109;
-              if (typeof data27 !== 'string' && data27 !== null) {
+            if (data2.custom104 !== undefined) {
+              let data24 = data2.custom104;
+              if (typeof data24 !== 'string' && data24 !== null) {
                 const err33 = {
-                  instancePath: instancePath + '/data/attributes/custom109',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom109/type',
+                  instancePath: instancePath + '/data/attributes/custom104',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom104/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom109.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom104.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -989,14 +990,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom11 !== undefined) {
-              let data28 = data2.custom11;
-              if (typeof data28 !== 'string' && data28 !== null) {
+            if (data2.custom105 !== undefined) {
+              let data25 = data2.custom105;
+              if (typeof data25 !== 'string' && data25 !== null) {
                 const err34 = {
-                  instancePath: instancePath + '/data/attributes/custom11',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom11/type',
+                  instancePath: instancePath + '/data/attributes/custom105',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom105/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom11.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom105.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1007,14 +1008,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom110 !== undefined) {
-              let data29 = data2.custom110;
-              if (typeof data29 !== 'string' && data29 !== null) {
+            if (data2.custom106 !== undefined) {
+              let data26 = data2.custom106;
+              if (typeof data26 !== 'string' && data26 !== null) {
                 const err35 = {
-                  instancePath: instancePath + '/data/attributes/custom110',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom110/type',
+                  instancePath: instancePath + '/data/attributes/custom106',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom106/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom110.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom106.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1025,14 +1026,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom111 !== undefined) {
-              let data30 = data2.custom111;
-              if (typeof data30 !== 'string' && data30 !== null) {
+            if (data2.custom107 !== undefined) {
+              let data27 = data2.custom107;
+              if (typeof data27 !== 'string' && data27 !== null) {
                 const err36 = {
-                  instancePath: instancePath + '/data/attributes/custom111',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom111/type',
+                  instancePath: instancePath + '/data/attributes/custom107',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom107/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom111.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom107.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1043,14 +1044,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom112 !== undefined) {
-              let data31 = data2.custom112;
-              if (typeof data31 !== 'string' && data31 !== null) {
+            if (data2.custom108 !== undefined) {
+              let data28 = data2.custom108;
+              if (typeof data28 !== 'string' && data28 !== null) {
                 const err37 = {
-                  instancePath: instancePath + '/data/attributes/custom112',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom112/type',
+                  instancePath: instancePath + '/data/attributes/custom108',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom108/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom112.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom108.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1061,14 +1062,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom113 !== undefined) {
-              let data32 = data2.custom113;
-              if (typeof data32 !== 'string' && data32 !== null) {
+            if (data2.custom109 !== undefined) {
+              let data29 = data2.custom109;
+              if (typeof data29 !== 'string' && data29 !== null) {
                 const err38 = {
-                  instancePath: instancePath + '/data/attributes/custom113',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom113/type',
+                  instancePath: instancePath + '/data/attributes/custom109',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom109/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom113.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom109.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1079,14 +1080,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom114 !== undefined) {
-              let data33 = data2.custom114;
-              if (typeof data33 !== 'string' && data33 !== null) {
+            if (data2.custom11 !== undefined) {
+              let data30 = data2.custom11;
+              if (typeof data30 !== 'string' && data30 !== null) {
                 const err39 = {
-                  instancePath: instancePath + '/data/attributes/custom114',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom114/type',
+                  instancePath: instancePath + '/data/attributes/custom11',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom11/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom114.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom11.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1097,14 +1098,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom115 !== undefined) {
-              let data34 = data2.custom115;
-              if (typeof data34 !== 'string' && data34 !== null) {
+            if (data2.custom110 !== undefined) {
+              let data31 = data2.custom110;
+              if (typeof data31 !== 'string' && data31 !== null) {
                 const err40 = {
-                  instancePath: instancePath + '/data/attributes/custom115',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom115/type',
+                  instancePath: instancePath + '/data/attributes/custom110',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom110/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom115.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom110.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1115,14 +1116,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom116 !== undefined) {
-              let data35 = data2.custom116;
-              if (typeof data35 !== 'string' && data35 !== null) {
+            if (data2.custom111 !== undefined) {
+              let data32 = data2.custom111;
+              if (typeof data32 !== 'string' && data32 !== null) {
                 const err41 = {
-                  instancePath: instancePath + '/data/attributes/custom116',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom116/type',
+                  instancePath: instancePath + '/data/attributes/custom111',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom111/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom116.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom111.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1133,14 +1134,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom117 !== undefined) {
-              let data36 = data2.custom117;
-              if (typeof data36 !== 'string' && data36 !== null) {
+            if (data2.custom112 !== undefined) {
+              let data33 = data2.custom112;
+              if (typeof data33 !== 'string' && data33 !== null) {
                 const err42 = {
-                  instancePath: instancePath + '/data/attributes/custom117',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom117/type',
+                  instancePath: instancePath + '/data/attributes/custom112',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom112/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom117.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom112.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1151,14 +1152,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom118 !== undefined) {
-              let data37 = data2.custom118;
-              if (typeof data37 !== 'string' && data37 !== null) {
+            if (data2.custom113 !== undefined) {
+              let data34 = data2.custom113;
+              if (typeof data34 !== 'string' && data34 !== null) {
                 const err43 = {
-                  instancePath: instancePath + '/data/attributes/custom118',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom118/type',
+                  instancePath: instancePath + '/data/attributes/custom113',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom113/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom118.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom113.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1169,14 +1170,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom119 !== undefined) {
-              let data38 = data2.custom119;
-              if (typeof data38 !== 'string' && data38 !== null) {
+            if (data2.custom114 !== undefined) {
+              let data35 = data2.custom114;
+              if (typeof data35 !== 'string' && data35 !== null) {
                 const err44 = {
-                  instancePath: instancePath + '/data/attributes/custom119',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom119/type',
+                  instancePath: instancePath + '/data/attributes/custom114',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom114/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom119.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom114.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1187,14 +1188,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom12 !== undefined) {
-              let data39 = data2.custom12;
-              if (typeof data39 !== 'string' && data39 !== null) {
+            if (data2.custom115 !== undefined) {
+              let data36 = data2.custom115;
+              if (typeof data36 !== 'string' && data36 !== null) {
                 const err45 = {
-                  instancePath: instancePath + '/data/attributes/custom12',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom12/type',
+                  instancePath: instancePath + '/data/attributes/custom115',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom115/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom12.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom115.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1205,14 +1206,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom120 !== undefined) {
-              let data40 = data2.custom120;
-              if (typeof data40 !== 'string' && data40 !== null) {
+            if (data2.custom116 !== undefined) {
+              let data37 = data2.custom116;
+              if (typeof data37 !== 'string' && data37 !== null) {
                 const err46 = {
-                  instancePath: instancePath + '/data/attributes/custom120',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom120/type',
+                  instancePath: instancePath + '/data/attributes/custom116',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom116/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom120.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom116.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1223,14 +1224,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom121 !== undefined) {
-              let data41 = data2.custom121;
-              if (typeof data41 !== 'string' && data41 !== null) {
+            if (data2.custom117 !== undefined) {
+              let data38 = data2.custom117;
+              if (typeof data38 !== 'string' && data38 !== null) {
                 const err47 = {
-                  instancePath: instancePath + '/data/attributes/custom121',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom121/type',
+                  instancePath: instancePath + '/data/attributes/custom117',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom117/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom121.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom117.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1241,14 +1242,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom122 !== undefined) {
-              let data42 = data2.custom122;
-              if (typeof data42 !== 'string' && data42 !== null) {
+            if (data2.custom118 !== undefined) {
+              let data39 = data2.custom118;
+              if (typeof data39 !== 'string' && data39 !== null) {
                 const err48 = {
-                  instancePath: instancePath + '/data/attributes/custom122',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom122/type',
+                  instancePath: instancePath + '/data/attributes/custom118',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom118/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom122.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom118.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1259,14 +1260,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom123 !== undefined) {
-              let data43 = data2.custom123;
-              if (typeof data43 !== 'string' && data43 !== null) {
+            if (data2.custom119 !== undefined) {
+              let data40 = data2.custom119;
+              if (typeof data40 !== 'string' && data40 !== null) {
                 const err49 = {
-                  instancePath: instancePath + '/data/attributes/custom123',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom123/type',
+                  instancePath: instancePath + '/data/attributes/custom119',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom119/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom123.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom119.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1277,14 +1278,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom124 !== undefined) {
-              let data44 = data2.custom124;
-              if (typeof data44 !== 'string' && data44 !== null) {
+            if (data2.custom12 !== undefined) {
+              let data41 = data2.custom12;
+              if (typeof data41 !== 'string' && data41 !== null) {
                 const err50 = {
-                  instancePath: instancePath + '/data/attributes/custom124',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom124/type',
+                  instancePath: instancePath + '/data/attributes/custom12',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom12/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom124.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom12.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1295,14 +1296,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom125 !== undefined) {
-              let data45 = data2.custom125;
-              if (typeof data45 !== 'string' && data45 !== null) {
+            if (data2.custom120 !== undefined) {
+              let data42 = data2.custom120;
+              if (typeof data42 !== 'string' && data42 !== null) {
                 const err51 = {
-                  instancePath: instancePath + '/data/attributes/custom125',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom125/type',
+                  instancePath: instancePath + '/data/attributes/custom120',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom120/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom125.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom120.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1313,14 +1314,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom126 !== undefined) {
-              let data46 = data2.custom126;
-              if (typeof data46 !== 'string' && data46 !== null) {
+            if (data2.custom121 !== undefined) {
+              let data43 = data2.custom121;
+              if (typeof data43 !== 'string' && data43 !== null) {
                 const err52 = {
-                  instancePath: instancePath + '/data/attributes/custom126',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom126/type',
+                  instancePath: instancePath + '/data/attributes/custom121',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom121/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom126.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom121.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1331,14 +1332,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom127 !== undefined) {
-              let data47 = data2.custom127;
-              if (typeof data47 !== 'string' && data47 !== null) {
+            if (data2.custom122 !== undefined) {
+              let data44 = data2.custom122;
+              if (typeof data44 !== 'string' && data44 !== null) {
                 const err53 = {
-                  instancePath: instancePath + '/data/attributes/custom127',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom127/type',
+                  instancePath: instancePath + '/data/attributes/custom122',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom122/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom127.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom122.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1349,14 +1350,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom128 !== undefined) {
-              let data48 = data2.custom128;
-              if (typeof data48 !== 'string' && data48 !== null) {
+            if (data2.custom123 !== undefined) {
+              let data45 = data2.custom123;
+              if (typeof data45 !== 'string' && data45 !== null) {
                 const err54 = {
-                  instancePath: instancePath + '/data/attributes/custom128',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom128/type',
+                  instancePath: instancePath + '/data/attributes/custom123',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom123/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom128.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom123.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1367,14 +1368,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom129 !== undefined) {
-              let data49 = data2.custom129;
-              if (typeof data49 !== 'string' && data49 !== null) {
+            if (data2.custom124 !== undefined) {
+              let data46 = data2.custom124;
+              if (typeof data46 !== 'string' && data46 !== null) {
                 const err55 = {
-                  instancePath: instancePath + '/data/attributes/custom129',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom129/type',
+                  instancePath: instancePath + '/data/attributes/custom124',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom124/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom129.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom124.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1385,14 +1386,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom13 !== undefined) {
-              let data50 = data2.custom13;
-              if (typeof data50 !== 'string' && data50 !== null) {
+            if (data2.custom125 !== undefined) {
+              let data47 = data2.custom125;
+              if (typeof data47 !== 'string' && data47 !== null) {
                 const err56 = {
-                  instancePath: instancePath + '/data/attributes/custom13',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom13/type',
+                  instancePath: instancePath + '/data/attributes/custom125',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom125/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom13.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom125.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1403,14 +1404,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom130 !== undefined) {
-              let data51 = data2.custom130;
-              if (typeof data51 !== 'string' && data51 !== null) {
+            if (data2.custom126 !== undefined) {
+              let data48 = data2.custom126;
+              if (typeof data48 !== 'string' && data48 !== null) {
                 const err57 = {
-                  instancePath: instancePath + '/data/attributes/custom130',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom130/type',
+                  instancePath: instancePath + '/data/attributes/custom126',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom126/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom130.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom126.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1421,14 +1422,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom131 !== undefined) {
-              let data52 = data2.custom131;
-              if (typeof data52 !== 'string' && data52 !== null) {
+            if (data2.custom127 !== undefined) {
+              let data49 = data2.custom127;
+              if (typeof data49 !== 'string' && data49 !== null) {
                 const err58 = {
-                  instancePath: instancePath + '/data/attributes/custom131',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom131/type',
+                  instancePath: instancePath + '/data/attributes/custom127',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom127/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom131.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom127.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1439,14 +1440,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom132 !== undefined) {
-              let data53 = data2.custom132;
-              if (typeof data53 !== 'string' && data53 !== null) {
+            if (data2.custom128 !== undefined) {
+              let data50 = data2.custom128;
+              if (typeof data50 !== 'string' && data50 !== null) {
                 const err59 = {
-                  instancePath: instancePath + '/data/attributes/custom132',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom132/type',
+                  instancePath: instancePath + '/data/attributes/custom128',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom128/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom132.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom128.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1457,14 +1458,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom133 !== undefined) {
-              let data54 = data2.custom133;
-              if (typeof data54 !== 'string' && data54 !== null) {
+            if (data2.custom129 !== undefined) {
+              let data51 = data2.custom129;
+              if (typeof data51 !== 'string' && data51 !== null) {
                 const err60 = {
-                  instancePath: instancePath + '/data/attributes/custom133',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom133/type',
+                  instancePath: instancePath + '/data/attributes/custom129',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom129/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom133.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom129.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1475,14 +1476,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom134 !== undefined) {
-              let data55 = data2.custom134;
-              if (typeof data55 !== 'string' && data55 !== null) {
+            if (data2.custom13 !== undefined) {
+              let data52 = data2.custom13;
+              if (typeof data52 !== 'string' && data52 !== null) {
                 const err61 = {
-                  instancePath: instancePath + '/data/attributes/custom134',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom134/type',
+                  instancePath: instancePath + '/data/attributes/custom13',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom13/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom134.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom13.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1493,14 +1494,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom135 !== undefined) {
-              let data56 = data2.custom135;
-              if (typeof data56 !== 'string' && data56 !== null) {
+            if (data2.custom130 !== undefined) {
+              let data53 = data2.custom130;
+              if (typeof data53 !== 'string' && data53 !== null) {
                 const err62 = {
-                  instancePath: instancePath + '/data/attributes/custom135',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom135/type',
+                  instancePath: instancePath + '/data/attributes/custom130',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom130/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom135.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom130.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1511,14 +1512,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom136 !== undefined) {
-              let data57 = data2.custom136;
-              if (typeof data57 !== 'string' && data57 !== null) {
+            if (data2.custom131 !== undefined) {
+              let data54 = data2.custom131;
+              if (typeof data54 !== 'string' && data54 !== null) {
                 const err63 = {
-                  instancePath: instancePath + '/data/attributes/custom136',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom136/type',
+                  instancePath: instancePath + '/data/attributes/custom131',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom131/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom136.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom131.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1529,14 +1530,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom137 !== undefined) {
-              let data58 = data2.custom137;
-              if (typeof data58 !== 'string' && data58 !== null) {
+            if (data2.custom132 !== undefined) {
+              let data55 = data2.custom132;
+              if (typeof data55 !== 'string' && data55 !== null) {
                 const err64 = {
-                  instancePath: instancePath + '/data/attributes/custom137',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom137/type',
+                  instancePath: instancePath + '/data/attributes/custom132',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom132/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom137.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom132.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1547,14 +1548,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom138 !== undefined) {
-              let data59 = data2.custom138;
-              if (typeof data59 !== 'string' && data59 !== null) {
+            if (data2.custom133 !== undefined) {
+              let data56 = data2.custom133;
+              if (typeof data56 !== 'string' && data56 !== null) {
                 const err65 = {
-                  instancePath: instancePath + '/data/attributes/custom138',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom138/type',
+                  instancePath: instancePath + '/data/attributes/custom133',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom133/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom138.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom133.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1565,14 +1566,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom139 !== undefined) {
-              let data60 = data2.custom139;
-              if (typeof data60 !== 'string' && data60 !== null) {
+            if (data2.custom134 !== undefined) {
+              let data57 = data2.custom134;
+              if (typeof data57 !== 'string' && data57 !== null) {
                 const err66 = {
-                  instancePath: instancePath + '/data/attributes/custom139',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom139/type',
+                  instancePath: instancePath + '/data/attributes/custom134',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom134/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom139.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom134.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1583,14 +1584,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom14 !== undefined) {
-              let data61 = data2.custom14;
-              if (typeof data61 !== 'string' && data61 !== null) {
+            if (data2.custom135 !== undefined) {
+              let data58 = data2.custom135;
+              if (typeof data58 !== 'string' && data58 !== null) {
                 const err67 = {
-                  instancePath: instancePath + '/data/attributes/custom14',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom14/type',
+                  instancePath: instancePath + '/data/attributes/custom135',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom135/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom14.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom135.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1601,14 +1602,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom140 !== undefined) {
-              let data62 = data2.custom140;
-              if (typeof data62 !== 'string' && data62 !== null) {
+            if (data2.custom136 !== undefined) {
+              let data59 = data2.custom136;
+              if (typeof data59 !== 'string' && data59 !== null) {
                 const err68 = {
-                  instancePath: instancePath + '/data/attributes/custom140',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom140/type',
+                  instancePath: instancePath + '/data/attributes/custom136',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom136/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom140.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom136.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1619,14 +1620,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom141 !== undefined) {
-              let data63 = data2.custom141;
-              if (typeof data63 !== 'string' && data63 !== null) {
+            if (data2.custom137 !== undefined) {
+              let data60 = data2.custom137;
+              if (typeof data60 !== 'string' && data60 !== null) {
                 const err69 = {
-                  instancePath: instancePath + '/data/attributes/custom141',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom141/type',
+                  instancePath: instancePath + '/data/attributes/custom137',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom137/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom141.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom137.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1637,14 +1638,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom142 !== undefined) {
-              let data64 = data2.custom142;
-              if (typeof data64 !== 'string' && data64 !== null) {
+            if (data2.custom138 !== undefined) {
+              let data61 = data2.custom138;
+              if (typeof data61 !== 'string' && data61 !== null) {
                 const err70 = {
-                  instancePath: instancePath + '/data/attributes/custom142',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom142/type',
+                  instancePath: instancePath + '/data/attributes/custom138',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom138/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom142.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom138.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1655,14 +1656,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom143 !== undefined) {
-              let data65 = data2.custom143;
-              if (typeof data65 !== 'string' && data65 !== null) {
+            if (data2.custom139 !== undefined) {
+              let data62 = data2.custom139;
+              if (typeof data62 !== 'string' && data62 !== null) {
                 const err71 = {
-                  instancePath: instancePath + '/data/attributes/custom143',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom143/type',
+                  instancePath: instancePath + '/data/attributes/custom139',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom139/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom143.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom139.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1673,14 +1674,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom144 !== undefined) {
-              let data66 = data2.custom144;
-              if (typeof data66 !== 'string' && data66 !== null) {
+            if (data2.custom14 !== undefined) {
+              let data63 = data2.custom14;
+              if (typeof data63 !== 'string' && data63 !== null) {
                 const err72 = {
-                  instancePath: instancePath + '/data/attributes/custom144',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom144/type',
+                  instancePath: instancePath + '/data/attributes/custom14',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom14/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom144.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom14.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1691,14 +1692,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom145 !== undefined) {
-              let data67 = data2.custom145;
-              if (typeof data67 !== 'string' && data67 !== null) {
+            if (data2.custom140 !== undefined) {
+              let data64 = data2.custom140;
+              if (typeof data64 !== 'string' && data64 !== null) {
                 const err73 = {
-                  instancePath: instancePath + '/data/attributes/custom145',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom145/type',
+                  instancePath: instancePath + '/data/attributes/custom140',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom140/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom145.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom140.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1709,14 +1710,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom146 !== undefined) {
-              let data68 = data2.custom146;
-              if (typeof data68 !== 'string' && data68 !== null) {
+            if (data2.custom141 !== undefined) {
+              let data65 = data2.custom141;
+              if (typeof data65 !== 'string' && data65 !== null) {
                 const err74 = {
-                  instancePath: instancePath + '/data/attributes/custom146',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom146/type',
+                  instancePath: instancePath + '/data/attributes/custom141',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom141/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom146.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom141.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1727,14 +1728,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom147 !== undefined) {
-              let data69 = data2.custom147;
-              if (typeof data69 !== 'string' && data69 !== null) {
+            if (data2.custom142 !== undefined) {
+              let data66 = data2.custom142;
+              if (typeof data66 !== 'string' && data66 !== null) {
                 const err75 = {
-                  instancePath: instancePath + '/data/attributes/custom147',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom147/type',
+                  instancePath: instancePath + '/data/attributes/custom142',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom142/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom147.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom142.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1745,14 +1746,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom148 !== undefined) {
-              let data70 = data2.custom148;
-              if (typeof data70 !== 'string' && data70 !== null) {
+            if (data2.custom143 !== undefined) {
+              let data67 = data2.custom143;
+              if (typeof data67 !== 'string' && data67 !== null) {
                 const err76 = {
-                  instancePath: instancePath + '/data/attributes/custom148',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom148/type',
+                  instancePath: instancePath + '/data/attributes/custom143',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom143/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom148.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom143.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1763,14 +1764,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom149 !== undefined) {
-              let data71 = data2.custom149;
-              if (typeof data71 !== 'string' && data71 !== null) {
+            if (data2.custom144 !== undefined) {
+              let data68 = data2.custom144;
+              if (typeof data68 !== 'string' && data68 !== null) {
                 const err77 = {
-                  instancePath: instancePath + '/data/attributes/custom149',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom149/type',
+                  instancePath: instancePath + '/data/attributes/custom144',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom144/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom149.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom144.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1781,14 +1782,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom15 !== undefined) {
-              let data72 = data2.custom15;
-              if (typeof data72 !== 'string' && data72 !== null) {
+            if (data2.custom145 !== undefined) {
+              let data69 = data2.custom145;
+              if (typeof data69 !== 'string' && data69 !== null) {
                 const err78 = {
-                  instancePath: instancePath + '/data/attributes/custom15',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom15/type',
+                  instancePath: instancePath + '/data/attributes/custom145',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom145/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom15.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom145.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1799,14 +1800,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom150 !== undefined) {
-              let data73 = data2.custom150;
-              if (typeof data73 !== 'string' && data73 !== null) {
+            if (data2.custom146 !== undefined) {
+              let data70 = data2.custom146;
+              if (typeof data70 !== 'string' && data70 !== null) {
                 const err79 = {
-                  instancePath: instancePath + '/data/attributes/custom150',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom150/type',
+                  instancePath: instancePath + '/data/attributes/custom146',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom146/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom150.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom146.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1817,14 +1818,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom16 !== undefined) {
-              let data74 = data2.custom16;
-              if (typeof data74 !== 'string' && data74 !== null) {
+            if (data2.custom147 !== undefined) {
+              let data71 = data2.custom147;
+              if (typeof data71 !== 'string' && data71 !== null) {
                 const err80 = {
-                  instancePath: instancePath + '/data/attributes/custom16',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom16/type',
+                  instancePath: instancePath + '/data/attributes/custom147',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom147/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom16.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom147.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1835,14 +1836,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom17 !== undefined) {
-              let data75 = data2.custom17;
-              if (typeof data75 !== 'string' && data75 !== null) {
+            if (data2.custom148 !== undefined) {
+              let data72 = data2.custom148;
+              if (typeof data72 !== 'string' && data72 !== null) {
                 const err81 = {
-                  instancePath: instancePath + '/data/attributes/custom17',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom17/type',
+                  instancePath: instancePath + '/data/attributes/custom148',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom148/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom17.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom148.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1853,14 +1854,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom18 !== undefined) {
-              let data76 = data2.custom18;
-              if (typeof data76 !== 'string' && data76 !== null) {
+            if (data2.custom149 !== undefined) {
+              let data73 = data2.custom149;
+              if (typeof data73 !== 'string' && data73 !== null) {
                 const err82 = {
-                  instancePath: instancePath + '/data/attributes/custom18',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom18/type',
+                  instancePath: instancePath + '/data/attributes/custom149',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom149/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom18.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom149.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1871,14 +1872,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom19 !== undefined) {
-              let data77 = data2.custom19;
-              if (typeof data77 !== 'string' && data77 !== null) {
+            if (data2.custom15 !== undefined) {
+              let data74 = data2.custom15;
+              if (typeof data74 !== 'string' && data74 !== null) {
                 const err83 = {
-                  instancePath: instancePath + '/data/attributes/custom19',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom19/type',
+                  instancePath: instancePath + '/data/attributes/custom15',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom15/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom19.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom15.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1889,14 +1890,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom2 !== undefined) {
-              let data78 = data2.custom2;
-              if (typeof data78 !== 'string' && data78 !== null) {
+            if (data2.custom150 !== undefined) {
+              let data75 = data2.custom150;
+              if (typeof data75 !== 'string' && data75 !== null) {
                 const err84 = {
-                  instancePath: instancePath + '/data/attributes/custom2',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom2/type',
+                  instancePath: instancePath + '/data/attributes/custom150',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom150/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom2.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom150.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1907,14 +1908,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom20 !== undefined) {
-              let data79 = data2.custom20;
-              if (typeof data79 !== 'string' && data79 !== null) {
+            if (data2.custom16 !== undefined) {
+              let data76 = data2.custom16;
+              if (typeof data76 !== 'string' && data76 !== null) {
                 const err85 = {
-                  instancePath: instancePath + '/data/attributes/custom20',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom20/type',
+                  instancePath: instancePath + '/data/attributes/custom16',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom16/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom20.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom16.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1925,14 +1926,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom21 !== undefined) {
-              let data80 = data2.custom21;
-              if (typeof data80 !== 'string' && data80 !== null) {
+            if (data2.custom17 !== undefined) {
+              let data77 = data2.custom17;
+              if (typeof data77 !== 'string' && data77 !== null) {
                 const err86 = {
-                  instancePath: instancePath + '/data/attributes/custom21',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom21/type',
+                  instancePath: instancePath + '/data/attributes/custom17',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom17/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom21.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom17.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1943,14 +1944,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom22 !== undefined) {
-              let data81 = data2.custom22;
-              if (typeof data81 !== 'string' && data81 !== null) {
+            if (data2.custom18 !== undefined) {
+              let data78 = data2.custom18;
+              if (typeof data78 !== 'string' && data78 !== null) {
                 const err87 = {
-                  instancePath: instancePath + '/data/attributes/custom22',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom22/type',
+                  instancePath: instancePath + '/data/attributes/custom18',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom18/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom22.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom18.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1961,14 +1962,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom23 !== undefined) {
-              let data82 = data2.custom23;
-              if (typeof data82 !== 'string' && data82 !== null) {
+            if (data2.custom19 !== undefined) {
+              let data79 = data2.custom19;
+              if (typeof data79 !== 'string' && data79 !== null) {
                 const err88 = {
-                  instancePath: instancePath + '/data/attributes/custom23',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom23/type',
+                  instancePath: instancePath + '/data/attributes/custom19',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom19/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom23.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom19.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1979,14 +1980,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom24 !== undefined) {
-              let data83 = data2.custom24;
-              if (typeof data83 !== 'string' && data83 !== null) {
+            if (data2.custom2 !== undefined) {
+              let data80 = data2.custom2;
+              if (typeof data80 !== 'string' && data80 !== null) {
                 const err89 = {
-                  instancePath: instancePath + '/data/attributes/custom24',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom24/type',
+                  instancePath: instancePath + '/data/attributes/custom2',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom2/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom24.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom2.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1997,14 +1998,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom25 !== undefined) {
-              let data84 = data2.custom25;
-              if (typeof data84 !== 'string' && data84 !== null) {
+            if (data2.custom20 !== undefined) {
+              let data81 = data2.custom20;
+              if (typeof data81 !== 'string' && data81 !== null) {
                 const err90 = {
-                  instancePath: instancePath + '/data/attributes/custom25',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom25/type',
+                  instancePath: instancePath + '/data/attributes/custom20',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom20/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom25.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom20.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2015,14 +2016,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom26 !== undefined) {
-              let data85 = data2.custom26;
-              if (typeof data85 !== 'string' && data85 !== null) {
+            if (data2.custom21 !== undefined) {
+              let data82 = data2.custom21;
+              if (typeof data82 !== 'string' && data82 !== null) {
                 const err91 = {
-                  instancePath: instancePath + '/data/attributes/custom26',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom26/type',
+                  instancePath: instancePath + '/data/attributes/custom21',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom21/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom26.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom21.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2033,14 +2034,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom27 !== undefined) {
-              let data86 = data2.custom27;
-              if (typeof data86 !== 'string' && data86 !== null) {
+            if (data2.custom22 !== undefined) {
+              let data83 = data2.custom22;
+              if (typeof data83 !== 'string' && data83 !== null) {
                 const err92 = {
-                  instancePath: instancePath + '/data/attributes/custom27',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom27/type',
+                  instancePath: instancePath + '/data/attributes/custom22',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom22/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom27.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom22.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2051,14 +2052,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom28 !== undefined) {
-              let data87 = data2.custom28;
-              if (typeof data87 !== 'string' && data87 !== null) {
+            if (data2.custom23 !== undefined) {
+              let data84 = data2.custom23;
+              if (typeof data84 !== 'string' && data84 !== null) {
                 const err93 = {
-                  instancePath: instancePath + '/data/attributes/custom28',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom28/type',
+                  instancePath: instancePath + '/data/attributes/custom23',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom23/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom28.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom23.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2069,14 +2070,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom29 !== undefined) {
-              let data88 = data2.custom29;
-              if (typeof data88 !== 'string' && data88 !== null) {
+            if (data2.custom24 !== undefined) {
+              let data85 = data2.custom24;
+              if (typeof data85 !== 'string' && data85 !== null) {
                 const err94 = {
-                  instancePath: instancePath + '/data/attributes/custom29',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom29/type',
+                  instancePath: instancePath + '/data/attributes/custom24',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom24/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom29.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom24.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2087,14 +2088,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom3 !== undefined) {
-              let data89 = data2.custom3;
-              if (typeof data89 !== 'string' && data89 !== null) {
+            if (data2.custom25 !== undefined) {
+              let data86 = data2.custom25;
+              if (typeof data86 !== 'string' && data86 !== null) {
                 const err95 = {
-                  instancePath: instancePath + '/data/attributes/custom3',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom3/type',
+                  instancePath: instancePath + '/data/attributes/custom25',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom25/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom3.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom25.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2105,14 +2106,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom30 !== undefined) {
-              let data90 = data2.custom30;
-              if (typeof data90 !== 'string' && data90 !== null) {
+            if (data2.custom26 !== undefined) {
+              let data87 = data2.custom26;
+              if (typeof data87 !== 'string' && data87 !== null) {
                 const err96 = {
-                  instancePath: instancePath + '/data/attributes/custom30',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom30/type',
+                  instancePath: instancePath + '/data/attributes/custom26',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom26/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom30.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom26.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2123,14 +2124,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom31 !== undefined) {
-              let data91 = data2.custom31;
-              if (typeof data91 !== 'string' && data91 !== null) {
+            if (data2.custom27 !== undefined) {
+              let data88 = data2.custom27;
+              if (typeof data88 !== 'string' && data88 !== null) {
                 const err97 = {
-                  instancePath: instancePath + '/data/attributes/custom31',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom31/type',
+                  instancePath: instancePath + '/data/attributes/custom27',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom27/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom31.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom27.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2141,14 +2142,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom32 !== undefined) {
-              let data92 = data2.custom32;
-              if (typeof data92 !== 'string' && data92 !== null) {
+            if (data2.custom28 !== undefined) {
+              let data89 = data2.custom28;
+              if (typeof data89 !== 'string' && data89 !== null) {
                 const err98 = {
-                  instancePath: instancePath + '/data/attributes/custom32',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom32/type',
+                  instancePath: instancePath + '/data/attributes/custom28',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom28/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom32.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom28.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2159,14 +2160,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom33 !== undefined) {
-              let data93 = data2.custom33;
-              if (typeof data93 !== 'string' && data93 !== null) {
+            if (data2.custom29 !== undefined) {
+              let data90 = data2.custom29;
+              if (typeof data90 !== 'string' && data90 !== null) {
                 const err99 = {
-                  instancePath: instancePath + '/data/attributes/custom33',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom33/type',
+                  instancePath: instancePath + '/data/attributes/custom29',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom29/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom33.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom29.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2177,14 +2178,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom34 !== undefined) {
-              let data94 = data2.custom34;
-              if (typeof data94 !== 'string' && data94 !== null) {
+            if (data2.custom3 !== undefined) {
+              let data91 = data2.custom3;
+              if (typeof data91 !== 'string' && data91 !== null) {
                 const err100 = {
-                  instancePath: instancePath + '/data/attributes/custom34',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom34/type',
+                  instancePath: instancePath + '/data/attributes/custom3',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom3/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom34.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom3.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2195,14 +2196,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom35 !== undefined) {
-              let data95 = data2.custom35;
-              if (typeof data95 !== 'string' && data95 !== null) {
+            if (data2.custom30 !== undefined) {
+              let data92 = data2.custom30;
+              if (typeof data92 !== 'string' && data92 !== null) {
                 const err101 = {
-                  instancePath: instancePath + '/data/attributes/custom35',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom35/type',
+                  instancePath: instancePath + '/data/attributes/custom30',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom30/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom35.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom30.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2213,14 +2214,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom36 !== undefined) {
-              let data96 = data2.custom36;
-              if (typeof data96 !== 'string' && data96 !== null) {
+            if (data2.custom31 !== undefined) {
+              let data93 = data2.custom31;
+              if (typeof data93 !== 'string' && data93 !== null) {
                 const err102 = {
-                  instancePath: instancePath + '/data/attributes/custom36',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom36/type',
+                  instancePath: instancePath + '/data/attributes/custom31',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom31/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom36.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom31.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2231,14 +2232,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom37 !== undefined) {
-              let data97 = data2.custom37;
-              if (typeof data97 !== 'string' && data97 !== null) {
+            if (data2.custom32 !== undefined) {
+              let data94 = data2.custom32;
+              if (typeof data94 !== 'string' && data94 !== null) {
                 const err103 = {
-                  instancePath: instancePath + '/data/attributes/custom37',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom37/type',
+                  instancePath: instancePath + '/data/attributes/custom32',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom32/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom37.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom32.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2249,14 +2250,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom38 !== undefined) {
-              let data98 = data2.custom38;
-              if (typeof data98 !== 'string' && data98 !== null) {
+            if (data2.custom33 !== undefined) {
+              let data95 = data2.custom33;
+              if (typeof data95 !== 'string' && data95 !== null) {
                 const err104 = {
-                  instancePath: instancePath + '/data/attributes/custom38',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom38/type',
+                  instancePath: instancePath + '/data/attributes/custom33',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom33/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom38.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom33.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2267,14 +2268,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom39 !== undefined) {
-              let data99 = data2.custom39;
-              if (typeof data99 !== 'string' && data99 !== null) {
+            if (data2.custom34 !== undefined) {
+              let data96 = data2.custom34;
+              if (typeof data96 !== 'string' && data96 !== null) {
                 const err105 = {
-                  instancePath: instancePath + '/data/attributes/custom39',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom39/type',
+                  instancePath: instancePath + '/data/attributes/custom34',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom34/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom39.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom34.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2285,14 +2286,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom4 !== undefined) {
-              let data100 = data2.custom4;
-              if (typeof data100 !== 'string' && data100 !== null) {
+            if (data2.custom35 !== undefined) {
+              let data97 = data2.custom35;
+              if (typeof data97 !== 'string' && data97 !== null) {
                 const err106 = {
-                  instancePath: instancePath + '/data/attributes/custom4',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom4/type',
+                  instancePath: instancePath + '/data/attributes/custom35',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom35/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom4.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom35.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2303,14 +2304,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom40 !== undefined) {
-              let data101 = data2.custom40;
-              if (typeof data101 !== 'string' && data101 !== null) {
+            if (data2.custom36 !== undefined) {
+              let data98 = data2.custom36;
+              if (typeof data98 !== 'string' && data98 !== null) {
                 const err107 = {
-                  instancePath: instancePath + '/data/attributes/custom40',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom40/type',
+                  instancePath: instancePath + '/data/attributes/custom36',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom36/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom40.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom36.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2321,14 +2322,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom41 !== undefined) {
-              let data102 = data2.custom41;
-              if (typeof data102 !== 'string' && data102 !== null) {
+            if (data2.custom37 !== undefined) {
+              let data99 = data2.custom37;
+              if (typeof data99 !== 'string' && data99 !== null) {
                 const err108 = {
-                  instancePath: instancePath + '/data/attributes/custom41',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom41/type',
+                  instancePath: instancePath + '/data/attributes/custom37',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom37/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom41.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom37.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2339,14 +2340,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom42 !== undefined) {
-              let data103 = data2.custom42;
-              if (typeof data103 !== 'string' && data103 !== null) {
+            if (data2.custom38 !== undefined) {
+              let data100 = data2.custom38;
+              if (typeof data100 !== 'string' && data100 !== null) {
                 const err109 = {
-                  instancePath: instancePath + '/data/attributes/custom42',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom42/type',
+                  instancePath: instancePath + '/data/attributes/custom38',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom38/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom42.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom38.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2357,14 +2358,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom43 !== undefined) {
-              let data104 = data2.custom43;
-              if (typeof data104 !== 'string' && data104 !== null) {
+            if (data2.custom39 !== undefined) {
+              let data101 = data2.custom39;
+              if (typeof data101 !== 'string' && data101 !== null) {
                 const err110 = {
-                  instancePath: instancePath + '/data/attributes/custom43',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom43/type',
+                  instancePath: instancePath + '/data/attributes/custom39',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom39/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom43.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom39.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2375,14 +2376,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom44 !== undefined) {
-              let data105 = data2.custom44;
-              if (typeof data105 !== 'string' && data105 !== null) {
+            if (data2.custom4 !== undefined) {
+              let data102 = data2.custom4;
+              if (typeof data102 !== 'string' && data102 !== null) {
                 const err111 = {
-                  instancePath: instancePath + '/data/attributes/custom44',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom44/type',
+                  instancePath: instancePath + '/data/attributes/custom4',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom4/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom44.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom4.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2393,14 +2394,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom45 !== undefined) {
-              let data106 = data2.custom45;
-              if (typeof data106 !== 'string' && data106 !== null) {
+            if (data2.custom40 !== undefined) {
+              let data103 = data2.custom40;
+              if (typeof data103 !== 'string' && data103 !== null) {
                 const err112 = {
-                  instancePath: instancePath + '/data/attributes/custom45',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom45/type',
+                  instancePath: instancePath + '/data/attributes/custom40',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom40/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom45.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom40.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2411,14 +2412,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom46 !== undefined) {
-              let data107 = data2.custom46;
-              if (typeof data107 !== 'string' && data107 !== null) {
+            if (data2.custom41 !== undefined) {
+              let data104 = data2.custom41;
+              if (typeof data104 !== 'string' && data104 !== null) {
                 const err113 = {
-                  instancePath: instancePath + '/data/attributes/custom46',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom46/type',
+                  instancePath: instancePath + '/data/attributes/custom41',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom41/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom46.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom41.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2429,14 +2430,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom47 !== undefined) {
-              let data108 = data2.custom47;
-              if (typeof data108 !== 'string' && data108 !== null) {
+            if (data2.custom42 !== undefined) {
+              let data105 = data2.custom42;
+              if (typeof data105 !== 'string' && data105 !== null) {
                 const err114 = {
-                  instancePath: instancePath + '/data/attributes/custom47',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom47/type',
+                  instancePath: instancePath + '/data/attributes/custom42',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom42/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom47.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom42.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2447,14 +2448,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom48 !== undefined) {
-              let data109 = data2.custom48;
-              if (typeof data109 !== 'string' && data109 !== null) {
+            if (data2.custom43 !== undefined) {
+              let data106 = data2.custom43;
+              if (typeof data106 !== 'string' && data106 !== null) {
                 const err115 = {
-                  instancePath: instancePath + '/data/attributes/custom48',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom48/type',
+                  instancePath: instancePath + '/data/attributes/custom43',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom43/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom48.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom43.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2465,14 +2466,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom49 !== undefined) {
-              let data110 = data2.custom49;
-              if (typeof data110 !== 'string' && data110 !== null) {
+            if (data2.custom44 !== undefined) {
+              let data107 = data2.custom44;
+              if (typeof data107 !== 'string' && data107 !== null) {
                 const err116 = {
-                  instancePath: instancePath + '/data/attributes/custom49',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom49/type',
+                  instancePath: instancePath + '/data/attributes/custom44',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom44/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom49.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom44.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2483,14 +2484,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom5 !== undefined) {
-              let data111 = data2.custom5;
-              if (typeof data111 !== 'string' && data111 !== null) {
+            if (data2.custom45 !== undefined) {
+              let data108 = data2.custom45;
+              if (typeof data108 !== 'string' && data108 !== null) {
                 const err117 = {
-                  instancePath: instancePath + '/data/attributes/custom5',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom5/type',
+                  instancePath: instancePath + '/data/attributes/custom45',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom45/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom5.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom45.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2501,14 +2502,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom50 !== undefined) {
-              let data112 = data2.custom50;
-              if (typeof data112 !== 'string' && data112 !== null) {
+            if (data2.custom46 !== undefined) {
+              let data109 = data2.custom46;
+              if (typeof data109 !== 'string' && data109 !== null) {
                 const err118 = {
-                  instancePath: instancePath + '/data/attributes/custom50',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom50/type',
+                  instancePath: instancePath + '/data/attributes/custom46',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom46/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom50.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom46.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2519,14 +2520,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom51 !== undefined) {
-              let data113 = data2.custom51;
-              if (typeof data113 !== 'string' && data113 !== null) {
+            if (data2.custom47 !== undefined) {
+              let data110 = data2.custom47;
+              if (typeof data110 !== 'string' && data110 !== null) {
                 const err119 = {
-                  instancePath: instancePath + '/data/attributes/custom51',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom51/type',
+                  instancePath: instancePath + '/data/attributes/custom47',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom47/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom51.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom47.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2537,14 +2538,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom52 !== undefined) {
-              let data114 = data2.custom52;
-              if (typeof data114 !== 'string' && data114 !== null) {
+            if (data2.custom48 !== undefined) {
+              let data111 = data2.custom48;
+              if (typeof data111 !== 'string' && data111 !== null) {
                 const err120 = {
-                  instancePath: instancePath + '/data/attributes/custom52',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom52/type',
+                  instancePath: instancePath + '/data/attributes/custom48',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom48/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom52.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom48.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2555,14 +2556,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom53 !== undefined) {
-              let data115 = data2.custom53;
-              if (typeof data115 !== 'string' && data115 !== null) {
+            if (data2.custom49 !== undefined) {
+              let data112 = data2.custom49;
+              if (typeof data112 !== 'string' && data112 !== null) {
                 const err121 = {
-                  instancePath: instancePath + '/data/attributes/custom53',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom53/type',
+                  instancePath: instancePath + '/data/attributes/custom49',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom49/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom53.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom49.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2573,14 +2574,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom54 !== undefined) {
-              let data116 = data2.custom54;
-              if (typeof data116 !== 'string' && data116 !== null) {
+            if (data2.custom5 !== undefined) {
+              let data113 = data2.custom5;
+              if (typeof data113 !== 'string' && data113 !== null) {
                 const err122 = {
-                  instancePath: instancePath + '/data/attributes/custom54',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom54/type',
+                  instancePath: instancePath + '/data/attributes/custom5',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom5/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom54.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom5.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2591,14 +2592,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom55 !== undefined) {
-              let data117 = data2.custom55;
-              if (typeof data117 !== 'string' && data117 !== null) {
+            if (data2.custom50 !== undefined) {
+              let data114 = data2.custom50;
+              if (typeof data114 !== 'string' && data114 !== null) {
                 const err123 = {
-                  instancePath: instancePath + '/data/attributes/custom55',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom55/type',
+                  instancePath: instancePath + '/data/attributes/custom50',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom50/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom55.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom50.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2609,14 +2610,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom56 !== undefined) {
-              let data118 = data2.custom56;
-              if (typeof data118 !== 'string' && data118 !== null) {
+            if (data2.custom51 !== undefined) {
+              let data115 = data2.custom51;
+              if (typeof data115 !== 'string' && data115 !== null) {
                 const err124 = {
-                  instancePath: instancePath + '/data/attributes/custom56',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom56/type',
+                  instancePath: instancePath + '/data/attributes/custom51',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom51/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom56.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom51.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2627,14 +2628,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom57 !== undefined) {
-              let data119 = data2.custom57;
-              if (typeof data119 !== 'string' && data119 !== null) {
+            if (data2.custom52 !== undefined) {
+              let data116 = data2.custom52;
+              if (typeof data116 !== 'string' && data116 !== null) {
                 const err125 = {
-                  instancePath: instancePath + '/data/attributes/custom57',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom57/type',
+                  instancePath: instancePath + '/data/attributes/custom52',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom52/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom57.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom52.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2645,14 +2646,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom58 !== undefined) {
-              let data120 = data2.custom58;
-              if (typeof data120 !== 'string' && data120 !== null) {
+            if (data2.custom53 !== undefined) {
+              let data117 = data2.custom53;
+              if (typeof data117 !== 'string' && data117 !== null) {
                 const err126 = {
-                  instancePath: instancePath + '/data/attributes/custom58',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom58/type',
+                  instancePath: instancePath + '/data/attributes/custom53',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom53/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom58.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom53.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2663,14 +2664,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom59 !== undefined) {
-              let data121 = data2.custom59;
-              if (typeof data121 !== 'string' && data121 !== null) {
+            if (data2.custom54 !== undefined) {
+              let data118 = data2.custom54;
+              if (typeof data118 !== 'string' && data118 !== null) {
                 const err127 = {
-                  instancePath: instancePath + '/data/attributes/custom59',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom59/type',
+                  instancePath: instancePath + '/data/attributes/custom54',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom54/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom59.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom54.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2681,14 +2682,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom6 !== undefined) {
-              let data122 = data2.custom6;
-              if (typeof data122 !== 'string' && data122 !== null) {
+            if (data2.custom55 !== undefined) {
+              let data119 = data2.custom55;
+              if (typeof data119 !== 'string' && data119 !== null) {
                 const err128 = {
-                  instancePath: instancePath + '/data/attributes/custom6',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom6/type',
+                  instancePath: instancePath + '/data/attributes/custom55',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom55/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom6.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom55.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2699,14 +2700,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom60 !== undefined) {
-              let data123 = data2.custom60;
-              if (typeof data123 !== 'string' && data123 !== null) {
+            if (data2.custom56 !== undefined) {
+              let data120 = data2.custom56;
+              if (typeof data120 !== 'string' && data120 !== null) {
                 const err129 = {
-                  instancePath: instancePath + '/data/attributes/custom60',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom60/type',
+                  instancePath: instancePath + '/data/attributes/custom56',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom56/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom60.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom56.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2717,14 +2718,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom61 !== undefined) {
-              let data124 = data2.custom61;
-              if (typeof data124 !== 'string' && data124 !== null) {
+            if (data2.custom57 !== undefined) {
+              let data121 = data2.custom57;
+              if (typeof data121 !== 'string' && data121 !== null) {
                 const err130 = {
-                  instancePath: instancePath + '/data/attributes/custom61',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom61/type',
+                  instancePath: instancePath + '/data/attributes/custom57',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom57/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom61.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom57.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2735,14 +2736,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom62 !== undefined) {
-              let data125 = data2.custom62;
-              if (typeof data125 !== 'string' && data125 !== null) {
+            if (data2.custom58 !== undefined) {
+              let data122 = data2.custom58;
+              if (typeof data122 !== 'string' && data122 !== null) {
                 const err131 = {
-                  instancePath: instancePath + '/data/attributes/custom62',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom62/type',
+                  instancePath: instancePath + '/data/attributes/custom58',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom58/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom62.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom58.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2753,14 +2754,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom63 !== undefined) {
-              let data126 = data2.custom63;
-              if (typeof data126 !== 'string' && data126 !== null) {
+            if (data2.custom59 !== undefined) {
+              let data123 = data2.custom59;
+              if (typeof data123 !== 'string' && data123 !== null) {
                 const err132 = {
-                  instancePath: instancePath + '/data/attributes/custom63',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom63/type',
+                  instancePath: instancePath + '/data/attributes/custom59',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom59/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom63.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom59.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2771,14 +2772,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom64 !== undefined) {
-              let data127 = data2.custom64;
-              if (typeof data127 !== 'string' && data127 !== null) {
+            if (data2.custom6 !== undefined) {
+              let data124 = data2.custom6;
+              if (typeof data124 !== 'string' && data124 !== null) {
                 const err133 = {
-                  instancePath: instancePath + '/data/attributes/custom64',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom64/type',
+                  instancePath: instancePath + '/data/attributes/custom6',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom6/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom64.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom6.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2789,14 +2790,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom65 !== undefined) {
-              let data128 = data2.custom65;
-              if (typeof data128 !== 'string' && data128 !== null) {
+            if (data2.custom60 !== undefined) {
+              let data125 = data2.custom60;
+              if (typeof data125 !== 'string' && data125 !== null) {
                 const err134 = {
-                  instancePath: instancePath + '/data/attributes/custom65',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom65/type',
+                  instancePath: instancePath + '/data/attributes/custom60',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom60/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom65.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom60.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2807,14 +2808,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom66 !== undefined) {
-              let data129 = data2.custom66;
-              if (typeof data129 !== 'string' && data129 !== null) {
+            if (data2.custom61 !== undefined) {
+              let data126 = data2.custom61;
+              if (typeof data126 !== 'string' && data126 !== null) {
                 const err135 = {
-                  instancePath: instancePath + '/data/attributes/custom66',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom66/type',
+                  instancePath: instancePath + '/data/attributes/custom61',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom61/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom66.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom61.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2825,14 +2826,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom67 !== undefined) {
-              let data130 = data2.custom67;
-              if (typeof data130 !== 'string' && data130 !== null) {
+            if (data2.custom62 !== undefined) {
+              let data127 = data2.custom62;
+              if (typeof data127 !== 'string' && data127 !== null) {
                 const err136 = {
-                  instancePath: instancePath + '/data/attributes/custom67',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom67/type',
+                  instancePath: instancePath + '/data/attributes/custom62',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom62/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom67.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom62.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2843,14 +2844,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom68 !== undefined) {
-              let data131 = data2.custom68;
-              if (typeof data131 !== 'string' && data131 !== null) {
+            if (data2.custom63 !== undefined) {
+              let data128 = data2.custom63;
+              if (typeof data128 !== 'string' && data128 !== null) {
                 const err137 = {
-                  instancePath: instancePath + '/data/attributes/custom68',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom68/type',
+                  instancePath: instancePath + '/data/attributes/custom63',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom63/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom68.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom63.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2861,14 +2862,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom69 !== undefined) {
-              let data132 = data2.custom69;
-              if (typeof data132 !== 'string' && data132 !== null) {
+            if (data2.custom64 !== undefined) {
+              let data129 = data2.custom64;
+              if (typeof data129 !== 'string' && data129 !== null) {
                 const err138 = {
-                  instancePath: instancePath + '/data/attributes/custom69',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom69/type',
+                  instancePath: instancePath + '/data/attributes/custom64',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom64/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom69.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom64.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2879,14 +2880,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom7 !== undefined) {
-              let data133 = data2.custom7;
-              if (typeof data133 !== 'string' && data133 !== null) {
+            if (data2.custom65 !== undefined) {
+              let data130 = data2.custom65;
+              if (typeof data130 !== 'string' && data130 !== null) {
                 const err139 = {
-                  instancePath: instancePath + '/data/attributes/custom7',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom7/type',
+                  instancePath: instancePath + '/data/attributes/custom65',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom65/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom7.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom65.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2897,14 +2898,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom70 !== undefined) {
-              let data134 = data2.custom70;
-              if (typeof data134 !== 'string' && data134 !== null) {
+            if (data2.custom66 !== undefined) {
+              let data131 = data2.custom66;
+              if (typeof data131 !== 'string' && data131 !== null) {
                 const err140 = {
-                  instancePath: instancePath + '/data/attributes/custom70',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom70/type',
+                  instancePath: instancePath + '/data/attributes/custom66',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom66/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom70.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom66.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2915,14 +2916,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom71 !== undefined) {
-              let data135 = data2.custom71;
-              if (typeof data135 !== 'string' && data135 !== null) {
+            if (data2.custom67 !== undefined) {
+              let data132 = data2.custom67;
+              if (typeof data132 !== 'string' && data132 !== null) {
                 const err141 = {
-                  instancePath: instancePath + '/data/attributes/custom71',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom71/type',
+                  instancePath: instancePath + '/data/attributes/custom67',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom67/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom71.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom67.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2933,14 +2934,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom72 !== undefined) {
-              let data136 = data2.custom72;
-              if (typeof data136 !== 'string' && data136 !== null) {
+            if (data2.custom68 !== undefined) {
+              let data133 = data2.custom68;
+              if (typeof data133 !== 'string' && data133 !== null) {
                 const err142 = {
-                  instancePath: instancePath + '/data/attributes/custom72',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom72/type',
+                  instancePath: instancePath + '/data/attributes/custom68',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom68/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom72.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom68.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2951,14 +2952,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom73 !== undefined) {
-              let data137 = data2.custom73;
-              if (typeof data137 !== 'string' && data137 !== null) {
+            if (data2.custom69 !== undefined) {
+              let data134 = data2.custom69;
+              if (typeof data134 !== 'string' && data134 !== null) {
                 const err143 = {
-                  instancePath: instancePath + '/data/attributes/custom73',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom73/type',
+                  instancePath: instancePath + '/data/attributes/custom69',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom69/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom73.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom69.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2969,14 +2970,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom74 !== undefined) {
-              let data138 = data2.custom74;
-              if (typeof data138 !== 'string' && data138 !== null) {
+            if (data2.custom7 !== undefined) {
+              let data135 = data2.custom7;
+              if (typeof data135 !== 'string' && data135 !== null) {
                 const err144 = {
-                  instancePath: instancePath + '/data/attributes/custom74',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom74/type',
+                  instancePath: instancePath + '/data/attributes/custom7',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom7/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom74.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom7.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2987,14 +2988,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom75 !== undefined) {
-              let data139 = data2.custom75;
-              if (typeof data139 !== 'string' && data139 !== null) {
+            if (data2.custom70 !== undefined) {
+              let data136 = data2.custom70;
+              if (typeof data136 !== 'string' && data136 !== null) {
                 const err145 = {
-                  instancePath: instancePath + '/data/attributes/custom75',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom75/type',
+                  instancePath: instancePath + '/data/attributes/custom70',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom70/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom75.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom70.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3005,14 +3006,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom76 !== undefined) {
-              let data140 = data2.custom76;
-              if (typeof data140 !== 'string' && data140 !== null) {
+            if (data2.custom71 !== undefined) {
+              let data137 = data2.custom71;
+              if (typeof data137 !== 'string' && data137 !== null) {
                 const err146 = {
-                  instancePath: instancePath + '/data/attributes/custom76',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom76/type',
+                  instancePath: instancePath + '/data/attributes/custom71',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom71/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom76.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom71.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3023,14 +3024,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom77 !== undefined) {
-              let data141 = data2.custom77;
-              if (typeof data141 !== 'string' && data141 !== null) {
+            if (data2.custom72 !== undefined) {
+              let data138 = data2.custom72;
+              if (typeof data138 !== 'string' && data138 !== null) {
                 const err147 = {
-                  instancePath: instancePath + '/data/attributes/custom77',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom77/type',
+                  instancePath: instancePath + '/data/attributes/custom72',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom72/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom77.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom72.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3041,14 +3042,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom78 !== undefined) {
-              let data142 = data2.custom78;
-              if (typeof data142 !== 'string' && data142 !== null) {
+            if (data2.custom73 !== undefined) {
+              let data139 = data2.custom73;
+              if (typeof data139 !== 'string' && data139 !== null) {
                 const err148 = {
-                  instancePath: instancePath + '/data/attributes/custom78',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom78/type',
+                  instancePath: instancePath + '/data/attributes/custom73',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom73/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom78.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom73.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3059,14 +3060,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom79 !== undefined) {
-              let data143 = data2.custom79;
-              if (typeof data143 !== 'string' && data143 !== null) {
+            if (data2.custom74 !== undefined) {
+              let data140 = data2.custom74;
+              if (typeof data140 !== 'string' && data140 !== null) {
                 const err149 = {
-                  instancePath: instancePath + '/data/attributes/custom79',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom79/type',
+                  instancePath: instancePath + '/data/attributes/custom74',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom74/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom79.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom74.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3077,14 +3078,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom8 !== undefined) {
-              let data144 = data2.custom8;
-              if (typeof data144 !== 'string' && data144 !== null) {
+            if (data2.custom75 !== undefined) {
+              let data141 = data2.custom75;
+              if (typeof data141 !== 'string' && data141 !== null) {
                 const err150 = {
-                  instancePath: instancePath + '/data/attributes/custom8',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom8/type',
+                  instancePath: instancePath + '/data/attributes/custom75',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom75/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom8.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom75.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3095,14 +3096,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom80 !== undefined) {
-              let data145 = data2.custom80;
-              if (typeof data145 !== 'string' && data145 !== null) {
+            if (data2.custom76 !== undefined) {
+              let data142 = data2.custom76;
+              if (typeof data142 !== 'string' && data142 !== null) {
                 const err151 = {
-                  instancePath: instancePath + '/data/attributes/custom80',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom80/type',
+                  instancePath: instancePath + '/data/attributes/custom76',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom76/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom80.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom76.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3113,14 +3114,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom81 !== undefined) {
-              let data146 = data2.custom81;
-              if (typeof data146 !== 'string' && data146 !== null) {
+            if (data2.custom77 !== undefined) {
+              let data143 = data2.custom77;
+              if (typeof data143 !== 'string' && data143 !== null) {
                 const err152 = {
-                  instancePath: instancePath + '/data/attributes/custom81',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom81/type',
+                  instancePath: instancePath + '/data/attributes/custom77',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom77/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom81.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom77.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3131,14 +3132,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom82 !== undefined) {
-              let data147 = data2.custom82;
-              if (typeof data147 !== 'string' && data147 !== null) {
+            if (data2.custom78 !== undefined) {
+              let data144 = data2.custom78;
+              if (typeof data144 !== 'string' && data144 !== null) {
                 const err153 = {
-                  instancePath: instancePath + '/data/attributes/custom82',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom82/type',
+                  instancePath: instancePath + '/data/attributes/custom78',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom78/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom82.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom78.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3149,14 +3150,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom83 !== undefined) {
-              let data148 = data2.custom83;
-              if (typeof data148 !== 'string' && data148 !== null) {
+            if (data2.custom79 !== undefined) {
+              let data145 = data2.custom79;
+              if (typeof data145 !== 'string' && data145 !== null) {
                 const err154 = {
-                  instancePath: instancePath + '/data/attributes/custom83',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom83/type',
+                  instancePath: instancePath + '/data/attributes/custom79',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom79/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom83.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom79.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3167,14 +3168,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom84 !== undefined) {
-              let data149 = data2.custom84;
-              if (typeof data149 !== 'string' && data149 !== null) {
+            if (data2.custom8 !== undefined) {
+              let data146 = data2.custom8;
+              if (typeof data146 !== 'string' && data146 !== null) {
                 const err155 = {
-                  instancePath: instancePath + '/data/attributes/custom84',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom84/type',
+                  instancePath: instancePath + '/data/attributes/custom8',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom8/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom84.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom8.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3185,14 +3186,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom85 !== undefined) {
-              let data150 = data2.custom85;
-              if (typeof data150 !== 'string' && data150 !== null) {
+            if (data2.custom80 !== undefined) {
+              let data147 = data2.custom80;
+              if (typeof data147 !== 'string' && data147 !== null) {
                 const err156 = {
-                  instancePath: instancePath + '/data/attributes/custom85',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom85/type',
+                  instancePath: instancePath + '/data/attributes/custom80',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom80/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom85.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom80.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3203,14 +3204,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom86 !== undefined) {
-              let data151 = data2.custom86;
-              if (typeof data151 !== 'string' && data151 !== null) {
+            if (data2.custom81 !== undefined) {
+              let data148 = data2.custom81;
+              if (typeof data148 !== 'string' && data148 !== null) {
                 const err157 = {
-                  instancePath: instancePath + '/data/attributes/custom86',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom86/type',
+                  instancePath: instancePath + '/data/attributes/custom81',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom81/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom86.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom81.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3221,14 +3222,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom87 !== undefined) {
-              let data152 = data2.custom87;
-              if (typeof data152 !== 'string' && data152 !== null) {
+            if (data2.custom82 !== undefined) {
+              let data149 = data2.custom82;
+              if (typeof data149 !== 'string' && data149 !== null) {
                 const err158 = {
-                  instancePath: instancePath + '/data/attributes/custom87',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom87/type',
+                  instancePath: instancePath + '/data/attributes/custom82',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom82/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom87.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom82.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3239,14 +3240,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom88 !== undefined) {
-              let data153 = data2.custom88;
-              if (typeof data153 !== 'string' && data153 !== null) {
+            if (data2.custom83 !== undefined) {
+              let data150 = data2.custom83;
+              if (typeof data150 !== 'string' && data150 !== null) {
                 const err159 = {
-                  instancePath: instancePath + '/data/attributes/custom88',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom88/type',
+                  instancePath: instancePath + '/data/attributes/custom83',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom83/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom88.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom83.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3257,14 +3258,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom89 !== undefined) {
-              let data154 = data2.custom89;
-              if (typeof data154 !== 'string' && data154 !== null) {
+            if (data2.custom84 !== undefined) {
+              let data151 = data2.custom84;
+              if (typeof data151 !== 'string' && data151 !== null) {
                 const err160 = {
-                  instancePath: instancePath + '/data/attributes/custom89',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom89/type',
+                  instancePath: instancePath + '/data/attributes/custom84',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom84/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom89.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom84.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3275,14 +3276,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom9 !== undefined) {
-              let data155 = data2.custom9;
-              if (typeof data155 !== 'string' && data155 !== null) {
+            if (data2.custom85 !== undefined) {
+              let data152 = data2.custom85;
+              if (typeof data152 !== 'string' && data152 !== null) {
                 const err161 = {
-                  instancePath: instancePath + '/data/attributes/custom9',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom9/type',
+                  instancePath: instancePath + '/data/attributes/custom85',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom85/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom9.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom85.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3293,14 +3294,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom90 !== undefined) {
-              let data156 = data2.custom90;
-              if (typeof data156 !== 'string' && data156 !== null) {
+            if (data2.custom86 !== undefined) {
+              let data153 = data2.custom86;
+              if (typeof data153 !== 'string' && data153 !== null) {
                 const err162 = {
-                  instancePath: instancePath + '/data/attributes/custom90',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom90/type',
+                  instancePath: instancePath + '/data/attributes/custom86',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom86/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom90.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom86.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3311,14 +3312,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom91 !== undefined) {
-              let data157 = data2.custom91;
-              if (typeof data157 !== 'string' && data157 !== null) {
+            if (data2.custom87 !== undefined) {
+              let data154 = data2.custom87;
+              if (typeof data154 !== 'string' && data154 !== null) {
                 const err163 = {
-                  instancePath: instancePath + '/data/attributes/custom91',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom91/type',
+                  instancePath: instancePath + '/data/attributes/custom87',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom87/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom91.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom87.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3329,14 +3330,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom92 !== undefined) {
-              let data158 = data2.custom92;
-              if (typeof data158 !== 'string' && data158 !== null) {
+            if (data2.custom88 !== undefined) {
+              let data155 = data2.custom88;
+              if (typeof data155 !== 'string' && data155 !== null) {
                 const err164 = {
-                  instancePath: instancePath + '/data/attributes/custom92',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom92/type',
+                  instancePath: instancePath + '/data/attributes/custom88',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom88/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom92.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom88.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3347,14 +3348,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom93 !== undefined) {
-              let data159 = data2.custom93;
-              if (typeof data159 !== 'string' && data159 !== null) {
+            if (data2.custom89 !== undefined) {
+              let data156 = data2.custom89;
+              if (typeof data156 !== 'string' && data156 !== null) {
                 const err165 = {
-                  instancePath: instancePath + '/data/attributes/custom93',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom93/type',
+                  instancePath: instancePath + '/data/attributes/custom89',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom89/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom93.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom89.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3365,14 +3366,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom94 !== undefined) {
-              let data160 = data2.custom94;
-              if (typeof data160 !== 'string' && data160 !== null) {
+            if (data2.custom9 !== undefined) {
+              let data157 = data2.custom9;
+              if (typeof data157 !== 'string' && data157 !== null) {
                 const err166 = {
-                  instancePath: instancePath + '/data/attributes/custom94',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom94/type',
+                  instancePath: instancePath + '/data/attributes/custom9',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom9/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom94.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom9.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3383,14 +3384,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom95 !== undefined) {
-              let data161 = data2.custom95;
-              if (typeof data161 !== 'string' && data161 !== null) {
+            if (data2.custom90 !== undefined) {
+              let data158 = data2.custom90;
+              if (typeof data158 !== 'string' && data158 !== null) {
                 const err167 = {
-                  instancePath: instancePath + '/data/attributes/custom95',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom95/type',
+                  instancePath: instancePath + '/data/attributes/custom90',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom90/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom95.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom90.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3401,14 +3402,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom96 !== undefined) {
-              let data162 = data2.custom96;
-              if (typeof data162 !== 'string' && data162 !== null) {
+            if (data2.custom91 !== undefined) {
+              let data159 = data2.custom91;
+              if (typeof data159 !== 'string' && data159 !== null) {
                 const err168 = {
-                  instancePath: instancePath + '/data/attributes/custom96',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom96/type',
+                  instancePath: instancePath + '/data/attributes/custom91',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom91/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom96.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom91.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3419,14 +3420,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom97 !== undefined) {
-              let data163 = data2.custom97;
-              if (typeof data163 !== 'string' && data163 !== null) {
+            if (data2.custom92 !== undefined) {
+              let data160 = data2.custom92;
+              if (typeof data160 !== 'string' && data160 !== null) {
                 const err169 = {
-                  instancePath: instancePath + '/data/attributes/custom97',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom97/type',
+                  instancePath: instancePath + '/data/attributes/custom92',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom92/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom97.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom92.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3437,14 +3438,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom98 !== undefined) {
-              let data164 = data2.custom98;
-              if (typeof data164 !== 'string' && data164 !== null) {
+            if (data2.custom93 !== undefined) {
+              let data161 = data2.custom93;
+              if (typeof data161 !== 'string' && data161 !== null) {
                 const err170 = {
-                  instancePath: instancePath + '/data/attributes/custom98',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom98/type',
+                  instancePath: instancePath + '/data/attributes/custom93',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom93/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom98.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom93.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3455,14 +3456,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom99 !== undefined) {
-              let data165 = data2.custom99;
-              if (typeof data165 !== 'string' && data165 !== null) {
+            if (data2.custom94 !== undefined) {
+              let data162 = data2.custom94;
+              if (typeof data162 !== 'string' && data162 !== null) {
                 const err171 = {
-                  instancePath: instancePath + '/data/attributes/custom99',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom99/type',
+                  instancePath: instancePath + '/data/attributes/custom94',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom94/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom99.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom94.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3473,14 +3474,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.dateOfBirth !== undefined) {
-              let data166 = data2.dateOfBirth;
-              if (typeof data166 !== 'string' && data166 !== null) {
+            if (data2.custom95 !== undefined) {
+              let data163 = data2.custom95;
+              if (typeof data163 !== 'string' && data163 !== null) {
                 const err172 = {
-                  instancePath: instancePath + '/data/attributes/dateOfBirth',
-                  schemaPath: '#/properties/data/properties/attributes/properties/dateOfBirth/type',
+                  instancePath: instancePath + '/data/attributes/custom95',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom95/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.dateOfBirth.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom95.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3490,32 +3491,33 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data166 === 'string') {
-                if (!formats4.validate(data166)) {
-                  const err173 = {
-                    instancePath: instancePath + '/data/attributes/dateOfBirth',
-                    schemaPath: '#/properties/data/properties/attributes/properties/dateOfBirth/format',
-                    keyword: 'format',
-                    params: { format: 'date' },
-                    message: 'must match format "' + 'date' + '"',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err173];
-                  } else {
-                    vErrors.push(err173);
-                  }
-                  errors++;
+            }
+            if (data2.custom96 !== undefined) {
+              let data164 = data2.custom96;
+              if (typeof data164 !== 'string' && data164 !== null) {
+                const err173 = {
+                  instancePath: instancePath + '/data/attributes/custom96',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom96/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom96.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err173];
+                } else {
+                  vErrors.push(err173);
                 }
+                errors++;
               }
             }
-            if (data2.degree !== undefined) {
-              let data167 = data2.degree;
-              if (typeof data167 !== 'string' && data167 !== null) {
+            if (data2.custom97 !== undefined) {
+              let data165 = data2.custom97;
+              if (typeof data165 !== 'string' && data165 !== null) {
                 const err174 = {
-                  instancePath: instancePath + '/data/attributes/degree',
-                  schemaPath: '#/properties/data/properties/attributes/properties/degree/type',
+                  instancePath: instancePath + '/data/attributes/custom97',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom97/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.degree.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom97.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3526,15 +3528,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.emailOptedOut !== undefined) {
-              let data168 = data2.emailOptedOut;
-              if (typeof data168 !== 'boolean' && data168 !== null) {
+            if (data2.custom98 !== undefined) {
+              let data166 = data2.custom98;
+              if (typeof data166 !== 'string' && data166 !== null) {
                 const err175 = {
-                  instancePath: instancePath + '/data/attributes/emailOptedOut',
-                  schemaPath: '#/properties/data/properties/attributes/properties/emailOptedOut/type',
+                  instancePath: instancePath + '/data/attributes/custom98',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom98/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.emailOptedOut.type },
-                  message: 'must be boolean,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom98.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err175];
@@ -3544,15 +3546,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.emails !== undefined) {
-              let data169 = data2.emails;
-              if (!Array.isArray(data169) && data169 !== null) {
+            if (data2.custom99 !== undefined) {
+              let data167 = data2.custom99;
+              if (typeof data167 !== 'string' && data167 !== null) {
                 const err176 = {
-                  instancePath: instancePath + '/data/attributes/emails',
-                  schemaPath: '#/properties/data/properties/attributes/properties/emails/type',
+                  instancePath: instancePath + '/data/attributes/custom99',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom99/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.emails.type },
-                  message: 'must be array,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom99.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err176];
@@ -3561,83 +3563,87 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (Array.isArray(data169)) {
-                if (data169.length > 1000) {
-                  const err177 = {
-                    instancePath: instancePath + '/data/attributes/emails',
-                    schemaPath: '#/properties/data/properties/attributes/properties/emails/maxItems',
-                    keyword: 'maxItems',
-                    params: { limit: 1000 },
-                    message: 'must NOT have more than 1000 items',
+            }
+            if (data2.dateOfBirth !== undefined) {
+              let data168 = data2.dateOfBirth;
+              if (typeof data168 !== 'string' && data168 !== null) {
+                const err177 = {
+                  instancePath: instancePath + '/data/attributes/dateOfBirth',
+                  schemaPath: '#/properties/data/properties/attributes/properties/dateOfBirth/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.dateOfBirth.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err177];
+                } else {
+                  vErrors.push(err177);
+                }
+                errors++;
+              }
+              if (typeof data168 === 'string') {
+                if (!formats4.validate(data168)) {
+                  const err178 = {
+                    instancePath: instancePath + '/data/attributes/dateOfBirth',
+                    schemaPath: '#/properties/data/properties/attributes/properties/dateOfBirth/format',
+                    keyword: 'format',
+                    params: { format: 'date' },
+                    message: 'must match format "' + 'date' + '"',
                   };
                   if (vErrors === null) {
-                    vErrors = [err177];
+                    vErrors = [err178];
                   } else {
-                    vErrors.push(err177);
+                    vErrors.push(err178);
                   }
                   errors++;
                 }
-                const len0 = data169.length;
-                for (let i0 = 0; i0 < len0; i0++) {
-                  let data170 = data169[i0];
-                  if (typeof data170 === 'string') {
-                    if (func3(data170) > 255) {
-                      const err178 = {
-                        instancePath: instancePath + '/data/attributes/emails/' + i0,
-                        schemaPath: '#/properties/data/properties/attributes/properties/emails/items/maxLength',
-                        keyword: 'maxLength',
-                        params: { limit: 255 },
-                        message: 'must NOT have more than 255 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err178];
-                      } else {
-                        vErrors.push(err178);
-                      }
-                      errors++;
-                    }
-                    if (!formats6.test(data170)) {
-                      const err179 = {
-                        instancePath: instancePath + '/data/attributes/emails/' + i0,
-                        schemaPath: '#/properties/data/properties/attributes/properties/emails/items/format',
-                        keyword: 'format',
-                        params: { format: 'email' },
-                        message: 'must match format "' + 'email' + '"',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err179];
-                      } else {
-                        vErrors.push(err179);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err180 = {
-                      instancePath: instancePath + '/data/attributes/emails/' + i0,
-                      schemaPath: '#/properties/data/properties/attributes/properties/emails/items/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err180];
-                    } else {
-                      vErrors.push(err180);
-                    }
-                    errors++;
-                  }
-                }
               }
             }
-            if (data2.emailsOptStatus !== undefined) {
-              let data171 = data2.emailsOptStatus;
-              if (typeof data171 !== 'string' && data171 !== null) {
-                const err181 = {
-                  instancePath: instancePath + '/data/attributes/emailsOptStatus',
-                  schemaPath: '#/properties/data/properties/attributes/properties/emailsOptStatus/type',
+            if (data2.degree !== undefined) {
+              let data169 = data2.degree;
+              if (typeof data169 !== 'string' && data169 !== null) {
+                const err179 = {
+                  instancePath: instancePath + '/data/attributes/degree',
+                  schemaPath: '#/properties/data/properties/attributes/properties/degree/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.emailsOptStatus.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.degree.type },
                   message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err179];
+                } else {
+                  vErrors.push(err179);
+                }
+                errors++;
+              }
+            }
+            if (data2.emailOptedOut !== undefined) {
+              let data170 = data2.emailOptedOut;
+              if (typeof data170 !== 'boolean' && data170 !== null) {
+                const err180 = {
+                  instancePath: instancePath + '/data/attributes/emailOptedOut',
+                  schemaPath: '#/properties/data/properties/attributes/properties/emailOptedOut/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.emailOptedOut.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err180];
+                } else {
+                  vErrors.push(err180);
+                }
+                errors++;
+              }
+            }
+            if (data2.emails !== undefined) {
+              let data171 = data2.emails;
+              if (!Array.isArray(data171) && data171 !== null) {
+                const err181 = {
+                  instancePath: instancePath + '/data/attributes/emails',
+                  schemaPath: '#/properties/data/properties/attributes/properties/emails/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.emails.type },
+                  message: 'must be array,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err181];
@@ -3646,87 +3652,82 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data2.eventName !== undefined) {
-              let data172 = data2.eventName;
-              if (typeof data172 !== 'string' && data172 !== null) {
-                const err182 = {
-                  instancePath: instancePath + '/data/attributes/eventName',
-                  schemaPath: '#/properties/data/properties/attributes/properties/eventName/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.eventName.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err182];
-                } else {
-                  vErrors.push(err182);
+              if (Array.isArray(data171)) {
+                if (data171.length > 1000) {
+                  const err182 = {
+                    instancePath: instancePath + '/data/attributes/emails',
+                    schemaPath: '#/properties/data/properties/attributes/properties/emails/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err182];
+                  } else {
+                    vErrors.push(err182);
+                  }
+                  errors++;
                 }
-                errors++;
+                const len1 = data171.length;
+                for (let i1 = 0; i1 < len1; i1++) {
+                  let data172 = data171[i1];
+                  if (typeof data172 === 'string') {
+                    if (func3(data172) > 255) {
+                      const err183 = {
+                        instancePath: instancePath + '/data/attributes/emails/' + i1,
+                        schemaPath: '#/properties/data/properties/attributes/properties/emails/items/maxLength',
+                        keyword: 'maxLength',
+                        params: { limit: 255 },
+                        message: 'must NOT have more than 255 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err183];
+                      } else {
+                        vErrors.push(err183);
+                      }
+                      errors++;
+                    }
+                    if (!formats6.test(data172)) {
+                      const err184 = {
+                        instancePath: instancePath + '/data/attributes/emails/' + i1,
+                        schemaPath: '#/properties/data/properties/attributes/properties/emails/items/format',
+                        keyword: 'format',
+                        params: { format: 'email' },
+                        message: 'must match format "' + 'email' + '"',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err184];
+                      } else {
+                        vErrors.push(err184);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err185 = {
+                      instancePath: instancePath + '/data/attributes/emails/' + i1,
+                      schemaPath: '#/properties/data/properties/attributes/properties/emails/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err185];
+                    } else {
+                      vErrors.push(err185);
+                    }
+                    errors++;
+                  }
+                }
               }
             }
-            if (data2.externalId !== undefined) {
-              let data173 = data2.externalId;
+            if (data2.emailsOptStatus !== undefined) {
+              let data173 = data2.emailsOptStatus;
               if (typeof data173 !== 'string' && data173 !== null) {
-                const err183 = {
-                  instancePath: instancePath + '/data/attributes/externalId',
-                  schemaPath: '#/properties/data/properties/attributes/properties/externalId/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.externalId.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err183];
-                } else {
-                  vErrors.push(err183);
-                }
-                errors++;
-              }
-            }
-            if (data2.externalOwner !== undefined) {
-              let data174 = data2.externalOwner;
-              if (typeof data174 !== 'string' && data174 !== null) {
-                const err184 = {
-                  instancePath: instancePath + '/data/attributes/externalOwner',
-                  schemaPath: '#/properties/data/properties/attributes/properties/externalOwner/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.externalOwner.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err184];
-                } else {
-                  vErrors.push(err184);
-                }
-                errors++;
-              }
-            }
-            if (data2.externalSource !== undefined) {
-              let data175 = data2.externalSource;
-              if (typeof data175 !== 'string' && data175 !== null) {
-                const err185 = {
-                  instancePath: instancePath + '/data/attributes/externalSource',
-                  schemaPath: '#/properties/data/properties/attributes/properties/externalSource/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.externalSource.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err185];
-                } else {
-                  vErrors.push(err185);
-                }
-                errors++;
-              }
-            }
-            if (data2.facebookUrl !== undefined) {
-              let data176 = data2.facebookUrl;
-              if (typeof data176 !== 'string' && data176 !== null) {
                 const err186 = {
-                  instancePath: instancePath + '/data/attributes/facebookUrl',
-                  schemaPath: '#/properties/data/properties/attributes/properties/facebookUrl/type',
+                  instancePath: instancePath + '/data/attributes/emailsOptStatus',
+                  schemaPath: '#/properties/data/properties/attributes/properties/emailsOptStatus/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.facebookUrl.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.emailsOptStatus.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3737,14 +3738,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.firstName !== undefined) {
-              let data177 = data2.firstName;
-              if (typeof data177 !== 'string' && data177 !== null) {
+            if (data2.eventName !== undefined) {
+              let data174 = data2.eventName;
+              if (typeof data174 !== 'string' && data174 !== null) {
                 const err187 = {
-                  instancePath: instancePath + '/data/attributes/firstName',
-                  schemaPath: '#/properties/data/properties/attributes/properties/firstName/type',
+                  instancePath: instancePath + '/data/attributes/eventName',
+                  schemaPath: '#/properties/data/properties/attributes/properties/eventName/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.firstName.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.eventName.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3754,32 +3755,33 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data177 === 'string') {
-                if (func3(data177) > 255) {
-                  const err188 = {
-                    instancePath: instancePath + '/data/attributes/firstName',
-                    schemaPath: '#/properties/data/properties/attributes/properties/firstName/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err188];
-                  } else {
-                    vErrors.push(err188);
-                  }
-                  errors++;
+            }
+            if (data2.externalId !== undefined) {
+              let data175 = data2.externalId;
+              if (typeof data175 !== 'string' && data175 !== null) {
+                const err188 = {
+                  instancePath: instancePath + '/data/attributes/externalId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/externalId/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.externalId.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err188];
+                } else {
+                  vErrors.push(err188);
                 }
+                errors++;
               }
             }
-            if (data2.gender !== undefined) {
-              let data178 = data2.gender;
-              if (typeof data178 !== 'string' && data178 !== null) {
+            if (data2.externalOwner !== undefined) {
+              let data176 = data2.externalOwner;
+              if (typeof data176 !== 'string' && data176 !== null) {
                 const err189 = {
-                  instancePath: instancePath + '/data/attributes/gender',
-                  schemaPath: '#/properties/data/properties/attributes/properties/gender/type',
+                  instancePath: instancePath + '/data/attributes/externalOwner',
+                  schemaPath: '#/properties/data/properties/attributes/properties/externalOwner/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.gender.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.externalOwner.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3790,14 +3792,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.githubUrl !== undefined) {
-              let data179 = data2.githubUrl;
-              if (typeof data179 !== 'string' && data179 !== null) {
+            if (data2.externalSource !== undefined) {
+              let data177 = data2.externalSource;
+              if (typeof data177 !== 'string' && data177 !== null) {
                 const err190 = {
-                  instancePath: instancePath + '/data/attributes/githubUrl',
-                  schemaPath: '#/properties/data/properties/attributes/properties/githubUrl/type',
+                  instancePath: instancePath + '/data/attributes/externalSource',
+                  schemaPath: '#/properties/data/properties/attributes/properties/externalSource/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.githubUrl.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.externalSource.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3808,14 +3810,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.githubUsername !== undefined) {
-              let data180 = data2.githubUsername;
-              if (typeof data180 !== 'string' && data180 !== null) {
+            if (data2.facebookUrl !== undefined) {
+              let data178 = data2.facebookUrl;
+              if (typeof data178 !== 'string' && data178 !== null) {
                 const err191 = {
-                  instancePath: instancePath + '/data/attributes/githubUsername',
-                  schemaPath: '#/properties/data/properties/attributes/properties/githubUsername/type',
+                  instancePath: instancePath + '/data/attributes/facebookUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/facebookUrl/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.githubUsername.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.facebookUrl.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3826,14 +3828,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.googlePlusUrl !== undefined) {
-              let data181 = data2.googlePlusUrl;
-              if (typeof data181 !== 'string' && data181 !== null) {
+            if (data2.firstName !== undefined) {
+              let data179 = data2.firstName;
+              if (typeof data179 !== 'string' && data179 !== null) {
                 const err192 = {
-                  instancePath: instancePath + '/data/attributes/googlePlusUrl',
-                  schemaPath: '#/properties/data/properties/attributes/properties/googlePlusUrl/type',
+                  instancePath: instancePath + '/data/attributes/firstName',
+                  schemaPath: '#/properties/data/properties/attributes/properties/firstName/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.googlePlusUrl.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.firstName.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3843,51 +3845,51 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data2.graduationDate !== undefined) {
-              let data182 = data2.graduationDate;
-              if (typeof data182 !== 'string' && data182 !== null) {
-                const err193 = {
-                  instancePath: instancePath + '/data/attributes/graduationDate',
-                  schemaPath: '#/properties/data/properties/attributes/properties/graduationDate/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.graduationDate.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err193];
-                } else {
-                  vErrors.push(err193);
-                }
-                errors++;
-              }
-              if (typeof data182 === 'string') {
-                if (!formats4.validate(data182)) {
-                  const err194 = {
-                    instancePath: instancePath + '/data/attributes/graduationDate',
-                    schemaPath: '#/properties/data/properties/attributes/properties/graduationDate/format',
-                    keyword: 'format',
-                    params: { format: 'date' },
-                    message: 'must match format "' + 'date' + '"',
+              if (typeof data179 === 'string') {
+                if (func3(data179) > 255) {
+                  const err193 = {
+                    instancePath: instancePath + '/data/attributes/firstName',
+                    schemaPath: '#/properties/data/properties/attributes/properties/firstName/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err194];
+                    vErrors = [err193];
                   } else {
-                    vErrors.push(err194);
+                    vErrors.push(err193);
                   }
                   errors++;
                 }
               }
             }
-            if (data2.homePhones !== undefined) {
-              let data183 = data2.homePhones;
-              if (!Array.isArray(data183) && data183 !== null) {
-                const err195 = {
-                  instancePath: instancePath + '/data/attributes/homePhones',
-                  schemaPath: '#/properties/data/properties/attributes/properties/homePhones/type',
+            if (data2.gender !== undefined) {
+              let data180 = data2.gender;
+              if (typeof data180 !== 'string' && data180 !== null) {
+                const err194 = {
+                  instancePath: instancePath + '/data/attributes/gender',
+                  schemaPath: '#/properties/data/properties/attributes/properties/gender/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.homePhones.type },
-                  message: 'must be array,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.gender.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err194];
+                } else {
+                  vErrors.push(err194);
+                }
+                errors++;
+              }
+            }
+            if (data2.githubUrl !== undefined) {
+              let data181 = data2.githubUrl;
+              if (typeof data181 !== 'string' && data181 !== null) {
+                const err195 = {
+                  instancePath: instancePath + '/data/attributes/githubUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/githubUrl/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.githubUrl.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err195];
@@ -3896,50 +3898,51 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (Array.isArray(data183)) {
-                if (data183.length > 1000) {
-                  const err196 = {
-                    instancePath: instancePath + '/data/attributes/homePhones',
-                    schemaPath: '#/properties/data/properties/attributes/properties/homePhones/maxItems',
-                    keyword: 'maxItems',
-                    params: { limit: 1000 },
-                    message: 'must NOT have more than 1000 items',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err196];
-                  } else {
-                    vErrors.push(err196);
-                  }
-                  errors++;
+            }
+            if (data2.githubUsername !== undefined) {
+              let data182 = data2.githubUsername;
+              if (typeof data182 !== 'string' && data182 !== null) {
+                const err196 = {
+                  instancePath: instancePath + '/data/attributes/githubUsername',
+                  schemaPath: '#/properties/data/properties/attributes/properties/githubUsername/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.githubUsername.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err196];
+                } else {
+                  vErrors.push(err196);
                 }
-                const len1 = data183.length;
-                for (let i1 = 0; i1 < len1; i1++) {
-                  if (typeof data183[i1] !== 'string') {
-                    const err197 = {
-                      instancePath: instancePath + '/data/attributes/homePhones/' + i1,
-                      schemaPath: '#/properties/data/properties/attributes/properties/homePhones/items/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err197];
-                    } else {
-                      vErrors.push(err197);
-                    }
-                    errors++;
-                  }
-                }
+                errors++;
               }
             }
-            if (data2.jobStartDate !== undefined) {
-              let data185 = data2.jobStartDate;
-              if (typeof data185 !== 'string' && data185 !== null) {
-                const err198 = {
-                  instancePath: instancePath + '/data/attributes/jobStartDate',
-                  schemaPath: '#/properties/data/properties/attributes/properties/jobStartDate/type',
+            if (data2.googlePlusUrl !== undefined) {
+              let data183 = data2.googlePlusUrl;
+              if (typeof data183 !== 'string' && data183 !== null) {
+                const err197 = {
+                  instancePath: instancePath + '/data/attributes/googlePlusUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/googlePlusUrl/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.jobStartDate.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.googlePlusUrl.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err197];
+                } else {
+                  vErrors.push(err197);
+                }
+                errors++;
+              }
+            }
+            if (data2.graduationDate !== undefined) {
+              let data184 = data2.graduationDate;
+              if (typeof data184 !== 'string' && data184 !== null) {
+                const err198 = {
+                  instancePath: instancePath + '/data/attributes/graduationDate',
+                  schemaPath: '#/properties/data/properties/attributes/properties/graduationDate/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.graduationDate.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3949,11 +3952,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data185 === 'string') {
-                if (!formats4.validate(data185)) {
+              if (typeof data184 === 'string') {
+                if (!formats4.validate(data184)) {
                   const err199 = {
-                    instancePath: instancePath + '/data/attributes/jobStartDate',
-                    schemaPath: '#/properties/data/properties/attributes/properties/jobStartDate/format',
+                    instancePath: instancePath + '/data/attributes/graduationDate',
+                    schemaPath: '#/properties/data/properties/attributes/properties/graduationDate/format',
                     keyword: 'format',
                     params: { format: 'date' },
                     message: 'must match format "' + 'date' + '"',
@@ -3967,15 +3970,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data2.lastName !== undefined) {
-              let data186 = data2.lastName;
-              if (typeof data186 !== 'string' && data186 !== null) {
+            if (data2.homePhones !== undefined) {
+              let data185 = data2.homePhones;
+              if (!Array.isArray(data185) && data185 !== null) {
                 const err200 = {
-                  instancePath: instancePath + '/data/attributes/lastName',
-                  schemaPath: '#/properties/data/properties/attributes/properties/lastName/type',
+                  instancePath: instancePath + '/data/attributes/homePhones',
+                  schemaPath: '#/properties/data/properties/attributes/properties/homePhones/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.lastName.type },
-                  message: 'must be string,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.homePhones.type },
+                  message: 'must be array,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err200];
@@ -3984,14 +3987,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data186 === 'string') {
-                if (func3(data186) > 255) {
+              if (Array.isArray(data185)) {
+                if (data185.length > 1000) {
                   const err201 = {
-                    instancePath: instancePath + '/data/attributes/lastName',
-                    schemaPath: '#/properties/data/properties/attributes/properties/lastName/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
+                    instancePath: instancePath + '/data/attributes/homePhones',
+                    schemaPath: '#/properties/data/properties/attributes/properties/homePhones/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
                   };
                   if (vErrors === null) {
                     vErrors = [err201];
@@ -4000,51 +4003,51 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
+                const len2 = data185.length;
+                for (let i2 = 0; i2 < len2; i2++) {
+                  if (typeof data185[i2] !== 'string') {
+                    const err202 = {
+                      instancePath: instancePath + '/data/attributes/homePhones/' + i2,
+                      schemaPath: '#/properties/data/properties/attributes/properties/homePhones/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err202];
+                    } else {
+                      vErrors.push(err202);
+                    }
+                    errors++;
+                  }
+                }
               }
             }
-            if (data2.linkedInConnections !== undefined) {
-              let data187 = data2.linkedInConnections;
-              if (
-                !(typeof data187 == 'number' && !(data187 % 1) && !isNaN(data187) && isFinite(data187)) &&
-                data187 !== null
-              ) {
-                const err202 = {
-                  instancePath: instancePath + '/data/attributes/linkedInConnections',
-                  schemaPath: '#/properties/data/properties/attributes/properties/linkedInConnections/type',
+            if (data2.jobStartDate !== undefined) {
+              let data187 = data2.jobStartDate;
+              if (typeof data187 !== 'string' && data187 !== null) {
+                const err203 = {
+                  instancePath: instancePath + '/data/attributes/jobStartDate',
+                  schemaPath: '#/properties/data/properties/attributes/properties/jobStartDate/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.linkedInConnections.type },
-                  message: 'must be integer,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.jobStartDate.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err202];
+                  vErrors = [err203];
                 } else {
-                  vErrors.push(err202);
+                  vErrors.push(err203);
                 }
                 errors++;
               }
-              if (typeof data187 == 'number' && isFinite(data187)) {
-                if (data187 > 2147483647 || isNaN(data187)) {
-                  const err203 = {
-                    instancePath: instancePath + '/data/attributes/linkedInConnections',
-                    schemaPath: '#/properties/data/properties/attributes/properties/linkedInConnections/maximum',
-                    keyword: 'maximum',
-                    params: { comparison: '<=', limit: 2147483647 },
-                    message: 'must be <= 2147483647',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err203];
-                  } else {
-                    vErrors.push(err203);
-                  }
-                  errors++;
-                }
-                if (data187 < -2147483648 || isNaN(data187)) {
+              if (typeof data187 === 'string') {
+                if (!formats4.validate(data187)) {
                   const err204 = {
-                    instancePath: instancePath + '/data/attributes/linkedInConnections',
-                    schemaPath: '#/properties/data/properties/attributes/properties/linkedInConnections/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: -2147483648 },
-                    message: 'must be >= -2147483648',
+                    instancePath: instancePath + '/data/attributes/jobStartDate',
+                    schemaPath: '#/properties/data/properties/attributes/properties/jobStartDate/format',
+                    keyword: 'format',
+                    params: { format: 'date' },
+                    message: 'must match format "' + 'date' + '"',
                   };
                   if (vErrors === null) {
                     vErrors = [err204];
@@ -4055,14 +4058,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data2.linkedInId !== undefined) {
-              let data188 = data2.linkedInId;
+            if (data2.lastName !== undefined) {
+              let data188 = data2.lastName;
               if (typeof data188 !== 'string' && data188 !== null) {
                 const err205 = {
-                  instancePath: instancePath + '/data/attributes/linkedInId',
-                  schemaPath: '#/properties/data/properties/attributes/properties/linkedInId/type',
+                  instancePath: instancePath + '/data/attributes/lastName',
+                  schemaPath: '#/properties/data/properties/attributes/properties/lastName/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.linkedInId.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.lastName.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -4072,34 +4075,36 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data2.linkedInUrl !== undefined) {
-              let data189 = data2.linkedInUrl;
-              if (typeof data189 !== 'string' && data189 !== null) {
-                const err206 = {
-                  instancePath: instancePath + '/data/attributes/linkedInUrl',
-                  schemaPath: '#/properties/data/properties/attributes/properties/linkedInUrl/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.linkedInUrl.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err206];
-                } else {
-                  vErrors.push(err206);
+              if (typeof data188 === 'string') {
+                if (func3(data188) > 255) {
+                  const err206 = {
+                    instancePath: instancePath + '/data/attributes/lastName',
+                    schemaPath: '#/properties/data/properties/attributes/properties/lastName/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err206];
+                  } else {
+                    vErrors.push(err206);
+                  }
+                  errors++;
                 }
-                errors++;
               }
             }
-            if (data2.middleName !== undefined) {
-              let data190 = data2.middleName;
-              if (typeof data190 !== 'string' && data190 !== null) {
+            if (data2.linkedInConnections !== undefined) {
+              let data189 = data2.linkedInConnections;
+              if (
+                !(typeof data189 == 'number' && !(data189 % 1) && !isNaN(data189) && isFinite(data189)) &&
+                data189 !== null
+              ) {
                 const err207 = {
-                  instancePath: instancePath + '/data/attributes/middleName',
-                  schemaPath: '#/properties/data/properties/attributes/properties/middleName/type',
+                  instancePath: instancePath + '/data/attributes/linkedInConnections',
+                  schemaPath: '#/properties/data/properties/attributes/properties/linkedInConnections/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.middleName.type },
-                  message: 'must be string,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.linkedInConnections.type },
+                  message: 'must be integer,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err207];
@@ -4108,32 +4113,29 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data2.mobilePhones !== undefined) {
-              let data191 = data2.mobilePhones;
-              if (!Array.isArray(data191) && data191 !== null) {
-                const err208 = {
-                  instancePath: instancePath + '/data/attributes/mobilePhones',
-                  schemaPath: '#/properties/data/properties/attributes/properties/mobilePhones/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.mobilePhones.type },
-                  message: 'must be array,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err208];
-                } else {
-                  vErrors.push(err208);
+              if (typeof data189 == 'number' && isFinite(data189)) {
+                if (data189 > 2147483647 || isNaN(data189)) {
+                  const err208 = {
+                    instancePath: instancePath + '/data/attributes/linkedInConnections',
+                    schemaPath: '#/properties/data/properties/attributes/properties/linkedInConnections/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err208];
+                  } else {
+                    vErrors.push(err208);
+                  }
+                  errors++;
                 }
-                errors++;
-              }
-              if (Array.isArray(data191)) {
-                if (data191.length > 1000) {
+                if (data189 < -2147483648 || isNaN(data189)) {
                   const err209 = {
-                    instancePath: instancePath + '/data/attributes/mobilePhones',
-                    schemaPath: '#/properties/data/properties/attributes/properties/mobilePhones/maxItems',
-                    keyword: 'maxItems',
-                    params: { limit: 1000 },
-                    message: 'must NOT have more than 1000 items',
+                    instancePath: instancePath + '/data/attributes/linkedInConnections',
+                    schemaPath: '#/properties/data/properties/attributes/properties/linkedInConnections/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
                   };
                   if (vErrors === null) {
                     vErrors = [err209];
@@ -4142,34 +4144,34 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                const len2 = data191.length;
-                for (let i2 = 0; i2 < len2; i2++) {
-                  if (typeof data191[i2] !== 'string') {
-                    const err210 = {
-                      instancePath: instancePath + '/data/attributes/mobilePhones/' + i2,
-                      schemaPath: '#/properties/data/properties/attributes/properties/mobilePhones/items/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err210];
-                    } else {
-                      vErrors.push(err210);
-                    }
-                    errors++;
-                  }
-                }
               }
             }
-            if (data2.nickname !== undefined) {
-              let data193 = data2.nickname;
-              if (typeof data193 !== 'string' && data193 !== null) {
-                const err211 = {
-                  instancePath: instancePath + '/data/attributes/nickname',
-                  schemaPath: '#/properties/data/properties/attributes/properties/nickname/type',
+            if (data2.linkedInId !== undefined) {
+              let data190 = data2.linkedInId;
+              if (typeof data190 !== 'string' && data190 !== null) {
+                const err210 = {
+                  instancePath: instancePath + '/data/attributes/linkedInId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/linkedInId/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.nickname.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.linkedInId.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err210];
+                } else {
+                  vErrors.push(err210);
+                }
+                errors++;
+              }
+            }
+            if (data2.linkedInUrl !== undefined) {
+              let data191 = data2.linkedInUrl;
+              if (typeof data191 !== 'string' && data191 !== null) {
+                const err211 = {
+                  instancePath: instancePath + '/data/attributes/linkedInUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/linkedInUrl/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.linkedInUrl.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -4180,14 +4182,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.occupation !== undefined) {
-              let data194 = data2.occupation;
-              if (typeof data194 !== 'string' && data194 !== null) {
+            if (data2.middleName !== undefined) {
+              let data192 = data2.middleName;
+              if (typeof data192 !== 'string' && data192 !== null) {
                 const err212 = {
-                  instancePath: instancePath + '/data/attributes/occupation',
-                  schemaPath: '#/properties/data/properties/attributes/properties/occupation/type',
+                  instancePath: instancePath + '/data/attributes/middleName',
+                  schemaPath: '#/properties/data/properties/attributes/properties/middleName/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.occupation.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.middleName.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -4198,15 +4200,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.optedOut !== undefined) {
-              let data195 = data2.optedOut;
-              if (typeof data195 !== 'boolean' && data195 !== null) {
+            if (data2.mobilePhones !== undefined) {
+              let data193 = data2.mobilePhones;
+              if (!Array.isArray(data193) && data193 !== null) {
                 const err213 = {
-                  instancePath: instancePath + '/data/attributes/optedOut',
-                  schemaPath: '#/properties/data/properties/attributes/properties/optedOut/type',
+                  instancePath: instancePath + '/data/attributes/mobilePhones',
+                  schemaPath: '#/properties/data/properties/attributes/properties/mobilePhones/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.optedOut.type },
-                  message: 'must be boolean,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.mobilePhones.type },
+                  message: 'must be array,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err213];
@@ -4215,68 +4217,68 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data2.otherPhones !== undefined) {
-              let data196 = data2.otherPhones;
-              if (!Array.isArray(data196) && data196 !== null) {
-                const err214 = {
-                  instancePath: instancePath + '/data/attributes/otherPhones',
-                  schemaPath: '#/properties/data/properties/attributes/properties/otherPhones/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.otherPhones.type },
-                  message: 'must be array,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err214];
-                } else {
-                  vErrors.push(err214);
-                }
-                errors++;
-              }
-              if (Array.isArray(data196)) {
-                if (data196.length > 1000) {
-                  const err215 = {
-                    instancePath: instancePath + '/data/attributes/otherPhones',
-                    schemaPath: '#/properties/data/properties/attributes/properties/otherPhones/maxItems',
+              if (Array.isArray(data193)) {
+                if (data193.length > 1000) {
+                  const err214 = {
+                    instancePath: instancePath + '/data/attributes/mobilePhones',
+                    schemaPath: '#/properties/data/properties/attributes/properties/mobilePhones/maxItems',
                     keyword: 'maxItems',
                     params: { limit: 1000 },
                     message: 'must NOT have more than 1000 items',
                   };
                   if (vErrors === null) {
-                    vErrors = [err215];
+                    vErrors = [err214];
                   } else {
-                    vErrors.push(err215);
+                    vErrors.push(err214);
                   }
                   errors++;
                 }
-                const len3 = data196.length;
+                const len3 = data193.length;
                 for (let i3 = 0; i3 < len3; i3++) {
-                  if (typeof data196[i3] !== 'string') {
-                    const err216 = {
-                      instancePath: instancePath + '/data/attributes/otherPhones/' + i3,
-                      schemaPath: '#/properties/data/properties/attributes/properties/otherPhones/items/type',
+                  if (typeof data193[i3] !== 'string') {
+                    const err215 = {
+                      instancePath: instancePath + '/data/attributes/mobilePhones/' + i3,
+                      schemaPath: '#/properties/data/properties/attributes/properties/mobilePhones/items/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err216];
+                      vErrors = [err215];
                     } else {
-                      vErrors.push(err216);
+                      vErrors.push(err215);
                     }
                     errors++;
                   }
                 }
               }
             }
-            if (data2.personalNote1 !== undefined) {
-              let data198 = data2.personalNote1;
-              if (typeof data198 !== 'string' && data198 !== null) {
-                const err217 = {
-                  instancePath: instancePath + '/data/attributes/personalNote1',
-                  schemaPath: '#/properties/data/properties/attributes/properties/personalNote1/type',
+            if (data2.nickname !== undefined) {
+              let data195 = data2.nickname;
+              if (typeof data195 !== 'string' && data195 !== null) {
+                const err216 = {
+                  instancePath: instancePath + '/data/attributes/nickname',
+                  schemaPath: '#/properties/data/properties/attributes/properties/nickname/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.personalNote1.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.nickname.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err216];
+                } else {
+                  vErrors.push(err216);
+                }
+                errors++;
+              }
+            }
+            if (data2.occupation !== undefined) {
+              let data196 = data2.occupation;
+              if (typeof data196 !== 'string' && data196 !== null) {
+                const err217 = {
+                  instancePath: instancePath + '/data/attributes/occupation',
+                  schemaPath: '#/properties/data/properties/attributes/properties/occupation/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.occupation.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -4287,15 +4289,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.personalNote2 !== undefined) {
-              let data199 = data2.personalNote2;
-              if (typeof data199 !== 'string' && data199 !== null) {
+            if (data2.optedOut !== undefined) {
+              let data197 = data2.optedOut;
+              if (typeof data197 !== 'boolean' && data197 !== null) {
                 const err218 = {
-                  instancePath: instancePath + '/data/attributes/personalNote2',
-                  schemaPath: '#/properties/data/properties/attributes/properties/personalNote2/type',
+                  instancePath: instancePath + '/data/attributes/optedOut',
+                  schemaPath: '#/properties/data/properties/attributes/properties/optedOut/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.personalNote2.type },
-                  message: 'must be string,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.optedOut.type },
+                  message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err218];
@@ -4305,15 +4307,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.preferredContact !== undefined) {
-              let data200 = data2.preferredContact;
-              if (typeof data200 !== 'string' && data200 !== null) {
+            if (data2.otherPhones !== undefined) {
+              let data198 = data2.otherPhones;
+              if (!Array.isArray(data198) && data198 !== null) {
                 const err219 = {
-                  instancePath: instancePath + '/data/attributes/preferredContact',
-                  schemaPath: '#/properties/data/properties/attributes/properties/preferredContact/type',
+                  instancePath: instancePath + '/data/attributes/otherPhones',
+                  schemaPath: '#/properties/data/properties/attributes/properties/otherPhones/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.preferredContact.type },
-                  message: 'must be string,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.otherPhones.type },
+                  message: 'must be array,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err219];
@@ -4322,51 +4324,50 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data2.quoraUrl !== undefined) {
-              let data201 = data2.quoraUrl;
-              if (typeof data201 !== 'string' && data201 !== null) {
-                const err220 = {
-                  instancePath: instancePath + '/data/attributes/quoraUrl',
-                  schemaPath: '#/properties/data/properties/attributes/properties/quoraUrl/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.quoraUrl.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err220];
-                } else {
-                  vErrors.push(err220);
+              if (Array.isArray(data198)) {
+                if (data198.length > 1000) {
+                  const err220 = {
+                    instancePath: instancePath + '/data/attributes/otherPhones',
+                    schemaPath: '#/properties/data/properties/attributes/properties/otherPhones/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err220];
+                  } else {
+                    vErrors.push(err220);
+                  }
+                  errors++;
                 }
-                errors++;
+                const len4 = data198.length;
+                for (let i4 = 0; i4 < len4; i4++) {
+                  if (typeof data198[i4] !== 'string') {
+                    const err221 = {
+                      instancePath: instancePath + '/data/attributes/otherPhones/' + i4,
+                      schemaPath: '#/properties/data/properties/attributes/properties/otherPhones/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err221];
+                    } else {
+                      vErrors.push(err221);
+                    }
+                    errors++;
+                  }
+                }
               }
             }
-            if (data2.region !== undefined) {
-              let data202 = data2.region;
-              if (typeof data202 !== 'string' && data202 !== null) {
-                const err221 = {
-                  instancePath: instancePath + '/data/attributes/region',
-                  schemaPath: '#/properties/data/properties/attributes/properties/region/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.region.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err221];
-                } else {
-                  vErrors.push(err221);
-                }
-                errors++;
-              }
-            }
-            if (data2.school !== undefined) {
-              let data203 = data2.school;
-              if (typeof data203 !== 'string' && data203 !== null) {
+            if (data2.personalNote1 !== undefined) {
+              let data200 = data2.personalNote1;
+              if (typeof data200 !== 'string' && data200 !== null) {
                 const err222 = {
-                  instancePath: instancePath + '/data/attributes/school',
-                  schemaPath: '#/properties/data/properties/attributes/properties/school/type',
+                  instancePath: instancePath + '/data/attributes/personalNote1',
+                  schemaPath: '#/properties/data/properties/attributes/properties/personalNote1/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.school.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.personalNote1.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -4377,15 +4378,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.score !== undefined) {
-              let data204 = data2.score;
-              if (!(typeof data204 == 'number' && isFinite(data204)) && data204 !== null) {
+            if (data2.personalNote2 !== undefined) {
+              let data201 = data2.personalNote2;
+              if (typeof data201 !== 'string' && data201 !== null) {
                 const err223 = {
-                  instancePath: instancePath + '/data/attributes/score',
-                  schemaPath: '#/properties/data/properties/attributes/properties/score/type',
+                  instancePath: instancePath + '/data/attributes/personalNote2',
+                  schemaPath: '#/properties/data/properties/attributes/properties/personalNote2/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.score.type },
-                  message: 'must be number,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.personalNote2.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err223];
@@ -4395,14 +4396,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.sharingTeamId !== undefined) {
-              let data205 = data2.sharingTeamId;
-              if (typeof data205 !== 'string' && data205 !== null) {
+            if (data2.preferredContact !== undefined) {
+              let data202 = data2.preferredContact;
+              if (typeof data202 !== 'string' && data202 !== null) {
                 const err224 = {
-                  instancePath: instancePath + '/data/attributes/sharingTeamId',
-                  schemaPath: '#/properties/data/properties/attributes/properties/sharingTeamId/type',
+                  instancePath: instancePath + '/data/attributes/preferredContact',
+                  schemaPath: '#/properties/data/properties/attributes/properties/preferredContact/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.sharingTeamId.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.preferredContact.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -4413,14 +4414,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.source !== undefined) {
-              let data206 = data2.source;
-              if (typeof data206 !== 'string' && data206 !== null) {
+            if (data2.quoraUrl !== undefined) {
+              let data203 = data2.quoraUrl;
+              if (typeof data203 !== 'string' && data203 !== null) {
                 const err225 = {
-                  instancePath: instancePath + '/data/attributes/source',
-                  schemaPath: '#/properties/data/properties/attributes/properties/source/type',
+                  instancePath: instancePath + '/data/attributes/quoraUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/quoraUrl/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.source.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.quoraUrl.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -4431,14 +4432,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.specialties !== undefined) {
-              let data207 = data2.specialties;
-              if (typeof data207 !== 'string' && data207 !== null) {
+            if (data2.region !== undefined) {
+              let data204 = data2.region;
+              if (typeof data204 !== 'string' && data204 !== null) {
                 const err226 = {
-                  instancePath: instancePath + '/data/attributes/specialties',
-                  schemaPath: '#/properties/data/properties/attributes/properties/specialties/type',
+                  instancePath: instancePath + '/data/attributes/region',
+                  schemaPath: '#/properties/data/properties/attributes/properties/region/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.specialties.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.region.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -4449,14 +4450,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.stackOverflowId !== undefined) {
-              let data208 = data2.stackOverflowId;
-              if (typeof data208 !== 'string' && data208 !== null) {
+            if (data2.school !== undefined) {
+              let data205 = data2.school;
+              if (typeof data205 !== 'string' && data205 !== null) {
                 const err227 = {
-                  instancePath: instancePath + '/data/attributes/stackOverflowId',
-                  schemaPath: '#/properties/data/properties/attributes/properties/stackOverflowId/type',
+                  instancePath: instancePath + '/data/attributes/school',
+                  schemaPath: '#/properties/data/properties/attributes/properties/school/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.stackOverflowId.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.school.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -4467,15 +4468,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.stackOverflowUrl !== undefined) {
-              let data209 = data2.stackOverflowUrl;
-              if (typeof data209 !== 'string' && data209 !== null) {
+            if (data2.score !== undefined) {
+              let data206 = data2.score;
+              if (!(typeof data206 == 'number' && isFinite(data206)) && data206 !== null) {
                 const err228 = {
-                  instancePath: instancePath + '/data/attributes/stackOverflowUrl',
-                  schemaPath: '#/properties/data/properties/attributes/properties/stackOverflowUrl/type',
+                  instancePath: instancePath + '/data/attributes/score',
+                  schemaPath: '#/properties/data/properties/attributes/properties/score/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.stackOverflowUrl.type },
-                  message: 'must be string,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.score.type },
+                  message: 'must be number,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err228];
@@ -4485,15 +4486,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.tags !== undefined) {
-              let data210 = data2.tags;
-              if (!Array.isArray(data210) && data210 !== null) {
+            if (data2.sharingTeamId !== undefined) {
+              let data207 = data2.sharingTeamId;
+              if (typeof data207 !== 'string' && data207 !== null) {
                 const err229 = {
-                  instancePath: instancePath + '/data/attributes/tags',
-                  schemaPath: '#/properties/data/properties/attributes/properties/tags/type',
+                  instancePath: instancePath + '/data/attributes/sharingTeamId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sharingTeamId/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.tags.type },
-                  message: 'must be array,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.sharingTeamId.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err229];
@@ -4502,50 +4503,51 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (Array.isArray(data210)) {
-                if (data210.length > 1000) {
-                  const err230 = {
-                    instancePath: instancePath + '/data/attributes/tags',
-                    schemaPath: '#/properties/data/properties/attributes/properties/tags/maxItems',
-                    keyword: 'maxItems',
-                    params: { limit: 1000 },
-                    message: 'must NOT have more than 1000 items',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err230];
-                  } else {
-                    vErrors.push(err230);
-                  }
-                  errors++;
+            }
+            if (data2.source !== undefined) {
+              let data208 = data2.source;
+              if (typeof data208 !== 'string' && data208 !== null) {
+                const err230 = {
+                  instancePath: instancePath + '/data/attributes/source',
+                  schemaPath: '#/properties/data/properties/attributes/properties/source/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.source.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err230];
+                } else {
+                  vErrors.push(err230);
                 }
-                const len4 = data210.length;
-                for (let i4 = 0; i4 < len4; i4++) {
-                  if (typeof data210[i4] !== 'string') {
-                    const err231 = {
-                      instancePath: instancePath + '/data/attributes/tags/' + i4,
-                      schemaPath: '#/properties/data/properties/attributes/properties/tags/items/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err231];
-                    } else {
-                      vErrors.push(err231);
-                    }
-                    errors++;
-                  }
-                }
+                errors++;
               }
             }
-            if (data2.timeZone !== undefined) {
-              let data212 = data2.timeZone;
-              if (typeof data212 !== 'string' && data212 !== null) {
-                const err232 = {
-                  instancePath: instancePath + '/data/attributes/timeZone',
-                  schemaPath: '#/properties/data/properties/attributes/properties/timeZone/type',
+            if (data2.specialties !== undefined) {
+              let data209 = data2.specialties;
+              if (typeof data209 !== 'string' && data209 !== null) {
+                const err231 = {
+                  instancePath: instancePath + '/data/attributes/specialties',
+                  schemaPath: '#/properties/data/properties/attributes/properties/specialties/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.timeZone.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.specialties.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err231];
+                } else {
+                  vErrors.push(err231);
+                }
+                errors++;
+              }
+            }
+            if (data2.stackOverflowId !== undefined) {
+              let data210 = data2.stackOverflowId;
+              if (typeof data210 !== 'string' && data210 !== null) {
+                const err232 = {
+                  instancePath: instancePath + '/data/attributes/stackOverflowId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/stackOverflowId/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.stackOverflowId.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -4556,14 +4558,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.title !== undefined) {
-              let data213 = data2.title;
-              if (typeof data213 !== 'string' && data213 !== null) {
+            if (data2.stackOverflowUrl !== undefined) {
+              let data211 = data2.stackOverflowUrl;
+              if (typeof data211 !== 'string' && data211 !== null) {
                 const err233 = {
-                  instancePath: instancePath + '/data/attributes/title',
-                  schemaPath: '#/properties/data/properties/attributes/properties/title/type',
+                  instancePath: instancePath + '/data/attributes/stackOverflowUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/stackOverflowUrl/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.title.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.stackOverflowUrl.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -4573,67 +4575,68 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data213 === 'string') {
-                if (func3(data213) > 255) {
-                  const err234 = {
-                    instancePath: instancePath + '/data/attributes/title',
-                    schemaPath: '#/properties/data/properties/attributes/properties/title/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err234];
-                  } else {
-                    vErrors.push(err234);
-                  }
-                  errors++;
-                }
-              }
             }
-            if (data2.trashedAt !== undefined) {
-              let data214 = data2.trashedAt;
-              if (typeof data214 !== 'string' && data214 !== null) {
-                const err235 = {
-                  instancePath: instancePath + '/data/attributes/trashedAt',
-                  schemaPath: '#/properties/data/properties/attributes/properties/trashedAt/type',
+            if (data2.tags !== undefined) {
+              let data212 = data2.tags;
+              if (!Array.isArray(data212) && data212 !== null) {
+                const err234 = {
+                  instancePath: instancePath + '/data/attributes/tags',
+                  schemaPath: '#/properties/data/properties/attributes/properties/tags/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.trashedAt.type },
-                  message: 'must be string,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.tags.type },
+                  message: 'must be array,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err235];
+                  vErrors = [err234];
                 } else {
-                  vErrors.push(err235);
+                  vErrors.push(err234);
                 }
                 errors++;
               }
-              if (typeof data214 === 'string') {
-                if (!formats0.validate(data214)) {
-                  const err236 = {
-                    instancePath: instancePath + '/data/attributes/trashedAt',
-                    schemaPath: '#/properties/data/properties/attributes/properties/trashedAt/format',
-                    keyword: 'format',
-                    params: { format: 'date-time' },
-                    message: 'must match format "' + 'date-time' + '"',
+              if (Array.isArray(data212)) {
+                if (data212.length > 1000) {
+                  const err235 = {
+                    instancePath: instancePath + '/data/attributes/tags',
+                    schemaPath: '#/properties/data/properties/attributes/properties/tags/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
                   };
                   if (vErrors === null) {
-                    vErrors = [err236];
+                    vErrors = [err235];
                   } else {
-                    vErrors.push(err236);
+                    vErrors.push(err235);
                   }
                   errors++;
                 }
+                const len5 = data212.length;
+                for (let i5 = 0; i5 < len5; i5++) {
+                  if (typeof data212[i5] !== 'string') {
+                    const err236 = {
+                      instancePath: instancePath + '/data/attributes/tags/' + i5,
+                      schemaPath: '#/properties/data/properties/attributes/properties/tags/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err236];
+                    } else {
+                      vErrors.push(err236);
+                    }
+                    errors++;
+                  }
+                }
               }
             }
-            if (data2.twitterUrl !== undefined) {
-              let data215 = data2.twitterUrl;
-              if (typeof data215 !== 'string' && data215 !== null) {
+            if (data2.timeZone !== undefined) {
+              let data214 = data2.timeZone;
+              if (typeof data214 !== 'string' && data214 !== null) {
                 const err237 = {
-                  instancePath: instancePath + '/data/attributes/twitterUrl',
-                  schemaPath: '#/properties/data/properties/attributes/properties/twitterUrl/type',
+                  instancePath: instancePath + '/data/attributes/timeZone',
+                  schemaPath: '#/properties/data/properties/attributes/properties/timeZone/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.twitterUrl.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.timeZone.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -4644,14 +4647,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.twitterUsername !== undefined) {
-              let data216 = data2.twitterUsername;
-              if (typeof data216 !== 'string' && data216 !== null) {
+            if (data2.title !== undefined) {
+              let data215 = data2.title;
+              if (typeof data215 !== 'string' && data215 !== null) {
                 const err238 = {
-                  instancePath: instancePath + '/data/attributes/twitterUsername',
-                  schemaPath: '#/properties/data/properties/attributes/properties/twitterUsername/type',
+                  instancePath: instancePath + '/data/attributes/title',
+                  schemaPath: '#/properties/data/properties/attributes/properties/title/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.twitterUsername.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.title.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -4661,68 +4664,67 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data2.voipPhones !== undefined) {
-              let data217 = data2.voipPhones;
-              if (!Array.isArray(data217) && data217 !== null) {
-                const err239 = {
-                  instancePath: instancePath + '/data/attributes/voipPhones',
-                  schemaPath: '#/properties/data/properties/attributes/properties/voipPhones/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.voipPhones.type },
-                  message: 'must be array,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err239];
-                } else {
-                  vErrors.push(err239);
-                }
-                errors++;
-              }
-              if (Array.isArray(data217)) {
-                if (data217.length > 1000) {
-                  const err240 = {
-                    instancePath: instancePath + '/data/attributes/voipPhones',
-                    schemaPath: '#/properties/data/properties/attributes/properties/voipPhones/maxItems',
-                    keyword: 'maxItems',
-                    params: { limit: 1000 },
-                    message: 'must NOT have more than 1000 items',
+              if (typeof data215 === 'string') {
+                if (func3(data215) > 255) {
+                  const err239 = {
+                    instancePath: instancePath + '/data/attributes/title',
+                    schemaPath: '#/properties/data/properties/attributes/properties/title/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err240];
+                    vErrors = [err239];
                   } else {
-                    vErrors.push(err240);
+                    vErrors.push(err239);
                   }
                   errors++;
                 }
-                const len5 = data217.length;
-                for (let i5 = 0; i5 < len5; i5++) {
-                  if (typeof data217[i5] !== 'string') {
-                    const err241 = {
-                      instancePath: instancePath + '/data/attributes/voipPhones/' + i5,
-                      schemaPath: '#/properties/data/properties/attributes/properties/voipPhones/items/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err241];
-                    } else {
-                      vErrors.push(err241);
-                    }
-                    errors++;
+              }
+            }
+            if (data2.trashedAt !== undefined) {
+              let data216 = data2.trashedAt;
+              if (typeof data216 !== 'string' && data216 !== null) {
+                const err240 = {
+                  instancePath: instancePath + '/data/attributes/trashedAt',
+                  schemaPath: '#/properties/data/properties/attributes/properties/trashedAt/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.trashedAt.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err240];
+                } else {
+                  vErrors.push(err240);
+                }
+                errors++;
+              }
+              if (typeof data216 === 'string') {
+                if (!formats0.validate(data216)) {
+                  const err241 = {
+                    instancePath: instancePath + '/data/attributes/trashedAt',
+                    schemaPath: '#/properties/data/properties/attributes/properties/trashedAt/format',
+                    keyword: 'format',
+                    params: { format: 'date-time' },
+                    message: 'must match format "' + 'date-time' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err241];
+                  } else {
+                    vErrors.push(err241);
                   }
+                  errors++;
                 }
               }
             }
-            if (data2.websiteUrl1 !== undefined) {
-              let data219 = data2.websiteUrl1;
-              if (typeof data219 !== 'string' && data219 !== null) {
+            if (data2.twitterUrl !== undefined) {
+              let data217 = data2.twitterUrl;
+              if (typeof data217 !== 'string' && data217 !== null) {
                 const err242 = {
-                  instancePath: instancePath + '/data/attributes/websiteUrl1',
-                  schemaPath: '#/properties/data/properties/attributes/properties/websiteUrl1/type',
+                  instancePath: instancePath + '/data/attributes/twitterUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/twitterUrl/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.websiteUrl1.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.twitterUrl.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -4733,14 +4735,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.websiteUrl2 !== undefined) {
-              let data220 = data2.websiteUrl2;
-              if (typeof data220 !== 'string' && data220 !== null) {
+            if (data2.twitterUsername !== undefined) {
+              let data218 = data2.twitterUsername;
+              if (typeof data218 !== 'string' && data218 !== null) {
                 const err243 = {
-                  instancePath: instancePath + '/data/attributes/websiteUrl2',
-                  schemaPath: '#/properties/data/properties/attributes/properties/websiteUrl2/type',
+                  instancePath: instancePath + '/data/attributes/twitterUsername',
+                  schemaPath: '#/properties/data/properties/attributes/properties/twitterUsername/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.websiteUrl2.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.twitterUsername.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -4751,15 +4753,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.websiteUrl3 !== undefined) {
-              let data221 = data2.websiteUrl3;
-              if (typeof data221 !== 'string' && data221 !== null) {
+            if (data2.voipPhones !== undefined) {
+              let data219 = data2.voipPhones;
+              if (!Array.isArray(data219) && data219 !== null) {
                 const err244 = {
-                  instancePath: instancePath + '/data/attributes/websiteUrl3',
-                  schemaPath: '#/properties/data/properties/attributes/properties/websiteUrl3/type',
+                  instancePath: instancePath + '/data/attributes/voipPhones',
+                  schemaPath: '#/properties/data/properties/attributes/properties/voipPhones/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.websiteUrl3.type },
-                  message: 'must be string,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.voipPhones.type },
+                  message: 'must be array,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err244];
@@ -4768,87 +4770,87 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data2.workPhones !== undefined) {
-              let data222 = data2.workPhones;
-              if (!Array.isArray(data222) && data222 !== null) {
-                const err245 = {
-                  instancePath: instancePath + '/data/attributes/workPhones',
-                  schemaPath: '#/properties/data/properties/attributes/properties/workPhones/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.workPhones.type },
-                  message: 'must be array,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err245];
-                } else {
-                  vErrors.push(err245);
-                }
-                errors++;
-              }
-              if (Array.isArray(data222)) {
-                if (data222.length > 1000) {
-                  const err246 = {
-                    instancePath: instancePath + '/data/attributes/workPhones',
-                    schemaPath: '#/properties/data/properties/attributes/properties/workPhones/maxItems',
+              if (Array.isArray(data219)) {
+                if (data219.length > 1000) {
+                  const err245 = {
+                    instancePath: instancePath + '/data/attributes/voipPhones',
+                    schemaPath: '#/properties/data/properties/attributes/properties/voipPhones/maxItems',
                     keyword: 'maxItems',
                     params: { limit: 1000 },
                     message: 'must NOT have more than 1000 items',
                   };
                   if (vErrors === null) {
-                    vErrors = [err246];
+                    vErrors = [err245];
                   } else {
-                    vErrors.push(err246);
+                    vErrors.push(err245);
                   }
                   errors++;
                 }
-                const len6 = data222.length;
+                const len6 = data219.length;
                 for (let i6 = 0; i6 < len6; i6++) {
-                  if (typeof data222[i6] !== 'string') {
-                    const err247 = {
-                      instancePath: instancePath + '/data/attributes/workPhones/' + i6,
-                      schemaPath: '#/properties/data/properties/attributes/properties/workPhones/items/type',
+                  if (typeof data219[i6] !== 'string') {
+                    const err246 = {
+                      instancePath: instancePath + '/data/attributes/voipPhones/' + i6,
+                      schemaPath: '#/properties/data/properties/attributes/properties/voipPhones/items/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err247];
+                      vErrors = [err246];
                     } else {
-                      vErrors.push(err247);
+                      vErrors.push(err246);
                     }
                     errors++;
                   }
                 }
               }
             }
-          } else {
-            const err248 = {
-              instancePath: instancePath + '/data/attributes',
-              schemaPath: '#/properties/data/properties/attributes/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err248];
-            } else {
-              vErrors.push(err248);
+            if (data2.websiteUrl1 !== undefined) {
+              let data221 = data2.websiteUrl1;
+              if (typeof data221 !== 'string' && data221 !== null) {
+                const err247 = {
+                  instancePath: instancePath + '/data/attributes/websiteUrl1',
+                  schemaPath: '#/properties/data/properties/attributes/properties/websiteUrl1/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.websiteUrl1.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err247];
+                } else {
+                  vErrors.push(err247);
+                }
+                errors++;
+              }
             }
-            errors++;
-          }
-        }
-        if (data0.relationships !== undefined) {
-          let data224 = data0.relationships;
-          if (data224 && typeof data224 == 'object' && !Array.isArray(data224)) {
-            for (const key2 in data224) {
-              if (!(key2 === 'account' || key2 === 'owner' || key2 === 'persona' || key2 === 'stage')) {
+            if (data2.websiteUrl2 !== undefined) {
+              let data222 = data2.websiteUrl2;
+              if (typeof data222 !== 'string' && data222 !== null) {
+                const err248 = {
+                  instancePath: instancePath + '/data/attributes/websiteUrl2',
+                  schemaPath: '#/properties/data/properties/attributes/properties/websiteUrl2/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.websiteUrl2.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err248];
+                } else {
+                  vErrors.push(err248);
+                }
+                errors++;
+              }
+            }
+            if (data2.websiteUrl3 !== undefined) {
+              let data223 = data2.websiteUrl3;
+              if (typeof data223 !== 'string' && data223 !== null) {
                 const err249 = {
-                  instancePath: instancePath + '/data/relationships',
-                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key2 },
-                  message: 'must NOT have additional properties',
+                  instancePath: instancePath + '/data/attributes/websiteUrl3',
+                  schemaPath: '#/properties/data/properties/attributes/properties/websiteUrl3/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.websiteUrl3.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err249];
@@ -4858,54 +4860,48 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data224.account !== undefined) {
-              let data225 = data224.account;
-              if (data225 && typeof data225 == 'object' && !Array.isArray(data225)) {
-                if (data225.data === undefined) {
-                  const err250 = {
-                    instancePath: instancePath + '/data/relationships/account',
-                    schemaPath: '#/properties/data/properties/relationships/properties/account/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'data' },
-                    message: "must have required property '" + 'data' + "'",
+            if (data2.workPhones !== undefined) {
+              let data224 = data2.workPhones;
+              if (!Array.isArray(data224) && data224 !== null) {
+                const err250 = {
+                  instancePath: instancePath + '/data/attributes/workPhones',
+                  schemaPath: '#/properties/data/properties/attributes/properties/workPhones/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.workPhones.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err250];
+                } else {
+                  vErrors.push(err250);
+                }
+                errors++;
+              }
+              if (Array.isArray(data224)) {
+                if (data224.length > 1000) {
+                  const err251 = {
+                    instancePath: instancePath + '/data/attributes/workPhones',
+                    schemaPath: '#/properties/data/properties/attributes/properties/workPhones/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
                   };
                   if (vErrors === null) {
-                    vErrors = [err250];
+                    vErrors = [err251];
                   } else {
-                    vErrors.push(err250);
+                    vErrors.push(err251);
                   }
                   errors++;
                 }
-                for (const key3 in data225) {
-                  if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err251 = {
-                      instancePath: instancePath + '/data/relationships/account',
-                      schemaPath: '#/properties/data/properties/relationships/properties/account/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key3 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err251];
-                    } else {
-                      vErrors.push(err251);
-                    }
-                    errors++;
-                  }
-                }
-                if (data225.data !== undefined) {
-                  let data226 = data225.data;
-                  const _errs458 = errors;
-                  let valid19 = false;
-                  const _errs459 = errors;
-                  if (data226 !== null) {
+                const len7 = data224.length;
+                for (let i7 = 0; i7 < len7; i7++) {
+                  if (typeof data224[i7] !== 'string') {
                     const err252 = {
-                      instancePath: instancePath + '/data/relationships/account/data',
-                      schemaPath:
-                        '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/0/type',
+                      instancePath: instancePath + '/data/attributes/workPhones/' + i7,
+                      schemaPath: '#/properties/data/properties/attributes/properties/workPhones/items/type',
                       keyword: 'type',
-                      params: { type: 'null' },
-                      message: 'must be null',
+                      params: { type: 'string' },
+                      message: 'must be string',
                     };
                     if (vErrors === null) {
                       vErrors = [err252];
@@ -4914,13 +4910,108 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                     errors++;
                   }
-                  var _valid0 = _errs459 === errors;
-                  valid19 = valid19 || _valid0;
-                  if (!valid19) {
-                    const _errs461 = errors;
-                    if (data226 && typeof data226 == 'object' && !Array.isArray(data226)) {
-                      if (data226.type === undefined) {
-                        const err253 = {
+                }
+              }
+            }
+          } else {
+            const err253 = {
+              instancePath: instancePath + '/data/attributes',
+              schemaPath: '#/properties/data/properties/attributes/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err253];
+            } else {
+              vErrors.push(err253);
+            }
+            errors++;
+          }
+        }
+        if (data0.relationships !== undefined) {
+          let data226 = data0.relationships;
+          if (data226 && typeof data226 == 'object' && !Array.isArray(data226)) {
+            for (const key2 in data226) {
+              if (!(key2 === 'account' || key2 === 'owner' || key2 === 'persona' || key2 === 'stage')) {
+                const err254 = {
+                  instancePath: instancePath + '/data/relationships',
+                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key2 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err254];
+                } else {
+                  vErrors.push(err254);
+                }
+                errors++;
+              }
+            }
+            if (data226.account !== undefined) {
+              let data227 = data226.account;
+              if (data227 && typeof data227 == 'object' && !Array.isArray(data227)) {
+                if (data227.data === undefined) {
+                  const err255 = {
+                    instancePath: instancePath + '/data/relationships/account',
+                    schemaPath: '#/properties/data/properties/relationships/properties/account/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err255];
+                  } else {
+                    vErrors.push(err255);
+                  }
+                  errors++;
+                }
+                for (const key3 in data227) {
+                  if (!(key3 === 'data' || key3 === 'meta')) {
+                    const err256 = {
+                      instancePath: instancePath + '/data/relationships/account',
+                      schemaPath: '#/properties/data/properties/relationships/properties/account/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key3 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err256];
+                    } else {
+                      vErrors.push(err256);
+                    }
+                    errors++;
+                  }
+                }
+                if (data227.data !== undefined) {
+                  let data228 = data227.data;
+                  const _errs462 = errors;
+                  let valid21 = false;
+                  const _errs463 = errors;
+                  if (data228 !== null) {
+                    const err257 = {
+                      instancePath: instancePath + '/data/relationships/account/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err257];
+                    } else {
+                      vErrors.push(err257);
+                    }
+                    errors++;
+                  }
+                  var _valid0 = _errs463 === errors;
+                  valid21 = valid21 || _valid0;
+                  if (!valid21) {
+                    const _errs465 = errors;
+                    if (data228 && typeof data228 == 'object' && !Array.isArray(data228)) {
+                      if (data228.type === undefined) {
+                        const err258 = {
                           instancePath: instancePath + '/data/relationships/account/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/required',
@@ -4929,14 +5020,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err253];
+                          vErrors = [err258];
                         } else {
-                          vErrors.push(err253);
+                          vErrors.push(err258);
                         }
                         errors++;
                       }
-                      if (data226.id === undefined) {
-                        const err254 = {
+                      if (data228.id === undefined) {
+                        const err259 = {
                           instancePath: instancePath + '/data/relationships/account/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/required',
@@ -4945,15 +5036,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err254];
+                          vErrors = [err259];
                         } else {
-                          vErrors.push(err254);
+                          vErrors.push(err259);
                         }
                         errors++;
                       }
-                      for (const key4 in data226) {
+                      for (const key4 in data228) {
                         if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err255 = {
+                          const err260 = {
                             instancePath: instancePath + '/data/relationships/account/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/additionalProperties',
@@ -4962,16 +5053,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err255];
+                            vErrors = [err260];
                           } else {
-                            vErrors.push(err255);
+                            vErrors.push(err260);
                           }
                           errors++;
                         }
                       }
-                      if (data226.type !== undefined) {
-                        if ('account' !== data226.type) {
-                          const err256 = {
+                      if (data228.type !== undefined) {
+                        if ('account' !== data228.type) {
+                          const err261 = {
                             instancePath: instancePath + '/data/relationships/account/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/type/const',
@@ -4980,20 +5071,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err256];
+                            vErrors = [err261];
                           } else {
-                            vErrors.push(err256);
+                            vErrors.push(err261);
                           }
                           errors++;
                         }
                       }
-                      if (data226.id !== undefined) {
-                        let data228 = data226.id;
-                        const _errs466 = errors;
-                        let valid21 = false;
-                        const _errs467 = errors;
-                        if (!(typeof data228 == 'number' && !(data228 % 1) && !isNaN(data228) && isFinite(data228))) {
-                          const err257 = {
+                      if (data228.id !== undefined) {
+                        let data230 = data228.id;
+                        const _errs470 = errors;
+                        let valid23 = false;
+                        const _errs471 = errors;
+                        if (!(typeof data230 == 'number' && !(data230 % 1) && !isNaN(data230) && isFinite(data230))) {
+                          const err262 = {
                             instancePath: instancePath + '/data/relationships/account/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -5002,15 +5093,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err257];
+                            vErrors = [err262];
                           } else {
-                            vErrors.push(err257);
+                            vErrors.push(err262);
                           }
                           errors++;
                         }
-                        if (typeof data228 == 'number' && isFinite(data228)) {
-                          if (data228 > 9007199254740991 || isNaN(data228)) {
-                            const err258 = {
+                        if (typeof data230 == 'number' && isFinite(data230)) {
+                          if (data230 > 9007199254740991 || isNaN(data230)) {
+                            const err263 = {
                               instancePath: instancePath + '/data/relationships/account/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -5019,14 +5110,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err258];
+                              vErrors = [err263];
                             } else {
-                              vErrors.push(err258);
+                              vErrors.push(err263);
                             }
                             errors++;
                           }
-                          if (data228 < 1 || isNaN(data228)) {
-                            const err259 = {
+                          if (data230 < 1 || isNaN(data230)) {
+                            const err264 = {
                               instancePath: instancePath + '/data/relationships/account/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -5035,20 +5126,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err259];
+                              vErrors = [err264];
                             } else {
-                              vErrors.push(err259);
+                              vErrors.push(err264);
                             }
                             errors++;
                           }
                         }
-                        var _valid1 = _errs467 === errors;
-                        valid21 = valid21 || _valid1;
-                        if (!valid21) {
-                          const _errs469 = errors;
-                          if (typeof data228 === 'string') {
-                            if (!pattern0.test(data228)) {
-                              const err260 = {
+                        var _valid1 = _errs471 === errors;
+                        valid23 = valid23 || _valid1;
+                        if (!valid23) {
+                          const _errs473 = errors;
+                          if (typeof data230 === 'string') {
+                            if (!pattern0.test(data230)) {
+                              const err265 = {
                                 instancePath: instancePath + '/data/relationships/account/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -5057,14 +5148,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err260];
+                                vErrors = [err265];
                               } else {
-                                vErrors.push(err260);
+                                vErrors.push(err265);
                               }
                               errors++;
                             }
                           } else {
-                            const err261 = {
+                            const err266 = {
                               instancePath: instancePath + '/data/relationships/account/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -5073,17 +5164,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err261];
+                              vErrors = [err266];
                             } else {
-                              vErrors.push(err261);
+                              vErrors.push(err266);
                             }
                             errors++;
                           }
-                          var _valid1 = _errs469 === errors;
-                          valid21 = valid21 || _valid1;
+                          var _valid1 = _errs473 === errors;
+                          valid23 = valid23 || _valid1;
                         }
-                        if (!valid21) {
-                          const err262 = {
+                        if (!valid23) {
+                          const err267 = {
                             instancePath: instancePath + '/data/relationships/account/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf',
@@ -5092,26 +5183,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err262];
+                            vErrors = [err267];
                           } else {
-                            vErrors.push(err262);
+                            vErrors.push(err267);
                           }
                           errors++;
                         } else {
-                          errors = _errs466;
+                          errors = _errs470;
                           if (vErrors !== null) {
-                            if (_errs466) {
-                              vErrors.length = _errs466;
+                            if (_errs470) {
+                              vErrors.length = _errs470;
                             } else {
                               vErrors = null;
                             }
                           }
                         }
                       }
-                      if (data226.meta !== undefined) {
-                        let data229 = data226.meta;
-                        if (!(data229 && typeof data229 == 'object' && !Array.isArray(data229))) {
-                          const err263 = {
+                      if (data228.meta !== undefined) {
+                        let data231 = data228.meta;
+                        if (!(data231 && typeof data231 == 'object' && !Array.isArray(data231))) {
+                          const err268 = {
                             instancePath: instancePath + '/data/relationships/account/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/meta/type',
@@ -5120,15 +5211,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err263];
+                            vErrors = [err268];
                           } else {
-                            vErrors.push(err263);
+                            vErrors.push(err268);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err264 = {
+                      const err269 = {
                         instancePath: instancePath + '/data/relationships/account/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/type',
@@ -5137,17 +5228,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err264];
+                        vErrors = [err269];
                       } else {
-                        vErrors.push(err264);
+                        vErrors.push(err269);
                       }
                       errors++;
                     }
-                    var _valid0 = _errs461 === errors;
-                    valid19 = valid19 || _valid0;
+                    var _valid0 = _errs465 === errors;
+                    valid21 = valid21 || _valid0;
                   }
-                  if (!valid19) {
-                    const err265 = {
+                  if (!valid21) {
+                    const err270 = {
                       instancePath: instancePath + '/data/relationships/account/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/account/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -5155,26 +5246,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err265];
+                      vErrors = [err270];
                     } else {
-                      vErrors.push(err265);
+                      vErrors.push(err270);
                     }
                     errors++;
                   } else {
-                    errors = _errs458;
+                    errors = _errs462;
                     if (vErrors !== null) {
-                      if (_errs458) {
-                        vErrors.length = _errs458;
+                      if (_errs462) {
+                        vErrors.length = _errs462;
                       } else {
                         vErrors = null;
                       }
                     }
                   }
                 }
-                if (data225.meta !== undefined) {
-                  let data230 = data225.meta;
-                  if (!(data230 && typeof data230 == 'object' && !Array.isArray(data230))) {
-                    const err266 = {
+                if (data227.meta !== undefined) {
+                  let data232 = data227.meta;
+                  if (!(data232 && typeof data232 == 'object' && !Array.isArray(data232))) {
+                    const err271 = {
                       instancePath: instancePath + '/data/relationships/account/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/account/properties/meta/type',
                       keyword: 'type',
@@ -5182,15 +5273,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err266];
+                      vErrors = [err271];
                     } else {
-                      vErrors.push(err266);
+                      vErrors.push(err271);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err267 = {
+                const err272 = {
                   instancePath: instancePath + '/data/relationships/account',
                   schemaPath: '#/properties/data/properties/relationships/properties/account/type',
                   keyword: 'type',
@@ -5198,18 +5289,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err267];
+                  vErrors = [err272];
                 } else {
-                  vErrors.push(err267);
+                  vErrors.push(err272);
                 }
                 errors++;
               }
             }
-            if (data224.owner !== undefined) {
-              let data231 = data224.owner;
-              if (data231 && typeof data231 == 'object' && !Array.isArray(data231)) {
-                if (data231.data === undefined) {
-                  const err268 = {
+            if (data226.owner !== undefined) {
+              let data233 = data226.owner;
+              if (data233 && typeof data233 == 'object' && !Array.isArray(data233)) {
+                if (data233.data === undefined) {
+                  const err273 = {
                     instancePath: instancePath + '/data/relationships/owner',
                     schemaPath: '#/properties/data/properties/relationships/properties/owner/required',
                     keyword: 'required',
@@ -5217,15 +5308,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err268];
+                    vErrors = [err273];
                   } else {
-                    vErrors.push(err268);
+                    vErrors.push(err273);
                   }
                   errors++;
                 }
-                for (const key5 in data231) {
+                for (const key5 in data233) {
                   if (!(key5 === 'data' || key5 === 'meta')) {
-                    const err269 = {
+                    const err274 = {
                       instancePath: instancePath + '/data/relationships/owner',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/additionalProperties',
                       keyword: 'additionalProperties',
@@ -5233,20 +5324,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err269];
+                      vErrors = [err274];
                     } else {
-                      vErrors.push(err269);
+                      vErrors.push(err274);
                     }
                     errors++;
                   }
                 }
-                if (data231.data !== undefined) {
-                  let data232 = data231.data;
-                  const _errs479 = errors;
-                  let valid23 = false;
-                  const _errs480 = errors;
-                  if (data232 !== null) {
-                    const err270 = {
+                if (data233.data !== undefined) {
+                  let data234 = data233.data;
+                  const _errs483 = errors;
+                  let valid25 = false;
+                  const _errs484 = errors;
+                  if (data234 !== null) {
+                    const err275 = {
                       instancePath: instancePath + '/data/relationships/owner/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/0/type',
@@ -5255,19 +5346,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err270];
+                      vErrors = [err275];
                     } else {
-                      vErrors.push(err270);
+                      vErrors.push(err275);
                     }
                     errors++;
                   }
-                  var _valid2 = _errs480 === errors;
-                  valid23 = valid23 || _valid2;
-                  if (!valid23) {
-                    const _errs482 = errors;
-                    if (data232 && typeof data232 == 'object' && !Array.isArray(data232)) {
-                      if (data232.type === undefined) {
-                        const err271 = {
+                  var _valid2 = _errs484 === errors;
+                  valid25 = valid25 || _valid2;
+                  if (!valid25) {
+                    const _errs486 = errors;
+                    if (data234 && typeof data234 == 'object' && !Array.isArray(data234)) {
+                      if (data234.type === undefined) {
+                        const err276 = {
                           instancePath: instancePath + '/data/relationships/owner/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
@@ -5276,14 +5367,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err271];
+                          vErrors = [err276];
                         } else {
-                          vErrors.push(err271);
+                          vErrors.push(err276);
                         }
                         errors++;
                       }
-                      if (data232.id === undefined) {
-                        const err272 = {
+                      if (data234.id === undefined) {
+                        const err277 = {
                           instancePath: instancePath + '/data/relationships/owner/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
@@ -5292,15 +5383,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err272];
+                          vErrors = [err277];
                         } else {
-                          vErrors.push(err272);
+                          vErrors.push(err277);
                         }
                         errors++;
                       }
-                      for (const key6 in data232) {
+                      for (const key6 in data234) {
                         if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
-                          const err273 = {
+                          const err278 = {
                             instancePath: instancePath + '/data/relationships/owner/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/additionalProperties',
@@ -5309,16 +5400,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err273];
+                            vErrors = [err278];
                           } else {
-                            vErrors.push(err273);
+                            vErrors.push(err278);
                           }
                           errors++;
                         }
                       }
-                      if (data232.type !== undefined) {
-                        if ('user' !== data232.type) {
-                          const err274 = {
+                      if (data234.type !== undefined) {
+                        if ('user' !== data234.type) {
+                          const err279 = {
                             instancePath: instancePath + '/data/relationships/owner/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/type/const',
@@ -5327,20 +5418,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err274];
+                            vErrors = [err279];
                           } else {
-                            vErrors.push(err274);
+                            vErrors.push(err279);
                           }
                           errors++;
                         }
                       }
-                      if (data232.id !== undefined) {
-                        let data234 = data232.id;
-                        const _errs487 = errors;
-                        let valid25 = false;
-                        const _errs488 = errors;
-                        if (!(typeof data234 == 'number' && !(data234 % 1) && !isNaN(data234) && isFinite(data234))) {
-                          const err275 = {
+                      if (data234.id !== undefined) {
+                        let data236 = data234.id;
+                        const _errs491 = errors;
+                        let valid27 = false;
+                        const _errs492 = errors;
+                        if (!(typeof data236 == 'number' && !(data236 % 1) && !isNaN(data236) && isFinite(data236))) {
+                          const err280 = {
                             instancePath: instancePath + '/data/relationships/owner/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -5349,15 +5440,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err275];
+                            vErrors = [err280];
                           } else {
-                            vErrors.push(err275);
+                            vErrors.push(err280);
                           }
                           errors++;
                         }
-                        if (typeof data234 == 'number' && isFinite(data234)) {
-                          if (data234 > 9007199254740991 || isNaN(data234)) {
-                            const err276 = {
+                        if (typeof data236 == 'number' && isFinite(data236)) {
+                          if (data236 > 9007199254740991 || isNaN(data236)) {
+                            const err281 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -5366,14 +5457,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err276];
+                              vErrors = [err281];
                             } else {
-                              vErrors.push(err276);
+                              vErrors.push(err281);
                             }
                             errors++;
                           }
-                          if (data234 < 1 || isNaN(data234)) {
-                            const err277 = {
+                          if (data236 < 1 || isNaN(data236)) {
+                            const err282 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -5382,20 +5473,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err277];
+                              vErrors = [err282];
                             } else {
-                              vErrors.push(err277);
+                              vErrors.push(err282);
                             }
                             errors++;
                           }
                         }
-                        var _valid3 = _errs488 === errors;
-                        valid25 = valid25 || _valid3;
-                        if (!valid25) {
-                          const _errs490 = errors;
-                          if (typeof data234 === 'string') {
-                            if (!pattern0.test(data234)) {
-                              const err278 = {
+                        var _valid3 = _errs492 === errors;
+                        valid27 = valid27 || _valid3;
+                        if (!valid27) {
+                          const _errs494 = errors;
+                          if (typeof data236 === 'string') {
+                            if (!pattern0.test(data236)) {
+                              const err283 = {
                                 instancePath: instancePath + '/data/relationships/owner/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -5404,14 +5495,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err278];
+                                vErrors = [err283];
                               } else {
-                                vErrors.push(err278);
+                                vErrors.push(err283);
                               }
                               errors++;
                             }
                           } else {
-                            const err279 = {
+                            const err284 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -5420,17 +5511,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err279];
+                              vErrors = [err284];
                             } else {
-                              vErrors.push(err279);
+                              vErrors.push(err284);
                             }
                             errors++;
                           }
-                          var _valid3 = _errs490 === errors;
-                          valid25 = valid25 || _valid3;
+                          var _valid3 = _errs494 === errors;
+                          valid27 = valid27 || _valid3;
                         }
-                        if (!valid25) {
-                          const err280 = {
+                        if (!valid27) {
+                          const err285 = {
                             instancePath: instancePath + '/data/relationships/owner/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf',
@@ -5439,26 +5530,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err280];
+                            vErrors = [err285];
                           } else {
-                            vErrors.push(err280);
+                            vErrors.push(err285);
                           }
                           errors++;
                         } else {
-                          errors = _errs487;
+                          errors = _errs491;
                           if (vErrors !== null) {
-                            if (_errs487) {
-                              vErrors.length = _errs487;
+                            if (_errs491) {
+                              vErrors.length = _errs491;
                             } else {
                               vErrors = null;
                             }
                           }
                         }
                       }
-                      if (data232.meta !== undefined) {
-                        let data235 = data232.meta;
-                        if (!(data235 && typeof data235 == 'object' && !Array.isArray(data235))) {
-                          const err281 = {
+                      if (data234.meta !== undefined) {
+                        let data237 = data234.meta;
+                        if (!(data237 && typeof data237 == 'object' && !Array.isArray(data237))) {
+                          const err286 = {
                             instancePath: instancePath + '/data/relationships/owner/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/meta/type',
@@ -5467,15 +5558,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err281];
+                            vErrors = [err286];
                           } else {
-                            vErrors.push(err281);
+                            vErrors.push(err286);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err282 = {
+                      const err287 = {
                         instancePath: instancePath + '/data/relationships/owner/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/type',
@@ -5484,17 +5575,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err282];
+                        vErrors = [err287];
                       } else {
-                        vErrors.push(err282);
+                        vErrors.push(err287);
                       }
                       errors++;
                     }
-                    var _valid2 = _errs482 === errors;
-                    valid23 = valid23 || _valid2;
+                    var _valid2 = _errs486 === errors;
+                    valid25 = valid25 || _valid2;
                   }
-                  if (!valid23) {
-                    const err283 = {
+                  if (!valid25) {
+                    const err288 = {
                       instancePath: instancePath + '/data/relationships/owner/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -5502,26 +5593,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err283];
+                      vErrors = [err288];
                     } else {
-                      vErrors.push(err283);
+                      vErrors.push(err288);
                     }
                     errors++;
                   } else {
-                    errors = _errs479;
+                    errors = _errs483;
                     if (vErrors !== null) {
-                      if (_errs479) {
-                        vErrors.length = _errs479;
+                      if (_errs483) {
+                        vErrors.length = _errs483;
                       } else {
                         vErrors = null;
                       }
                     }
                   }
                 }
-                if (data231.meta !== undefined) {
-                  let data236 = data231.meta;
-                  if (!(data236 && typeof data236 == 'object' && !Array.isArray(data236))) {
-                    const err284 = {
+                if (data233.meta !== undefined) {
+                  let data238 = data233.meta;
+                  if (!(data238 && typeof data238 == 'object' && !Array.isArray(data238))) {
+                    const err289 = {
                       instancePath: instancePath + '/data/relationships/owner/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/meta/type',
                       keyword: 'type',
@@ -5529,15 +5620,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err284];
+                      vErrors = [err289];
                     } else {
-                      vErrors.push(err284);
+                      vErrors.push(err289);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err285 = {
+                const err290 = {
                   instancePath: instancePath + '/data/relationships/owner',
                   schemaPath: '#/properties/data/properties/relationships/properties/owner/type',
                   keyword: 'type',
@@ -5545,18 +5636,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err285];
+                  vErrors = [err290];
                 } else {
-                  vErrors.push(err285);
+                  vErrors.push(err290);
                 }
                 errors++;
               }
             }
-            if (data224.persona !== undefined) {
-              let data237 = data224.persona;
-              if (data237 && typeof data237 == 'object' && !Array.isArray(data237)) {
-                if (data237.data === undefined) {
-                  const err286 = {
+            if (data226.persona !== undefined) {
+              let data239 = data226.persona;
+              if (data239 && typeof data239 == 'object' && !Array.isArray(data239)) {
+                if (data239.data === undefined) {
+                  const err291 = {
                     instancePath: instancePath + '/data/relationships/persona',
                     schemaPath: '#/properties/data/properties/relationships/properties/persona/required',
                     keyword: 'required',
@@ -5564,15 +5655,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err286];
+                    vErrors = [err291];
                   } else {
-                    vErrors.push(err286);
+                    vErrors.push(err291);
                   }
                   errors++;
                 }
-                for (const key7 in data237) {
+                for (const key7 in data239) {
                   if (!(key7 === 'data' || key7 === 'meta')) {
-                    const err287 = {
+                    const err292 = {
                       instancePath: instancePath + '/data/relationships/persona',
                       schemaPath: '#/properties/data/properties/relationships/properties/persona/additionalProperties',
                       keyword: 'additionalProperties',
@@ -5580,20 +5671,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err287];
+                      vErrors = [err292];
                     } else {
-                      vErrors.push(err287);
+                      vErrors.push(err292);
                     }
                     errors++;
                   }
                 }
-                if (data237.data !== undefined) {
-                  let data238 = data237.data;
-                  const _errs500 = errors;
-                  let valid27 = false;
-                  const _errs501 = errors;
-                  if (data238 !== null) {
-                    const err288 = {
+                if (data239.data !== undefined) {
+                  let data240 = data239.data;
+                  const _errs504 = errors;
+                  let valid29 = false;
+                  const _errs505 = errors;
+                  if (data240 !== null) {
+                    const err293 = {
                       instancePath: instancePath + '/data/relationships/persona/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/0/type',
@@ -5602,19 +5693,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err288];
+                      vErrors = [err293];
                     } else {
-                      vErrors.push(err288);
+                      vErrors.push(err293);
                     }
                     errors++;
                   }
-                  var _valid4 = _errs501 === errors;
-                  valid27 = valid27 || _valid4;
-                  if (!valid27) {
-                    const _errs503 = errors;
-                    if (data238 && typeof data238 == 'object' && !Array.isArray(data238)) {
-                      if (data238.type === undefined) {
-                        const err289 = {
+                  var _valid4 = _errs505 === errors;
+                  valid29 = valid29 || _valid4;
+                  if (!valid29) {
+                    const _errs507 = errors;
+                    if (data240 && typeof data240 == 'object' && !Array.isArray(data240)) {
+                      if (data240.type === undefined) {
+                        const err294 = {
                           instancePath: instancePath + '/data/relationships/persona/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/required',
@@ -5623,14 +5714,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err289];
+                          vErrors = [err294];
                         } else {
-                          vErrors.push(err289);
+                          vErrors.push(err294);
                         }
                         errors++;
                       }
-                      if (data238.id === undefined) {
-                        const err290 = {
+                      if (data240.id === undefined) {
+                        const err295 = {
                           instancePath: instancePath + '/data/relationships/persona/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/required',
@@ -5639,15 +5730,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err290];
+                          vErrors = [err295];
                         } else {
-                          vErrors.push(err290);
+                          vErrors.push(err295);
                         }
                         errors++;
                       }
-                      for (const key8 in data238) {
+                      for (const key8 in data240) {
                         if (!(key8 === 'type' || key8 === 'id' || key8 === 'meta')) {
-                          const err291 = {
+                          const err296 = {
                             instancePath: instancePath + '/data/relationships/persona/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/additionalProperties',
@@ -5656,16 +5747,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err291];
+                            vErrors = [err296];
                           } else {
-                            vErrors.push(err291);
+                            vErrors.push(err296);
                           }
                           errors++;
                         }
                       }
-                      if (data238.type !== undefined) {
-                        if ('persona' !== data238.type) {
-                          const err292 = {
+                      if (data240.type !== undefined) {
+                        if ('persona' !== data240.type) {
+                          const err297 = {
                             instancePath: instancePath + '/data/relationships/persona/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/type/const',
@@ -5674,20 +5765,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err292];
+                            vErrors = [err297];
                           } else {
-                            vErrors.push(err292);
+                            vErrors.push(err297);
                           }
                           errors++;
                         }
                       }
-                      if (data238.id !== undefined) {
-                        let data240 = data238.id;
-                        const _errs508 = errors;
-                        let valid29 = false;
-                        const _errs509 = errors;
-                        if (!(typeof data240 == 'number' && !(data240 % 1) && !isNaN(data240) && isFinite(data240))) {
-                          const err293 = {
+                      if (data240.id !== undefined) {
+                        let data242 = data240.id;
+                        const _errs512 = errors;
+                        let valid31 = false;
+                        const _errs513 = errors;
+                        if (!(typeof data242 == 'number' && !(data242 % 1) && !isNaN(data242) && isFinite(data242))) {
+                          const err298 = {
                             instancePath: instancePath + '/data/relationships/persona/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -5696,15 +5787,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err293];
+                            vErrors = [err298];
                           } else {
-                            vErrors.push(err293);
+                            vErrors.push(err298);
                           }
                           errors++;
                         }
-                        if (typeof data240 == 'number' && isFinite(data240)) {
-                          if (data240 > 9007199254740991 || isNaN(data240)) {
-                            const err294 = {
+                        if (typeof data242 == 'number' && isFinite(data242)) {
+                          if (data242 > 9007199254740991 || isNaN(data242)) {
+                            const err299 = {
                               instancePath: instancePath + '/data/relationships/persona/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -5713,14 +5804,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err294];
+                              vErrors = [err299];
                             } else {
-                              vErrors.push(err294);
+                              vErrors.push(err299);
                             }
                             errors++;
                           }
-                          if (data240 < 1 || isNaN(data240)) {
-                            const err295 = {
+                          if (data242 < 1 || isNaN(data242)) {
+                            const err300 = {
                               instancePath: instancePath + '/data/relationships/persona/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -5729,20 +5820,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err295];
+                              vErrors = [err300];
                             } else {
-                              vErrors.push(err295);
+                              vErrors.push(err300);
                             }
                             errors++;
                           }
                         }
-                        var _valid5 = _errs509 === errors;
-                        valid29 = valid29 || _valid5;
-                        if (!valid29) {
-                          const _errs511 = errors;
-                          if (typeof data240 === 'string') {
-                            if (!pattern0.test(data240)) {
-                              const err296 = {
+                        var _valid5 = _errs513 === errors;
+                        valid31 = valid31 || _valid5;
+                        if (!valid31) {
+                          const _errs515 = errors;
+                          if (typeof data242 === 'string') {
+                            if (!pattern0.test(data242)) {
+                              const err301 = {
                                 instancePath: instancePath + '/data/relationships/persona/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -5751,14 +5842,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err296];
+                                vErrors = [err301];
                               } else {
-                                vErrors.push(err296);
+                                vErrors.push(err301);
                               }
                               errors++;
                             }
                           } else {
-                            const err297 = {
+                            const err302 = {
                               instancePath: instancePath + '/data/relationships/persona/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -5767,17 +5858,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err297];
+                              vErrors = [err302];
                             } else {
-                              vErrors.push(err297);
+                              vErrors.push(err302);
                             }
                             errors++;
                           }
-                          var _valid5 = _errs511 === errors;
-                          valid29 = valid29 || _valid5;
+                          var _valid5 = _errs515 === errors;
+                          valid31 = valid31 || _valid5;
                         }
-                        if (!valid29) {
-                          const err298 = {
+                        if (!valid31) {
+                          const err303 = {
                             instancePath: instancePath + '/data/relationships/persona/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/id/anyOf',
@@ -5786,26 +5877,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err298];
+                            vErrors = [err303];
                           } else {
-                            vErrors.push(err298);
+                            vErrors.push(err303);
                           }
                           errors++;
                         } else {
-                          errors = _errs508;
+                          errors = _errs512;
                           if (vErrors !== null) {
-                            if (_errs508) {
-                              vErrors.length = _errs508;
+                            if (_errs512) {
+                              vErrors.length = _errs512;
                             } else {
                               vErrors = null;
                             }
                           }
                         }
                       }
-                      if (data238.meta !== undefined) {
-                        let data241 = data238.meta;
-                        if (!(data241 && typeof data241 == 'object' && !Array.isArray(data241))) {
-                          const err299 = {
+                      if (data240.meta !== undefined) {
+                        let data243 = data240.meta;
+                        if (!(data243 && typeof data243 == 'object' && !Array.isArray(data243))) {
+                          const err304 = {
                             instancePath: instancePath + '/data/relationships/persona/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/meta/type',
@@ -5814,15 +5905,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err299];
+                            vErrors = [err304];
                           } else {
-                            vErrors.push(err299);
+                            vErrors.push(err304);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err300 = {
+                      const err305 = {
                         instancePath: instancePath + '/data/relationships/persona/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/type',
@@ -5831,17 +5922,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err300];
+                        vErrors = [err305];
                       } else {
-                        vErrors.push(err300);
+                        vErrors.push(err305);
                       }
                       errors++;
                     }
-                    var _valid4 = _errs503 === errors;
-                    valid27 = valid27 || _valid4;
+                    var _valid4 = _errs507 === errors;
+                    valid29 = valid29 || _valid4;
                   }
-                  if (!valid27) {
-                    const err301 = {
+                  if (!valid29) {
+                    const err306 = {
                       instancePath: instancePath + '/data/relationships/persona/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -5849,26 +5940,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err301];
+                      vErrors = [err306];
                     } else {
-                      vErrors.push(err301);
+                      vErrors.push(err306);
                     }
                     errors++;
                   } else {
-                    errors = _errs500;
+                    errors = _errs504;
                     if (vErrors !== null) {
-                      if (_errs500) {
-                        vErrors.length = _errs500;
+                      if (_errs504) {
+                        vErrors.length = _errs504;
                       } else {
                         vErrors = null;
                       }
                     }
                   }
                 }
-                if (data237.meta !== undefined) {
-                  let data242 = data237.meta;
-                  if (!(data242 && typeof data242 == 'object' && !Array.isArray(data242))) {
-                    const err302 = {
+                if (data239.meta !== undefined) {
+                  let data244 = data239.meta;
+                  if (!(data244 && typeof data244 == 'object' && !Array.isArray(data244))) {
+                    const err307 = {
                       instancePath: instancePath + '/data/relationships/persona/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/persona/properties/meta/type',
                       keyword: 'type',
@@ -5876,15 +5967,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err302];
+                      vErrors = [err307];
                     } else {
-                      vErrors.push(err302);
+                      vErrors.push(err307);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err303 = {
+                const err308 = {
                   instancePath: instancePath + '/data/relationships/persona',
                   schemaPath: '#/properties/data/properties/relationships/properties/persona/type',
                   keyword: 'type',
@@ -5892,18 +5983,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err303];
+                  vErrors = [err308];
                 } else {
-                  vErrors.push(err303);
+                  vErrors.push(err308);
                 }
                 errors++;
               }
             }
-            if (data224.stage !== undefined) {
-              let data243 = data224.stage;
-              if (data243 && typeof data243 == 'object' && !Array.isArray(data243)) {
-                if (data243.data === undefined) {
-                  const err304 = {
+            if (data226.stage !== undefined) {
+              let data245 = data226.stage;
+              if (data245 && typeof data245 == 'object' && !Array.isArray(data245)) {
+                if (data245.data === undefined) {
+                  const err309 = {
                     instancePath: instancePath + '/data/relationships/stage',
                     schemaPath: '#/properties/data/properties/relationships/properties/stage/required',
                     keyword: 'required',
@@ -5911,15 +6002,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err304];
+                    vErrors = [err309];
                   } else {
-                    vErrors.push(err304);
+                    vErrors.push(err309);
                   }
                   errors++;
                 }
-                for (const key9 in data243) {
+                for (const key9 in data245) {
                   if (!(key9 === 'data' || key9 === 'meta')) {
-                    const err305 = {
+                    const err310 = {
                       instancePath: instancePath + '/data/relationships/stage',
                       schemaPath: '#/properties/data/properties/relationships/properties/stage/additionalProperties',
                       keyword: 'additionalProperties',
@@ -5927,20 +6018,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err305];
+                      vErrors = [err310];
                     } else {
-                      vErrors.push(err305);
+                      vErrors.push(err310);
                     }
                     errors++;
                   }
                 }
-                if (data243.data !== undefined) {
-                  let data244 = data243.data;
-                  const _errs521 = errors;
-                  let valid31 = false;
-                  const _errs522 = errors;
-                  if (data244 !== null) {
-                    const err306 = {
+                if (data245.data !== undefined) {
+                  let data246 = data245.data;
+                  const _errs525 = errors;
+                  let valid33 = false;
+                  const _errs526 = errors;
+                  if (data246 !== null) {
+                    const err311 = {
                       instancePath: instancePath + '/data/relationships/stage/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/0/type',
@@ -5949,19 +6040,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err306];
+                      vErrors = [err311];
                     } else {
-                      vErrors.push(err306);
+                      vErrors.push(err311);
                     }
                     errors++;
                   }
-                  var _valid6 = _errs522 === errors;
-                  valid31 = valid31 || _valid6;
-                  if (!valid31) {
-                    const _errs524 = errors;
-                    if (data244 && typeof data244 == 'object' && !Array.isArray(data244)) {
-                      if (data244.type === undefined) {
-                        const err307 = {
+                  var _valid6 = _errs526 === errors;
+                  valid33 = valid33 || _valid6;
+                  if (!valid33) {
+                    const _errs528 = errors;
+                    if (data246 && typeof data246 == 'object' && !Array.isArray(data246)) {
+                      if (data246.type === undefined) {
+                        const err312 = {
                           instancePath: instancePath + '/data/relationships/stage/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/required',
@@ -5970,14 +6061,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err307];
+                          vErrors = [err312];
                         } else {
-                          vErrors.push(err307);
+                          vErrors.push(err312);
                         }
                         errors++;
                       }
-                      if (data244.id === undefined) {
-                        const err308 = {
+                      if (data246.id === undefined) {
+                        const err313 = {
                           instancePath: instancePath + '/data/relationships/stage/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/required',
@@ -5986,15 +6077,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err308];
+                          vErrors = [err313];
                         } else {
-                          vErrors.push(err308);
+                          vErrors.push(err313);
                         }
                         errors++;
                       }
-                      for (const key10 in data244) {
+                      for (const key10 in data246) {
                         if (!(key10 === 'type' || key10 === 'id' || key10 === 'meta')) {
-                          const err309 = {
+                          const err314 = {
                             instancePath: instancePath + '/data/relationships/stage/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/additionalProperties',
@@ -6003,16 +6094,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err309];
+                            vErrors = [err314];
                           } else {
-                            vErrors.push(err309);
+                            vErrors.push(err314);
                           }
                           errors++;
                         }
                       }
-                      if (data244.type !== undefined) {
-                        if ('stage' !== data244.type) {
-                          const err310 = {
+                      if (data246.type !== undefined) {
+                        if ('stage' !== data246.type) {
+                          const err315 = {
                             instancePath: instancePath + '/data/relationships/stage/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/type/const',
@@ -6021,20 +6112,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err310];
+                            vErrors = [err315];
                           } else {
-                            vErrors.push(err310);
+                            vErrors.push(err315);
                           }
                           errors++;
                         }
                       }
-                      if (data244.id !== undefined) {
-                        let data246 = data244.id;
-                        const _errs529 = errors;
-                        let valid33 = false;
-                        const _errs530 = errors;
-                        if (!(typeof data246 == 'number' && !(data246 % 1) && !isNaN(data246) && isFinite(data246))) {
-                          const err311 = {
+                      if (data246.id !== undefined) {
+                        let data248 = data246.id;
+                        const _errs533 = errors;
+                        let valid35 = false;
+                        const _errs534 = errors;
+                        if (!(typeof data248 == 'number' && !(data248 % 1) && !isNaN(data248) && isFinite(data248))) {
+                          const err316 = {
                             instancePath: instancePath + '/data/relationships/stage/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -6043,15 +6134,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err311];
+                            vErrors = [err316];
                           } else {
-                            vErrors.push(err311);
+                            vErrors.push(err316);
                           }
                           errors++;
                         }
-                        if (typeof data246 == 'number' && isFinite(data246)) {
-                          if (data246 > 9007199254740991 || isNaN(data246)) {
-                            const err312 = {
+                        if (typeof data248 == 'number' && isFinite(data248)) {
+                          if (data248 > 9007199254740991 || isNaN(data248)) {
+                            const err317 = {
                               instancePath: instancePath + '/data/relationships/stage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -6060,14 +6151,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err312];
+                              vErrors = [err317];
                             } else {
-                              vErrors.push(err312);
+                              vErrors.push(err317);
                             }
                             errors++;
                           }
-                          if (data246 < 1 || isNaN(data246)) {
-                            const err313 = {
+                          if (data248 < 1 || isNaN(data248)) {
+                            const err318 = {
                               instancePath: instancePath + '/data/relationships/stage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -6076,20 +6167,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err313];
+                              vErrors = [err318];
                             } else {
-                              vErrors.push(err313);
+                              vErrors.push(err318);
                             }
                             errors++;
                           }
                         }
-                        var _valid7 = _errs530 === errors;
-                        valid33 = valid33 || _valid7;
-                        if (!valid33) {
-                          const _errs532 = errors;
-                          if (typeof data246 === 'string') {
-                            if (!pattern0.test(data246)) {
-                              const err314 = {
+                        var _valid7 = _errs534 === errors;
+                        valid35 = valid35 || _valid7;
+                        if (!valid35) {
+                          const _errs536 = errors;
+                          if (typeof data248 === 'string') {
+                            if (!pattern0.test(data248)) {
+                              const err319 = {
                                 instancePath: instancePath + '/data/relationships/stage/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -6098,14 +6189,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err314];
+                                vErrors = [err319];
                               } else {
-                                vErrors.push(err314);
+                                vErrors.push(err319);
                               }
                               errors++;
                             }
                           } else {
-                            const err315 = {
+                            const err320 = {
                               instancePath: instancePath + '/data/relationships/stage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -6114,17 +6205,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err315];
+                              vErrors = [err320];
                             } else {
-                              vErrors.push(err315);
+                              vErrors.push(err320);
                             }
                             errors++;
                           }
-                          var _valid7 = _errs532 === errors;
-                          valid33 = valid33 || _valid7;
+                          var _valid7 = _errs536 === errors;
+                          valid35 = valid35 || _valid7;
                         }
-                        if (!valid33) {
-                          const err316 = {
+                        if (!valid35) {
+                          const err321 = {
                             instancePath: instancePath + '/data/relationships/stage/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf',
@@ -6133,26 +6224,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err316];
+                            vErrors = [err321];
                           } else {
-                            vErrors.push(err316);
+                            vErrors.push(err321);
                           }
                           errors++;
                         } else {
-                          errors = _errs529;
+                          errors = _errs533;
                           if (vErrors !== null) {
-                            if (_errs529) {
-                              vErrors.length = _errs529;
+                            if (_errs533) {
+                              vErrors.length = _errs533;
                             } else {
                               vErrors = null;
                             }
                           }
                         }
                       }
-                      if (data244.meta !== undefined) {
-                        let data247 = data244.meta;
-                        if (!(data247 && typeof data247 == 'object' && !Array.isArray(data247))) {
-                          const err317 = {
+                      if (data246.meta !== undefined) {
+                        let data249 = data246.meta;
+                        if (!(data249 && typeof data249 == 'object' && !Array.isArray(data249))) {
+                          const err322 = {
                             instancePath: instancePath + '/data/relationships/stage/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/meta/type',
@@ -6161,15 +6252,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err317];
+                            vErrors = [err322];
                           } else {
-                            vErrors.push(err317);
+                            vErrors.push(err322);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err318 = {
+                      const err323 = {
                         instancePath: instancePath + '/data/relationships/stage/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/type',
@@ -6178,17 +6269,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err318];
+                        vErrors = [err323];
                       } else {
-                        vErrors.push(err318);
+                        vErrors.push(err323);
                       }
                       errors++;
                     }
-                    var _valid6 = _errs524 === errors;
-                    valid31 = valid31 || _valid6;
+                    var _valid6 = _errs528 === errors;
+                    valid33 = valid33 || _valid6;
                   }
-                  if (!valid31) {
-                    const err319 = {
+                  if (!valid33) {
+                    const err324 = {
                       instancePath: instancePath + '/data/relationships/stage/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -6196,26 +6287,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err319];
+                      vErrors = [err324];
                     } else {
-                      vErrors.push(err319);
+                      vErrors.push(err324);
                     }
                     errors++;
                   } else {
-                    errors = _errs521;
+                    errors = _errs525;
                     if (vErrors !== null) {
-                      if (_errs521) {
-                        vErrors.length = _errs521;
+                      if (_errs525) {
+                        vErrors.length = _errs525;
                       } else {
                         vErrors = null;
                       }
                     }
                   }
                 }
-                if (data243.meta !== undefined) {
-                  let data248 = data243.meta;
-                  if (!(data248 && typeof data248 == 'object' && !Array.isArray(data248))) {
-                    const err320 = {
+                if (data245.meta !== undefined) {
+                  let data250 = data245.meta;
+                  if (!(data250 && typeof data250 == 'object' && !Array.isArray(data250))) {
+                    const err325 = {
                       instancePath: instancePath + '/data/relationships/stage/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/stage/properties/meta/type',
                       keyword: 'type',
@@ -6223,15 +6314,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err320];
+                      vErrors = [err325];
                     } else {
-                      vErrors.push(err320);
+                      vErrors.push(err325);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err321 = {
+                const err326 = {
                   instancePath: instancePath + '/data/relationships/stage',
                   schemaPath: '#/properties/data/properties/relationships/properties/stage/type',
                   keyword: 'type',
@@ -6239,15 +6330,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err321];
+                  vErrors = [err326];
                 } else {
-                  vErrors.push(err321);
+                  vErrors.push(err326);
                 }
                 errors++;
               }
             }
           } else {
-            const err322 = {
+            const err327 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
               keyword: 'type',
@@ -6255,17 +6346,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err322];
+              vErrors = [err327];
             } else {
-              vErrors.push(err322);
+              vErrors.push(err327);
             }
             errors++;
           }
         }
         if (data0.meta !== undefined) {
-          let data249 = data0.meta;
-          if (!(data249 && typeof data249 == 'object' && !Array.isArray(data249))) {
-            const err323 = {
+          let data251 = data0.meta;
+          if (!(data251 && typeof data251 == 'object' && !Array.isArray(data251))) {
+            const err328 = {
               instancePath: instancePath + '/data/meta',
               schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
@@ -6273,17 +6364,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err323];
+              vErrors = [err328];
             } else {
-              vErrors.push(err323);
+              vErrors.push(err328);
             }
             errors++;
           }
         }
         if (data0.links !== undefined) {
-          let data250 = data0.links;
-          if (!(data250 && typeof data250 == 'object' && !Array.isArray(data250))) {
-            const err324 = {
+          let data252 = data0.links;
+          if (!(data252 && typeof data252 == 'object' && !Array.isArray(data252))) {
+            const err329 = {
               instancePath: instancePath + '/data/links',
               schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
@@ -6291,15 +6382,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err324];
+              vErrors = [err329];
             } else {
-              vErrors.push(err324);
+              vErrors.push(err329);
             }
             errors++;
           }
         }
       } else {
-        const err325 = {
+        const err330 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -6307,15 +6398,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err325];
+          vErrors = [err330];
         } else {
-          vErrors.push(err325);
+          vErrors.push(err330);
         }
         errors++;
       }
     }
   } else {
-    const err326 = {
+    const err331 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -6323,9 +6414,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err326];
+      vErrors = [err331];
     } else {
-      vErrors.push(err326);
+      vErrors.push(err331);
     }
     errors++;
   }
@@ -6363,6 +6454,11 @@ const schema12 = {
             addressStreet2: { type: ['string', 'null'] },
             addressZip: { type: ['string', 'null'] },
             angelListUrl: { type: ['string', 'null'] },
+            assignedUserIds: {
+              type: ['array', 'null'],
+              items: { type: 'integer', minimum: -2147483648, maximum: 2147483647 },
+              maxItems: 1000,
+            },
             availableAt: { type: ['string', 'null'], format: 'date-time' },
             callOptedOut: { type: ['boolean', 'null'] },
             callsOptStatus: { type: ['string', 'null'] },
@@ -7089,15 +7185,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.availableAt !== undefined) {
-              let data12 = data3.availableAt;
-              if (typeof data12 !== 'string' && data12 !== null) {
+            if (data3.assignedUserIds !== undefined) {
+              let data12 = data3.assignedUserIds;
+              if (!Array.isArray(data12) && data12 !== null) {
                 const err21 = {
-                  instancePath: instancePath + '/data/attributes/availableAt',
-                  schemaPath: '#/properties/data/properties/attributes/properties/availableAt/type',
+                  instancePath: instancePath + '/data/attributes/assignedUserIds',
+                  schemaPath: '#/properties/data/properties/attributes/properties/assignedUserIds/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.availableAt.type },
-                  message: 'must be string,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.assignedUserIds.type },
+                  message: 'must be array,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err21];
@@ -7106,14 +7202,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data12 === 'string') {
-                if (!formats0.validate(data12)) {
+              if (Array.isArray(data12)) {
+                if (data12.length > 1000) {
                   const err22 = {
-                    instancePath: instancePath + '/data/attributes/availableAt',
-                    schemaPath: '#/properties/data/properties/attributes/properties/availableAt/format',
-                    keyword: 'format',
-                    params: { format: 'date-time' },
-                    message: 'must match format "' + 'date-time' + '"',
+                    instancePath: instancePath + '/data/attributes/assignedUserIds',
+                    schemaPath: '#/properties/data/properties/attributes/properties/assignedUserIds/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
                   };
                   if (vErrors === null) {
                     vErrors = [err22];
@@ -7122,70 +7218,67 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-              }
-            }
-            if (data3.callOptedOut !== undefined) {
-              let data13 = data3.callOptedOut;
-              if (typeof data13 !== 'boolean' && data13 !== null) {
-                const err23 = {
-                  instancePath: instancePath + '/data/attributes/callOptedOut',
-                  schemaPath: '#/properties/data/properties/attributes/properties/callOptedOut/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.callOptedOut.type },
-                  message: 'must be boolean,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err23];
-                } else {
-                  vErrors.push(err23);
+                const len0 = data12.length;
+                for (let i0 = 0; i0 < len0; i0++) {
+                  let data13 = data12[i0];
+                  if (!(typeof data13 == 'number' && !(data13 % 1) && !isNaN(data13) && isFinite(data13))) {
+                    const err23 = {
+                      instancePath: instancePath + '/data/attributes/assignedUserIds/' + i0,
+                      schemaPath: '#/properties/data/properties/attributes/properties/assignedUserIds/items/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err23];
+                    } else {
+                      vErrors.push(err23);
+                    }
+                    errors++;
+                  }
+                  if (typeof data13 == 'number' && isFinite(data13)) {
+                    if (data13 > 2147483647 || isNaN(data13)) {
+                      const err24 = {
+                        instancePath: instancePath + '/data/attributes/assignedUserIds/' + i0,
+                        schemaPath: '#/properties/data/properties/attributes/properties/assignedUserIds/items/maximum',
+                        keyword: 'maximum',
+                        params: { comparison: '<=', limit: 2147483647 },
+                        message: 'must be <= 2147483647',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err24];
+                      } else {
+                        vErrors.push(err24);
+                      }
+                      errors++;
+                    }
+                    if (data13 < -2147483648 || isNaN(data13)) {
+                      const err25 = {
+                        instancePath: instancePath + '/data/attributes/assignedUserIds/' + i0,
+                        schemaPath: '#/properties/data/properties/attributes/properties/assignedUserIds/items/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: -2147483648 },
+                        message: 'must be >= -2147483648',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err25];
+                      } else {
+                        vErrors.push(err25);
+                      }
+                      errors++;
+                    }
+                  }
                 }
-                errors++;
               }
             }
-            if (data3.callsOptStatus !== undefined) {
-              let data14 = data3.callsOptStatus;
+            if (data3.availableAt !== undefined) {
+              let data14 = data3.availableAt;
               if (typeof data14 !== 'string' && data14 !== null) {
-                const err24 = {
-                  instancePath: instancePath + '/data/attributes/callsOptStatus',
-                  schemaPath: '#/properties/data/properties/attributes/properties/callsOptStatus/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.callsOptStatus.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err24];
-                } else {
-                  vErrors.push(err24);
-                }
-                errors++;
-              }
-            }
-            if (data3.campaignName !== undefined) {
-              let data15 = data3.campaignName;
-              if (typeof data15 !== 'string' && data15 !== null) {
-                const err25 = {
-                  instancePath: instancePath + '/data/attributes/campaignName',
-                  schemaPath: '#/properties/data/properties/attributes/properties/campaignName/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.campaignName.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err25];
-                } else {
-                  vErrors.push(err25);
-                }
-                errors++;
-              }
-            }
-            if (data3.company !== undefined) {
-              let data16 = data3.company;
-              if (typeof data16 !== 'string' && data16 !== null) {
                 const err26 = {
-                  instancePath: instancePath + '/data/attributes/company',
-                  schemaPath: '#/properties/data/properties/attributes/properties/company/type',
+                  instancePath: instancePath + '/data/attributes/availableAt',
+                  schemaPath: '#/properties/data/properties/attributes/properties/availableAt/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.company.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.availableAt.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7195,14 +7288,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data16 === 'string') {
-                if (func3(data16) > 255) {
+              if (typeof data14 === 'string') {
+                if (!formats0.validate(data14)) {
                   const err27 = {
-                    instancePath: instancePath + '/data/attributes/company',
-                    schemaPath: '#/properties/data/properties/attributes/properties/company/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
+                    instancePath: instancePath + '/data/attributes/availableAt',
+                    schemaPath: '#/properties/data/properties/attributes/properties/availableAt/format',
+                    keyword: 'format',
+                    params: { format: 'date-time' },
+                    message: 'must match format "' + 'date-time' + '"',
                   };
                   if (vErrors === null) {
                     vErrors = [err27];
@@ -7213,15 +7306,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data3.custom1 !== undefined) {
-              let data17 = data3.custom1;
-              if (typeof data17 !== 'string' && data17 !== null) {
+            if (data3.callOptedOut !== undefined) {
+              let data15 = data3.callOptedOut;
+              if (typeof data15 !== 'boolean' && data15 !== null) {
                 const err28 = {
-                  instancePath: instancePath + '/data/attributes/custom1',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom1/type',
+                  instancePath: instancePath + '/data/attributes/callOptedOut',
+                  schemaPath: '#/properties/data/properties/attributes/properties/callOptedOut/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom1.type },
-                  message: 'must be string,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.callOptedOut.type },
+                  message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err28];
@@ -7230,32 +7323,33 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data17 === 'string') {
-                if (func3(data17) > 32000) {
-                  const err29 = {
-                    instancePath: instancePath + '/data/attributes/custom1',
-                    schemaPath: '#/properties/data/properties/attributes/properties/custom1/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 32000 },
-                    message: 'must NOT have more than 32000 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err29];
-                  } else {
-                    vErrors.push(err29);
-                  }
-                  errors++;
+            }
+            if (data3.callsOptStatus !== undefined) {
+              let data16 = data3.callsOptStatus;
+              if (typeof data16 !== 'string' && data16 !== null) {
+                const err29 = {
+                  instancePath: instancePath + '/data/attributes/callsOptStatus',
+                  schemaPath: '#/properties/data/properties/attributes/properties/callsOptStatus/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.callsOptStatus.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err29];
+                } else {
+                  vErrors.push(err29);
                 }
+                errors++;
               }
             }
-            if (data3.custom10 !== undefined) {
-              let data18 = data3.custom10;
-              if (typeof data18 !== 'string' && data18 !== null) {
+            if (data3.campaignName !== undefined) {
+              let data17 = data3.campaignName;
+              if (typeof data17 !== 'string' && data17 !== null) {
                 const err30 = {
-                  instancePath: instancePath + '/data/attributes/custom10',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom10/type',
+                  instancePath: instancePath + '/data/attributes/campaignName',
+                  schemaPath: '#/properties/data/properties/attributes/properties/campaignName/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom10.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.campaignName.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7266,14 +7360,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom100 !== undefined) {
-              let data19 = data3.custom100;
-              if (typeof data19 !== 'string' && data19 !== null) {
+            if (data3.company !== undefined) {
+              let data18 = data3.company;
+              if (typeof data18 !== 'string' && data18 !== null) {
                 const err31 = {
-                  instancePath: instancePath + '/data/attributes/custom100',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom100/type',
+                  instancePath: instancePath + '/data/attributes/company',
+                  schemaPath: '#/properties/data/properties/attributes/properties/company/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom100.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.company.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7283,33 +7377,32 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data3.custom101 !== undefined) {
-              let data20 = data3.custom101;
-              if (typeof data20 !== 'string' && data20 !== null) {
-                const err32 = {
-                  instancePath: instancePath + '/data/attributes/custom101',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom101/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom101.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err32];
-                } else {
-                  vErrors.push(err32);
+              if (typeof data18 === 'string') {
+                if (func3(data18) > 255) {
+                  const err32 = {
+                    instancePath: instancePath + '/data/attributes/company',
+                    schemaPath: '#/properties/data/properties/attributes/properties/company/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err32];
+                  } else {
+                    vErrors.push(err32);
+                  }
+                  errors++;
                 }
-                errors++;
               }
             }
-            if (data3.custom102 !== undefined) {
-              let data21 = data3.custom102;
-              if (typeof data21 !== 'string' && data21 !== null) {
+            if (data3.custom1 !== undefined) {
+              let data19 = data3.custom1;
+              if (typeof data19 !== 'string' && data19 !== null) {
                 const err33 = {
-                  instancePath: instancePath + '/data/attributes/custom102',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom102/type',
+                  instancePath: instancePath + '/data/attributes/custom1',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom1/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom102.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom1.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7319,33 +7412,32 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data3.custom103 !== undefined) {
-              let data22 = data3.custom103;
-              if (typeof data22 !== 'string' && data22 !== null) {
-                const err34 = {
-                  instancePath: instancePath + '/data/attributes/custom103',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom103/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom103.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err34];
-                } else {
-                  vErrors.push(err34);
+              if (typeof data19 === 'string') {
+                if (func3(data19) > 32000) {
+                  const err34 = {
+                    instancePath: instancePath + '/data/attributes/custom1',
+                    schemaPath: '#/properties/data/properties/attributes/properties/custom1/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 32000 },
+                    message: 'must NOT have more than 32000 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err34];
+                  } else {
+                    vErrors.push(err34);
+                  }
+                  errors++;
                 }
-                errors++;
               }
             }
-            if (data3.custom104 !== undefined) {
-              let data23 = data3.custom104;
-              if (typeof data23 !== 'string' && data23 !== null) {
+            if (data3.custom10 !== undefined) {
+              let data20 = data3.custom10;
+              if (typeof data20 !== 'string' && data20 !== null) {
                 const err35 = {
-                  instancePath: instancePath + '/data/attributes/custom104',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom104/type',
+                  instancePath: instancePath + '/data/attributes/custom10',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom10/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom104.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom10.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7356,14 +7448,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom105 !== undefined) {
-              let data24 = data3.custom105;
-              if (typeof data24 !== 'string' && data24 !== null) {
+            if (data3.custom100 !== undefined) {
+              let data21 = data3.custom100;
+              if (typeof data21 !== 'string' && data21 !== null) {
                 const err36 = {
-                  instancePath: instancePath + '/data/attributes/custom105',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom105/type',
+                  instancePath: instancePath + '/data/attributes/custom100',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom100/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom105.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom100.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7374,14 +7466,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom106 !== undefined) {
-              let data25 = data3.custom106;
-              if (typeof data25 !== 'string' && data25 !== null) {
+            if (data3.custom101 !== undefined) {
+              let data22 = data3.custom101;
+              if (typeof data22 !== 'string' && data22 !== null) {
                 const err37 = {
-                  instancePath: instancePath + '/data/attributes/custom106',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom106/type',
+                  instancePath: instancePath + '/data/attributes/custom101',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom101/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom106.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom101.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7392,14 +7484,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom107 !== undefined) {
-              let data26 = data3.custom107;
-              if (typeof data26 !== 'string' && data26 !== null) {
+            if (data3.custom102 !== undefined) {
+              let data23 = data3.custom102;
+              if (typeof data23 !== 'string' && data23 !== null) {
                 const err38 = {
-                  instancePath: instancePath + '/data/attributes/custom107',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom107/type',
+                  instancePath: instancePath + '/data/attributes/custom102',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom102/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom107.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom102.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7410,14 +7502,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom108 !== undefined) {
-              let data27 = data3.custom108;
-              if (typeof data27 !== 'string' && data27 !== null) {
+            if (data3.custom103 !== undefined) {
+              let data24 = data3.custom103;
+              if (typeof data24 !== 'string' && data24 !== null) {
                 const err39 = {
-                  instancePath: instancePath + '/data/attributes/custom108',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom108/type',
+                  instancePath: instancePath + '/data/attributes/custom103',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom103/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom108.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom103.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7428,14 +7520,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom109 !== undefined) {
-              let data28 = data3.custom109;
-              if (typeof data28 !== 'string' && data28 !== null) {
+            if (data3.custom104 !== undefined) {
+              let data25 = data3.custom104;
+              if (typeof data25 !== 'string' && data25 !== null) {
                 const err40 = {
-                  instancePath: instancePath + '/data/attributes/custom109',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom109/type',
+                  instancePath: instancePath + '/data/attributes/custom104',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom104/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom109.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom104.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7446,14 +7538,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom11 !== undefined) {
-              let data29 = data3.custom11;
-              if (typeof data29 !== 'string' && data29 !== null) {
+            if (data3.custom105 !== undefined) {
+              let data26 = data3.custom105;
+              if (typeof data26 !== 'string' && data26 !== null) {
                 const err41 = {
-                  instancePath: instancePath + '/data/attributes/custom11',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom11/type',
+                  instancePath: instancePath + '/data/attributes/custom105',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom105/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom11.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom105.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7464,14 +7556,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom110 !== undefined) {
-              let data30 = data3.custom110;
-              if (typeof data30 !== 'string' && data30 !== null) {
+            if (data3.custom106 !== undefined) {
+              let data27 = data3.custom106;
+              if (typeof data27 !== 'string' && data27 !== null) {
                 const err42 = {
-                  instancePath: instancePath + '/data/attributes/custom110',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom110/type',
+                  instancePath: instancePath + '/data/attributes/custom106',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom106/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom110.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom106.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7482,14 +7574,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom111 !== undefined) {
-              let data31 = data3.custom111;
-              if (typeof data31 !== 'string' && data31 !== null) {
+            if (data3.custom107 !== undefined) {
+              let data28 = data3.custom107;
+              if (typeof data28 !== 'string' && data28 !== null) {
                 const err43 = {
-                  instancePath: instancePath + '/data/attributes/custom111',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom111/type',
+                  instancePath: instancePath + '/data/attributes/custom107',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom107/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom111.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom107.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7500,14 +7592,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom112 !== undefined) {
-              let data32 = data3.custom112;
-              if (typeof data32 !== 'string' && data32 !== null) {
+            if (data3.custom108 !== undefined) {
+              let data29 = data3.custom108;
+              if (typeof data29 !== 'string' && data29 !== null) {
                 const err44 = {
-                  instancePath: instancePath + '/data/attributes/custom112',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom112/type',
+                  instancePath: instancePath + '/data/attributes/custom108',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom108/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom112.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom108.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7518,14 +7610,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom113 !== undefined) {
-              let data33 = data3.custom113;
-              if (typeof data33 !== 'string' && data33 !== null) {
+            if (data3.custom109 !== undefined) {
+              let data30 = data3.custom109;
+              if (typeof data30 !== 'string' && data30 !== null) {
                 const err45 = {
-                  instancePath: instancePath + '/data/attributes/custom113',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom113/type',
+                  instancePath: instancePath + '/data/attributes/custom109',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom109/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom113.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom109.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7536,14 +7628,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom114 !== undefined) {
-              let data34 = data3.custom114;
-              if (typeof data34 !== 'string' && data34 !== null) {
+            if (data3.custom11 !== undefined) {
+              let data31 = data3.custom11;
+              if (typeof data31 !== 'string' && data31 !== null) {
                 const err46 = {
-                  instancePath: instancePath + '/data/attributes/custom114',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom114/type',
+                  instancePath: instancePath + '/data/attributes/custom11',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom11/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom114.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom11.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7554,14 +7646,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom115 !== undefined) {
-              let data35 = data3.custom115;
-              if (typeof data35 !== 'string' && data35 !== null) {
+            if (data3.custom110 !== undefined) {
+              let data32 = data3.custom110;
+              if (typeof data32 !== 'string' && data32 !== null) {
                 const err47 = {
-                  instancePath: instancePath + '/data/attributes/custom115',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom115/type',
+                  instancePath: instancePath + '/data/attributes/custom110',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom110/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom115.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom110.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7572,14 +7664,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom116 !== undefined) {
-              let data36 = data3.custom116;
-              if (typeof data36 !== 'string' && data36 !== null) {
+            if (data3.custom111 !== undefined) {
+              let data33 = data3.custom111;
+              if (typeof data33 !== 'string' && data33 !== null) {
                 const err48 = {
-                  instancePath: instancePath + '/data/attributes/custom116',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom116/type',
+                  instancePath: instancePath + '/data/attributes/custom111',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom111/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom116.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom111.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7590,14 +7682,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom117 !== undefined) {
-              let data37 = data3.custom117;
-              if (typeof data37 !== 'string' && data37 !== null) {
+            if (data3.custom112 !== undefined) {
+              let data34 = data3.custom112;
+              if (typeof data34 !== 'string' && data34 !== null) {
                 const err49 = {
-                  instancePath: instancePath + '/data/attributes/custom117',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom117/type',
+                  instancePath: instancePath + '/data/attributes/custom112',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom112/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom117.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom112.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7608,14 +7700,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom118 !== undefined) {
-              let data38 = data3.custom118;
-              if (typeof data38 !== 'string' && data38 !== null) {
+            if (data3.custom113 !== undefined) {
+              let data35 = data3.custom113;
+              if (typeof data35 !== 'string' && data35 !== null) {
                 const err50 = {
-                  instancePath: instancePath + '/data/attributes/custom118',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom118/type',
+                  instancePath: instancePath + '/data/attributes/custom113',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom113/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom118.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom113.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7626,14 +7718,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom119 !== undefined) {
-              let data39 = data3.custom119;
-              if (typeof data39 !== 'string' && data39 !== null) {
+            if (data3.custom114 !== undefined) {
+              let data36 = data3.custom114;
+              if (typeof data36 !== 'string' && data36 !== null) {
                 const err51 = {
-                  instancePath: instancePath + '/data/attributes/custom119',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom119/type',
+                  instancePath: instancePath + '/data/attributes/custom114',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom114/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom119.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom114.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7644,14 +7736,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom12 !== undefined) {
-              let data40 = data3.custom12;
-              if (typeof data40 !== 'string' && data40 !== null) {
+            if (data3.custom115 !== undefined) {
+              let data37 = data3.custom115;
+              if (typeof data37 !== 'string' && data37 !== null) {
                 const err52 = {
-                  instancePath: instancePath + '/data/attributes/custom12',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom12/type',
+                  instancePath: instancePath + '/data/attributes/custom115',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom115/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom12.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom115.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7662,14 +7754,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom120 !== undefined) {
-              let data41 = data3.custom120;
-              if (typeof data41 !== 'string' && data41 !== null) {
+            if (data3.custom116 !== undefined) {
+              let data38 = data3.custom116;
+              if (typeof data38 !== 'string' && data38 !== null) {
                 const err53 = {
-                  instancePath: instancePath + '/data/attributes/custom120',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom120/type',
+                  instancePath: instancePath + '/data/attributes/custom116',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom116/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom120.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom116.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7680,14 +7772,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom121 !== undefined) {
-              let data42 = data3.custom121;
-              if (typeof data42 !== 'string' && data42 !== null) {
+            if (data3.custom117 !== undefined) {
+              let data39 = data3.custom117;
+              if (typeof data39 !== 'string' && data39 !== null) {
                 const err54 = {
-                  instancePath: instancePath + '/data/attributes/custom121',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom121/type',
+                  instancePath: instancePath + '/data/attributes/custom117',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom117/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom121.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom117.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7698,14 +7790,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom122 !== undefined) {
-              let data43 = data3.custom122;
-              if (typeof data43 !== 'string' && data43 !== null) {
+            if (data3.custom118 !== undefined) {
+              let data40 = data3.custom118;
+              if (typeof data40 !== 'string' && data40 !== null) {
                 const err55 = {
-                  instancePath: instancePath + '/data/attributes/custom122',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom122/type',
+                  instancePath: instancePath + '/data/attributes/custom118',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom118/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom122.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom118.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7716,14 +7808,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom123 !== undefined) {
-              let data44 = data3.custom123;
-              if (typeof data44 !== 'string' && data44 !== null) {
+            if (data3.custom119 !== undefined) {
+              let data41 = data3.custom119;
+              if (typeof data41 !== 'string' && data41 !== null) {
                 const err56 = {
-                  instancePath: instancePath + '/data/attributes/custom123',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom123/type',
+                  instancePath: instancePath + '/data/attributes/custom119',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom119/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom123.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom119.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7734,14 +7826,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom124 !== undefined) {
-              let data45 = data3.custom124;
-              if (typeof data45 !== 'string' && data45 !== null) {
+            if (data3.custom12 !== undefined) {
+              let data42 = data3.custom12;
+              if (typeof data42 !== 'string' && data42 !== null) {
                 const err57 = {
-                  instancePath: instancePath + '/data/attributes/custom124',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom124/type',
+                  instancePath: instancePath + '/data/attributes/custom12',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom12/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom124.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom12.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7752,14 +7844,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom125 !== undefined) {
-              let data46 = data3.custom125;
-              if (typeof data46 !== 'string' && data46 !== null) {
+            if (data3.custom120 !== undefined) {
+              let data43 = data3.custom120;
+              if (typeof data43 !== 'string' && data43 !== null) {
                 const err58 = {
-                  instancePath: instancePath + '/data/attributes/custom125',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom125/type',
+                  instancePath: instancePath + '/data/attributes/custom120',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom120/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom125.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom120.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7770,14 +7862,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom126 !== undefined) {
-              let data47 = data3.custom126;
-              if (typeof data47 !== 'string' && data47 !== null) {
+            if (data3.custom121 !== undefined) {
+              let data44 = data3.custom121;
+              if (typeof data44 !== 'string' && data44 !== null) {
                 const err59 = {
-                  instancePath: instancePath + '/data/attributes/custom126',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom126/type',
+                  instancePath: instancePath + '/data/attributes/custom121',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom121/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom126.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom121.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7788,14 +7880,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom127 !== undefined) {
-              let data48 = data3.custom127;
-              if (typeof data48 !== 'string' && data48 !== null) {
+            if (data3.custom122 !== undefined) {
+              let data45 = data3.custom122;
+              if (typeof data45 !== 'string' && data45 !== null) {
                 const err60 = {
-                  instancePath: instancePath + '/data/attributes/custom127',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom127/type',
+                  instancePath: instancePath + '/data/attributes/custom122',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom122/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom127.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom122.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7806,14 +7898,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom128 !== undefined) {
-              let data49 = data3.custom128;
-              if (typeof data49 !== 'string' && data49 !== null) {
+            if (data3.custom123 !== undefined) {
+              let data46 = data3.custom123;
+              if (typeof data46 !== 'string' && data46 !== null) {
                 const err61 = {
-                  instancePath: instancePath + '/data/attributes/custom128',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom128/type',
+                  instancePath: instancePath + '/data/attributes/custom123',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom123/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom128.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom123.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7824,14 +7916,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom129 !== undefined) {
-              let data50 = data3.custom129;
-              if (typeof data50 !== 'string' && data50 !== null) {
+            if (data3.custom124 !== undefined) {
+              let data47 = data3.custom124;
+              if (typeof data47 !== 'string' && data47 !== null) {
                 const err62 = {
-                  instancePath: instancePath + '/data/attributes/custom129',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom129/type',
+                  instancePath: instancePath + '/data/attributes/custom124',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom124/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom129.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom124.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7842,14 +7934,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom13 !== undefined) {
-              let data51 = data3.custom13;
-              if (typeof data51 !== 'string' && data51 !== null) {
+            if (data3.custom125 !== undefined) {
+              let data48 = data3.custom125;
+              if (typeof data48 !== 'string' && data48 !== null) {
                 const err63 = {
-                  instancePath: instancePath + '/data/attributes/custom13',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom13/type',
+                  instancePath: instancePath + '/data/attributes/custom125',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom125/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom13.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom125.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7860,14 +7952,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom130 !== undefined) {
-              let data52 = data3.custom130;
-              if (typeof data52 !== 'string' && data52 !== null) {
+            if (data3.custom126 !== undefined) {
+              let data49 = data3.custom126;
+              if (typeof data49 !== 'string' && data49 !== null) {
                 const err64 = {
-                  instancePath: instancePath + '/data/attributes/custom130',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom130/type',
+                  instancePath: instancePath + '/data/attributes/custom126',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom126/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom130.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom126.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7878,14 +7970,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom131 !== undefined) {
-              let data53 = data3.custom131;
-              if (typeof data53 !== 'string' && data53 !== null) {
+            if (data3.custom127 !== undefined) {
+              let data50 = data3.custom127;
+              if (typeof data50 !== 'string' && data50 !== null) {
                 const err65 = {
-                  instancePath: instancePath + '/data/attributes/custom131',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom131/type',
+                  instancePath: instancePath + '/data/attributes/custom127',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom127/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom131.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom127.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7896,14 +7988,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom132 !== undefined) {
-              let data54 = data3.custom132;
-              if (typeof data54 !== 'string' && data54 !== null) {
+            if (data3.custom128 !== undefined) {
+              let data51 = data3.custom128;
+              if (typeof data51 !== 'string' && data51 !== null) {
                 const err66 = {
-                  instancePath: instancePath + '/data/attributes/custom132',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom132/type',
+                  instancePath: instancePath + '/data/attributes/custom128',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom128/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom132.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom128.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7914,14 +8006,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom133 !== undefined) {
-              let data55 = data3.custom133;
-              if (typeof data55 !== 'string' && data55 !== null) {
+            if (data3.custom129 !== undefined) {
+              let data52 = data3.custom129;
+              if (typeof data52 !== 'string' && data52 !== null) {
                 const err67 = {
-                  instancePath: instancePath + '/data/attributes/custom133',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom133/type',
+                  instancePath: instancePath + '/data/attributes/custom129',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom129/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom133.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom129.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7932,14 +8024,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom134 !== undefined) {
-              let data56 = data3.custom134;
-              if (typeof data56 !== 'string' && data56 !== null) {
+            if (data3.custom13 !== undefined) {
+              let data53 = data3.custom13;
+              if (typeof data53 !== 'string' && data53 !== null) {
                 const err68 = {
-                  instancePath: instancePath + '/data/attributes/custom134',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom134/type',
+                  instancePath: instancePath + '/data/attributes/custom13',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom13/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom134.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom13.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7950,14 +8042,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom135 !== undefined) {
-              let data57 = data3.custom135;
-              if (typeof data57 !== 'string' && data57 !== null) {
+            if (data3.custom130 !== undefined) {
+              let data54 = data3.custom130;
+              if (typeof data54 !== 'string' && data54 !== null) {
                 const err69 = {
-                  instancePath: instancePath + '/data/attributes/custom135',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom135/type',
+                  instancePath: instancePath + '/data/attributes/custom130',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom130/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom135.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom130.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7968,14 +8060,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom136 !== undefined) {
-              let data58 = data3.custom136;
-              if (typeof data58 !== 'string' && data58 !== null) {
+            if (data3.custom131 !== undefined) {
+              let data55 = data3.custom131;
+              if (typeof data55 !== 'string' && data55 !== null) {
                 const err70 = {
-                  instancePath: instancePath + '/data/attributes/custom136',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom136/type',
+                  instancePath: instancePath + '/data/attributes/custom131',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom131/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom136.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom131.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7986,14 +8078,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom137 !== undefined) {
-              let data59 = data3.custom137;
-              if (typeof data59 !== 'string' && data59 !== null) {
+            if (data3.custom132 !== undefined) {
+              let data56 = data3.custom132;
+              if (typeof data56 !== 'string' && data56 !== null) {
                 const err71 = {
-                  instancePath: instancePath + '/data/attributes/custom137',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom137/type',
+                  instancePath: instancePath + '/data/attributes/custom132',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom132/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom137.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom132.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8004,14 +8096,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom138 !== undefined) {
-              let data60 = data3.custom138;
-              if (typeof data60 !== 'string' && data60 !== null) {
+            if (data3.custom133 !== undefined) {
+              let data57 = data3.custom133;
+              if (typeof data57 !== 'string' && data57 !== null) {
                 const err72 = {
-                  instancePath: instancePath + '/data/attributes/custom138',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom138/type',
+                  instancePath: instancePath + '/data/attributes/custom133',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom133/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom138.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom133.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8022,14 +8114,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom139 !== undefined) {
-              let data61 = data3.custom139;
-              if (typeof data61 !== 'string' && data61 !== null) {
+            if (data3.custom134 !== undefined) {
+              let data58 = data3.custom134;
+              if (typeof data58 !== 'string' && data58 !== null) {
                 const err73 = {
-                  instancePath: instancePath + '/data/attributes/custom139',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom139/type',
+                  instancePath: instancePath + '/data/attributes/custom134',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom134/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom139.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom134.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8040,14 +8132,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom14 !== undefined) {
-              let data62 = data3.custom14;
-              if (typeof data62 !== 'string' && data62 !== null) {
+            if (data3.custom135 !== undefined) {
+              let data59 = data3.custom135;
+              if (typeof data59 !== 'string' && data59 !== null) {
                 const err74 = {
-                  instancePath: instancePath + '/data/attributes/custom14',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom14/type',
+                  instancePath: instancePath + '/data/attributes/custom135',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom135/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom14.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom135.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8058,14 +8150,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom140 !== undefined) {
-              let data63 = data3.custom140;
-              if (typeof data63 !== 'string' && data63 !== null) {
+            if (data3.custom136 !== undefined) {
+              let data60 = data3.custom136;
+              if (typeof data60 !== 'string' && data60 !== null) {
                 const err75 = {
-                  instancePath: instancePath + '/data/attributes/custom140',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom140/type',
+                  instancePath: instancePath + '/data/attributes/custom136',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom136/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom140.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom136.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8076,14 +8168,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom141 !== undefined) {
-              let data64 = data3.custom141;
-              if (typeof data64 !== 'string' && data64 !== null) {
+            if (data3.custom137 !== undefined) {
+              let data61 = data3.custom137;
+              if (typeof data61 !== 'string' && data61 !== null) {
                 const err76 = {
-                  instancePath: instancePath + '/data/attributes/custom141',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom141/type',
+                  instancePath: instancePath + '/data/attributes/custom137',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom137/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom141.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom137.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8094,14 +8186,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom142 !== undefined) {
-              let data65 = data3.custom142;
-              if (typeof data65 !== 'string' && data65 !== null) {
+            if (data3.custom138 !== undefined) {
+              let data62 = data3.custom138;
+              if (typeof data62 !== 'string' && data62 !== null) {
                 const err77 = {
-                  instancePath: instancePath + '/data/attributes/custom142',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom142/type',
+                  instancePath: instancePath + '/data/attributes/custom138',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom138/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom142.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom138.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8112,14 +8204,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom143 !== undefined) {
-              let data66 = data3.custom143;
-              if (typeof data66 !== 'string' && data66 !== null) {
+            if (data3.custom139 !== undefined) {
+              let data63 = data3.custom139;
+              if (typeof data63 !== 'string' && data63 !== null) {
                 const err78 = {
-                  instancePath: instancePath + '/data/attributes/custom143',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom143/type',
+                  instancePath: instancePath + '/data/attributes/custom139',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom139/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom143.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom139.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8130,14 +8222,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom144 !== undefined) {
-              let data67 = data3.custom144;
-              if (typeof data67 !== 'string' && data67 !== null) {
+            if (data3.custom14 !== undefined) {
+              let data64 = data3.custom14;
+              if (typeof data64 !== 'string' && data64 !== null) {
                 const err79 = {
-                  instancePath: instancePath + '/data/attributes/custom144',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom144/type',
+                  instancePath: instancePath + '/data/attributes/custom14',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom14/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom144.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom14.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8148,14 +8240,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom145 !== undefined) {
-              let data68 = data3.custom145;
-              if (typeof data68 !== 'string' && data68 !== null) {
+            if (data3.custom140 !== undefined) {
+              let data65 = data3.custom140;
+              if (typeof data65 !== 'string' && data65 !== null) {
                 const err80 = {
-                  instancePath: instancePath + '/data/attributes/custom145',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom145/type',
+                  instancePath: instancePath + '/data/attributes/custom140',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom140/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom145.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom140.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8166,14 +8258,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom146 !== undefined) {
-              let data69 = data3.custom146;
-              if (typeof data69 !== 'string' && data69 !== null) {
+            if (data3.custom141 !== undefined) {
+              let data66 = data3.custom141;
+              if (typeof data66 !== 'string' && data66 !== null) {
                 const err81 = {
-                  instancePath: instancePath + '/data/attributes/custom146',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom146/type',
+                  instancePath: instancePath + '/data/attributes/custom141',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom141/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom146.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom141.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8184,14 +8276,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom147 !== undefined) {
-              let data70 = data3.custom147;
-              if (typeof data70 !== 'string' && data70 !== null) {
+            if (data3.custom142 !== undefined) {
+              let data67 = data3.custom142;
+              if (typeof data67 !== 'string' && data67 !== null) {
                 const err82 = {
-                  instancePath: instancePath + '/data/attributes/custom147',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom147/type',
+                  instancePath: instancePath + '/data/attributes/custom142',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom142/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom147.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom142.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8202,14 +8294,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom148 !== undefined) {
-              let data71 = data3.custom148;
-              if (typeof data71 !== 'string' && data71 !== null) {
+            if (data3.custom143 !== undefined) {
+              let data68 = data3.custom143;
+              if (typeof data68 !== 'string' && data68 !== null) {
                 const err83 = {
-                  instancePath: instancePath + '/data/attributes/custom148',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom148/type',
+                  instancePath: instancePath + '/data/attributes/custom143',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom143/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom148.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom143.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8220,14 +8312,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom149 !== undefined) {
-              let data72 = data3.custom149;
-              if (typeof data72 !== 'string' && data72 !== null) {
+            if (data3.custom144 !== undefined) {
+              let data69 = data3.custom144;
+              if (typeof data69 !== 'string' && data69 !== null) {
                 const err84 = {
-                  instancePath: instancePath + '/data/attributes/custom149',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom149/type',
+                  instancePath: instancePath + '/data/attributes/custom144',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom144/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom149.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom144.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8238,14 +8330,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom15 !== undefined) {
-              let data73 = data3.custom15;
-              if (typeof data73 !== 'string' && data73 !== null) {
+            if (data3.custom145 !== undefined) {
+              let data70 = data3.custom145;
+              if (typeof data70 !== 'string' && data70 !== null) {
                 const err85 = {
-                  instancePath: instancePath + '/data/attributes/custom15',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom15/type',
+                  instancePath: instancePath + '/data/attributes/custom145',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom145/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom15.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom145.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8256,14 +8348,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom150 !== undefined) {
-              let data74 = data3.custom150;
-              if (typeof data74 !== 'string' && data74 !== null) {
+            if (data3.custom146 !== undefined) {
+              let data71 = data3.custom146;
+              if (typeof data71 !== 'string' && data71 !== null) {
                 const err86 = {
-                  instancePath: instancePath + '/data/attributes/custom150',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom150/type',
+                  instancePath: instancePath + '/data/attributes/custom146',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom146/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom150.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom146.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8274,14 +8366,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom16 !== undefined) {
-              let data75 = data3.custom16;
-              if (typeof data75 !== 'string' && data75 !== null) {
+            if (data3.custom147 !== undefined) {
+              let data72 = data3.custom147;
+              if (typeof data72 !== 'string' && data72 !== null) {
                 const err87 = {
-                  instancePath: instancePath + '/data/attributes/custom16',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom16/type',
+                  instancePath: instancePath + '/data/attributes/custom147',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom147/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom16.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom147.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8292,14 +8384,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom17 !== undefined) {
-              let data76 = data3.custom17;
-              if (typeof data76 !== 'string' && data76 !== null) {
+            if (data3.custom148 !== undefined) {
+              let data73 = data3.custom148;
+              if (typeof data73 !== 'string' && data73 !== null) {
                 const err88 = {
-                  instancePath: instancePath + '/data/attributes/custom17',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom17/type',
+                  instancePath: instancePath + '/data/attributes/custom148',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom148/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom17.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom148.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8310,14 +8402,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom18 !== undefined) {
-              let data77 = data3.custom18;
-              if (typeof data77 !== 'string' && data77 !== null) {
+            if (data3.custom149 !== undefined) {
+              let data74 = data3.custom149;
+              if (typeof data74 !== 'string' && data74 !== null) {
                 const err89 = {
-                  instancePath: instancePath + '/data/attributes/custom18',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom18/type',
+                  instancePath: instancePath + '/data/attributes/custom149',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom149/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom18.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom149.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8328,14 +8420,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom19 !== undefined) {
-              let data78 = data3.custom19;
-              if (typeof data78 !== 'string' && data78 !== null) {
+            if (data3.custom15 !== undefined) {
+              let data75 = data3.custom15;
+              if (typeof data75 !== 'string' && data75 !== null) {
                 const err90 = {
-                  instancePath: instancePath + '/data/attributes/custom19',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom19/type',
+                  instancePath: instancePath + '/data/attributes/custom15',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom15/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom19.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom15.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8346,14 +8438,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom2 !== undefined) {
-              let data79 = data3.custom2;
-              if (typeof data79 !== 'string' && data79 !== null) {
+            if (data3.custom150 !== undefined) {
+              let data76 = data3.custom150;
+              if (typeof data76 !== 'string' && data76 !== null) {
                 const err91 = {
-                  instancePath: instancePath + '/data/attributes/custom2',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom2/type',
+                  instancePath: instancePath + '/data/attributes/custom150',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom150/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom2.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom150.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8364,14 +8456,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom20 !== undefined) {
-              let data80 = data3.custom20;
-              if (typeof data80 !== 'string' && data80 !== null) {
+            if (data3.custom16 !== undefined) {
+              let data77 = data3.custom16;
+              if (typeof data77 !== 'string' && data77 !== null) {
                 const err92 = {
-                  instancePath: instancePath + '/data/attributes/custom20',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom20/type',
+                  instancePath: instancePath + '/data/attributes/custom16',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom16/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom20.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom16.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8382,14 +8474,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom21 !== undefined) {
-              let data81 = data3.custom21;
-              if (typeof data81 !== 'string' && data81 !== null) {
+            if (data3.custom17 !== undefined) {
+              let data78 = data3.custom17;
+              if (typeof data78 !== 'string' && data78 !== null) {
                 const err93 = {
-                  instancePath: instancePath + '/data/attributes/custom21',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom21/type',
+                  instancePath: instancePath + '/data/attributes/custom17',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom17/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom21.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom17.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8400,14 +8492,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom22 !== undefined) {
-              let data82 = data3.custom22;
-              if (typeof data82 !== 'string' && data82 !== null) {
+            if (data3.custom18 !== undefined) {
+              let data79 = data3.custom18;
+              if (typeof data79 !== 'string' && data79 !== null) {
                 const err94 = {
-                  instancePath: instancePath + '/data/attributes/custom22',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom22/type',
+                  instancePath: instancePath + '/data/attributes/custom18',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom18/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom22.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom18.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8418,14 +8510,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom23 !== undefined) {
-              let data83 = data3.custom23;
-              if (typeof data83 !== 'string' && data83 !== null) {
+            if (data3.custom19 !== undefined) {
+              let data80 = data3.custom19;
+              if (typeof data80 !== 'string' && data80 !== null) {
                 const err95 = {
-                  instancePath: instancePath + '/data/attributes/custom23',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom23/type',
+                  instancePath: instancePath + '/data/attributes/custom19',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom19/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom23.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom19.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8436,14 +8528,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom24 !== undefined) {
-              let data84 = data3.custom24;
-              if (typeof data84 !== 'string' && data84 !== null) {
+            if (data3.custom2 !== undefined) {
+              let data81 = data3.custom2;
+              if (typeof data81 !== 'string' && data81 !== null) {
                 const err96 = {
-                  instancePath: instancePath + '/data/attributes/custom24',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom24/type',
+                  instancePath: instancePath + '/data/attributes/custom2',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom2/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom24.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom2.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8454,14 +8546,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom25 !== undefined) {
-              let data85 = data3.custom25;
-              if (typeof data85 !== 'string' && data85 !== null) {
+            if (data3.custom20 !== undefined) {
+              let data82 = data3.custom20;
+              if (typeof data82 !== 'string' && data82 !== null) {
                 const err97 = {
-                  instancePath: instancePath + '/data/attributes/custom25',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom25/type',
+                  instancePath: instancePath + '/data/attributes/custom20',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom20/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom25.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom20.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8472,14 +8564,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom26 !== undefined) {
-              let data86 = data3.custom26;
-              if (typeof data86 !== 'string' && data86 !== null) {
+            if (data3.custom21 !== undefined) {
+              let data83 = data3.custom21;
+              if (typeof data83 !== 'string' && data83 !== null) {
                 const err98 = {
-                  instancePath: instancePath + '/data/attributes/custom26',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom26/type',
+                  instancePath: instancePath + '/data/attributes/custom21',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom21/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom26.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom21.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8490,14 +8582,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom27 !== undefined) {
-              let data87 = data3.custom27;
-              if (typeof data87 !== 'string' && data87 !== null) {
+            if (data3.custom22 !== undefined) {
+              let data84 = data3.custom22;
+              if (typeof data84 !== 'string' && data84 !== null) {
                 const err99 = {
-                  instancePath: instancePath + '/data/attributes/custom27',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom27/type',
+                  instancePath: instancePath + '/data/attributes/custom22',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom22/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom27.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom22.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8508,14 +8600,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom28 !== undefined) {
-              let data88 = data3.custom28;
-              if (typeof data88 !== 'string' && data88 !== null) {
+            if (data3.custom23 !== undefined) {
+              let data85 = data3.custom23;
+              if (typeof data85 !== 'string' && data85 !== null) {
                 const err100 = {
-                  instancePath: instancePath + '/data/attributes/custom28',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom28/type',
+                  instancePath: instancePath + '/data/attributes/custom23',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom23/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom28.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom23.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8526,14 +8618,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom29 !== undefined) {
-              let data89 = data3.custom29;
-              if (typeof data89 !== 'string' && data89 !== null) {
+            if (data3.custom24 !== undefined) {
+              let data86 = data3.custom24;
+              if (typeof data86 !== 'string' && data86 !== null) {
                 const err101 = {
-                  instancePath: instancePath + '/data/attributes/custom29',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom29/type',
+                  instancePath: instancePath + '/data/attributes/custom24',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom24/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom29.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom24.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8544,14 +8636,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom3 !== undefined) {
-              let data90 = data3.custom3;
-              if (typeof data90 !== 'string' && data90 !== null) {
+            if (data3.custom25 !== undefined) {
+              let data87 = data3.custom25;
+              if (typeof data87 !== 'string' && data87 !== null) {
                 const err102 = {
-                  instancePath: instancePath + '/data/attributes/custom3',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom3/type',
+                  instancePath: instancePath + '/data/attributes/custom25',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom25/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom3.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom25.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8562,14 +8654,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom30 !== undefined) {
-              let data91 = data3.custom30;
-              if (typeof data91 !== 'string' && data91 !== null) {
+            if (data3.custom26 !== undefined) {
+              let data88 = data3.custom26;
+              if (typeof data88 !== 'string' && data88 !== null) {
                 const err103 = {
-                  instancePath: instancePath + '/data/attributes/custom30',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom30/type',
+                  instancePath: instancePath + '/data/attributes/custom26',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom26/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom30.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom26.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8580,14 +8672,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom31 !== undefined) {
-              let data92 = data3.custom31;
-              if (typeof data92 !== 'string' && data92 !== null) {
+            if (data3.custom27 !== undefined) {
+              let data89 = data3.custom27;
+              if (typeof data89 !== 'string' && data89 !== null) {
                 const err104 = {
-                  instancePath: instancePath + '/data/attributes/custom31',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom31/type',
+                  instancePath: instancePath + '/data/attributes/custom27',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom27/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom31.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom27.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8598,14 +8690,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom32 !== undefined) {
-              let data93 = data3.custom32;
-              if (typeof data93 !== 'string' && data93 !== null) {
+            if (data3.custom28 !== undefined) {
+              let data90 = data3.custom28;
+              if (typeof data90 !== 'string' && data90 !== null) {
                 const err105 = {
-                  instancePath: instancePath + '/data/attributes/custom32',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom32/type',
+                  instancePath: instancePath + '/data/attributes/custom28',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom28/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom32.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom28.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8616,14 +8708,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom33 !== undefined) {
-              let data94 = data3.custom33;
-              if (typeof data94 !== 'string' && data94 !== null) {
+            if (data3.custom29 !== undefined) {
+              let data91 = data3.custom29;
+              if (typeof data91 !== 'string' && data91 !== null) {
                 const err106 = {
-                  instancePath: instancePath + '/data/attributes/custom33',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom33/type',
+                  instancePath: instancePath + '/data/attributes/custom29',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom29/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom33.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom29.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8634,14 +8726,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom34 !== undefined) {
-              let data95 = data3.custom34;
-              if (typeof data95 !== 'string' && data95 !== null) {
+            if (data3.custom3 !== undefined) {
+              let data92 = data3.custom3;
+              if (typeof data92 !== 'string' && data92 !== null) {
                 const err107 = {
-                  instancePath: instancePath + '/data/attributes/custom34',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom34/type',
+                  instancePath: instancePath + '/data/attributes/custom3',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom3/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom34.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom3.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8652,14 +8744,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom35 !== undefined) {
-              let data96 = data3.custom35;
-              if (typeof data96 !== 'string' && data96 !== null) {
+            if (data3.custom30 !== undefined) {
+              let data93 = data3.custom30;
+              if (typeof data93 !== 'string' && data93 !== null) {
                 const err108 = {
-                  instancePath: instancePath + '/data/attributes/custom35',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom35/type',
+                  instancePath: instancePath + '/data/attributes/custom30',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom30/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom35.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom30.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8670,14 +8762,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom36 !== undefined) {
-              let data97 = data3.custom36;
-              if (typeof data97 !== 'string' && data97 !== null) {
+            if (data3.custom31 !== undefined) {
+              let data94 = data3.custom31;
+              if (typeof data94 !== 'string' && data94 !== null) {
                 const err109 = {
-                  instancePath: instancePath + '/data/attributes/custom36',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom36/type',
+                  instancePath: instancePath + '/data/attributes/custom31',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom31/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom36.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom31.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8688,14 +8780,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom37 !== undefined) {
-              let data98 = data3.custom37;
-              if (typeof data98 !== 'string' && data98 !== null) {
+            if (data3.custom32 !== undefined) {
+              let data95 = data3.custom32;
+              if (typeof data95 !== 'string' && data95 !== null) {
                 const err110 = {
-                  instancePath: instancePath + '/data/attributes/custom37',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom37/type',
+                  instancePath: instancePath + '/data/attributes/custom32',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom32/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom37.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom32.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8706,14 +8798,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom38 !== undefined) {
-              let data99 = data3.custom38;
-              if (typeof data99 !== 'string' && data99 !== null) {
+            if (data3.custom33 !== undefined) {
+              let data96 = data3.custom33;
+              if (typeof data96 !== 'string' && data96 !== null) {
                 const err111 = {
-                  instancePath: instancePath + '/data/attributes/custom38',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom38/type',
+                  instancePath: instancePath + '/data/attributes/custom33',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom33/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom38.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom33.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8724,14 +8816,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom39 !== undefined) {
-              let data100 = data3.custom39;
-              if (typeof data100 !== 'string' && data100 !== null) {
+            if (data3.custom34 !== undefined) {
+              let data97 = data3.custom34;
+              if (typeof data97 !== 'string' && data97 !== null) {
                 const err112 = {
-                  instancePath: instancePath + '/data/attributes/custom39',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom39/type',
+                  instancePath: instancePath + '/data/attributes/custom34',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom34/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom39.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom34.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8742,14 +8834,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom4 !== undefined) {
-              let data101 = data3.custom4;
-              if (typeof data101 !== 'string' && data101 !== null) {
+            if (data3.custom35 !== undefined) {
+              let data98 = data3.custom35;
+              if (typeof data98 !== 'string' && data98 !== null) {
                 const err113 = {
-                  instancePath: instancePath + '/data/attributes/custom4',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom4/type',
+                  instancePath: instancePath + '/data/attributes/custom35',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom35/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom4.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom35.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8760,14 +8852,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom40 !== undefined) {
-              let data102 = data3.custom40;
-              if (typeof data102 !== 'string' && data102 !== null) {
+            if (data3.custom36 !== undefined) {
+              let data99 = data3.custom36;
+              if (typeof data99 !== 'string' && data99 !== null) {
                 const err114 = {
-                  instancePath: instancePath + '/data/attributes/custom40',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom40/type',
+                  instancePath: instancePath + '/data/attributes/custom36',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom36/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom40.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom36.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8778,14 +8870,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom41 !== undefined) {
-              let data103 = data3.custom41;
-              if (typeof data103 !== 'string' && data103 !== null) {
+            if (data3.custom37 !== undefined) {
+              let data100 = data3.custom37;
+              if (typeof data100 !== 'string' && data100 !== null) {
                 const err115 = {
-                  instancePath: instancePath + '/data/attributes/custom41',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom41/type',
+                  instancePath: instancePath + '/data/attributes/custom37',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom37/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom41.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom37.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8796,14 +8888,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom42 !== undefined) {
-              let data104 = data3.custom42;
-              if (typeof data104 !== 'string' && data104 !== null) {
+            if (data3.custom38 !== undefined) {
+              let data101 = data3.custom38;
+              if (typeof data101 !== 'string' && data101 !== null) {
                 const err116 = {
-                  instancePath: instancePath + '/data/attributes/custom42',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom42/type',
+                  instancePath: instancePath + '/data/attributes/custom38',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom38/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom42.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom38.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8814,14 +8906,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom43 !== undefined) {
-              let data105 = data3.custom43;
-              if (typeof data105 !== 'string' && data105 !== null) {
+            if (data3.custom39 !== undefined) {
+              let data102 = data3.custom39;
+              if (typeof data102 !== 'string' && data102 !== null) {
                 const err117 = {
-                  instancePath: instancePath + '/data/attributes/custom43',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom43/type',
+                  instancePath: instancePath + '/data/attributes/custom39',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom39/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom43.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom39.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8832,14 +8924,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom44 !== undefined) {
-              let data106 = data3.custom44;
-              if (typeof data106 !== 'string' && data106 !== null) {
+            if (data3.custom4 !== undefined) {
+              let data103 = data3.custom4;
+              if (typeof data103 !== 'string' && data103 !== null) {
                 const err118 = {
-                  instancePath: instancePath + '/data/attributes/custom44',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom44/type',
+                  instancePath: instancePath + '/data/attributes/custom4',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom4/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom44.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom4.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8850,14 +8942,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom45 !== undefined) {
-              let data107 = data3.custom45;
-              if (typeof data107 !== 'string' && data107 !== null) {
+            if (data3.custom40 !== undefined) {
+              let data104 = data3.custom40;
+              if (typeof data104 !== 'string' && data104 !== null) {
                 const err119 = {
-                  instancePath: instancePath + '/data/attributes/custom45',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom45/type',
+                  instancePath: instancePath + '/data/attributes/custom40',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom40/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom45.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom40.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8868,14 +8960,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom46 !== undefined) {
-              let data108 = data3.custom46;
-              if (typeof data108 !== 'string' && data108 !== null) {
+            if (data3.custom41 !== undefined) {
+              let data105 = data3.custom41;
+              if (typeof data105 !== 'string' && data105 !== null) {
                 const err120 = {
-                  instancePath: instancePath + '/data/attributes/custom46',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom46/type',
+                  instancePath: instancePath + '/data/attributes/custom41',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom41/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom46.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom41.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8886,14 +8978,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom47 !== undefined) {
-              let data109 = data3.custom47;
-              if (typeof data109 !== 'string' && data109 !== null) {
+            if (data3.custom42 !== undefined) {
+              let data106 = data3.custom42;
+              if (typeof data106 !== 'string' && data106 !== null) {
                 const err121 = {
-                  instancePath: instancePath + '/data/attributes/custom47',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom47/type',
+                  instancePath: instancePath + '/data/attributes/custom42',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom42/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom47.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom42.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8904,14 +8996,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom48 !== undefined) {
-              let data110 = data3.custom48;
-              if (typeof data110 !== 'string' && data110 !== null) {
+            if (data3.custom43 !== undefined) {
+              let data107 = data3.custom43;
+              if (typeof data107 !== 'string' && data107 !== null) {
                 const err122 = {
-                  instancePath: instancePath + '/data/attributes/custom48',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom48/type',
+                  instancePath: instancePath + '/data/attributes/custom43',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom43/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom48.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom43.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8922,14 +9014,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom49 !== undefined) {
-              let data111 = data3.custom49;
-              if (typeof data111 !== 'string' && data111 !== null) {
+            if (data3.custom44 !== undefined) {
+              let data108 = data3.custom44;
+              if (typeof data108 !== 'string' && data108 !== null) {
                 const err123 = {
-                  instancePath: instancePath + '/data/attributes/custom49',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom49/type',
+                  instancePath: instancePath + '/data/attributes/custom44',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom44/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom49.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom44.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8940,14 +9032,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom5 !== undefined) {
-              let data112 = data3.custom5;
-              if (typeof data112 !== 'string' && data112 !== null) {
+            if (data3.custom45 !== undefined) {
+              let data109 = data3.custom45;
+              if (typeof data109 !== 'string' && data109 !== null) {
                 const err124 = {
-                  instancePath: instancePath + '/data/attributes/custom5',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom5/type',
+                  instancePath: instancePath + '/data/attributes/custom45',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom45/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom5.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom45.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8958,14 +9050,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom50 !== undefined) {
-              let data113 = data3.custom50;
-              if (typeof data113 !== 'string' && data113 !== null) {
+            if (data3.custom46 !== undefined) {
+              let data110 = data3.custom46;
+              if (typeof data110 !== 'string' && data110 !== null) {
                 const err125 = {
-                  instancePath: instancePath + '/data/attributes/custom50',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom50/type',
+                  instancePath: instancePath + '/data/attributes/custom46',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom46/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom50.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom46.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8976,14 +9068,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom51 !== undefined) {
-              let data114 = data3.custom51;
-              if (typeof data114 !== 'string' && data114 !== null) {
+            if (data3.custom47 !== undefined) {
+              let data111 = data3.custom47;
+              if (typeof data111 !== 'string' && data111 !== null) {
                 const err126 = {
-                  instancePath: instancePath + '/data/attributes/custom51',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom51/type',
+                  instancePath: instancePath + '/data/attributes/custom47',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom47/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom51.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom47.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8994,14 +9086,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom52 !== undefined) {
-              let data115 = data3.custom52;
-              if (typeof data115 !== 'string' && data115 !== null) {
+            if (data3.custom48 !== undefined) {
+              let data112 = data3.custom48;
+              if (typeof data112 !== 'string' && data112 !== null) {
                 const err127 = {
-                  instancePath: instancePath + '/data/attributes/custom52',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom52/type',
+                  instancePath: instancePath + '/data/attributes/custom48',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom48/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom52.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom48.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9012,14 +9104,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom53 !== undefined) {
-              let data116 = data3.custom53;
-              if (typeof data116 !== 'string' && data116 !== null) {
+            if (data3.custom49 !== undefined) {
+              let data113 = data3.custom49;
+              if (typeof data113 !== 'string' && data113 !== null) {
                 const err128 = {
-                  instancePath: instancePath + '/data/attributes/custom53',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom53/type',
+                  instancePath: instancePath + '/data/attributes/custom49',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom49/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom53.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom49.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9030,14 +9122,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom54 !== undefined) {
-              let data117 = data3.custom54;
-              if (typeof data117 !== 'string' && data117 !== null) {
+            if (data3.custom5 !== undefined) {
+              let data114 = data3.custom5;
+              if (typeof data114 !== 'string' && data114 !== null) {
                 const err129 = {
-                  instancePath: instancePath + '/data/attributes/custom54',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom54/type',
+                  instancePath: instancePath + '/data/attributes/custom5',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom5/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom54.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom5.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9048,14 +9140,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom55 !== undefined) {
-              let data118 = data3.custom55;
-              if (typeof data118 !== 'string' && data118 !== null) {
+            if (data3.custom50 !== undefined) {
+              let data115 = data3.custom50;
+              if (typeof data115 !== 'string' && data115 !== null) {
                 const err130 = {
-                  instancePath: instancePath + '/data/attributes/custom55',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom55/type',
+                  instancePath: instancePath + '/data/attributes/custom50',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom50/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom55.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom50.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9066,14 +9158,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom56 !== undefined) {
-              let data119 = data3.custom56;
-              if (typeof data119 !== 'string' && data119 !== null) {
+            if (data3.custom51 !== undefined) {
+              let data116 = data3.custom51;
+              if (typeof data116 !== 'string' && data116 !== null) {
                 const err131 = {
-                  instancePath: instancePath + '/data/attributes/custom56',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom56/type',
+                  instancePath: instancePath + '/data/attributes/custom51',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom51/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom56.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom51.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9084,14 +9176,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom57 !== undefined) {
-              let data120 = data3.custom57;
-              if (typeof data120 !== 'string' && data120 !== null) {
+            if (data3.custom52 !== undefined) {
+              let data117 = data3.custom52;
+              if (typeof data117 !== 'string' && data117 !== null) {
                 const err132 = {
-                  instancePath: instancePath + '/data/attributes/custom57',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom57/type',
+                  instancePath: instancePath + '/data/attributes/custom52',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom52/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom57.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom52.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9102,14 +9194,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom58 !== undefined) {
-              let data121 = data3.custom58;
-              if (typeof data121 !== 'string' && data121 !== null) {
+            if (data3.custom53 !== undefined) {
+              let data118 = data3.custom53;
+              if (typeof data118 !== 'string' && data118 !== null) {
                 const err133 = {
-                  instancePath: instancePath + '/data/attributes/custom58',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom58/type',
+                  instancePath: instancePath + '/data/attributes/custom53',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom53/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom58.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom53.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9120,14 +9212,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom59 !== undefined) {
-              let data122 = data3.custom59;
-              if (typeof data122 !== 'string' && data122 !== null) {
+            if (data3.custom54 !== undefined) {
+              let data119 = data3.custom54;
+              if (typeof data119 !== 'string' && data119 !== null) {
                 const err134 = {
-                  instancePath: instancePath + '/data/attributes/custom59',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom59/type',
+                  instancePath: instancePath + '/data/attributes/custom54',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom54/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom59.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom54.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9138,14 +9230,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom6 !== undefined) {
-              let data123 = data3.custom6;
-              if (typeof data123 !== 'string' && data123 !== null) {
+            if (data3.custom55 !== undefined) {
+              let data120 = data3.custom55;
+              if (typeof data120 !== 'string' && data120 !== null) {
                 const err135 = {
-                  instancePath: instancePath + '/data/attributes/custom6',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom6/type',
+                  instancePath: instancePath + '/data/attributes/custom55',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom55/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom6.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom55.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9156,14 +9248,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom60 !== undefined) {
-              let data124 = data3.custom60;
-              if (typeof data124 !== 'string' && data124 !== null) {
+            if (data3.custom56 !== undefined) {
+              let data121 = data3.custom56;
+              if (typeof data121 !== 'string' && data121 !== null) {
                 const err136 = {
-                  instancePath: instancePath + '/data/attributes/custom60',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom60/type',
+                  instancePath: instancePath + '/data/attributes/custom56',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom56/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom60.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom56.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9174,14 +9266,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom61 !== undefined) {
-              let data125 = data3.custom61;
-              if (typeof data125 !== 'string' && data125 !== null) {
+            if (data3.custom57 !== undefined) {
+              let data122 = data3.custom57;
+              if (typeof data122 !== 'string' && data122 !== null) {
                 const err137 = {
-                  instancePath: instancePath + '/data/attributes/custom61',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom61/type',
+                  instancePath: instancePath + '/data/attributes/custom57',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom57/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom61.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom57.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9192,14 +9284,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom62 !== undefined) {
-              let data126 = data3.custom62;
-              if (typeof data126 !== 'string' && data126 !== null) {
+            if (data3.custom58 !== undefined) {
+              let data123 = data3.custom58;
+              if (typeof data123 !== 'string' && data123 !== null) {
                 const err138 = {
-                  instancePath: instancePath + '/data/attributes/custom62',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom62/type',
+                  instancePath: instancePath + '/data/attributes/custom58',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom58/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom62.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom58.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9210,14 +9302,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom63 !== undefined) {
-              let data127 = data3.custom63;
-              if (typeof data127 !== 'string' && data127 !== null) {
+            if (data3.custom59 !== undefined) {
+              let data124 = data3.custom59;
+              if (typeof data124 !== 'string' && data124 !== null) {
                 const err139 = {
-                  instancePath: instancePath + '/data/attributes/custom63',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom63/type',
+                  instancePath: instancePath + '/data/attributes/custom59',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom59/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom63.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom59.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9228,14 +9320,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom64 !== undefined) {
-              let data128 = data3.custom64;
-              if (typeof data128 !== 'string' && data128 !== null) {
+            if (data3.custom6 !== undefined) {
+              let data125 = data3.custom6;
+              if (typeof data125 !== 'string' && data125 !== null) {
                 const err140 = {
-                  instancePath: instancePath + '/data/attributes/custom64',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom64/type',
+                  instancePath: instancePath + '/data/attributes/custom6',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom6/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom64.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom6.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9246,14 +9338,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom65 !== undefined) {
-              let data129 = data3.custom65;
-              if (typeof data129 !== 'string' && data129 !== null) {
+            if (data3.custom60 !== undefined) {
+              let data126 = data3.custom60;
+              if (typeof data126 !== 'string' && data126 !== null) {
                 const err141 = {
-                  instancePath: instancePath + '/data/attributes/custom65',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom65/type',
+                  instancePath: instancePath + '/data/attributes/custom60',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom60/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom65.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom60.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9264,14 +9356,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom66 !== undefined) {
-              let data130 = data3.custom66;
-              if (typeof data130 !== 'string' && data130 !== null) {
+            if (data3.custom61 !== undefined) {
+              let data127 = data3.custom61;
+              if (typeof data127 !== 'string' && data127 !== null) {
                 const err142 = {
-                  instancePath: instancePath + '/data/attributes/custom66',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom66/type',
+                  instancePath: instancePath + '/data/attributes/custom61',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom61/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom66.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom61.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9282,14 +9374,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom67 !== undefined) {
-              let data131 = data3.custom67;
-              if (typeof data131 !== 'string' && data131 !== null) {
+            if (data3.custom62 !== undefined) {
+              let data128 = data3.custom62;
+              if (typeof data128 !== 'string' && data128 !== null) {
                 const err143 = {
-                  instancePath: instancePath + '/data/attributes/custom67',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom67/type',
+                  instancePath: instancePath + '/data/attributes/custom62',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom62/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom67.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom62.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9300,14 +9392,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom68 !== undefined) {
-              let data132 = data3.custom68;
-              if (typeof data132 !== 'string' && data132 !== null) {
+            if (data3.custom63 !== undefined) {
+              let data129 = data3.custom63;
+              if (typeof data129 !== 'string' && data129 !== null) {
                 const err144 = {
-                  instancePath: instancePath + '/data/attributes/custom68',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom68/type',
+                  instancePath: instancePath + '/data/attributes/custom63',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom63/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom68.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom63.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9318,14 +9410,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom69 !== undefined) {
-              let data133 = data3.custom69;
-              if (typeof data133 !== 'string' && data133 !== null) {
+            if (data3.custom64 !== undefined) {
+              let data130 = data3.custom64;
+              if (typeof data130 !== 'string' && data130 !== null) {
                 const err145 = {
-                  instancePath: instancePath + '/data/attributes/custom69',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom69/type',
+                  instancePath: instancePath + '/data/attributes/custom64',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom64/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom69.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom64.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9336,14 +9428,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom7 !== undefined) {
-              let data134 = data3.custom7;
-              if (typeof data134 !== 'string' && data134 !== null) {
+            if (data3.custom65 !== undefined) {
+              let data131 = data3.custom65;
+              if (typeof data131 !== 'string' && data131 !== null) {
                 const err146 = {
-                  instancePath: instancePath + '/data/attributes/custom7',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom7/type',
+                  instancePath: instancePath + '/data/attributes/custom65',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom65/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom7.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom65.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9354,14 +9446,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom70 !== undefined) {
-              let data135 = data3.custom70;
-              if (typeof data135 !== 'string' && data135 !== null) {
+            if (data3.custom66 !== undefined) {
+              let data132 = data3.custom66;
+              if (typeof data132 !== 'string' && data132 !== null) {
                 const err147 = {
-                  instancePath: instancePath + '/data/attributes/custom70',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom70/type',
+                  instancePath: instancePath + '/data/attributes/custom66',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom66/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom70.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom66.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9372,14 +9464,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom71 !== undefined) {
-              let data136 = data3.custom71;
-              if (typeof data136 !== 'string' && data136 !== null) {
+            if (data3.custom67 !== undefined) {
+              let data133 = data3.custom67;
+              if (typeof data133 !== 'string' && data133 !== null) {
                 const err148 = {
-                  instancePath: instancePath + '/data/attributes/custom71',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom71/type',
+                  instancePath: instancePath + '/data/attributes/custom67',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom67/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom71.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom67.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9390,14 +9482,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom72 !== undefined) {
-              let data137 = data3.custom72;
-              if (typeof data137 !== 'string' && data137 !== null) {
+            if (data3.custom68 !== undefined) {
+              let data134 = data3.custom68;
+              if (typeof data134 !== 'string' && data134 !== null) {
                 const err149 = {
-                  instancePath: instancePath + '/data/attributes/custom72',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom72/type',
+                  instancePath: instancePath + '/data/attributes/custom68',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom68/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom72.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom68.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9408,14 +9500,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom73 !== undefined) {
-              let data138 = data3.custom73;
-              if (typeof data138 !== 'string' && data138 !== null) {
+            if (data3.custom69 !== undefined) {
+              let data135 = data3.custom69;
+              if (typeof data135 !== 'string' && data135 !== null) {
                 const err150 = {
-                  instancePath: instancePath + '/data/attributes/custom73',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom73/type',
+                  instancePath: instancePath + '/data/attributes/custom69',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom69/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom73.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom69.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9426,14 +9518,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom74 !== undefined) {
-              let data139 = data3.custom74;
-              if (typeof data139 !== 'string' && data139 !== null) {
+            if (data3.custom7 !== undefined) {
+              let data136 = data3.custom7;
+              if (typeof data136 !== 'string' && data136 !== null) {
                 const err151 = {
-                  instancePath: instancePath + '/data/attributes/custom74',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom74/type',
+                  instancePath: instancePath + '/data/attributes/custom7',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom7/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom74.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom7.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9444,14 +9536,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom75 !== undefined) {
-              let data140 = data3.custom75;
-              if (typeof data140 !== 'string' && data140 !== null) {
+            if (data3.custom70 !== undefined) {
+              let data137 = data3.custom70;
+              if (typeof data137 !== 'string' && data137 !== null) {
                 const err152 = {
-                  instancePath: instancePath + '/data/attributes/custom75',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom75/type',
+                  instancePath: instancePath + '/data/attributes/custom70',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom70/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom75.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom70.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9462,14 +9554,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom76 !== undefined) {
-              let data141 = data3.custom76;
-              if (typeof data141 !== 'string' && data141 !== null) {
+            if (data3.custom71 !== undefined) {
+              let data138 = data3.custom71;
+              if (typeof data138 !== 'string' && data138 !== null) {
                 const err153 = {
-                  instancePath: instancePath + '/data/attributes/custom76',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom76/type',
+                  instancePath: instancePath + '/data/attributes/custom71',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom71/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom76.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom71.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9480,14 +9572,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom77 !== undefined) {
-              let data142 = data3.custom77;
-              if (typeof data142 !== 'string' && data142 !== null) {
+            if (data3.custom72 !== undefined) {
+              let data139 = data3.custom72;
+              if (typeof data139 !== 'string' && data139 !== null) {
                 const err154 = {
-                  instancePath: instancePath + '/data/attributes/custom77',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom77/type',
+                  instancePath: instancePath + '/data/attributes/custom72',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom72/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom77.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom72.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9498,14 +9590,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom78 !== undefined) {
-              let data143 = data3.custom78;
-              if (typeof data143 !== 'string' && data143 !== null) {
+            if (data3.custom73 !== undefined) {
+              let data140 = data3.custom73;
+              if (typeof data140 !== 'string' && data140 !== null) {
                 const err155 = {
-                  instancePath: instancePath + '/data/attributes/custom78',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom78/type',
+                  instancePath: instancePath + '/data/attributes/custom73',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom73/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom78.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom73.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9516,14 +9608,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom79 !== undefined) {
-              let data144 = data3.custom79;
-              if (typeof data144 !== 'string' && data144 !== null) {
+            if (data3.custom74 !== undefined) {
+              let data141 = data3.custom74;
+              if (typeof data141 !== 'string' && data141 !== null) {
                 const err156 = {
-                  instancePath: instancePath + '/data/attributes/custom79',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom79/type',
+                  instancePath: instancePath + '/data/attributes/custom74',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom74/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom79.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom74.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9534,14 +9626,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom8 !== undefined) {
-              let data145 = data3.custom8;
-              if (typeof data145 !== 'string' && data145 !== null) {
+            if (data3.custom75 !== undefined) {
+              let data142 = data3.custom75;
+              if (typeof data142 !== 'string' && data142 !== null) {
                 const err157 = {
-                  instancePath: instancePath + '/data/attributes/custom8',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom8/type',
+                  instancePath: instancePath + '/data/attributes/custom75',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom75/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom8.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom75.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9552,14 +9644,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom80 !== undefined) {
-              let data146 = data3.custom80;
-              if (typeof data146 !== 'string' && data146 !== null) {
+            if (data3.custom76 !== undefined) {
+              let data143 = data3.custom76;
+              if (typeof data143 !== 'string' && data143 !== null) {
                 const err158 = {
-                  instancePath: instancePath + '/data/attributes/custom80',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom80/type',
+                  instancePath: instancePath + '/data/attributes/custom76',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom76/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom80.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom76.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9570,14 +9662,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom81 !== undefined) {
-              let data147 = data3.custom81;
-              if (typeof data147 !== 'string' && data147 !== null) {
+            if (data3.custom77 !== undefined) {
+              let data144 = data3.custom77;
+              if (typeof data144 !== 'string' && data144 !== null) {
                 const err159 = {
-                  instancePath: instancePath + '/data/attributes/custom81',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom81/type',
+                  instancePath: instancePath + '/data/attributes/custom77',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom77/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom81.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom77.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9588,14 +9680,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom82 !== undefined) {
-              let data148 = data3.custom82;
-              if (typeof data148 !== 'string' && data148 !== null) {
+            if (data3.custom78 !== undefined) {
+              let data145 = data3.custom78;
+              if (typeof data145 !== 'string' && data145 !== null) {
                 const err160 = {
-                  instancePath: instancePath + '/data/attributes/custom82',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom82/type',
+                  instancePath: instancePath + '/data/attributes/custom78',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom78/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom82.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom78.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9606,14 +9698,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom83 !== undefined) {
-              let data149 = data3.custom83;
-              if (typeof data149 !== 'string' && data149 !== null) {
+            if (data3.custom79 !== undefined) {
+              let data146 = data3.custom79;
+              if (typeof data146 !== 'string' && data146 !== null) {
                 const err161 = {
-                  instancePath: instancePath + '/data/attributes/custom83',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom83/type',
+                  instancePath: instancePath + '/data/attributes/custom79',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom79/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom83.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom79.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9624,14 +9716,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom84 !== undefined) {
-              let data150 = data3.custom84;
-              if (typeof data150 !== 'string' && data150 !== null) {
+            if (data3.custom8 !== undefined) {
+              let data147 = data3.custom8;
+              if (typeof data147 !== 'string' && data147 !== null) {
                 const err162 = {
-                  instancePath: instancePath + '/data/attributes/custom84',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom84/type',
+                  instancePath: instancePath + '/data/attributes/custom8',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom8/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom84.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom8.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9642,14 +9734,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom85 !== undefined) {
-              let data151 = data3.custom85;
-              if (typeof data151 !== 'string' && data151 !== null) {
+            if (data3.custom80 !== undefined) {
+              let data148 = data3.custom80;
+              if (typeof data148 !== 'string' && data148 !== null) {
                 const err163 = {
-                  instancePath: instancePath + '/data/attributes/custom85',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom85/type',
+                  instancePath: instancePath + '/data/attributes/custom80',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom80/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom85.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom80.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9660,14 +9752,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom86 !== undefined) {
-              let data152 = data3.custom86;
-              if (typeof data152 !== 'string' && data152 !== null) {
+            if (data3.custom81 !== undefined) {
+              let data149 = data3.custom81;
+              if (typeof data149 !== 'string' && data149 !== null) {
                 const err164 = {
-                  instancePath: instancePath + '/data/attributes/custom86',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom86/type',
+                  instancePath: instancePath + '/data/attributes/custom81',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom81/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom86.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom81.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9678,14 +9770,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom87 !== undefined) {
-              let data153 = data3.custom87;
-              if (typeof data153 !== 'string' && data153 !== null) {
+            if (data3.custom82 !== undefined) {
+              let data150 = data3.custom82;
+              if (typeof data150 !== 'string' && data150 !== null) {
                 const err165 = {
-                  instancePath: instancePath + '/data/attributes/custom87',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom87/type',
+                  instancePath: instancePath + '/data/attributes/custom82',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom82/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom87.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom82.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9696,14 +9788,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom88 !== undefined) {
-              let data154 = data3.custom88;
-              if (typeof data154 !== 'string' && data154 !== null) {
+            if (data3.custom83 !== undefined) {
+              let data151 = data3.custom83;
+              if (typeof data151 !== 'string' && data151 !== null) {
                 const err166 = {
-                  instancePath: instancePath + '/data/attributes/custom88',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom88/type',
+                  instancePath: instancePath + '/data/attributes/custom83',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom83/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom88.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom83.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9714,14 +9806,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom89 !== undefined) {
-              let data155 = data3.custom89;
-              if (typeof data155 !== 'string' && data155 !== null) {
+            if (data3.custom84 !== undefined) {
+              let data152 = data3.custom84;
+              if (typeof data152 !== 'string' && data152 !== null) {
                 const err167 = {
-                  instancePath: instancePath + '/data/attributes/custom89',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom89/type',
+                  instancePath: instancePath + '/data/attributes/custom84',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom84/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom89.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom84.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9732,14 +9824,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom9 !== undefined) {
-              let data156 = data3.custom9;
-              if (typeof data156 !== 'string' && data156 !== null) {
+            if (data3.custom85 !== undefined) {
+              let data153 = data3.custom85;
+              if (typeof data153 !== 'string' && data153 !== null) {
                 const err168 = {
-                  instancePath: instancePath + '/data/attributes/custom9',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom9/type',
+                  instancePath: instancePath + '/data/attributes/custom85',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom85/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom9.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom85.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9750,14 +9842,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom90 !== undefined) {
-              let data157 = data3.custom90;
-              if (typeof data157 !== 'string' && data157 !== null) {
+            if (data3.custom86 !== undefined) {
+              let data154 = data3.custom86;
+              if (typeof data154 !== 'string' && data154 !== null) {
                 const err169 = {
-                  instancePath: instancePath + '/data/attributes/custom90',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom90/type',
+                  instancePath: instancePath + '/data/attributes/custom86',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom86/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom90.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom86.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9768,14 +9860,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom91 !== undefined) {
-              let data158 = data3.custom91;
-              if (typeof data158 !== 'string' && data158 !== null) {
+            if (data3.custom87 !== undefined) {
+              let data155 = data3.custom87;
+              if (typeof data155 !== 'string' && data155 !== null) {
                 const err170 = {
-                  instancePath: instancePath + '/data/attributes/custom91',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom91/type',
+                  instancePath: instancePath + '/data/attributes/custom87',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom87/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom91.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom87.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9786,14 +9878,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom92 !== undefined) {
-              let data159 = data3.custom92;
-              if (typeof data159 !== 'string' && data159 !== null) {
+            if (data3.custom88 !== undefined) {
+              let data156 = data3.custom88;
+              if (typeof data156 !== 'string' && data156 !== null) {
                 const err171 = {
-                  instancePath: instancePath + '/data/attributes/custom92',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom92/type',
+                  instancePath: instancePath + '/data/attributes/custom88',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom88/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom92.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom88.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9804,14 +9896,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom93 !== undefined) {
-              let data160 = data3.custom93;
-              if (typeof data160 !== 'string' && data160 !== null) {
+            if (data3.custom89 !== undefined) {
+              let data157 = data3.custom89;
+              if (typeof data157 !== 'string' && data157 !== null) {
                 const err172 = {
-                  instancePath: instancePath + '/data/attributes/custom93',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom93/type',
+                  instancePath: instancePath + '/data/attributes/custom89',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom89/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom93.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom89.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9822,14 +9914,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom94 !== undefined) {
-              let data161 = data3.custom94;
-              if (typeof data161 !== 'string' && data161 !== null) {
+            if (data3.custom9 !== undefined) {
+              let data158 = data3.custom9;
+              if (typeof data158 !== 'string' && data158 !== null) {
                 const err173 = {
-                  instancePath: instancePath + '/data/attributes/custom94',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom94/type',
+                  instancePath: instancePath + '/data/attributes/custom9',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom9/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom94.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom9.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9840,14 +9932,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom95 !== undefined) {
-              let data162 = data3.custom95;
-              if (typeof data162 !== 'string' && data162 !== null) {
+            if (data3.custom90 !== undefined) {
+              let data159 = data3.custom90;
+              if (typeof data159 !== 'string' && data159 !== null) {
                 const err174 = {
-                  instancePath: instancePath + '/data/attributes/custom95',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom95/type',
+                  instancePath: instancePath + '/data/attributes/custom90',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom90/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom95.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom90.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9858,14 +9950,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom96 !== undefined) {
-              let data163 = data3.custom96;
-              if (typeof data163 !== 'string' && data163 !== null) {
+            if (data3.custom91 !== undefined) {
+              let data160 = data3.custom91;
+              if (typeof data160 !== 'string' && data160 !== null) {
                 const err175 = {
-                  instancePath: instancePath + '/data/attributes/custom96',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom96/type',
+                  instancePath: instancePath + '/data/attributes/custom91',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom91/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom96.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom91.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9876,14 +9968,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom97 !== undefined) {
-              let data164 = data3.custom97;
-              if (typeof data164 !== 'string' && data164 !== null) {
+            if (data3.custom92 !== undefined) {
+              let data161 = data3.custom92;
+              if (typeof data161 !== 'string' && data161 !== null) {
                 const err176 = {
-                  instancePath: instancePath + '/data/attributes/custom97',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom97/type',
+                  instancePath: instancePath + '/data/attributes/custom92',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom92/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom97.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom92.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9894,14 +9986,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom98 !== undefined) {
-              let data165 = data3.custom98;
-              if (typeof data165 !== 'string' && data165 !== null) {
+            if (data3.custom93 !== undefined) {
+              let data162 = data3.custom93;
+              if (typeof data162 !== 'string' && data162 !== null) {
                 const err177 = {
-                  instancePath: instancePath + '/data/attributes/custom98',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom98/type',
+                  instancePath: instancePath + '/data/attributes/custom93',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom93/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom98.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom93.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9912,14 +10004,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom99 !== undefined) {
-              let data166 = data3.custom99;
-              if (typeof data166 !== 'string' && data166 !== null) {
+            if (data3.custom94 !== undefined) {
+              let data163 = data3.custom94;
+              if (typeof data163 !== 'string' && data163 !== null) {
                 const err178 = {
-                  instancePath: instancePath + '/data/attributes/custom99',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom99/type',
+                  instancePath: instancePath + '/data/attributes/custom94',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom94/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom99.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom94.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9930,14 +10022,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.dateOfBirth !== undefined) {
-              let data167 = data3.dateOfBirth;
-              if (typeof data167 !== 'string' && data167 !== null) {
+            if (data3.custom95 !== undefined) {
+              let data164 = data3.custom95;
+              if (typeof data164 !== 'string' && data164 !== null) {
                 const err179 = {
-                  instancePath: instancePath + '/data/attributes/dateOfBirth',
-                  schemaPath: '#/properties/data/properties/attributes/properties/dateOfBirth/type',
+                  instancePath: instancePath + '/data/attributes/custom95',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom95/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.dateOfBirth.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom95.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9947,32 +10039,33 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data167 === 'string') {
-                if (!formats4.validate(data167)) {
-                  const err180 = {
-                    instancePath: instancePath + '/data/attributes/dateOfBirth',
-                    schemaPath: '#/properties/data/properties/attributes/properties/dateOfBirth/format',
-                    keyword: 'format',
-                    params: { format: 'date' },
-                    message: 'must match format "' + 'date' + '"',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err180];
-                  } else {
-                    vErrors.push(err180);
-                  }
-                  errors++;
+            }
+            if (data3.custom96 !== undefined) {
+              let data165 = data3.custom96;
+              if (typeof data165 !== 'string' && data165 !== null) {
+                const err180 = {
+                  instancePath: instancePath + '/data/attributes/custom96',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom96/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom96.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err180];
+                } else {
+                  vErrors.push(err180);
                 }
+                errors++;
               }
             }
-            if (data3.degree !== undefined) {
-              let data168 = data3.degree;
-              if (typeof data168 !== 'string' && data168 !== null) {
+            if (data3.custom97 !== undefined) {
+              let data166 = data3.custom97;
+              if (typeof data166 !== 'string' && data166 !== null) {
                 const err181 = {
-                  instancePath: instancePath + '/data/attributes/degree',
-                  schemaPath: '#/properties/data/properties/attributes/properties/degree/type',
+                  instancePath: instancePath + '/data/attributes/custom97',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom97/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.degree.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom97.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9983,15 +10076,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.emailOptedOut !== undefined) {
-              let data169 = data3.emailOptedOut;
-              if (typeof data169 !== 'boolean' && data169 !== null) {
+            if (data3.custom98 !== undefined) {
+              let data167 = data3.custom98;
+              if (typeof data167 !== 'string' && data167 !== null) {
                 const err182 = {
-                  instancePath: instancePath + '/data/attributes/emailOptedOut',
-                  schemaPath: '#/properties/data/properties/attributes/properties/emailOptedOut/type',
+                  instancePath: instancePath + '/data/attributes/custom98',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom98/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.emailOptedOut.type },
-                  message: 'must be boolean,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom98.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err182];
@@ -10001,15 +10094,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.emails !== undefined) {
-              let data170 = data3.emails;
-              if (!Array.isArray(data170) && data170 !== null) {
+            if (data3.custom99 !== undefined) {
+              let data168 = data3.custom99;
+              if (typeof data168 !== 'string' && data168 !== null) {
                 const err183 = {
-                  instancePath: instancePath + '/data/attributes/emails',
-                  schemaPath: '#/properties/data/properties/attributes/properties/emails/type',
+                  instancePath: instancePath + '/data/attributes/custom99',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom99/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.emails.type },
-                  message: 'must be array,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom99.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err183];
@@ -10018,83 +10111,87 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (Array.isArray(data170)) {
-                if (data170.length > 1000) {
-                  const err184 = {
-                    instancePath: instancePath + '/data/attributes/emails',
-                    schemaPath: '#/properties/data/properties/attributes/properties/emails/maxItems',
-                    keyword: 'maxItems',
-                    params: { limit: 1000 },
-                    message: 'must NOT have more than 1000 items',
+            }
+            if (data3.dateOfBirth !== undefined) {
+              let data169 = data3.dateOfBirth;
+              if (typeof data169 !== 'string' && data169 !== null) {
+                const err184 = {
+                  instancePath: instancePath + '/data/attributes/dateOfBirth',
+                  schemaPath: '#/properties/data/properties/attributes/properties/dateOfBirth/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.dateOfBirth.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err184];
+                } else {
+                  vErrors.push(err184);
+                }
+                errors++;
+              }
+              if (typeof data169 === 'string') {
+                if (!formats4.validate(data169)) {
+                  const err185 = {
+                    instancePath: instancePath + '/data/attributes/dateOfBirth',
+                    schemaPath: '#/properties/data/properties/attributes/properties/dateOfBirth/format',
+                    keyword: 'format',
+                    params: { format: 'date' },
+                    message: 'must match format "' + 'date' + '"',
                   };
                   if (vErrors === null) {
-                    vErrors = [err184];
+                    vErrors = [err185];
                   } else {
-                    vErrors.push(err184);
+                    vErrors.push(err185);
                   }
                   errors++;
                 }
-                const len0 = data170.length;
-                for (let i0 = 0; i0 < len0; i0++) {
-                  let data171 = data170[i0];
-                  if (typeof data171 === 'string') {
-                    if (func3(data171) > 255) {
-                      const err185 = {
-                        instancePath: instancePath + '/data/attributes/emails/' + i0,
-                        schemaPath: '#/properties/data/properties/attributes/properties/emails/items/maxLength',
-                        keyword: 'maxLength',
-                        params: { limit: 255 },
-                        message: 'must NOT have more than 255 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err185];
-                      } else {
-                        vErrors.push(err185);
-                      }
-                      errors++;
-                    }
-                    if (!formats6.test(data171)) {
-                      const err186 = {
-                        instancePath: instancePath + '/data/attributes/emails/' + i0,
-                        schemaPath: '#/properties/data/properties/attributes/properties/emails/items/format',
-                        keyword: 'format',
-                        params: { format: 'email' },
-                        message: 'must match format "' + 'email' + '"',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err186];
-                      } else {
-                        vErrors.push(err186);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err187 = {
-                      instancePath: instancePath + '/data/attributes/emails/' + i0,
-                      schemaPath: '#/properties/data/properties/attributes/properties/emails/items/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err187];
-                    } else {
-                      vErrors.push(err187);
-                    }
-                    errors++;
-                  }
-                }
               }
             }
-            if (data3.emailsOptStatus !== undefined) {
-              let data172 = data3.emailsOptStatus;
-              if (typeof data172 !== 'string' && data172 !== null) {
-                const err188 = {
-                  instancePath: instancePath + '/data/attributes/emailsOptStatus',
-                  schemaPath: '#/properties/data/properties/attributes/properties/emailsOptStatus/type',
+            if (data3.degree !== undefined) {
+              let data170 = data3.degree;
+              if (typeof data170 !== 'string' && data170 !== null) {
+                const err186 = {
+                  instancePath: instancePath + '/data/attributes/degree',
+                  schemaPath: '#/properties/data/properties/attributes/properties/degree/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.emailsOptStatus.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.degree.type },
                   message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err186];
+                } else {
+                  vErrors.push(err186);
+                }
+                errors++;
+              }
+            }
+            if (data3.emailOptedOut !== undefined) {
+              let data171 = data3.emailOptedOut;
+              if (typeof data171 !== 'boolean' && data171 !== null) {
+                const err187 = {
+                  instancePath: instancePath + '/data/attributes/emailOptedOut',
+                  schemaPath: '#/properties/data/properties/attributes/properties/emailOptedOut/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.emailOptedOut.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err187];
+                } else {
+                  vErrors.push(err187);
+                }
+                errors++;
+              }
+            }
+            if (data3.emails !== undefined) {
+              let data172 = data3.emails;
+              if (!Array.isArray(data172) && data172 !== null) {
+                const err188 = {
+                  instancePath: instancePath + '/data/attributes/emails',
+                  schemaPath: '#/properties/data/properties/attributes/properties/emails/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.emails.type },
+                  message: 'must be array,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err188];
@@ -10103,87 +10200,82 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data3.eventName !== undefined) {
-              let data173 = data3.eventName;
-              if (typeof data173 !== 'string' && data173 !== null) {
-                const err189 = {
-                  instancePath: instancePath + '/data/attributes/eventName',
-                  schemaPath: '#/properties/data/properties/attributes/properties/eventName/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.eventName.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err189];
-                } else {
-                  vErrors.push(err189);
+              if (Array.isArray(data172)) {
+                if (data172.length > 1000) {
+                  const err189 = {
+                    instancePath: instancePath + '/data/attributes/emails',
+                    schemaPath: '#/properties/data/properties/attributes/properties/emails/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err189];
+                  } else {
+                    vErrors.push(err189);
+                  }
+                  errors++;
                 }
-                errors++;
+                const len1 = data172.length;
+                for (let i1 = 0; i1 < len1; i1++) {
+                  let data173 = data172[i1];
+                  if (typeof data173 === 'string') {
+                    if (func3(data173) > 255) {
+                      const err190 = {
+                        instancePath: instancePath + '/data/attributes/emails/' + i1,
+                        schemaPath: '#/properties/data/properties/attributes/properties/emails/items/maxLength',
+                        keyword: 'maxLength',
+                        params: { limit: 255 },
+                        message: 'must NOT have more than 255 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err190];
+                      } else {
+                        vErrors.push(err190);
+                      }
+                      errors++;
+                    }
+                    if (!formats6.test(data173)) {
+                      const err191 = {
+                        instancePath: instancePath + '/data/attributes/emails/' + i1,
+                        schemaPath: '#/properties/data/properties/attributes/properties/emails/items/format',
+                        keyword: 'format',
+                        params: { format: 'email' },
+                        message: 'must match format "' + 'email' + '"',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err191];
+                      } else {
+                        vErrors.push(err191);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err192 = {
+                      instancePath: instancePath + '/data/attributes/emails/' + i1,
+                      schemaPath: '#/properties/data/properties/attributes/properties/emails/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err192];
+                    } else {
+                      vErrors.push(err192);
+                    }
+                    errors++;
+                  }
+                }
               }
             }
-            if (data3.externalId !== undefined) {
-              let data174 = data3.externalId;
+            if (data3.emailsOptStatus !== undefined) {
+              let data174 = data3.emailsOptStatus;
               if (typeof data174 !== 'string' && data174 !== null) {
-                const err190 = {
-                  instancePath: instancePath + '/data/attributes/externalId',
-                  schemaPath: '#/properties/data/properties/attributes/properties/externalId/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.externalId.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err190];
-                } else {
-                  vErrors.push(err190);
-                }
-                errors++;
-              }
-            }
-            if (data3.externalOwner !== undefined) {
-              let data175 = data3.externalOwner;
-              if (typeof data175 !== 'string' && data175 !== null) {
-                const err191 = {
-                  instancePath: instancePath + '/data/attributes/externalOwner',
-                  schemaPath: '#/properties/data/properties/attributes/properties/externalOwner/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.externalOwner.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err191];
-                } else {
-                  vErrors.push(err191);
-                }
-                errors++;
-              }
-            }
-            if (data3.externalSource !== undefined) {
-              let data176 = data3.externalSource;
-              if (typeof data176 !== 'string' && data176 !== null) {
-                const err192 = {
-                  instancePath: instancePath + '/data/attributes/externalSource',
-                  schemaPath: '#/properties/data/properties/attributes/properties/externalSource/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.externalSource.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err192];
-                } else {
-                  vErrors.push(err192);
-                }
-                errors++;
-              }
-            }
-            if (data3.facebookUrl !== undefined) {
-              let data177 = data3.facebookUrl;
-              if (typeof data177 !== 'string' && data177 !== null) {
                 const err193 = {
-                  instancePath: instancePath + '/data/attributes/facebookUrl',
-                  schemaPath: '#/properties/data/properties/attributes/properties/facebookUrl/type',
+                  instancePath: instancePath + '/data/attributes/emailsOptStatus',
+                  schemaPath: '#/properties/data/properties/attributes/properties/emailsOptStatus/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.facebookUrl.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.emailsOptStatus.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -10194,14 +10286,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.firstName !== undefined) {
-              let data178 = data3.firstName;
-              if (typeof data178 !== 'string' && data178 !== null) {
+            if (data3.eventName !== undefined) {
+              let data175 = data3.eventName;
+              if (typeof data175 !== 'string' && data175 !== null) {
                 const err194 = {
-                  instancePath: instancePath + '/data/attributes/firstName',
-                  schemaPath: '#/properties/data/properties/attributes/properties/firstName/type',
+                  instancePath: instancePath + '/data/attributes/eventName',
+                  schemaPath: '#/properties/data/properties/attributes/properties/eventName/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.firstName.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.eventName.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -10211,32 +10303,33 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data178 === 'string') {
-                if (func3(data178) > 255) {
-                  const err195 = {
-                    instancePath: instancePath + '/data/attributes/firstName',
-                    schemaPath: '#/properties/data/properties/attributes/properties/firstName/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err195];
-                  } else {
-                    vErrors.push(err195);
-                  }
-                  errors++;
+            }
+            if (data3.externalId !== undefined) {
+              let data176 = data3.externalId;
+              if (typeof data176 !== 'string' && data176 !== null) {
+                const err195 = {
+                  instancePath: instancePath + '/data/attributes/externalId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/externalId/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.externalId.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err195];
+                } else {
+                  vErrors.push(err195);
                 }
+                errors++;
               }
             }
-            if (data3.gender !== undefined) {
-              let data179 = data3.gender;
-              if (typeof data179 !== 'string' && data179 !== null) {
+            if (data3.externalOwner !== undefined) {
+              let data177 = data3.externalOwner;
+              if (typeof data177 !== 'string' && data177 !== null) {
                 const err196 = {
-                  instancePath: instancePath + '/data/attributes/gender',
-                  schemaPath: '#/properties/data/properties/attributes/properties/gender/type',
+                  instancePath: instancePath + '/data/attributes/externalOwner',
+                  schemaPath: '#/properties/data/properties/attributes/properties/externalOwner/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.gender.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.externalOwner.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -10247,14 +10340,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.githubUrl !== undefined) {
-              let data180 = data3.githubUrl;
-              if (typeof data180 !== 'string' && data180 !== null) {
+            if (data3.externalSource !== undefined) {
+              let data178 = data3.externalSource;
+              if (typeof data178 !== 'string' && data178 !== null) {
                 const err197 = {
-                  instancePath: instancePath + '/data/attributes/githubUrl',
-                  schemaPath: '#/properties/data/properties/attributes/properties/githubUrl/type',
+                  instancePath: instancePath + '/data/attributes/externalSource',
+                  schemaPath: '#/properties/data/properties/attributes/properties/externalSource/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.githubUrl.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.externalSource.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -10265,14 +10358,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.githubUsername !== undefined) {
-              let data181 = data3.githubUsername;
-              if (typeof data181 !== 'string' && data181 !== null) {
+            if (data3.facebookUrl !== undefined) {
+              let data179 = data3.facebookUrl;
+              if (typeof data179 !== 'string' && data179 !== null) {
                 const err198 = {
-                  instancePath: instancePath + '/data/attributes/githubUsername',
-                  schemaPath: '#/properties/data/properties/attributes/properties/githubUsername/type',
+                  instancePath: instancePath + '/data/attributes/facebookUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/facebookUrl/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.githubUsername.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.facebookUrl.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -10283,14 +10376,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.googlePlusUrl !== undefined) {
-              let data182 = data3.googlePlusUrl;
-              if (typeof data182 !== 'string' && data182 !== null) {
+            if (data3.firstName !== undefined) {
+              let data180 = data3.firstName;
+              if (typeof data180 !== 'string' && data180 !== null) {
                 const err199 = {
-                  instancePath: instancePath + '/data/attributes/googlePlusUrl',
-                  schemaPath: '#/properties/data/properties/attributes/properties/googlePlusUrl/type',
+                  instancePath: instancePath + '/data/attributes/firstName',
+                  schemaPath: '#/properties/data/properties/attributes/properties/firstName/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.googlePlusUrl.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.firstName.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -10300,51 +10393,51 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data3.graduationDate !== undefined) {
-              let data183 = data3.graduationDate;
-              if (typeof data183 !== 'string' && data183 !== null) {
-                const err200 = {
-                  instancePath: instancePath + '/data/attributes/graduationDate',
-                  schemaPath: '#/properties/data/properties/attributes/properties/graduationDate/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.graduationDate.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err200];
-                } else {
-                  vErrors.push(err200);
-                }
-                errors++;
-              }
-              if (typeof data183 === 'string') {
-                if (!formats4.validate(data183)) {
-                  const err201 = {
-                    instancePath: instancePath + '/data/attributes/graduationDate',
-                    schemaPath: '#/properties/data/properties/attributes/properties/graduationDate/format',
-                    keyword: 'format',
-                    params: { format: 'date' },
-                    message: 'must match format "' + 'date' + '"',
+              if (typeof data180 === 'string') {
+                if (func3(data180) > 255) {
+                  const err200 = {
+                    instancePath: instancePath + '/data/attributes/firstName',
+                    schemaPath: '#/properties/data/properties/attributes/properties/firstName/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err201];
+                    vErrors = [err200];
                   } else {
-                    vErrors.push(err201);
+                    vErrors.push(err200);
                   }
                   errors++;
                 }
               }
             }
-            if (data3.homePhones !== undefined) {
-              let data184 = data3.homePhones;
-              if (!Array.isArray(data184) && data184 !== null) {
-                const err202 = {
-                  instancePath: instancePath + '/data/attributes/homePhones',
-                  schemaPath: '#/properties/data/properties/attributes/properties/homePhones/type',
+            if (data3.gender !== undefined) {
+              let data181 = data3.gender;
+              if (typeof data181 !== 'string' && data181 !== null) {
+                const err201 = {
+                  instancePath: instancePath + '/data/attributes/gender',
+                  schemaPath: '#/properties/data/properties/attributes/properties/gender/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.homePhones.type },
-                  message: 'must be array,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.gender.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err201];
+                } else {
+                  vErrors.push(err201);
+                }
+                errors++;
+              }
+            }
+            if (data3.githubUrl !== undefined) {
+              let data182 = data3.githubUrl;
+              if (typeof data182 !== 'string' && data182 !== null) {
+                const err202 = {
+                  instancePath: instancePath + '/data/attributes/githubUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/githubUrl/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.githubUrl.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err202];
@@ -10353,50 +10446,51 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (Array.isArray(data184)) {
-                if (data184.length > 1000) {
-                  const err203 = {
-                    instancePath: instancePath + '/data/attributes/homePhones',
-                    schemaPath: '#/properties/data/properties/attributes/properties/homePhones/maxItems',
-                    keyword: 'maxItems',
-                    params: { limit: 1000 },
-                    message: 'must NOT have more than 1000 items',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err203];
-                  } else {
-                    vErrors.push(err203);
-                  }
-                  errors++;
+            }
+            if (data3.githubUsername !== undefined) {
+              let data183 = data3.githubUsername;
+              if (typeof data183 !== 'string' && data183 !== null) {
+                const err203 = {
+                  instancePath: instancePath + '/data/attributes/githubUsername',
+                  schemaPath: '#/properties/data/properties/attributes/properties/githubUsername/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.githubUsername.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err203];
+                } else {
+                  vErrors.push(err203);
                 }
-                const len1 = data184.length;
-                for (let i1 = 0; i1 < len1; i1++) {
-                  if (typeof data184[i1] !== 'string') {
-                    const err204 = {
-                      instancePath: instancePath + '/data/attributes/homePhones/' + i1,
-                      schemaPath: '#/properties/data/properties/attributes/properties/homePhones/items/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err204];
-                    } else {
-                      vErrors.push(err204);
-                    }
-                    errors++;
-                  }
-                }
+                errors++;
               }
             }
-            if (data3.jobStartDate !== undefined) {
-              let data186 = data3.jobStartDate;
-              if (typeof data186 !== 'string' && data186 !== null) {
-                const err205 = {
-                  instancePath: instancePath + '/data/attributes/jobStartDate',
-                  schemaPath: '#/properties/data/properties/attributes/properties/jobStartDate/type',
+            if (data3.googlePlusUrl !== undefined) {
+              let data184 = data3.googlePlusUrl;
+              if (typeof data184 !== 'string' && data184 !== null) {
+                const err204 = {
+                  instancePath: instancePath + '/data/attributes/googlePlusUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/googlePlusUrl/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.jobStartDate.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.googlePlusUrl.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err204];
+                } else {
+                  vErrors.push(err204);
+                }
+                errors++;
+              }
+            }
+            if (data3.graduationDate !== undefined) {
+              let data185 = data3.graduationDate;
+              if (typeof data185 !== 'string' && data185 !== null) {
+                const err205 = {
+                  instancePath: instancePath + '/data/attributes/graduationDate',
+                  schemaPath: '#/properties/data/properties/attributes/properties/graduationDate/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.graduationDate.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -10406,11 +10500,11 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data186 === 'string') {
-                if (!formats4.validate(data186)) {
+              if (typeof data185 === 'string') {
+                if (!formats4.validate(data185)) {
                   const err206 = {
-                    instancePath: instancePath + '/data/attributes/jobStartDate',
-                    schemaPath: '#/properties/data/properties/attributes/properties/jobStartDate/format',
+                    instancePath: instancePath + '/data/attributes/graduationDate',
+                    schemaPath: '#/properties/data/properties/attributes/properties/graduationDate/format',
                     keyword: 'format',
                     params: { format: 'date' },
                     message: 'must match format "' + 'date' + '"',
@@ -10424,15 +10518,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data3.lastName !== undefined) {
-              let data187 = data3.lastName;
-              if (typeof data187 !== 'string' && data187 !== null) {
+            if (data3.homePhones !== undefined) {
+              let data186 = data3.homePhones;
+              if (!Array.isArray(data186) && data186 !== null) {
                 const err207 = {
-                  instancePath: instancePath + '/data/attributes/lastName',
-                  schemaPath: '#/properties/data/properties/attributes/properties/lastName/type',
+                  instancePath: instancePath + '/data/attributes/homePhones',
+                  schemaPath: '#/properties/data/properties/attributes/properties/homePhones/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.lastName.type },
-                  message: 'must be string,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.homePhones.type },
+                  message: 'must be array,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err207];
@@ -10441,14 +10535,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data187 === 'string') {
-                if (func3(data187) > 255) {
+              if (Array.isArray(data186)) {
+                if (data186.length > 1000) {
                   const err208 = {
-                    instancePath: instancePath + '/data/attributes/lastName',
-                    schemaPath: '#/properties/data/properties/attributes/properties/lastName/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
+                    instancePath: instancePath + '/data/attributes/homePhones',
+                    schemaPath: '#/properties/data/properties/attributes/properties/homePhones/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
                   };
                   if (vErrors === null) {
                     vErrors = [err208];
@@ -10457,51 +10551,51 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
+                const len2 = data186.length;
+                for (let i2 = 0; i2 < len2; i2++) {
+                  if (typeof data186[i2] !== 'string') {
+                    const err209 = {
+                      instancePath: instancePath + '/data/attributes/homePhones/' + i2,
+                      schemaPath: '#/properties/data/properties/attributes/properties/homePhones/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err209];
+                    } else {
+                      vErrors.push(err209);
+                    }
+                    errors++;
+                  }
+                }
               }
             }
-            if (data3.linkedInConnections !== undefined) {
-              let data188 = data3.linkedInConnections;
-              if (
-                !(typeof data188 == 'number' && !(data188 % 1) && !isNaN(data188) && isFinite(data188)) &&
-                data188 !== null
-              ) {
-                const err209 = {
-                  instancePath: instancePath + '/data/attributes/linkedInConnections',
-                  schemaPath: '#/properties/data/properties/attributes/properties/linkedInConnections/type',
+            if (data3.jobStartDate !== undefined) {
+              let data188 = data3.jobStartDate;
+              if (typeof data188 !== 'string' && data188 !== null) {
+                const err210 = {
+                  instancePath: instancePath + '/data/attributes/jobStartDate',
+                  schemaPath: '#/properties/data/properties/attributes/properties/jobStartDate/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.linkedInConnections.type },
-                  message: 'must be integer,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.jobStartDate.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err209];
+                  vErrors = [err210];
                 } else {
-                  vErrors.push(err209);
+                  vErrors.push(err210);
                 }
                 errors++;
               }
-              if (typeof data188 == 'number' && isFinite(data188)) {
-                if (data188 > 2147483647 || isNaN(data188)) {
-                  const err210 = {
-                    instancePath: instancePath + '/data/attributes/linkedInConnections',
-                    schemaPath: '#/properties/data/properties/attributes/properties/linkedInConnections/maximum',
-                    keyword: 'maximum',
-                    params: { comparison: '<=', limit: 2147483647 },
-                    message: 'must be <= 2147483647',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err210];
-                  } else {
-                    vErrors.push(err210);
-                  }
-                  errors++;
-                }
-                if (data188 < -2147483648 || isNaN(data188)) {
+              if (typeof data188 === 'string') {
+                if (!formats4.validate(data188)) {
                   const err211 = {
-                    instancePath: instancePath + '/data/attributes/linkedInConnections',
-                    schemaPath: '#/properties/data/properties/attributes/properties/linkedInConnections/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: -2147483648 },
-                    message: 'must be >= -2147483648',
+                    instancePath: instancePath + '/data/attributes/jobStartDate',
+                    schemaPath: '#/properties/data/properties/attributes/properties/jobStartDate/format',
+                    keyword: 'format',
+                    params: { format: 'date' },
+                    message: 'must match format "' + 'date' + '"',
                   };
                   if (vErrors === null) {
                     vErrors = [err211];
@@ -10512,14 +10606,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data3.linkedInId !== undefined) {
-              let data189 = data3.linkedInId;
+            if (data3.lastName !== undefined) {
+              let data189 = data3.lastName;
               if (typeof data189 !== 'string' && data189 !== null) {
                 const err212 = {
-                  instancePath: instancePath + '/data/attributes/linkedInId',
-                  schemaPath: '#/properties/data/properties/attributes/properties/linkedInId/type',
+                  instancePath: instancePath + '/data/attributes/lastName',
+                  schemaPath: '#/properties/data/properties/attributes/properties/lastName/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.linkedInId.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.lastName.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -10529,34 +10623,36 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data3.linkedInUrl !== undefined) {
-              let data190 = data3.linkedInUrl;
-              if (typeof data190 !== 'string' && data190 !== null) {
-                const err213 = {
-                  instancePath: instancePath + '/data/attributes/linkedInUrl',
-                  schemaPath: '#/properties/data/properties/attributes/properties/linkedInUrl/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.linkedInUrl.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err213];
-                } else {
-                  vErrors.push(err213);
+              if (typeof data189 === 'string') {
+                if (func3(data189) > 255) {
+                  const err213 = {
+                    instancePath: instancePath + '/data/attributes/lastName',
+                    schemaPath: '#/properties/data/properties/attributes/properties/lastName/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err213];
+                  } else {
+                    vErrors.push(err213);
+                  }
+                  errors++;
                 }
-                errors++;
               }
             }
-            if (data3.middleName !== undefined) {
-              let data191 = data3.middleName;
-              if (typeof data191 !== 'string' && data191 !== null) {
+            if (data3.linkedInConnections !== undefined) {
+              let data190 = data3.linkedInConnections;
+              if (
+                !(typeof data190 == 'number' && !(data190 % 1) && !isNaN(data190) && isFinite(data190)) &&
+                data190 !== null
+              ) {
                 const err214 = {
-                  instancePath: instancePath + '/data/attributes/middleName',
-                  schemaPath: '#/properties/data/properties/attributes/properties/middleName/type',
+                  instancePath: instancePath + '/data/attributes/linkedInConnections',
+                  schemaPath: '#/properties/data/properties/attributes/properties/linkedInConnections/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.middleName.type },
-                  message: 'must be string,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.linkedInConnections.type },
+                  message: 'must be integer,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err214];
@@ -10565,32 +10661,29 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data3.mobilePhones !== undefined) {
-              let data192 = data3.mobilePhones;
-              if (!Array.isArray(data192) && data192 !== null) {
-                const err215 = {
-                  instancePath: instancePath + '/data/attributes/mobilePhones',
-                  schemaPath: '#/properties/data/properties/attributes/properties/mobilePhones/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.mobilePhones.type },
-                  message: 'must be array,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err215];
-                } else {
-                  vErrors.push(err215);
+              if (typeof data190 == 'number' && isFinite(data190)) {
+                if (data190 > 2147483647 || isNaN(data190)) {
+                  const err215 = {
+                    instancePath: instancePath + '/data/attributes/linkedInConnections',
+                    schemaPath: '#/properties/data/properties/attributes/properties/linkedInConnections/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err215];
+                  } else {
+                    vErrors.push(err215);
+                  }
+                  errors++;
                 }
-                errors++;
-              }
-              if (Array.isArray(data192)) {
-                if (data192.length > 1000) {
+                if (data190 < -2147483648 || isNaN(data190)) {
                   const err216 = {
-                    instancePath: instancePath + '/data/attributes/mobilePhones',
-                    schemaPath: '#/properties/data/properties/attributes/properties/mobilePhones/maxItems',
-                    keyword: 'maxItems',
-                    params: { limit: 1000 },
-                    message: 'must NOT have more than 1000 items',
+                    instancePath: instancePath + '/data/attributes/linkedInConnections',
+                    schemaPath: '#/properties/data/properties/attributes/properties/linkedInConnections/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
                   };
                   if (vErrors === null) {
                     vErrors = [err216];
@@ -10599,34 +10692,34 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                const len2 = data192.length;
-                for (let i2 = 0; i2 < len2; i2++) {
-                  if (typeof data192[i2] !== 'string') {
-                    const err217 = {
-                      instancePath: instancePath + '/data/attributes/mobilePhones/' + i2,
-                      schemaPath: '#/properties/data/properties/attributes/properties/mobilePhones/items/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err217];
-                    } else {
-                      vErrors.push(err217);
-                    }
-                    errors++;
-                  }
-                }
               }
             }
-            if (data3.nickname !== undefined) {
-              let data194 = data3.nickname;
-              if (typeof data194 !== 'string' && data194 !== null) {
-                const err218 = {
-                  instancePath: instancePath + '/data/attributes/nickname',
-                  schemaPath: '#/properties/data/properties/attributes/properties/nickname/type',
+            if (data3.linkedInId !== undefined) {
+              let data191 = data3.linkedInId;
+              if (typeof data191 !== 'string' && data191 !== null) {
+                const err217 = {
+                  instancePath: instancePath + '/data/attributes/linkedInId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/linkedInId/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.nickname.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.linkedInId.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err217];
+                } else {
+                  vErrors.push(err217);
+                }
+                errors++;
+              }
+            }
+            if (data3.linkedInUrl !== undefined) {
+              let data192 = data3.linkedInUrl;
+              if (typeof data192 !== 'string' && data192 !== null) {
+                const err218 = {
+                  instancePath: instancePath + '/data/attributes/linkedInUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/linkedInUrl/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.linkedInUrl.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -10637,14 +10730,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.occupation !== undefined) {
-              let data195 = data3.occupation;
-              if (typeof data195 !== 'string' && data195 !== null) {
+            if (data3.middleName !== undefined) {
+              let data193 = data3.middleName;
+              if (typeof data193 !== 'string' && data193 !== null) {
                 const err219 = {
-                  instancePath: instancePath + '/data/attributes/occupation',
-                  schemaPath: '#/properties/data/properties/attributes/properties/occupation/type',
+                  instancePath: instancePath + '/data/attributes/middleName',
+                  schemaPath: '#/properties/data/properties/attributes/properties/middleName/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.occupation.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.middleName.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -10655,15 +10748,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.optedOut !== undefined) {
-              let data196 = data3.optedOut;
-              if (typeof data196 !== 'boolean' && data196 !== null) {
+            if (data3.mobilePhones !== undefined) {
+              let data194 = data3.mobilePhones;
+              if (!Array.isArray(data194) && data194 !== null) {
                 const err220 = {
-                  instancePath: instancePath + '/data/attributes/optedOut',
-                  schemaPath: '#/properties/data/properties/attributes/properties/optedOut/type',
+                  instancePath: instancePath + '/data/attributes/mobilePhones',
+                  schemaPath: '#/properties/data/properties/attributes/properties/mobilePhones/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.optedOut.type },
-                  message: 'must be boolean,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.mobilePhones.type },
+                  message: 'must be array,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err220];
@@ -10672,68 +10765,68 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data3.otherPhones !== undefined) {
-              let data197 = data3.otherPhones;
-              if (!Array.isArray(data197) && data197 !== null) {
-                const err221 = {
-                  instancePath: instancePath + '/data/attributes/otherPhones',
-                  schemaPath: '#/properties/data/properties/attributes/properties/otherPhones/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.otherPhones.type },
-                  message: 'must be array,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err221];
-                } else {
-                  vErrors.push(err221);
-                }
-                errors++;
-              }
-              if (Array.isArray(data197)) {
-                if (data197.length > 1000) {
-                  const err222 = {
-                    instancePath: instancePath + '/data/attributes/otherPhones',
-                    schemaPath: '#/properties/data/properties/attributes/properties/otherPhones/maxItems',
+              if (Array.isArray(data194)) {
+                if (data194.length > 1000) {
+                  const err221 = {
+                    instancePath: instancePath + '/data/attributes/mobilePhones',
+                    schemaPath: '#/properties/data/properties/attributes/properties/mobilePhones/maxItems',
                     keyword: 'maxItems',
                     params: { limit: 1000 },
                     message: 'must NOT have more than 1000 items',
                   };
                   if (vErrors === null) {
-                    vErrors = [err222];
+                    vErrors = [err221];
                   } else {
-                    vErrors.push(err222);
+                    vErrors.push(err221);
                   }
                   errors++;
                 }
-                const len3 = data197.length;
+                const len3 = data194.length;
                 for (let i3 = 0; i3 < len3; i3++) {
-                  if (typeof data197[i3] !== 'string') {
-                    const err223 = {
-                      instancePath: instancePath + '/data/attributes/otherPhones/' + i3,
-                      schemaPath: '#/properties/data/properties/attributes/properties/otherPhones/items/type',
+                  if (typeof data194[i3] !== 'string') {
+                    const err222 = {
+                      instancePath: instancePath + '/data/attributes/mobilePhones/' + i3,
+                      schemaPath: '#/properties/data/properties/attributes/properties/mobilePhones/items/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err223];
+                      vErrors = [err222];
                     } else {
-                      vErrors.push(err223);
+                      vErrors.push(err222);
                     }
                     errors++;
                   }
                 }
               }
             }
-            if (data3.personalNote1 !== undefined) {
-              let data199 = data3.personalNote1;
-              if (typeof data199 !== 'string' && data199 !== null) {
-                const err224 = {
-                  instancePath: instancePath + '/data/attributes/personalNote1',
-                  schemaPath: '#/properties/data/properties/attributes/properties/personalNote1/type',
+            if (data3.nickname !== undefined) {
+              let data196 = data3.nickname;
+              if (typeof data196 !== 'string' && data196 !== null) {
+                const err223 = {
+                  instancePath: instancePath + '/data/attributes/nickname',
+                  schemaPath: '#/properties/data/properties/attributes/properties/nickname/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.personalNote1.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.nickname.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err223];
+                } else {
+                  vErrors.push(err223);
+                }
+                errors++;
+              }
+            }
+            if (data3.occupation !== undefined) {
+              let data197 = data3.occupation;
+              if (typeof data197 !== 'string' && data197 !== null) {
+                const err224 = {
+                  instancePath: instancePath + '/data/attributes/occupation',
+                  schemaPath: '#/properties/data/properties/attributes/properties/occupation/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.occupation.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -10744,15 +10837,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.personalNote2 !== undefined) {
-              let data200 = data3.personalNote2;
-              if (typeof data200 !== 'string' && data200 !== null) {
+            if (data3.optedOut !== undefined) {
+              let data198 = data3.optedOut;
+              if (typeof data198 !== 'boolean' && data198 !== null) {
                 const err225 = {
-                  instancePath: instancePath + '/data/attributes/personalNote2',
-                  schemaPath: '#/properties/data/properties/attributes/properties/personalNote2/type',
+                  instancePath: instancePath + '/data/attributes/optedOut',
+                  schemaPath: '#/properties/data/properties/attributes/properties/optedOut/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.personalNote2.type },
-                  message: 'must be string,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.optedOut.type },
+                  message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err225];
@@ -10762,15 +10855,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.preferredContact !== undefined) {
-              let data201 = data3.preferredContact;
-              if (typeof data201 !== 'string' && data201 !== null) {
+            if (data3.otherPhones !== undefined) {
+              let data199 = data3.otherPhones;
+              if (!Array.isArray(data199) && data199 !== null) {
                 const err226 = {
-                  instancePath: instancePath + '/data/attributes/preferredContact',
-                  schemaPath: '#/properties/data/properties/attributes/properties/preferredContact/type',
+                  instancePath: instancePath + '/data/attributes/otherPhones',
+                  schemaPath: '#/properties/data/properties/attributes/properties/otherPhones/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.preferredContact.type },
-                  message: 'must be string,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.otherPhones.type },
+                  message: 'must be array,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err226];
@@ -10779,51 +10872,50 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data3.quoraUrl !== undefined) {
-              let data202 = data3.quoraUrl;
-              if (typeof data202 !== 'string' && data202 !== null) {
-                const err227 = {
-                  instancePath: instancePath + '/data/attributes/quoraUrl',
-                  schemaPath: '#/properties/data/properties/attributes/properties/quoraUrl/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.quoraUrl.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err227];
-                } else {
-                  vErrors.push(err227);
+              if (Array.isArray(data199)) {
+                if (data199.length > 1000) {
+                  const err227 = {
+                    instancePath: instancePath + '/data/attributes/otherPhones',
+                    schemaPath: '#/properties/data/properties/attributes/properties/otherPhones/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err227];
+                  } else {
+                    vErrors.push(err227);
+                  }
+                  errors++;
                 }
-                errors++;
+                const len4 = data199.length;
+                for (let i4 = 0; i4 < len4; i4++) {
+                  if (typeof data199[i4] !== 'string') {
+                    const err228 = {
+                      instancePath: instancePath + '/data/attributes/otherPhones/' + i4,
+                      schemaPath: '#/properties/data/properties/attributes/properties/otherPhones/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err228];
+                    } else {
+                      vErrors.push(err228);
+                    }
+                    errors++;
+                  }
+                }
               }
             }
-            if (data3.region !== undefined) {
-              let data203 = data3.region;
-              if (typeof data203 !== 'string' && data203 !== null) {
-                const err228 = {
-                  instancePath: instancePath + '/data/attributes/region',
-                  schemaPath: '#/properties/data/properties/attributes/properties/region/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.region.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err228];
-                } else {
-                  vErrors.push(err228);
-                }
-                errors++;
-              }
-            }
-            if (data3.school !== undefined) {
-              let data204 = data3.school;
-              if (typeof data204 !== 'string' && data204 !== null) {
+            if (data3.personalNote1 !== undefined) {
+              let data201 = data3.personalNote1;
+              if (typeof data201 !== 'string' && data201 !== null) {
                 const err229 = {
-                  instancePath: instancePath + '/data/attributes/school',
-                  schemaPath: '#/properties/data/properties/attributes/properties/school/type',
+                  instancePath: instancePath + '/data/attributes/personalNote1',
+                  schemaPath: '#/properties/data/properties/attributes/properties/personalNote1/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.school.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.personalNote1.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -10834,15 +10926,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.score !== undefined) {
-              let data205 = data3.score;
-              if (!(typeof data205 == 'number' && isFinite(data205)) && data205 !== null) {
+            if (data3.personalNote2 !== undefined) {
+              let data202 = data3.personalNote2;
+              if (typeof data202 !== 'string' && data202 !== null) {
                 const err230 = {
-                  instancePath: instancePath + '/data/attributes/score',
-                  schemaPath: '#/properties/data/properties/attributes/properties/score/type',
+                  instancePath: instancePath + '/data/attributes/personalNote2',
+                  schemaPath: '#/properties/data/properties/attributes/properties/personalNote2/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.score.type },
-                  message: 'must be number,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.personalNote2.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err230];
@@ -10852,14 +10944,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.sharingTeamId !== undefined) {
-              let data206 = data3.sharingTeamId;
-              if (typeof data206 !== 'string' && data206 !== null) {
+            if (data3.preferredContact !== undefined) {
+              let data203 = data3.preferredContact;
+              if (typeof data203 !== 'string' && data203 !== null) {
                 const err231 = {
-                  instancePath: instancePath + '/data/attributes/sharingTeamId',
-                  schemaPath: '#/properties/data/properties/attributes/properties/sharingTeamId/type',
+                  instancePath: instancePath + '/data/attributes/preferredContact',
+                  schemaPath: '#/properties/data/properties/attributes/properties/preferredContact/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.sharingTeamId.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.preferredContact.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -10870,14 +10962,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.source !== undefined) {
-              let data207 = data3.source;
-              if (typeof data207 !== 'string' && data207 !== null) {
+            if (data3.quoraUrl !== undefined) {
+              let data204 = data3.quoraUrl;
+              if (typeof data204 !== 'string' && data204 !== null) {
                 const err232 = {
-                  instancePath: instancePath + '/data/attributes/source',
-                  schemaPath: '#/properties/data/properties/attributes/properties/source/type',
+                  instancePath: instancePath + '/data/attributes/quoraUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/quoraUrl/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.source.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.quoraUrl.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -10888,14 +10980,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.specialties !== undefined) {
-              let data208 = data3.specialties;
-              if (typeof data208 !== 'string' && data208 !== null) {
+            if (data3.region !== undefined) {
+              let data205 = data3.region;
+              if (typeof data205 !== 'string' && data205 !== null) {
                 const err233 = {
-                  instancePath: instancePath + '/data/attributes/specialties',
-                  schemaPath: '#/properties/data/properties/attributes/properties/specialties/type',
+                  instancePath: instancePath + '/data/attributes/region',
+                  schemaPath: '#/properties/data/properties/attributes/properties/region/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.specialties.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.region.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -10906,14 +10998,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.stackOverflowId !== undefined) {
-              let data209 = data3.stackOverflowId;
-              if (typeof data209 !== 'string' && data209 !== null) {
+            if (data3.school !== undefined) {
+              let data206 = data3.school;
+              if (typeof data206 !== 'string' && data206 !== null) {
                 const err234 = {
-                  instancePath: instancePath + '/data/attributes/stackOverflowId',
-                  schemaPath: '#/properties/data/properties/attributes/properties/stackOverflowId/type',
+                  instancePath: instancePath + '/data/attributes/school',
+                  schemaPath: '#/properties/data/properties/attributes/properties/school/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.stackOverflowId.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.school.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -10924,15 +11016,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.stackOverflowUrl !== undefined) {
-              let data210 = data3.stackOverflowUrl;
-              if (typeof data210 !== 'string' && data210 !== null) {
+            if (data3.score !== undefined) {
+              let data207 = data3.score;
+              if (!(typeof data207 == 'number' && isFinite(data207)) && data207 !== null) {
                 const err235 = {
-                  instancePath: instancePath + '/data/attributes/stackOverflowUrl',
-                  schemaPath: '#/properties/data/properties/attributes/properties/stackOverflowUrl/type',
+                  instancePath: instancePath + '/data/attributes/score',
+                  schemaPath: '#/properties/data/properties/attributes/properties/score/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.stackOverflowUrl.type },
-                  message: 'must be string,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.score.type },
+                  message: 'must be number,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err235];
@@ -10942,15 +11034,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.tags !== undefined) {
-              let data211 = data3.tags;
-              if (!Array.isArray(data211) && data211 !== null) {
+            if (data3.sharingTeamId !== undefined) {
+              let data208 = data3.sharingTeamId;
+              if (typeof data208 !== 'string' && data208 !== null) {
                 const err236 = {
-                  instancePath: instancePath + '/data/attributes/tags',
-                  schemaPath: '#/properties/data/properties/attributes/properties/tags/type',
+                  instancePath: instancePath + '/data/attributes/sharingTeamId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sharingTeamId/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.tags.type },
-                  message: 'must be array,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.sharingTeamId.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err236];
@@ -10959,50 +11051,51 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (Array.isArray(data211)) {
-                if (data211.length > 1000) {
-                  const err237 = {
-                    instancePath: instancePath + '/data/attributes/tags',
-                    schemaPath: '#/properties/data/properties/attributes/properties/tags/maxItems',
-                    keyword: 'maxItems',
-                    params: { limit: 1000 },
-                    message: 'must NOT have more than 1000 items',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err237];
-                  } else {
-                    vErrors.push(err237);
-                  }
-                  errors++;
+            }
+            if (data3.source !== undefined) {
+              let data209 = data3.source;
+              if (typeof data209 !== 'string' && data209 !== null) {
+                const err237 = {
+                  instancePath: instancePath + '/data/attributes/source',
+                  schemaPath: '#/properties/data/properties/attributes/properties/source/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.source.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err237];
+                } else {
+                  vErrors.push(err237);
                 }
-                const len4 = data211.length;
-                for (let i4 = 0; i4 < len4; i4++) {
-                  if (typeof data211[i4] !== 'string') {
-                    const err238 = {
-                      instancePath: instancePath + '/data/attributes/tags/' + i4,
-                      schemaPath: '#/properties/data/properties/attributes/properties/tags/items/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err238];
-                    } else {
-                      vErrors.push(err238);
-                    }
-                    errors++;
-                  }
-                }
+                errors++;
               }
             }
-            if (data3.timeZone !== undefined) {
-              let data213 = data3.timeZone;
-              if (typeof data213 !== 'string' && data213 !== null) {
-                const err239 = {
-                  instancePath: instancePath + '/data/attributes/timeZone',
-                  schemaPath: '#/properties/data/properties/attributes/properties/timeZone/type',
+            if (data3.specialties !== undefined) {
+              let data210 = data3.specialties;
+              if (typeof data210 !== 'string' && data210 !== null) {
+                const err238 = {
+                  instancePath: instancePath + '/data/attributes/specialties',
+                  schemaPath: '#/properties/data/properties/attributes/properties/specialties/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.timeZone.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.specialties.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err238];
+                } else {
+                  vErrors.push(err238);
+                }
+                errors++;
+              }
+            }
+            if (data3.stackOverflowId !== undefined) {
+              let data211 = data3.stackOverflowId;
+              if (typeof data211 !== 'string' && data211 !== null) {
+                const err239 = {
+                  instancePath: instancePath + '/data/attributes/stackOverflowId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/stackOverflowId/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.stackOverflowId.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -11013,14 +11106,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.title !== undefined) {
-              let data214 = data3.title;
-              if (typeof data214 !== 'string' && data214 !== null) {
+            if (data3.stackOverflowUrl !== undefined) {
+              let data212 = data3.stackOverflowUrl;
+              if (typeof data212 !== 'string' && data212 !== null) {
                 const err240 = {
-                  instancePath: instancePath + '/data/attributes/title',
-                  schemaPath: '#/properties/data/properties/attributes/properties/title/type',
+                  instancePath: instancePath + '/data/attributes/stackOverflowUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/stackOverflowUrl/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.title.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.stackOverflowUrl.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -11030,67 +11123,68 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data214 === 'string') {
-                if (func3(data214) > 255) {
-                  const err241 = {
-                    instancePath: instancePath + '/data/attributes/title',
-                    schemaPath: '#/properties/data/properties/attributes/properties/title/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err241];
-                  } else {
-                    vErrors.push(err241);
-                  }
-                  errors++;
-                }
-              }
             }
-            if (data3.trashedAt !== undefined) {
-              let data215 = data3.trashedAt;
-              if (typeof data215 !== 'string' && data215 !== null) {
-                const err242 = {
-                  instancePath: instancePath + '/data/attributes/trashedAt',
-                  schemaPath: '#/properties/data/properties/attributes/properties/trashedAt/type',
+            if (data3.tags !== undefined) {
+              let data213 = data3.tags;
+              if (!Array.isArray(data213) && data213 !== null) {
+                const err241 = {
+                  instancePath: instancePath + '/data/attributes/tags',
+                  schemaPath: '#/properties/data/properties/attributes/properties/tags/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.trashedAt.type },
-                  message: 'must be string,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.tags.type },
+                  message: 'must be array,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err242];
+                  vErrors = [err241];
                 } else {
-                  vErrors.push(err242);
+                  vErrors.push(err241);
                 }
                 errors++;
               }
-              if (typeof data215 === 'string') {
-                if (!formats0.validate(data215)) {
-                  const err243 = {
-                    instancePath: instancePath + '/data/attributes/trashedAt',
-                    schemaPath: '#/properties/data/properties/attributes/properties/trashedAt/format',
-                    keyword: 'format',
-                    params: { format: 'date-time' },
-                    message: 'must match format "' + 'date-time' + '"',
+              if (Array.isArray(data213)) {
+                if (data213.length > 1000) {
+                  const err242 = {
+                    instancePath: instancePath + '/data/attributes/tags',
+                    schemaPath: '#/properties/data/properties/attributes/properties/tags/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
                   };
                   if (vErrors === null) {
-                    vErrors = [err243];
+                    vErrors = [err242];
                   } else {
-                    vErrors.push(err243);
+                    vErrors.push(err242);
                   }
                   errors++;
                 }
+                const len5 = data213.length;
+                for (let i5 = 0; i5 < len5; i5++) {
+                  if (typeof data213[i5] !== 'string') {
+                    const err243 = {
+                      instancePath: instancePath + '/data/attributes/tags/' + i5,
+                      schemaPath: '#/properties/data/properties/attributes/properties/tags/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err243];
+                    } else {
+                      vErrors.push(err243);
+                    }
+                    errors++;
+                  }
+                }
               }
             }
-            if (data3.twitterUrl !== undefined) {
-              let data216 = data3.twitterUrl;
-              if (typeof data216 !== 'string' && data216 !== null) {
+            if (data3.timeZone !== undefined) {
+              let data215 = data3.timeZone;
+              if (typeof data215 !== 'string' && data215 !== null) {
                 const err244 = {
-                  instancePath: instancePath + '/data/attributes/twitterUrl',
-                  schemaPath: '#/properties/data/properties/attributes/properties/twitterUrl/type',
+                  instancePath: instancePath + '/data/attributes/timeZone',
+                  schemaPath: '#/properties/data/properties/attributes/properties/timeZone/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.twitterUrl.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.timeZone.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -11101,14 +11195,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.twitterUsername !== undefined) {
-              let data217 = data3.twitterUsername;
-              if (typeof data217 !== 'string' && data217 !== null) {
+            if (data3.title !== undefined) {
+              let data216 = data3.title;
+              if (typeof data216 !== 'string' && data216 !== null) {
                 const err245 = {
-                  instancePath: instancePath + '/data/attributes/twitterUsername',
-                  schemaPath: '#/properties/data/properties/attributes/properties/twitterUsername/type',
+                  instancePath: instancePath + '/data/attributes/title',
+                  schemaPath: '#/properties/data/properties/attributes/properties/title/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.twitterUsername.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.title.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -11118,68 +11212,67 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data3.voipPhones !== undefined) {
-              let data218 = data3.voipPhones;
-              if (!Array.isArray(data218) && data218 !== null) {
-                const err246 = {
-                  instancePath: instancePath + '/data/attributes/voipPhones',
-                  schemaPath: '#/properties/data/properties/attributes/properties/voipPhones/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.voipPhones.type },
-                  message: 'must be array,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err246];
-                } else {
-                  vErrors.push(err246);
-                }
-                errors++;
-              }
-              if (Array.isArray(data218)) {
-                if (data218.length > 1000) {
-                  const err247 = {
-                    instancePath: instancePath + '/data/attributes/voipPhones',
-                    schemaPath: '#/properties/data/properties/attributes/properties/voipPhones/maxItems',
-                    keyword: 'maxItems',
-                    params: { limit: 1000 },
-                    message: 'must NOT have more than 1000 items',
+              if (typeof data216 === 'string') {
+                if (func3(data216) > 255) {
+                  const err246 = {
+                    instancePath: instancePath + '/data/attributes/title',
+                    schemaPath: '#/properties/data/properties/attributes/properties/title/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err247];
+                    vErrors = [err246];
                   } else {
-                    vErrors.push(err247);
+                    vErrors.push(err246);
                   }
                   errors++;
                 }
-                const len5 = data218.length;
-                for (let i5 = 0; i5 < len5; i5++) {
-                  if (typeof data218[i5] !== 'string') {
-                    const err248 = {
-                      instancePath: instancePath + '/data/attributes/voipPhones/' + i5,
-                      schemaPath: '#/properties/data/properties/attributes/properties/voipPhones/items/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err248];
-                    } else {
-                      vErrors.push(err248);
-                    }
-                    errors++;
+              }
+            }
+            if (data3.trashedAt !== undefined) {
+              let data217 = data3.trashedAt;
+              if (typeof data217 !== 'string' && data217 !== null) {
+                const err247 = {
+                  instancePath: instancePath + '/data/attributes/trashedAt',
+                  schemaPath: '#/properties/data/properties/attributes/properties/trashedAt/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.trashedAt.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err247];
+                } else {
+                  vErrors.push(err247);
+                }
+                errors++;
+              }
+              if (typeof data217 === 'string') {
+                if (!formats0.validate(data217)) {
+                  const err248 = {
+                    instancePath: instancePath + '/data/attributes/trashedAt',
+                    schemaPath: '#/properties/data/properties/attributes/properties/trashedAt/format',
+                    keyword: 'format',
+                    params: { format: 'date-time' },
+                    message: 'must match format "' + 'date-time' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err248];
+                  } else {
+                    vErrors.push(err248);
                   }
+                  errors++;
                 }
               }
             }
-            if (data3.websiteUrl1 !== undefined) {
-              let data220 = data3.websiteUrl1;
-              if (typeof data220 !== 'string' && data220 !== null) {
+            if (data3.twitterUrl !== undefined) {
+              let data218 = data3.twitterUrl;
+              if (typeof data218 !== 'string' && data218 !== null) {
                 const err249 = {
-                  instancePath: instancePath + '/data/attributes/websiteUrl1',
-                  schemaPath: '#/properties/data/properties/attributes/properties/websiteUrl1/type',
+                  instancePath: instancePath + '/data/attributes/twitterUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/twitterUrl/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.websiteUrl1.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.twitterUrl.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -11190,14 +11283,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.websiteUrl2 !== undefined) {
-              let data221 = data3.websiteUrl2;
-              if (typeof data221 !== 'string' && data221 !== null) {
+            if (data3.twitterUsername !== undefined) {
+              let data219 = data3.twitterUsername;
+              if (typeof data219 !== 'string' && data219 !== null) {
                 const err250 = {
-                  instancePath: instancePath + '/data/attributes/websiteUrl2',
-                  schemaPath: '#/properties/data/properties/attributes/properties/websiteUrl2/type',
+                  instancePath: instancePath + '/data/attributes/twitterUsername',
+                  schemaPath: '#/properties/data/properties/attributes/properties/twitterUsername/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.websiteUrl2.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.twitterUsername.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -11208,15 +11301,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.websiteUrl3 !== undefined) {
-              let data222 = data3.websiteUrl3;
-              if (typeof data222 !== 'string' && data222 !== null) {
+            if (data3.voipPhones !== undefined) {
+              let data220 = data3.voipPhones;
+              if (!Array.isArray(data220) && data220 !== null) {
                 const err251 = {
-                  instancePath: instancePath + '/data/attributes/websiteUrl3',
-                  schemaPath: '#/properties/data/properties/attributes/properties/websiteUrl3/type',
+                  instancePath: instancePath + '/data/attributes/voipPhones',
+                  schemaPath: '#/properties/data/properties/attributes/properties/voipPhones/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.websiteUrl3.type },
-                  message: 'must be string,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.voipPhones.type },
+                  message: 'must be array,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err251];
@@ -11225,87 +11318,87 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data3.workPhones !== undefined) {
-              let data223 = data3.workPhones;
-              if (!Array.isArray(data223) && data223 !== null) {
-                const err252 = {
-                  instancePath: instancePath + '/data/attributes/workPhones',
-                  schemaPath: '#/properties/data/properties/attributes/properties/workPhones/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.workPhones.type },
-                  message: 'must be array,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err252];
-                } else {
-                  vErrors.push(err252);
-                }
-                errors++;
-              }
-              if (Array.isArray(data223)) {
-                if (data223.length > 1000) {
-                  const err253 = {
-                    instancePath: instancePath + '/data/attributes/workPhones',
-                    schemaPath: '#/properties/data/properties/attributes/properties/workPhones/maxItems',
+              if (Array.isArray(data220)) {
+                if (data220.length > 1000) {
+                  const err252 = {
+                    instancePath: instancePath + '/data/attributes/voipPhones',
+                    schemaPath: '#/properties/data/properties/attributes/properties/voipPhones/maxItems',
                     keyword: 'maxItems',
                     params: { limit: 1000 },
                     message: 'must NOT have more than 1000 items',
                   };
                   if (vErrors === null) {
-                    vErrors = [err253];
+                    vErrors = [err252];
                   } else {
-                    vErrors.push(err253);
+                    vErrors.push(err252);
                   }
                   errors++;
                 }
-                const len6 = data223.length;
+                const len6 = data220.length;
                 for (let i6 = 0; i6 < len6; i6++) {
-                  if (typeof data223[i6] !== 'string') {
-                    const err254 = {
-                      instancePath: instancePath + '/data/attributes/workPhones/' + i6,
-                      schemaPath: '#/properties/data/properties/attributes/properties/workPhones/items/type',
+                  if (typeof data220[i6] !== 'string') {
+                    const err253 = {
+                      instancePath: instancePath + '/data/attributes/voipPhones/' + i6,
+                      schemaPath: '#/properties/data/properties/attributes/properties/voipPhones/items/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err254];
+                      vErrors = [err253];
                     } else {
-                      vErrors.push(err254);
+                      vErrors.push(err253);
                     }
                     errors++;
                   }
                 }
               }
             }
-          } else {
-            const err255 = {
-              instancePath: instancePath + '/data/attributes',
-              schemaPath: '#/properties/data/properties/attributes/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err255];
-            } else {
-              vErrors.push(err255);
+            if (data3.websiteUrl1 !== undefined) {
+              let data222 = data3.websiteUrl1;
+              if (typeof data222 !== 'string' && data222 !== null) {
+                const err254 = {
+                  instancePath: instancePath + '/data/attributes/websiteUrl1',
+                  schemaPath: '#/properties/data/properties/attributes/properties/websiteUrl1/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.websiteUrl1.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err254];
+                } else {
+                  vErrors.push(err254);
+                }
+                errors++;
+              }
             }
-            errors++;
-          }
-        }
-        if (data0.relationships !== undefined) {
-          let data225 = data0.relationships;
-          if (data225 && typeof data225 == 'object' && !Array.isArray(data225)) {
-            for (const key2 in data225) {
-              if (!(key2 === 'account' || key2 === 'owner' || key2 === 'persona' || key2 === 'stage')) {
+            if (data3.websiteUrl2 !== undefined) {
+              let data223 = data3.websiteUrl2;
+              if (typeof data223 !== 'string' && data223 !== null) {
+                const err255 = {
+                  instancePath: instancePath + '/data/attributes/websiteUrl2',
+                  schemaPath: '#/properties/data/properties/attributes/properties/websiteUrl2/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.websiteUrl2.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err255];
+                } else {
+                  vErrors.push(err255);
+                }
+                errors++;
+              }
+            }
+            if (data3.websiteUrl3 !== undefined) {
+              let data224 = data3.websiteUrl3;
+              if (typeof data224 !== 'string' && data224 !== null) {
                 const err256 = {
-                  instancePath: instancePath + '/data/relationships',
-                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key2 },
-                  message: 'must NOT have additional properties',
+                  instancePath: instancePath + '/data/attributes/websiteUrl3',
+                  schemaPath: '#/properties/data/properties/attributes/properties/websiteUrl3/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.websiteUrl3.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err256];
@@ -11315,54 +11408,48 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data225.account !== undefined) {
-              let data226 = data225.account;
-              if (data226 && typeof data226 == 'object' && !Array.isArray(data226)) {
-                if (data226.data === undefined) {
-                  const err257 = {
-                    instancePath: instancePath + '/data/relationships/account',
-                    schemaPath: '#/properties/data/properties/relationships/properties/account/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'data' },
-                    message: "must have required property '" + 'data' + "'",
+            if (data3.workPhones !== undefined) {
+              let data225 = data3.workPhones;
+              if (!Array.isArray(data225) && data225 !== null) {
+                const err257 = {
+                  instancePath: instancePath + '/data/attributes/workPhones',
+                  schemaPath: '#/properties/data/properties/attributes/properties/workPhones/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.workPhones.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err257];
+                } else {
+                  vErrors.push(err257);
+                }
+                errors++;
+              }
+              if (Array.isArray(data225)) {
+                if (data225.length > 1000) {
+                  const err258 = {
+                    instancePath: instancePath + '/data/attributes/workPhones',
+                    schemaPath: '#/properties/data/properties/attributes/properties/workPhones/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
                   };
                   if (vErrors === null) {
-                    vErrors = [err257];
+                    vErrors = [err258];
                   } else {
-                    vErrors.push(err257);
+                    vErrors.push(err258);
                   }
                   errors++;
                 }
-                for (const key3 in data226) {
-                  if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err258 = {
-                      instancePath: instancePath + '/data/relationships/account',
-                      schemaPath: '#/properties/data/properties/relationships/properties/account/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key3 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err258];
-                    } else {
-                      vErrors.push(err258);
-                    }
-                    errors++;
-                  }
-                }
-                if (data226.data !== undefined) {
-                  let data227 = data226.data;
-                  const _errs464 = errors;
-                  let valid20 = false;
-                  const _errs465 = errors;
-                  if (data227 !== null) {
+                const len7 = data225.length;
+                for (let i7 = 0; i7 < len7; i7++) {
+                  if (typeof data225[i7] !== 'string') {
                     const err259 = {
-                      instancePath: instancePath + '/data/relationships/account/data',
-                      schemaPath:
-                        '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/0/type',
+                      instancePath: instancePath + '/data/attributes/workPhones/' + i7,
+                      schemaPath: '#/properties/data/properties/attributes/properties/workPhones/items/type',
                       keyword: 'type',
-                      params: { type: 'null' },
-                      message: 'must be null',
+                      params: { type: 'string' },
+                      message: 'must be string',
                     };
                     if (vErrors === null) {
                       vErrors = [err259];
@@ -11371,13 +11458,108 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                     errors++;
                   }
-                  var _valid1 = _errs465 === errors;
-                  valid20 = valid20 || _valid1;
-                  if (!valid20) {
-                    const _errs467 = errors;
-                    if (data227 && typeof data227 == 'object' && !Array.isArray(data227)) {
-                      if (data227.type === undefined) {
-                        const err260 = {
+                }
+              }
+            }
+          } else {
+            const err260 = {
+              instancePath: instancePath + '/data/attributes',
+              schemaPath: '#/properties/data/properties/attributes/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err260];
+            } else {
+              vErrors.push(err260);
+            }
+            errors++;
+          }
+        }
+        if (data0.relationships !== undefined) {
+          let data227 = data0.relationships;
+          if (data227 && typeof data227 == 'object' && !Array.isArray(data227)) {
+            for (const key2 in data227) {
+              if (!(key2 === 'account' || key2 === 'owner' || key2 === 'persona' || key2 === 'stage')) {
+                const err261 = {
+                  instancePath: instancePath + '/data/relationships',
+                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key2 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err261];
+                } else {
+                  vErrors.push(err261);
+                }
+                errors++;
+              }
+            }
+            if (data227.account !== undefined) {
+              let data228 = data227.account;
+              if (data228 && typeof data228 == 'object' && !Array.isArray(data228)) {
+                if (data228.data === undefined) {
+                  const err262 = {
+                    instancePath: instancePath + '/data/relationships/account',
+                    schemaPath: '#/properties/data/properties/relationships/properties/account/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err262];
+                  } else {
+                    vErrors.push(err262);
+                  }
+                  errors++;
+                }
+                for (const key3 in data228) {
+                  if (!(key3 === 'data' || key3 === 'meta')) {
+                    const err263 = {
+                      instancePath: instancePath + '/data/relationships/account',
+                      schemaPath: '#/properties/data/properties/relationships/properties/account/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key3 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err263];
+                    } else {
+                      vErrors.push(err263);
+                    }
+                    errors++;
+                  }
+                }
+                if (data228.data !== undefined) {
+                  let data229 = data228.data;
+                  const _errs468 = errors;
+                  let valid22 = false;
+                  const _errs469 = errors;
+                  if (data229 !== null) {
+                    const err264 = {
+                      instancePath: instancePath + '/data/relationships/account/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err264];
+                    } else {
+                      vErrors.push(err264);
+                    }
+                    errors++;
+                  }
+                  var _valid1 = _errs469 === errors;
+                  valid22 = valid22 || _valid1;
+                  if (!valid22) {
+                    const _errs471 = errors;
+                    if (data229 && typeof data229 == 'object' && !Array.isArray(data229)) {
+                      if (data229.type === undefined) {
+                        const err265 = {
                           instancePath: instancePath + '/data/relationships/account/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/required',
@@ -11386,14 +11568,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err260];
+                          vErrors = [err265];
                         } else {
-                          vErrors.push(err260);
+                          vErrors.push(err265);
                         }
                         errors++;
                       }
-                      if (data227.id === undefined) {
-                        const err261 = {
+                      if (data229.id === undefined) {
+                        const err266 = {
                           instancePath: instancePath + '/data/relationships/account/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/required',
@@ -11402,15 +11584,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err261];
+                          vErrors = [err266];
                         } else {
-                          vErrors.push(err261);
+                          vErrors.push(err266);
                         }
                         errors++;
                       }
-                      for (const key4 in data227) {
+                      for (const key4 in data229) {
                         if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err262 = {
+                          const err267 = {
                             instancePath: instancePath + '/data/relationships/account/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/additionalProperties',
@@ -11419,16 +11601,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err262];
+                            vErrors = [err267];
                           } else {
-                            vErrors.push(err262);
+                            vErrors.push(err267);
                           }
                           errors++;
                         }
                       }
-                      if (data227.type !== undefined) {
-                        if ('account' !== data227.type) {
-                          const err263 = {
+                      if (data229.type !== undefined) {
+                        if ('account' !== data229.type) {
+                          const err268 = {
                             instancePath: instancePath + '/data/relationships/account/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/type/const',
@@ -11437,20 +11619,20 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err263];
+                            vErrors = [err268];
                           } else {
-                            vErrors.push(err263);
+                            vErrors.push(err268);
                           }
                           errors++;
                         }
                       }
-                      if (data227.id !== undefined) {
-                        let data229 = data227.id;
-                        const _errs472 = errors;
-                        let valid22 = false;
-                        const _errs473 = errors;
-                        if (!(typeof data229 == 'number' && !(data229 % 1) && !isNaN(data229) && isFinite(data229))) {
-                          const err264 = {
+                      if (data229.id !== undefined) {
+                        let data231 = data229.id;
+                        const _errs476 = errors;
+                        let valid24 = false;
+                        const _errs477 = errors;
+                        if (!(typeof data231 == 'number' && !(data231 % 1) && !isNaN(data231) && isFinite(data231))) {
+                          const err269 = {
                             instancePath: instancePath + '/data/relationships/account/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -11459,15 +11641,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err264];
+                            vErrors = [err269];
                           } else {
-                            vErrors.push(err264);
+                            vErrors.push(err269);
                           }
                           errors++;
                         }
-                        if (typeof data229 == 'number' && isFinite(data229)) {
-                          if (data229 > 9007199254740991 || isNaN(data229)) {
-                            const err265 = {
+                        if (typeof data231 == 'number' && isFinite(data231)) {
+                          if (data231 > 9007199254740991 || isNaN(data231)) {
+                            const err270 = {
                               instancePath: instancePath + '/data/relationships/account/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -11476,14 +11658,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err265];
+                              vErrors = [err270];
                             } else {
-                              vErrors.push(err265);
+                              vErrors.push(err270);
                             }
                             errors++;
                           }
-                          if (data229 < 1 || isNaN(data229)) {
-                            const err266 = {
+                          if (data231 < 1 || isNaN(data231)) {
+                            const err271 = {
                               instancePath: instancePath + '/data/relationships/account/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -11492,20 +11674,20 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err266];
+                              vErrors = [err271];
                             } else {
-                              vErrors.push(err266);
+                              vErrors.push(err271);
                             }
                             errors++;
                           }
                         }
-                        var _valid2 = _errs473 === errors;
-                        valid22 = valid22 || _valid2;
-                        if (!valid22) {
-                          const _errs475 = errors;
-                          if (typeof data229 === 'string') {
-                            if (!pattern0.test(data229)) {
-                              const err267 = {
+                        var _valid2 = _errs477 === errors;
+                        valid24 = valid24 || _valid2;
+                        if (!valid24) {
+                          const _errs479 = errors;
+                          if (typeof data231 === 'string') {
+                            if (!pattern0.test(data231)) {
+                              const err272 = {
                                 instancePath: instancePath + '/data/relationships/account/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -11514,14 +11696,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err267];
+                                vErrors = [err272];
                               } else {
-                                vErrors.push(err267);
+                                vErrors.push(err272);
                               }
                               errors++;
                             }
                           } else {
-                            const err268 = {
+                            const err273 = {
                               instancePath: instancePath + '/data/relationships/account/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -11530,17 +11712,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err268];
+                              vErrors = [err273];
                             } else {
-                              vErrors.push(err268);
+                              vErrors.push(err273);
                             }
                             errors++;
                           }
-                          var _valid2 = _errs475 === errors;
-                          valid22 = valid22 || _valid2;
+                          var _valid2 = _errs479 === errors;
+                          valid24 = valid24 || _valid2;
                         }
-                        if (!valid22) {
-                          const err269 = {
+                        if (!valid24) {
+                          const err274 = {
                             instancePath: instancePath + '/data/relationships/account/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf',
@@ -11549,26 +11731,26 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err269];
+                            vErrors = [err274];
                           } else {
-                            vErrors.push(err269);
+                            vErrors.push(err274);
                           }
                           errors++;
                         } else {
-                          errors = _errs472;
+                          errors = _errs476;
                           if (vErrors !== null) {
-                            if (_errs472) {
-                              vErrors.length = _errs472;
+                            if (_errs476) {
+                              vErrors.length = _errs476;
                             } else {
                               vErrors = null;
                             }
                           }
                         }
                       }
-                      if (data227.meta !== undefined) {
-                        let data230 = data227.meta;
-                        if (!(data230 && typeof data230 == 'object' && !Array.isArray(data230))) {
-                          const err270 = {
+                      if (data229.meta !== undefined) {
+                        let data232 = data229.meta;
+                        if (!(data232 && typeof data232 == 'object' && !Array.isArray(data232))) {
+                          const err275 = {
                             instancePath: instancePath + '/data/relationships/account/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/meta/type',
@@ -11577,15 +11759,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err270];
+                            vErrors = [err275];
                           } else {
-                            vErrors.push(err270);
+                            vErrors.push(err275);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err271 = {
+                      const err276 = {
                         instancePath: instancePath + '/data/relationships/account/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/type',
@@ -11594,17 +11776,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err271];
+                        vErrors = [err276];
                       } else {
-                        vErrors.push(err271);
+                        vErrors.push(err276);
                       }
                       errors++;
                     }
-                    var _valid1 = _errs467 === errors;
-                    valid20 = valid20 || _valid1;
+                    var _valid1 = _errs471 === errors;
+                    valid22 = valid22 || _valid1;
                   }
-                  if (!valid20) {
-                    const err272 = {
+                  if (!valid22) {
+                    const err277 = {
                       instancePath: instancePath + '/data/relationships/account/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/account/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -11612,26 +11794,26 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err272];
+                      vErrors = [err277];
                     } else {
-                      vErrors.push(err272);
+                      vErrors.push(err277);
                     }
                     errors++;
                   } else {
-                    errors = _errs464;
+                    errors = _errs468;
                     if (vErrors !== null) {
-                      if (_errs464) {
-                        vErrors.length = _errs464;
+                      if (_errs468) {
+                        vErrors.length = _errs468;
                       } else {
                         vErrors = null;
                       }
                     }
                   }
                 }
-                if (data226.meta !== undefined) {
-                  let data231 = data226.meta;
-                  if (!(data231 && typeof data231 == 'object' && !Array.isArray(data231))) {
-                    const err273 = {
+                if (data228.meta !== undefined) {
+                  let data233 = data228.meta;
+                  if (!(data233 && typeof data233 == 'object' && !Array.isArray(data233))) {
+                    const err278 = {
                       instancePath: instancePath + '/data/relationships/account/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/account/properties/meta/type',
                       keyword: 'type',
@@ -11639,15 +11821,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err273];
+                      vErrors = [err278];
                     } else {
-                      vErrors.push(err273);
+                      vErrors.push(err278);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err274 = {
+                const err279 = {
                   instancePath: instancePath + '/data/relationships/account',
                   schemaPath: '#/properties/data/properties/relationships/properties/account/type',
                   keyword: 'type',
@@ -11655,18 +11837,18 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err274];
+                  vErrors = [err279];
                 } else {
-                  vErrors.push(err274);
+                  vErrors.push(err279);
                 }
                 errors++;
               }
             }
-            if (data225.owner !== undefined) {
-              let data232 = data225.owner;
-              if (data232 && typeof data232 == 'object' && !Array.isArray(data232)) {
-                if (data232.data === undefined) {
-                  const err275 = {
+            if (data227.owner !== undefined) {
+              let data234 = data227.owner;
+              if (data234 && typeof data234 == 'object' && !Array.isArray(data234)) {
+                if (data234.data === undefined) {
+                  const err280 = {
                     instancePath: instancePath + '/data/relationships/owner',
                     schemaPath: '#/properties/data/properties/relationships/properties/owner/required',
                     keyword: 'required',
@@ -11674,15 +11856,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err275];
+                    vErrors = [err280];
                   } else {
-                    vErrors.push(err275);
+                    vErrors.push(err280);
                   }
                   errors++;
                 }
-                for (const key5 in data232) {
+                for (const key5 in data234) {
                   if (!(key5 === 'data' || key5 === 'meta')) {
-                    const err276 = {
+                    const err281 = {
                       instancePath: instancePath + '/data/relationships/owner',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/additionalProperties',
                       keyword: 'additionalProperties',
@@ -11690,20 +11872,20 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err276];
+                      vErrors = [err281];
                     } else {
-                      vErrors.push(err276);
+                      vErrors.push(err281);
                     }
                     errors++;
                   }
                 }
-                if (data232.data !== undefined) {
-                  let data233 = data232.data;
-                  const _errs485 = errors;
-                  let valid24 = false;
-                  const _errs486 = errors;
-                  if (data233 !== null) {
-                    const err277 = {
+                if (data234.data !== undefined) {
+                  let data235 = data234.data;
+                  const _errs489 = errors;
+                  let valid26 = false;
+                  const _errs490 = errors;
+                  if (data235 !== null) {
+                    const err282 = {
                       instancePath: instancePath + '/data/relationships/owner/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/0/type',
@@ -11712,19 +11894,19 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err277];
+                      vErrors = [err282];
                     } else {
-                      vErrors.push(err277);
+                      vErrors.push(err282);
                     }
                     errors++;
                   }
-                  var _valid3 = _errs486 === errors;
-                  valid24 = valid24 || _valid3;
-                  if (!valid24) {
-                    const _errs488 = errors;
-                    if (data233 && typeof data233 == 'object' && !Array.isArray(data233)) {
-                      if (data233.type === undefined) {
-                        const err278 = {
+                  var _valid3 = _errs490 === errors;
+                  valid26 = valid26 || _valid3;
+                  if (!valid26) {
+                    const _errs492 = errors;
+                    if (data235 && typeof data235 == 'object' && !Array.isArray(data235)) {
+                      if (data235.type === undefined) {
+                        const err283 = {
                           instancePath: instancePath + '/data/relationships/owner/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
@@ -11733,14 +11915,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err278];
+                          vErrors = [err283];
                         } else {
-                          vErrors.push(err278);
+                          vErrors.push(err283);
                         }
                         errors++;
                       }
-                      if (data233.id === undefined) {
-                        const err279 = {
+                      if (data235.id === undefined) {
+                        const err284 = {
                           instancePath: instancePath + '/data/relationships/owner/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
@@ -11749,15 +11931,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err279];
+                          vErrors = [err284];
                         } else {
-                          vErrors.push(err279);
+                          vErrors.push(err284);
                         }
                         errors++;
                       }
-                      for (const key6 in data233) {
+                      for (const key6 in data235) {
                         if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
-                          const err280 = {
+                          const err285 = {
                             instancePath: instancePath + '/data/relationships/owner/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/additionalProperties',
@@ -11766,16 +11948,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err280];
+                            vErrors = [err285];
                           } else {
-                            vErrors.push(err280);
+                            vErrors.push(err285);
                           }
                           errors++;
                         }
                       }
-                      if (data233.type !== undefined) {
-                        if ('user' !== data233.type) {
-                          const err281 = {
+                      if (data235.type !== undefined) {
+                        if ('user' !== data235.type) {
+                          const err286 = {
                             instancePath: instancePath + '/data/relationships/owner/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/type/const',
@@ -11784,20 +11966,20 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err281];
+                            vErrors = [err286];
                           } else {
-                            vErrors.push(err281);
+                            vErrors.push(err286);
                           }
                           errors++;
                         }
                       }
-                      if (data233.id !== undefined) {
-                        let data235 = data233.id;
-                        const _errs493 = errors;
-                        let valid26 = false;
-                        const _errs494 = errors;
-                        if (!(typeof data235 == 'number' && !(data235 % 1) && !isNaN(data235) && isFinite(data235))) {
-                          const err282 = {
+                      if (data235.id !== undefined) {
+                        let data237 = data235.id;
+                        const _errs497 = errors;
+                        let valid28 = false;
+                        const _errs498 = errors;
+                        if (!(typeof data237 == 'number' && !(data237 % 1) && !isNaN(data237) && isFinite(data237))) {
+                          const err287 = {
                             instancePath: instancePath + '/data/relationships/owner/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -11806,15 +11988,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err282];
+                            vErrors = [err287];
                           } else {
-                            vErrors.push(err282);
+                            vErrors.push(err287);
                           }
                           errors++;
                         }
-                        if (typeof data235 == 'number' && isFinite(data235)) {
-                          if (data235 > 9007199254740991 || isNaN(data235)) {
-                            const err283 = {
+                        if (typeof data237 == 'number' && isFinite(data237)) {
+                          if (data237 > 9007199254740991 || isNaN(data237)) {
+                            const err288 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -11823,14 +12005,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err283];
+                              vErrors = [err288];
                             } else {
-                              vErrors.push(err283);
+                              vErrors.push(err288);
                             }
                             errors++;
                           }
-                          if (data235 < 1 || isNaN(data235)) {
-                            const err284 = {
+                          if (data237 < 1 || isNaN(data237)) {
+                            const err289 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -11839,20 +12021,20 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err284];
+                              vErrors = [err289];
                             } else {
-                              vErrors.push(err284);
+                              vErrors.push(err289);
                             }
                             errors++;
                           }
                         }
-                        var _valid4 = _errs494 === errors;
-                        valid26 = valid26 || _valid4;
-                        if (!valid26) {
-                          const _errs496 = errors;
-                          if (typeof data235 === 'string') {
-                            if (!pattern0.test(data235)) {
-                              const err285 = {
+                        var _valid4 = _errs498 === errors;
+                        valid28 = valid28 || _valid4;
+                        if (!valid28) {
+                          const _errs500 = errors;
+                          if (typeof data237 === 'string') {
+                            if (!pattern0.test(data237)) {
+                              const err290 = {
                                 instancePath: instancePath + '/data/relationships/owner/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -11861,14 +12043,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err285];
+                                vErrors = [err290];
                               } else {
-                                vErrors.push(err285);
+                                vErrors.push(err290);
                               }
                               errors++;
                             }
                           } else {
-                            const err286 = {
+                            const err291 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -11877,17 +12059,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err286];
+                              vErrors = [err291];
                             } else {
-                              vErrors.push(err286);
+                              vErrors.push(err291);
                             }
                             errors++;
                           }
-                          var _valid4 = _errs496 === errors;
-                          valid26 = valid26 || _valid4;
+                          var _valid4 = _errs500 === errors;
+                          valid28 = valid28 || _valid4;
                         }
-                        if (!valid26) {
-                          const err287 = {
+                        if (!valid28) {
+                          const err292 = {
                             instancePath: instancePath + '/data/relationships/owner/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf',
@@ -11896,26 +12078,26 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err287];
+                            vErrors = [err292];
                           } else {
-                            vErrors.push(err287);
+                            vErrors.push(err292);
                           }
                           errors++;
                         } else {
-                          errors = _errs493;
+                          errors = _errs497;
                           if (vErrors !== null) {
-                            if (_errs493) {
-                              vErrors.length = _errs493;
+                            if (_errs497) {
+                              vErrors.length = _errs497;
                             } else {
                               vErrors = null;
                             }
                           }
                         }
                       }
-                      if (data233.meta !== undefined) {
-                        let data236 = data233.meta;
-                        if (!(data236 && typeof data236 == 'object' && !Array.isArray(data236))) {
-                          const err288 = {
+                      if (data235.meta !== undefined) {
+                        let data238 = data235.meta;
+                        if (!(data238 && typeof data238 == 'object' && !Array.isArray(data238))) {
+                          const err293 = {
                             instancePath: instancePath + '/data/relationships/owner/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/meta/type',
@@ -11924,15 +12106,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err288];
+                            vErrors = [err293];
                           } else {
-                            vErrors.push(err288);
+                            vErrors.push(err293);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err289 = {
+                      const err294 = {
                         instancePath: instancePath + '/data/relationships/owner/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/type',
@@ -11941,17 +12123,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err289];
+                        vErrors = [err294];
                       } else {
-                        vErrors.push(err289);
+                        vErrors.push(err294);
                       }
                       errors++;
                     }
-                    var _valid3 = _errs488 === errors;
-                    valid24 = valid24 || _valid3;
+                    var _valid3 = _errs492 === errors;
+                    valid26 = valid26 || _valid3;
                   }
-                  if (!valid24) {
-                    const err290 = {
+                  if (!valid26) {
+                    const err295 = {
                       instancePath: instancePath + '/data/relationships/owner/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -11959,26 +12141,26 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err290];
+                      vErrors = [err295];
                     } else {
-                      vErrors.push(err290);
+                      vErrors.push(err295);
                     }
                     errors++;
                   } else {
-                    errors = _errs485;
+                    errors = _errs489;
                     if (vErrors !== null) {
-                      if (_errs485) {
-                        vErrors.length = _errs485;
+                      if (_errs489) {
+                        vErrors.length = _errs489;
                       } else {
                         vErrors = null;
                       }
                     }
                   }
                 }
-                if (data232.meta !== undefined) {
-                  let data237 = data232.meta;
-                  if (!(data237 && typeof data237 == 'object' && !Array.isArray(data237))) {
-                    const err291 = {
+                if (data234.meta !== undefined) {
+                  let data239 = data234.meta;
+                  if (!(data239 && typeof data239 == 'object' && !Array.isArray(data239))) {
+                    const err296 = {
                       instancePath: instancePath + '/data/relationships/owner/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/meta/type',
                       keyword: 'type',
@@ -11986,15 +12168,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err291];
+                      vErrors = [err296];
                     } else {
-                      vErrors.push(err291);
+                      vErrors.push(err296);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err292 = {
+                const err297 = {
                   instancePath: instancePath + '/data/relationships/owner',
                   schemaPath: '#/properties/data/properties/relationships/properties/owner/type',
                   keyword: 'type',
@@ -12002,18 +12184,18 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err292];
+                  vErrors = [err297];
                 } else {
-                  vErrors.push(err292);
+                  vErrors.push(err297);
                 }
                 errors++;
               }
             }
-            if (data225.persona !== undefined) {
-              let data238 = data225.persona;
-              if (data238 && typeof data238 == 'object' && !Array.isArray(data238)) {
-                if (data238.data === undefined) {
-                  const err293 = {
+            if (data227.persona !== undefined) {
+              let data240 = data227.persona;
+              if (data240 && typeof data240 == 'object' && !Array.isArray(data240)) {
+                if (data240.data === undefined) {
+                  const err298 = {
                     instancePath: instancePath + '/data/relationships/persona',
                     schemaPath: '#/properties/data/properties/relationships/properties/persona/required',
                     keyword: 'required',
@@ -12021,15 +12203,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err293];
+                    vErrors = [err298];
                   } else {
-                    vErrors.push(err293);
+                    vErrors.push(err298);
                   }
                   errors++;
                 }
-                for (const key7 in data238) {
+                for (const key7 in data240) {
                   if (!(key7 === 'data' || key7 === 'meta')) {
-                    const err294 = {
+                    const err299 = {
                       instancePath: instancePath + '/data/relationships/persona',
                       schemaPath: '#/properties/data/properties/relationships/properties/persona/additionalProperties',
                       keyword: 'additionalProperties',
@@ -12037,20 +12219,20 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err294];
+                      vErrors = [err299];
                     } else {
-                      vErrors.push(err294);
+                      vErrors.push(err299);
                     }
                     errors++;
                   }
                 }
-                if (data238.data !== undefined) {
-                  let data239 = data238.data;
-                  const _errs506 = errors;
-                  let valid28 = false;
-                  const _errs507 = errors;
-                  if (data239 !== null) {
-                    const err295 = {
+                if (data240.data !== undefined) {
+                  let data241 = data240.data;
+                  const _errs510 = errors;
+                  let valid30 = false;
+                  const _errs511 = errors;
+                  if (data241 !== null) {
+                    const err300 = {
                       instancePath: instancePath + '/data/relationships/persona/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/0/type',
@@ -12059,19 +12241,19 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err295];
+                      vErrors = [err300];
                     } else {
-                      vErrors.push(err295);
+                      vErrors.push(err300);
                     }
                     errors++;
                   }
-                  var _valid5 = _errs507 === errors;
-                  valid28 = valid28 || _valid5;
-                  if (!valid28) {
-                    const _errs509 = errors;
-                    if (data239 && typeof data239 == 'object' && !Array.isArray(data239)) {
-                      if (data239.type === undefined) {
-                        const err296 = {
+                  var _valid5 = _errs511 === errors;
+                  valid30 = valid30 || _valid5;
+                  if (!valid30) {
+                    const _errs513 = errors;
+                    if (data241 && typeof data241 == 'object' && !Array.isArray(data241)) {
+                      if (data241.type === undefined) {
+                        const err301 = {
                           instancePath: instancePath + '/data/relationships/persona/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/required',
@@ -12080,14 +12262,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err296];
+                          vErrors = [err301];
                         } else {
-                          vErrors.push(err296);
+                          vErrors.push(err301);
                         }
                         errors++;
                       }
-                      if (data239.id === undefined) {
-                        const err297 = {
+                      if (data241.id === undefined) {
+                        const err302 = {
                           instancePath: instancePath + '/data/relationships/persona/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/required',
@@ -12096,15 +12278,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err297];
+                          vErrors = [err302];
                         } else {
-                          vErrors.push(err297);
+                          vErrors.push(err302);
                         }
                         errors++;
                       }
-                      for (const key8 in data239) {
+                      for (const key8 in data241) {
                         if (!(key8 === 'type' || key8 === 'id' || key8 === 'meta')) {
-                          const err298 = {
+                          const err303 = {
                             instancePath: instancePath + '/data/relationships/persona/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/additionalProperties',
@@ -12113,16 +12295,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err298];
+                            vErrors = [err303];
                           } else {
-                            vErrors.push(err298);
+                            vErrors.push(err303);
                           }
                           errors++;
                         }
                       }
-                      if (data239.type !== undefined) {
-                        if ('persona' !== data239.type) {
-                          const err299 = {
+                      if (data241.type !== undefined) {
+                        if ('persona' !== data241.type) {
+                          const err304 = {
                             instancePath: instancePath + '/data/relationships/persona/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/type/const',
@@ -12131,20 +12313,20 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err299];
+                            vErrors = [err304];
                           } else {
-                            vErrors.push(err299);
+                            vErrors.push(err304);
                           }
                           errors++;
                         }
                       }
-                      if (data239.id !== undefined) {
-                        let data241 = data239.id;
-                        const _errs514 = errors;
-                        let valid30 = false;
-                        const _errs515 = errors;
-                        if (!(typeof data241 == 'number' && !(data241 % 1) && !isNaN(data241) && isFinite(data241))) {
-                          const err300 = {
+                      if (data241.id !== undefined) {
+                        let data243 = data241.id;
+                        const _errs518 = errors;
+                        let valid32 = false;
+                        const _errs519 = errors;
+                        if (!(typeof data243 == 'number' && !(data243 % 1) && !isNaN(data243) && isFinite(data243))) {
+                          const err305 = {
                             instancePath: instancePath + '/data/relationships/persona/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -12153,15 +12335,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err300];
+                            vErrors = [err305];
                           } else {
-                            vErrors.push(err300);
+                            vErrors.push(err305);
                           }
                           errors++;
                         }
-                        if (typeof data241 == 'number' && isFinite(data241)) {
-                          if (data241 > 9007199254740991 || isNaN(data241)) {
-                            const err301 = {
+                        if (typeof data243 == 'number' && isFinite(data243)) {
+                          if (data243 > 9007199254740991 || isNaN(data243)) {
+                            const err306 = {
                               instancePath: instancePath + '/data/relationships/persona/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -12170,14 +12352,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err301];
+                              vErrors = [err306];
                             } else {
-                              vErrors.push(err301);
+                              vErrors.push(err306);
                             }
                             errors++;
                           }
-                          if (data241 < 1 || isNaN(data241)) {
-                            const err302 = {
+                          if (data243 < 1 || isNaN(data243)) {
+                            const err307 = {
                               instancePath: instancePath + '/data/relationships/persona/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -12186,20 +12368,20 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err302];
+                              vErrors = [err307];
                             } else {
-                              vErrors.push(err302);
+                              vErrors.push(err307);
                             }
                             errors++;
                           }
                         }
-                        var _valid6 = _errs515 === errors;
-                        valid30 = valid30 || _valid6;
-                        if (!valid30) {
-                          const _errs517 = errors;
-                          if (typeof data241 === 'string') {
-                            if (!pattern0.test(data241)) {
-                              const err303 = {
+                        var _valid6 = _errs519 === errors;
+                        valid32 = valid32 || _valid6;
+                        if (!valid32) {
+                          const _errs521 = errors;
+                          if (typeof data243 === 'string') {
+                            if (!pattern0.test(data243)) {
+                              const err308 = {
                                 instancePath: instancePath + '/data/relationships/persona/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -12208,14 +12390,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err303];
+                                vErrors = [err308];
                               } else {
-                                vErrors.push(err303);
+                                vErrors.push(err308);
                               }
                               errors++;
                             }
                           } else {
-                            const err304 = {
+                            const err309 = {
                               instancePath: instancePath + '/data/relationships/persona/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -12224,17 +12406,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err304];
+                              vErrors = [err309];
                             } else {
-                              vErrors.push(err304);
+                              vErrors.push(err309);
                             }
                             errors++;
                           }
-                          var _valid6 = _errs517 === errors;
-                          valid30 = valid30 || _valid6;
+                          var _valid6 = _errs521 === errors;
+                          valid32 = valid32 || _valid6;
                         }
-                        if (!valid30) {
-                          const err305 = {
+                        if (!valid32) {
+                          const err310 = {
                             instancePath: instancePath + '/data/relationships/persona/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/id/anyOf',
@@ -12243,26 +12425,26 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err305];
+                            vErrors = [err310];
                           } else {
-                            vErrors.push(err305);
+                            vErrors.push(err310);
                           }
                           errors++;
                         } else {
-                          errors = _errs514;
+                          errors = _errs518;
                           if (vErrors !== null) {
-                            if (_errs514) {
-                              vErrors.length = _errs514;
+                            if (_errs518) {
+                              vErrors.length = _errs518;
                             } else {
                               vErrors = null;
                             }
                           }
                         }
                       }
-                      if (data239.meta !== undefined) {
-                        let data242 = data239.meta;
-                        if (!(data242 && typeof data242 == 'object' && !Array.isArray(data242))) {
-                          const err306 = {
+                      if (data241.meta !== undefined) {
+                        let data244 = data241.meta;
+                        if (!(data244 && typeof data244 == 'object' && !Array.isArray(data244))) {
+                          const err311 = {
                             instancePath: instancePath + '/data/relationships/persona/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/meta/type',
@@ -12271,15 +12453,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err306];
+                            vErrors = [err311];
                           } else {
-                            vErrors.push(err306);
+                            vErrors.push(err311);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err307 = {
+                      const err312 = {
                         instancePath: instancePath + '/data/relationships/persona/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/type',
@@ -12288,17 +12470,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err307];
+                        vErrors = [err312];
                       } else {
-                        vErrors.push(err307);
+                        vErrors.push(err312);
                       }
                       errors++;
                     }
-                    var _valid5 = _errs509 === errors;
-                    valid28 = valid28 || _valid5;
+                    var _valid5 = _errs513 === errors;
+                    valid30 = valid30 || _valid5;
                   }
-                  if (!valid28) {
-                    const err308 = {
+                  if (!valid30) {
+                    const err313 = {
                       instancePath: instancePath + '/data/relationships/persona/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -12306,26 +12488,26 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err308];
+                      vErrors = [err313];
                     } else {
-                      vErrors.push(err308);
+                      vErrors.push(err313);
                     }
                     errors++;
                   } else {
-                    errors = _errs506;
+                    errors = _errs510;
                     if (vErrors !== null) {
-                      if (_errs506) {
-                        vErrors.length = _errs506;
+                      if (_errs510) {
+                        vErrors.length = _errs510;
                       } else {
                         vErrors = null;
                       }
                     }
                   }
                 }
-                if (data238.meta !== undefined) {
-                  let data243 = data238.meta;
-                  if (!(data243 && typeof data243 == 'object' && !Array.isArray(data243))) {
-                    const err309 = {
+                if (data240.meta !== undefined) {
+                  let data245 = data240.meta;
+                  if (!(data245 && typeof data245 == 'object' && !Array.isArray(data245))) {
+                    const err314 = {
                       instancePath: instancePath + '/data/relationships/persona/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/persona/properties/meta/type',
                       keyword: 'type',
@@ -12333,15 +12515,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err309];
+                      vErrors = [err314];
                     } else {
-                      vErrors.push(err309);
+                      vErrors.push(err314);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err310 = {
+                const err315 = {
                   instancePath: instancePath + '/data/relationships/persona',
                   schemaPath: '#/properties/data/properties/relationships/properties/persona/type',
                   keyword: 'type',
@@ -12349,18 +12531,18 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err310];
+                  vErrors = [err315];
                 } else {
-                  vErrors.push(err310);
+                  vErrors.push(err315);
                 }
                 errors++;
               }
             }
-            if (data225.stage !== undefined) {
-              let data244 = data225.stage;
-              if (data244 && typeof data244 == 'object' && !Array.isArray(data244)) {
-                if (data244.data === undefined) {
-                  const err311 = {
+            if (data227.stage !== undefined) {
+              let data246 = data227.stage;
+              if (data246 && typeof data246 == 'object' && !Array.isArray(data246)) {
+                if (data246.data === undefined) {
+                  const err316 = {
                     instancePath: instancePath + '/data/relationships/stage',
                     schemaPath: '#/properties/data/properties/relationships/properties/stage/required',
                     keyword: 'required',
@@ -12368,15 +12550,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err311];
+                    vErrors = [err316];
                   } else {
-                    vErrors.push(err311);
+                    vErrors.push(err316);
                   }
                   errors++;
                 }
-                for (const key9 in data244) {
+                for (const key9 in data246) {
                   if (!(key9 === 'data' || key9 === 'meta')) {
-                    const err312 = {
+                    const err317 = {
                       instancePath: instancePath + '/data/relationships/stage',
                       schemaPath: '#/properties/data/properties/relationships/properties/stage/additionalProperties',
                       keyword: 'additionalProperties',
@@ -12384,20 +12566,20 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err312];
+                      vErrors = [err317];
                     } else {
-                      vErrors.push(err312);
+                      vErrors.push(err317);
                     }
                     errors++;
                   }
                 }
-                if (data244.data !== undefined) {
-                  let data245 = data244.data;
-                  const _errs527 = errors;
-                  let valid32 = false;
-                  const _errs528 = errors;
-                  if (data245 !== null) {
-                    const err313 = {
+                if (data246.data !== undefined) {
+                  let data247 = data246.data;
+                  const _errs531 = errors;
+                  let valid34 = false;
+                  const _errs532 = errors;
+                  if (data247 !== null) {
+                    const err318 = {
                       instancePath: instancePath + '/data/relationships/stage/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/0/type',
@@ -12406,19 +12588,19 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err313];
+                      vErrors = [err318];
                     } else {
-                      vErrors.push(err313);
+                      vErrors.push(err318);
                     }
                     errors++;
                   }
-                  var _valid7 = _errs528 === errors;
-                  valid32 = valid32 || _valid7;
-                  if (!valid32) {
-                    const _errs530 = errors;
-                    if (data245 && typeof data245 == 'object' && !Array.isArray(data245)) {
-                      if (data245.type === undefined) {
-                        const err314 = {
+                  var _valid7 = _errs532 === errors;
+                  valid34 = valid34 || _valid7;
+                  if (!valid34) {
+                    const _errs534 = errors;
+                    if (data247 && typeof data247 == 'object' && !Array.isArray(data247)) {
+                      if (data247.type === undefined) {
+                        const err319 = {
                           instancePath: instancePath + '/data/relationships/stage/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/required',
@@ -12427,14 +12609,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err314];
+                          vErrors = [err319];
                         } else {
-                          vErrors.push(err314);
+                          vErrors.push(err319);
                         }
                         errors++;
                       }
-                      if (data245.id === undefined) {
-                        const err315 = {
+                      if (data247.id === undefined) {
+                        const err320 = {
                           instancePath: instancePath + '/data/relationships/stage/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/required',
@@ -12443,15 +12625,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err315];
+                          vErrors = [err320];
                         } else {
-                          vErrors.push(err315);
+                          vErrors.push(err320);
                         }
                         errors++;
                       }
-                      for (const key10 in data245) {
+                      for (const key10 in data247) {
                         if (!(key10 === 'type' || key10 === 'id' || key10 === 'meta')) {
-                          const err316 = {
+                          const err321 = {
                             instancePath: instancePath + '/data/relationships/stage/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/additionalProperties',
@@ -12460,16 +12642,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err316];
+                            vErrors = [err321];
                           } else {
-                            vErrors.push(err316);
+                            vErrors.push(err321);
                           }
                           errors++;
                         }
                       }
-                      if (data245.type !== undefined) {
-                        if ('stage' !== data245.type) {
-                          const err317 = {
+                      if (data247.type !== undefined) {
+                        if ('stage' !== data247.type) {
+                          const err322 = {
                             instancePath: instancePath + '/data/relationships/stage/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/type/const',
@@ -12478,20 +12660,20 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err317];
+                            vErrors = [err322];
                           } else {
-                            vErrors.push(err317);
+                            vErrors.push(err322);
                           }
                           errors++;
                         }
                       }
-                      if (data245.id !== undefined) {
-                        let data247 = data245.id;
-                        const _errs535 = errors;
-                        let valid34 = false;
-                        const _errs536 = errors;
-                        if (!(typeof data247 == 'number' && !(data247 % 1) && !isNaN(data247) && isFinite(data247))) {
-                          const err318 = {
+                      if (data247.id !== undefined) {
+                        let data249 = data247.id;
+                        const _errs539 = errors;
+                        let valid36 = false;
+                        const _errs540 = errors;
+                        if (!(typeof data249 == 'number' && !(data249 % 1) && !isNaN(data249) && isFinite(data249))) {
+                          const err323 = {
                             instancePath: instancePath + '/data/relationships/stage/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -12500,15 +12682,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err318];
+                            vErrors = [err323];
                           } else {
-                            vErrors.push(err318);
+                            vErrors.push(err323);
                           }
                           errors++;
                         }
-                        if (typeof data247 == 'number' && isFinite(data247)) {
-                          if (data247 > 9007199254740991 || isNaN(data247)) {
-                            const err319 = {
+                        if (typeof data249 == 'number' && isFinite(data249)) {
+                          if (data249 > 9007199254740991 || isNaN(data249)) {
+                            const err324 = {
                               instancePath: instancePath + '/data/relationships/stage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -12517,14 +12699,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err319];
+                              vErrors = [err324];
                             } else {
-                              vErrors.push(err319);
+                              vErrors.push(err324);
                             }
                             errors++;
                           }
-                          if (data247 < 1 || isNaN(data247)) {
-                            const err320 = {
+                          if (data249 < 1 || isNaN(data249)) {
+                            const err325 = {
                               instancePath: instancePath + '/data/relationships/stage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -12533,20 +12715,20 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err320];
+                              vErrors = [err325];
                             } else {
-                              vErrors.push(err320);
+                              vErrors.push(err325);
                             }
                             errors++;
                           }
                         }
-                        var _valid8 = _errs536 === errors;
-                        valid34 = valid34 || _valid8;
-                        if (!valid34) {
-                          const _errs538 = errors;
-                          if (typeof data247 === 'string') {
-                            if (!pattern0.test(data247)) {
-                              const err321 = {
+                        var _valid8 = _errs540 === errors;
+                        valid36 = valid36 || _valid8;
+                        if (!valid36) {
+                          const _errs542 = errors;
+                          if (typeof data249 === 'string') {
+                            if (!pattern0.test(data249)) {
+                              const err326 = {
                                 instancePath: instancePath + '/data/relationships/stage/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -12555,14 +12737,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err321];
+                                vErrors = [err326];
                               } else {
-                                vErrors.push(err321);
+                                vErrors.push(err326);
                               }
                               errors++;
                             }
                           } else {
-                            const err322 = {
+                            const err327 = {
                               instancePath: instancePath + '/data/relationships/stage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -12571,17 +12753,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err322];
+                              vErrors = [err327];
                             } else {
-                              vErrors.push(err322);
+                              vErrors.push(err327);
                             }
                             errors++;
                           }
-                          var _valid8 = _errs538 === errors;
-                          valid34 = valid34 || _valid8;
+                          var _valid8 = _errs542 === errors;
+                          valid36 = valid36 || _valid8;
                         }
-                        if (!valid34) {
-                          const err323 = {
+                        if (!valid36) {
+                          const err328 = {
                             instancePath: instancePath + '/data/relationships/stage/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf',
@@ -12590,26 +12772,26 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err323];
+                            vErrors = [err328];
                           } else {
-                            vErrors.push(err323);
+                            vErrors.push(err328);
                           }
                           errors++;
                         } else {
-                          errors = _errs535;
+                          errors = _errs539;
                           if (vErrors !== null) {
-                            if (_errs535) {
-                              vErrors.length = _errs535;
+                            if (_errs539) {
+                              vErrors.length = _errs539;
                             } else {
                               vErrors = null;
                             }
                           }
                         }
                       }
-                      if (data245.meta !== undefined) {
-                        let data248 = data245.meta;
-                        if (!(data248 && typeof data248 == 'object' && !Array.isArray(data248))) {
-                          const err324 = {
+                      if (data247.meta !== undefined) {
+                        let data250 = data247.meta;
+                        if (!(data250 && typeof data250 == 'object' && !Array.isArray(data250))) {
+                          const err329 = {
                             instancePath: instancePath + '/data/relationships/stage/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/meta/type',
@@ -12618,15 +12800,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err324];
+                            vErrors = [err329];
                           } else {
-                            vErrors.push(err324);
+                            vErrors.push(err329);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err325 = {
+                      const err330 = {
                         instancePath: instancePath + '/data/relationships/stage/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/type',
@@ -12635,17 +12817,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err325];
+                        vErrors = [err330];
                       } else {
-                        vErrors.push(err325);
+                        vErrors.push(err330);
                       }
                       errors++;
                     }
-                    var _valid7 = _errs530 === errors;
-                    valid32 = valid32 || _valid7;
+                    var _valid7 = _errs534 === errors;
+                    valid34 = valid34 || _valid7;
                   }
-                  if (!valid32) {
-                    const err326 = {
+                  if (!valid34) {
+                    const err331 = {
                       instancePath: instancePath + '/data/relationships/stage/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -12653,26 +12835,26 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err326];
+                      vErrors = [err331];
                     } else {
-                      vErrors.push(err326);
+                      vErrors.push(err331);
                     }
                     errors++;
                   } else {
-                    errors = _errs527;
+                    errors = _errs531;
                     if (vErrors !== null) {
-                      if (_errs527) {
-                        vErrors.length = _errs527;
+                      if (_errs531) {
+                        vErrors.length = _errs531;
                       } else {
                         vErrors = null;
                       }
                     }
                   }
                 }
-                if (data244.meta !== undefined) {
-                  let data249 = data244.meta;
-                  if (!(data249 && typeof data249 == 'object' && !Array.isArray(data249))) {
-                    const err327 = {
+                if (data246.meta !== undefined) {
+                  let data251 = data246.meta;
+                  if (!(data251 && typeof data251 == 'object' && !Array.isArray(data251))) {
+                    const err332 = {
                       instancePath: instancePath + '/data/relationships/stage/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/stage/properties/meta/type',
                       keyword: 'type',
@@ -12680,15 +12862,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err327];
+                      vErrors = [err332];
                     } else {
-                      vErrors.push(err327);
+                      vErrors.push(err332);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err328 = {
+                const err333 = {
                   instancePath: instancePath + '/data/relationships/stage',
                   schemaPath: '#/properties/data/properties/relationships/properties/stage/type',
                   keyword: 'type',
@@ -12696,15 +12878,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err328];
+                  vErrors = [err333];
                 } else {
-                  vErrors.push(err328);
+                  vErrors.push(err333);
                 }
                 errors++;
               }
             }
           } else {
-            const err329 = {
+            const err334 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
               keyword: 'type',
@@ -12712,17 +12894,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err329];
+              vErrors = [err334];
             } else {
-              vErrors.push(err329);
+              vErrors.push(err334);
             }
             errors++;
           }
         }
         if (data0.meta !== undefined) {
-          let data250 = data0.meta;
-          if (!(data250 && typeof data250 == 'object' && !Array.isArray(data250))) {
-            const err330 = {
+          let data252 = data0.meta;
+          if (!(data252 && typeof data252 == 'object' && !Array.isArray(data252))) {
+            const err335 = {
               instancePath: instancePath + '/data/meta',
               schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
@@ -12730,17 +12912,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err330];
+              vErrors = [err335];
             } else {
-              vErrors.push(err330);
+              vErrors.push(err335);
             }
             errors++;
           }
         }
         if (data0.links !== undefined) {
-          let data251 = data0.links;
-          if (!(data251 && typeof data251 == 'object' && !Array.isArray(data251))) {
-            const err331 = {
+          let data253 = data0.links;
+          if (!(data253 && typeof data253 == 'object' && !Array.isArray(data253))) {
+            const err336 = {
               instancePath: instancePath + '/data/links',
               schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
@@ -12748,15 +12930,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err331];
+              vErrors = [err336];
             } else {
-              vErrors.push(err331);
+              vErrors.push(err336);
             }
             errors++;
           }
         }
       } else {
-        const err332 = {
+        const err337 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -12764,15 +12946,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err332];
+          vErrors = [err337];
         } else {
-          vErrors.push(err332);
+          vErrors.push(err337);
         }
         errors++;
       }
     }
   } else {
-    const err333 = {
+    const err338 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -12780,9 +12962,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err333];
+      vErrors = [err338];
     } else {
-      vErrors.push(err333);
+      vErrors.push(err338);
     }
     errors++;
   }

@@ -1,4 +1,5 @@
-import type { ResourceBehaviour } from '../engine/index.js';
+import { actionFailed, invalidQueryParameter } from '../jsonapi/index.js';
+import type { ActionHandler, ResourceBehaviour } from '../engine/index.js';
 
 /** `2026-01-01T00:00:00.000Z` as `"1767225600"`; anything else as it is. */
 function epochSeconds(value: unknown): unknown {
@@ -6,6 +7,45 @@ function epochSeconds(value: unknown): unknown {
   const ms = Date.parse(value);
   return Number.isNaN(ms) ? value : String(Math.floor(ms / 1000));
 }
+
+function invalidState(action: string, state: unknown): never {
+  throw actionFailed('invalidBatchState', `A batch in state "${String(state)}" cannot be ${action === 'confirm' ? 'confirmed' : 'canceled'}`);
+}
+
+/**
+ * confirm (SPEC.md "Batch" states): from `confirming` to `pending`. When the batch requires it,
+ * `confirmedCount` must be given and equal `confirmCount`: the client confirms what it was
+ * shown. Starting the batch's chunk jobs and charging the daily allowance are done in the same
+ * transaction by the bulk module's route (runtime/bulk/actions/lifecycle-route.ts).
+ */
+const confirm: ActionHandler = {
+  changes: ['state', 'confirmedAt', 'startedAt'],
+  handle({ record, params, now }) {
+    if (record.state !== 'confirming') invalidState('confirm', record.state);
+    const given = params.get('confirmedCount');
+    if (given !== undefined && !/^\d{1,9}$/.test(given)) {
+      throw invalidQueryParameter('actionParams[confirmedCount]', 'actionParams[confirmedCount] must be a non-negative integer');
+    }
+    const expected = Number(record.confirmCount);
+    if (record.confirmedCountRequired === true && given === undefined) {
+      throw actionFailed('confirmedCountMismatch', `This batch must be confirmed with actionParams[confirmedCount]=${expected}, the number of records it applies to`);
+    }
+    if (given !== undefined && Number(given) !== expected) {
+      throw actionFailed('confirmedCountMismatch', `actionParams[confirmedCount] is ${given}, but the batch applies to ${expected} records`);
+    }
+    const at = now.toISOString();
+    return { changes: { state: 'pending', confirmedAt: at, startedAt: at } };
+  },
+};
+
+/** cancel: from `confirming` or `pending` to `canceled`; records already changed stay changed. */
+const cancel: ActionHandler = {
+  changes: ['state', 'canceledAt'],
+  handle({ record, now }) {
+    if (record.state !== 'confirming' && record.state !== 'pending') invalidState('cancel', record.state);
+    return { changes: { state: 'canceled', canceledAt: now.toISOString() } };
+  },
+};
 
 /**
  * Batches render createdAt and updatedAt as numeric strings of epoch seconds, not ISO 8601
@@ -15,4 +55,5 @@ export const batchBehaviour: ResourceBehaviour = {
   present(row) {
     return { ...row, createdAt: epochSeconds(row.createdAt), updatedAt: epochSeconds(row.updatedAt) };
   },
+  actions: { confirm, cancel },
 };
