@@ -92,26 +92,33 @@ export function sortParam(sort: readonly SortKey[]): string {
   return sort.map((k) => `${k.descending ? '-' : ''}${k.attribute}`).join(',');
 }
 
+/**
+ * The parameters of one filter on `target` (`title`, `account][id`...), in the classic or the
+ * new syntax, named from `prefix` on (`filter`, or a bulk action's `actionParams[filter]`).
+ */
+export function filterParams(target: string, filter: ValueFilter, newFilterSyntax: boolean, prefix = 'filter'): [string, string][] {
+  const name = `${prefix}[${target}]`;
+  if (filter.kind === 'null' || filter.kind === 'notNull') {
+    return [[newFilterSyntax && filter.kind === 'null' ? `${name}[]` : name, filter.kind === 'null' ? '__null__' : '__notnull__']];
+  }
+  if (filter.kind === 'in') {
+    if (!newFilterSyntax) return [[name, filter.values.join(',')]];
+    // One value alone goes in the plain form, which the new syntax also reads as a value.
+    if (filter.values.length === 1) return [[name, filter.values[0]!]];
+    return filter.values.map((v) => [`${name}[]`, v]);
+  }
+  if (!newFilterSyntax) return [[name, `${filter.gte ?? 'neginf'}..${filter.lte ?? 'inf'}`]];
+  const params: [string, string][] = [];
+  if (filter.gte !== undefined) params.push([`${name}[gte]`, filter.gte]);
+  if (filter.lte !== undefined) params.push([`${name}[lte]`, filter.lte]);
+  return params;
+}
+
 /** The query string parameters, in the classic or the new filter syntax. */
 export function queryParams(query: ListQuery): [string, string][] {
   const params: [string, string][] = [];
   if (query.newFilterSyntax) params.push(['newFilterSyntax', 'true']);
-  for (const { attribute, filter } of query.filters) {
-    const name = `filter[${attribute}]`;
-    if (filter.kind === 'null' || filter.kind === 'notNull') {
-      params.push([query.newFilterSyntax && filter.kind === 'null' ? `${name}[]` : name, filter.kind === 'null' ? '__null__' : '__notnull__']);
-    } else if (filter.kind === 'in') {
-      if (!query.newFilterSyntax) params.push([name, filter.values.join(',')]);
-      // One value alone goes in the plain form, which the new syntax also reads as a value.
-      else if (filter.values.length === 1) params.push([name, filter.values[0]!]);
-      else for (const v of filter.values) params.push([`${name}[]`, v]);
-    } else if (query.newFilterSyntax) {
-      if (filter.gte !== undefined) params.push([`${name}[gte]`, filter.gte]);
-      if (filter.lte !== undefined) params.push([`${name}[lte]`, filter.lte]);
-    } else {
-      params.push([name, `${filter.gte ?? 'neginf'}..${filter.lte ?? 'inf'}`]);
-    }
-  }
+  for (const { attribute, filter } of query.filters) params.push(...filterParams(attribute, filter, query.newFilterSyntax));
   if (query.sort.length) params.push(['sort', sortParam(query.sort)]);
   params.push(['page[size]', String(query.pageSize)]);
   return params;

@@ -1,18 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../helpers/api.js';
-import {
-  evaluate,
-  pathOf,
-  prospectRowOf,
-  queryParams,
-  type AttributeFilter,
-  type ListQuery,
-  type ProspectRow,
-  type SortAttribute,
-  type TextAttribute,
-  type ValueFilter,
-} from './query-model.js';
+import { evaluate, pathOf, prospectRowOf, queryParams, type ListQuery, type ProspectRow, type SortAttribute, type TextAttribute } from './query-model.js';
+import { filterArbitrary } from './query-arbitraries.js';
 
 /**
  * Filters, sort and cursor pages of SPEC.md's query parameters, as a property: for random
@@ -66,24 +56,9 @@ afterAll(async () => {
   await api?.close();
 });
 
-/** Values a filter may name: most taken from the rows (so filters hit), some that no row holds. */
-function valuesOf(attribute: TextAttribute): fc.Arbitrary<string> {
-  const held = [...new Set(rows.map((r) => r[attribute]).filter((v): v is string => v !== null))].sort();
-  return fc.oneof({ arbitrary: fc.constantFrom(...held), weight: 3 }, { arbitrary: fc.stringMatching(/^[a-f]{1,3}$/), weight: 1 });
-}
-
-function filterArbitrary(attribute: TextAttribute, newFilterSyntax: boolean): fc.Arbitrary<AttributeFilter> {
-  const value = valuesOf(attribute);
-  // In the new syntax commas and `..` are literal, so such values match nothing here.
-  const listed = newFilterSyntax ? fc.oneof({ arbitrary: value, weight: 6 }, fc.constantFrom('ada,bob', 'a..z')) : value;
-  const range = fc.record({ gte: value, lte: value }, { requiredKeys: [] }).filter((r) => !newFilterSyntax || r.gte !== undefined || r.lte !== undefined);
-  const filter: fc.Arbitrary<ValueFilter> = fc.oneof(
-    fc.array(listed, { minLength: 1, maxLength: 3 }).map((values) => ({ kind: 'in' as const, values })),
-    range.map((r) => ({ kind: 'range' as const, ...r })),
-    fc.constant({ kind: 'null' as const }),
-    fc.constant({ kind: 'notNull' as const }),
-  );
-  return filter.map((f) => ({ attribute, filter: f }));
+/** The values the seeded rows hold in `attribute`, in order. */
+function heldValues(attribute: TextAttribute): string[] {
+  return [...new Set(rows.map((r) => r[attribute]).filter((v): v is string => v !== null))].sort();
 }
 
 function queryArbitrary(): fc.Arbitrary<ListQuery> {
@@ -94,7 +69,7 @@ function queryArbitrary(): fc.Arbitrary<ListQuery> {
       newFilterSyntax: fc.constant(newFilterSyntax),
       filters: fc
         .uniqueArray(fc.constantFrom(...attributes), { minLength: 1, maxLength: 2 })
-        .chain((names) => fc.tuple(...names.map((name) => filterArbitrary(name, newFilterSyntax)))),
+        .chain((names) => fc.tuple(...names.map((name) => filterArbitrary(name, newFilterSyntax, heldValues(name))))),
       sort: fc.uniqueArray(fc.record({ attribute: fc.constantFrom(...sortable), descending: fc.boolean() }), {
         maxLength: 2,
         selector: (k) => k.attribute,
