@@ -8,11 +8,13 @@
  * Besides prospects, it measures custom objects (1,000,000 `booking` records, each list request
  * compared with the same request on prospects) and webhook deliveries (one `cadence worker` to
  * an HTTPS receiver in this process), and writes (single creates against a ceiling, and bulk
- * upserts through one `cadence worker` against plain SQL upserts), in orgs the reads do not use.
- * BENCH_ONLY=prospects,custom,webhooks,writes runs only some parts.
+ * upserts through one `cadence worker` against plain SQL upserts), in orgs the reads do not use,
+ * and bulk actions (modify and destroy over 100,000 prospects of orgs of their own, through one
+ * `cadence worker`, against plain UPDATE and DELETE statements).
+ * BENCH_ONLY=prospects,custom,webhooks,writes,bulkActions runs only some parts.
  *
  * BENCH_PROSPECTS_PER_ORG, BENCH_CUSTOM_RECORDS_PER_ORG, BENCH_SECONDS, BENCH_WEBHOOK_EVENTS,
- * BENCH_WEBHOOK_WRITES and BENCH_UPSERT_RECORDS shrink a run for trying the benchmark itself out.
+ * BENCH_WEBHOOK_WRITES, BENCH_UPSERT_RECORDS and BENCH_ACTIONS_RECORDS shrink a run for trying the benchmark itself out.
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +25,7 @@ import { buildCustomPairs, runCustomPairs } from './custom-scenarios.js';
 import { BOOKING_NAME, seedBookings, type SeededBookings } from './custom-seed.js';
 import { openBenchDatabase, type BenchDatabase } from './database.js';
 import { measure, stopLoad, type LoadResult, type Target } from './load.js';
+import { MAX_ACTION_RECORDS, runBulkActions } from './bulk-actions.js';
 import { benchParts } from './parts.js';
 import { killChildren, sampleRss, startChildServer, type ChildServer } from './processes.js';
 import {
@@ -33,6 +36,8 @@ import {
   targetsLines,
   variantsTable,
   webhooksTable,
+  bulkActionsTable,
+  bulkActionsTargetLines,
   bulkUpsertTable,
   bulkUpsertTargetLine,
   singleCreateTable,
@@ -66,13 +71,15 @@ const WEBHOOKS = {
 const UPSERT_RECORDS = Number(process.env.BENCH_UPSERT_RECORDS || 100_000);
 /** BENCH_UPSERT_WEBHOOK=0: no webhook on the bulk org (rows and events only: no jobs, no deliveries). */
 const UPSERT_WEBHOOK = process.env.BENCH_UPSERT_WEBHOOK !== '0';
+/** Prospects each bulk action selects (and each of its ceilings writes); at most 100,000, the actions' limit. */
+const ACTIONS_RECORDS = Math.min(Number(process.env.BENCH_ACTIONS_RECORDS || MAX_ACTION_RECORDS), MAX_ACTION_RECORDS);
 /**
  * The orgs (indexes into the seeded ones) the writes part writes to, none of them the org the
  * reads use: single creates (both servers), the bulk upsert through Cadence, and the ceiling's
  * two bulk runs, one before Cadence's and one after.
  */
 const WRITE_ORGS = { single: 9, bulk: 6, bulkCeiling: [7, 8] };
-/** Which parts run: BENCH_ONLY=prospects,custom,webhooks (any of them); all when unset. */
+/** Which parts run: BENCH_ONLY=prospects,custom,webhooks,writes,bulkActions (any of them); all when unset. */
 const PARTS = (() => {
   try {
     return benchParts(process.env.BENCH_ONLY);
@@ -321,6 +328,38 @@ async function writesPart(
   }
 }
 
+/** prospectsBulkModify and prospectsDestroyAll through one worker, in orgs it seeds itself. */
+async function bulkActionsPart(state: RunState, database: BenchDatabase, cadenceServer: ChildServer): Promise<() => void> {
+  print(`\nbulk actions: ${ACTIONS_RECORDS} prospects per action, in new orgs; ${machineLoad()}`);
+  const sql = connectDatabase(database.url, { max: 1 });
+  try {
+    const result = await runBulkActions({
+      apiUrl: cadenceServer.url,
+      serverPid: cadenceServer.pid,
+      records: ACTIONS_RECORDS,
+      sql,
+      workerEnv: (extra) => serverEnv(database.url, extra),
+      cwd: REPO_ROOT,
+      print,
+    });
+    return () => {
+      print(
+        '\n## Bulk actions\n\nPOST /api/v2/batches/actions/<name>?actionParams[skipConfirmation]=true over every prospect of an org, timed until the batch is finished (deliveries run in the same worker as they come up in the queue; those still queued at the end are not waited for)\n',
+      );
+      print(bulkActionsTable(result));
+      print('\ntargets:');
+      for (const line of bulkActionsTargetLines(result)) print(line);
+    };
+  } catch (error) {
+    if (state.interrupted) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    print(`  bulk actions not measured: ${message}`);
+    return () => print(`\n## Bulk actions\n\nnot measured: ${message}`);
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
+
 async function run(state: RunState): Promise<void> {
   const started = performance.now();
   print(`parts: ${[...PARTS].join(', ')}; ${machineLoad()}`);
@@ -370,6 +409,7 @@ async function run(state: RunState): Promise<void> {
   const writesRss = PARTS.has('writes') ? sampleRss(cadenceServer.pid) : undefined;
   if (PARTS.has('writes')) reports.push(await writesPart(state, database, seeded.orgs, cadenceServer, getOne));
   writesRss?.stop();
+  if (PARTS.has('bulkActions')) reports.push(await bulkActionsPart(state, database, cadenceServer));
   rss.stop();
 
   for (const report of reports) report();

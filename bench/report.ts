@@ -1,5 +1,6 @@
 // The printed results: a markdown table per measurement and the targets, each met or not.
 // The benchmark reports; it does not fail on a missed target.
+import type { ActionRun, BulkActionsResult, CeilingRun } from './bulk-actions.js';
 import type { CustomPairResult } from './custom-scenarios.js';
 import type { LoadResult } from './load.js';
 import type { Scenario } from './scenarios.js';
@@ -318,4 +319,62 @@ export function bulkUpsertTable(result: BulkUpsertResult): string {
 export function bulkUpsertTargetLine(result: BulkUpsertResult): string {
   const complete = result.unfinished === 0 && result.failures === 0;
   return `- bulk upsert >= ${BULK_UPSERT_TARGET}x ceiling rows/s: ${verdict(result.ratio >= BULK_UPSERT_TARGET && complete, `${number(result.ratio, 2)}x${complete ? '' : `; ${result.unfinished} batches not finished, ${result.failures} items in error`}`)}`;
+}
+
+/** Bulk actions against plain SQL over the same number of records, as the bulk upsert. */
+export const BULK_ACTION_TARGET = 0.3;
+
+const actionComplete = (run: ActionRun) => run.final.state === 'finished' && run.final.failures === 0 && run.applied === run.records;
+
+export function bulkActionsTable(result: BulkActionsResult): string {
+  const actionRow = (label: string, run: ActionRun, ceiling: number): string[] => [
+    label,
+    `${number(run.answerMs / 1000, 1)} s / ${number(run.seconds, 1)} s`,
+    `**${number(run.recordsPerSecond)}**`,
+    `**${number(run.recordsPerSecond / ceiling, 2)}x**`,
+    `${run.final.state}, ${number(run.final.failures)} failures, ${number(run.final.pending)} pending; ${number(run.applied)} of ${number(run.records)} applied`,
+    `${number(run.events)} / ${run.webhook ? `${number(run.webhookJobs)} / ${number(run.deliveries)}` : '- / -'}`,
+    `${number(run.workerCpuSeconds, 1)} s / ${number(run.serverCpuSeconds, 1)} s`,
+  ];
+  const ceilingRow = (label: string, run: CeilingRun): string[] => [label, `${number(run.seconds, 1)} s`, number(run.recordsPerSecond), '', '', '', ''];
+  const rows: string[][] = [];
+  for (const run of result.modify) {
+    rows.push(actionRow(`prospectsBulkModify (title), ${run.webhook ? 'webhook on prospect.*' : 'no webhook'}`, run, result.modifyCeilingPerSecond));
+  }
+  result.modifyCeiling.forEach((c, i) =>
+    rows.push(ceilingRow(`ceiling ${i === 0 ? 'before' : 'after'}: UPDATE prospects SET title ... id = ANY (1,000 ids) x ${number(c.statements)}`, c)),
+  );
+  if (result.destroy && result.destroyCeiling) rows.push(actionRow('prospectsDestroyAll, no webhook', result.destroy, result.destroyCeiling.recordsPerSecond));
+  if (result.destroyCeiling) {
+    rows.push(ceilingRow(`ceiling: DELETE FROM prospects ... id = ANY (1,000 ids) x ${number(result.destroyCeiling.statements)}`, result.destroyCeiling));
+  }
+  return table(
+    [
+      `${number(result.records)} prospects per action, one \`cadence worker\` (WORKER_CONCURRENCY=${result.concurrency})`,
+      'POST answered / POST to finished',
+      'records/s',
+      'ratio to the ceiling (UPDATE: mean of its two runs)',
+      'batch at the end',
+      'events / webhook jobs / deliveries during the timing',
+      'CPU worker / cadence serve',
+    ],
+    rows,
+  );
+}
+
+export function bulkActionsTargetLines(result: BulkActionsResult): string[] {
+  const line = (label: string, run: ActionRun | undefined, ceiling: number | undefined, target: number | undefined) => {
+    if (!run || ceiling === undefined) return `- ${label}: NOT MET (not measured)`;
+    const ratio = run.recordsPerSecond / ceiling;
+    const detail = `${number(ratio, 2)}x${actionComplete(run) ? '' : `; batch ${run.final.state}, ${run.final.failures} failures, ${run.applied} of ${run.records} applied`}`;
+    if (target === undefined) return `- ${label}: no fixed target, reported (${detail})`;
+    return `- ${label} >= ${target}x ceiling records/s: ${verdict(ratio >= target && actionComplete(run), detail)}`;
+  };
+  const modify = (webhook: boolean) => result.modify.find((r) => r.webhook === webhook);
+  return [
+    line('prospectsBulkModify, no webhook', modify(false), result.modifyCeilingPerSecond, BULK_ACTION_TARGET),
+    line('prospectsBulkModify, webhook on prospect.*', modify(true), result.modifyCeilingPerSecond, BULK_ACTION_TARGET),
+    line('prospectsDestroyAll against DELETE', result.destroy, result.destroyCeiling?.recordsPerSecond, undefined),
+    ...result.errors.map((e) => `- not measured: ${e}`),
+  ];
 }

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type postgres from 'postgres';
 import { makeCertificate } from '../test/runtime/webhooks/certificates.js';
+import { createWebhook, fetchBatchState, waitFor, webhookJobsWritten, type BatchState } from './batches.js';
 import { measure, type LoadOptions, type LoadResult, type Target } from './load.js';
 import { cpuMilliseconds, startChildProcess, type ChildProcessHandle } from './processes.js';
 import { startReceiver, type Receiver } from './webhooks.js';
@@ -280,12 +281,6 @@ async function ceilingRun(sql: postgres.Sql, org: BulkOrg, records: readonly Pla
   return { orgId: org.orgId, seconds, rowsPerSecond: records.length / seconds, statements };
 }
 
-interface BatchState {
-  readonly state: string;
-  readonly pending: number;
-  readonly failures: number;
-}
-
 async function send(options: BulkUpsertOptions, body: string): Promise<{ id: string; ms: number }> {
   const started = performance.now();
   const response = await fetch(`${options.apiUrl}${BULK_UPSERT}`, {
@@ -297,17 +292,6 @@ async function send(options: BulkUpsertOptions, body: string): Promise<{ id: str
   const text = await response.text();
   if (response.status !== 200) throw new Error(`POST ${BULK_UPSERT} answered ${response.status}: ${text.slice(0, 300)}`);
   return { id: String((JSON.parse(text) as { data: { id: string | number } }).data.id), ms: performance.now() - started };
-}
-
-async function batchState(options: BulkUpsertOptions, id: string): Promise<BatchState> {
-  const response = await fetch(`${options.apiUrl}/api/v2/batches/${id}`, {
-    headers: { authorization: `Bearer ${options.cadenceOrg.token}` },
-    signal: AbortSignal.timeout(30_000),
-  });
-  const text = await response.text();
-  if (response.status !== 200) throw new Error(`GET /api/v2/batches/${id} answered ${response.status}: ${text.slice(0, 300)}`);
-  const attributes = (JSON.parse(text) as { data: { attributes: Record<string, unknown> } }).data.attributes;
-  return { state: String(attributes.state), pending: Number(attributes.pending ?? 0), failures: Number(attributes.failures ?? 0) };
 }
 
 const done = (state: BatchState) => state.state === 'finished' || state.state === 'failed';
@@ -327,7 +311,7 @@ async function waitForBatches(options: BulkUpsertOptions, ids: readonly string[]
     for (const id of ids) {
       const known = states.get(id);
       if (known && done(known)) continue;
-      const state = await batchState(options, id);
+      const state = await fetchBatchState({ apiUrl: options.apiUrl, token: options.cadenceOrg.token }, id);
       states.set(id, state);
       if (done(state)) at = performance.now();
     }
@@ -393,7 +377,9 @@ export async function runBulkUpsert(options: BulkUpsertOptions): Promise<BulkUps
     const caFile = join(folder, 'receiver-cert.pem');
     await writeFile(caFile, certificate.cert);
     receiver = await startReceiver(certificate);
-    const webhookId = options.webhook ? await createWebhook(options, `https://127.0.0.1:${receiver.port}/`) : undefined;
+    const webhookId = options.webhook
+      ? await createWebhook({ apiUrl: options.apiUrl, token: options.cadenceOrg.token }, `https://127.0.0.1:${receiver.port}/`)
+      : undefined;
     const env = options.workerEnv({ LOG_LEVEL: 'warn', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_CA_FILE: caFile });
     const concurrency = env.WORKER_CONCURRENCY ? env.WORKER_CONCURRENCY : '4 (default)';
     worker = startChildProcess('cadence worker', { args: ['bin/cadence.js', 'worker'], env, cwd: options.cwd });
@@ -441,16 +427,7 @@ export async function runBulkUpsert(options: BulkUpsertOptions): Promise<BulkUps
 
     const events = await countOf(sql, `select count(*) as n from events where org_id = $1 and id > $2 and resource_type = 'prospect'`, [org, eventsBefore]);
     const rowsCreated = (await countOf(sql, `select count(*) as n from prospects where org_id = $1`, [org])) - prospectsBefore;
-    // Jobs done are deleted: a job written is one still queued or one that made an attempt.
-    const webhookJobs = await countOf(
-      sql,
-      `select count(*) as n from (
-         select event_id from webhook_attempts where org_id = $1 and webhook_id = $2 and event_id > $3
-         union
-         select (j.payload->>'eventId')::bigint from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
-          where t.identifier = 'deliver_webhook' and (j.payload->>'webhookId')::bigint = $2 and (j.payload->>'eventId')::bigint > $3) jobs`,
-      [org, webhookId ?? 0, eventsBefore],
-    );
+    const webhookJobs = webhookId === undefined ? 0 : await webhookJobsWritten(sql, org, webhookId, eventsBefore);
 
     if (after) await ceilingOnce(after);
     const ceilingRowsPerSecond = ceiling.reduce((sum, c) => sum + c.rowsPerSecond, 0) / Math.max(ceiling.length, 1);
@@ -482,21 +459,4 @@ export async function runBulkUpsert(options: BulkUpsertOptions): Promise<BulkUps
     await receiver?.close();
     await rm(folder, { recursive: true, force: true });
   }
-}
-
-async function waitFor(condition: () => boolean, limitMs: number): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (!condition() && Date.now() < deadline) await sleep(20);
-}
-
-async function createWebhook(options: BulkUpsertOptions, url: string): Promise<number> {
-  const response = await fetch(`${options.apiUrl}/api/v2/webhooks`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${options.cadenceOrg.token}`, 'content-type': MEDIA_TYPE },
-    body: JSON.stringify({ data: { type: 'webhook', attributes: { url, resource: 'prospect', action: '*', secret: 'bench-secret' } } }),
-    signal: AbortSignal.timeout(10_000),
-  });
-  const text = await response.text();
-  if (response.status !== 201) throw new Error(`creating the webhook answered ${response.status}: ${text.slice(0, 300)}`);
-  return Number((JSON.parse(text) as { data: { id: string } }).data.id);
 }
