@@ -18,7 +18,13 @@ let worker: StartedWorker | undefined;
 let other: CreatedOrg;
 beforeAll(async () => {
   api = await startTestApi({ poolSize: 4 });
-  worker = await startWorker({ databaseUrl: api.databaseUrl, concurrency: 4, log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
+  // No webhooks are subscribed: deliveries would have nowhere to go, and a resolver that finds nothing.
+  worker = await startWorker({
+    databaseUrl: api.databaseUrl,
+    concurrency: 4,
+    log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    delivery: { allowedHosts: new Set<string>(), resolver: async () => [] },
+  });
   other = await api.newOrg('Other org');
   for (const org of [api.org, other]) {
     const response = await api.request('POST', '/api/v2/imports/actions/bulkUpsert', {
