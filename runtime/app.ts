@@ -130,15 +130,17 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
 
   const api = new Hono<ApiEnv>();
   api.use('*', bearerAuthentication(deps.sql, { cache: new TokenCache() }));
-  mountResources(api, engine, modules.values());
+  // Ahead of the resource routes: the bulk module serves the batch's confirm and cancel.
   mountBulkRoutes(api, {
     sql: deps.sql,
+    writer,
     customObjects,
     behaviours: standardBehaviours,
     allowance: allowanceOptions(deps.config),
     publicBaseUrl: deps.config.publicBaseUrl,
     clock,
   });
+  mountResources(api, engine, modules.values());
   mountDefinitionRoutes(api, { sql: deps.sql, standardTypes: new Set(descriptors.keys()), publicBaseUrl: deps.config.publicBaseUrl });
   mountCustomObjectRoutes(api, customObjects);
   mountUnsupportedMethods(api, descriptors.values());

@@ -79,30 +79,30 @@ export async function createUpsertBatch(tx: Transaction, batch: NewBatch): Promi
            with ordinality as u(data, state, info, errors, position)
      order by u.position
     returning id, state`;
-  await enqueueJobs(
+  await enqueueChunks(
     tx,
-    chunkJobs(
-      batch.orgId,
-      batchId,
-      ids.filter((i) => i.state === 'pending').map((i) => i.id),
-    ),
+    CHUNK_TASK,
+    batch.orgId,
+    batchId,
+    ids.filter((i) => i.state === 'pending').map((i) => i.id),
   );
   return batchId;
 }
 
 /**
- * One job per CHUNK_SIZE pending items, by id range. The ranges partition this batch's pending
- * items whatever other ids interleave; the job key makes a second enqueue of a chunk harmless.
+ * Enqueues one `task` job per CHUNK_SIZE pending items, by id range. The ranges partition the
+ * batch's pending items whatever other ids interleave; the job key makes a second enqueue of a
+ * chunk harmless.
  */
-function chunkJobs(orgId: number, batchId: number, pendingIds: number[]): JobSpec[] {
+export async function enqueueChunks(tx: Transaction, task: string, orgId: number, batchId: number, pendingIds: readonly number[]): Promise<void> {
   const sorted = [...pendingIds].sort((a, b) => a - b);
   const jobs: JobSpec[] = [];
   for (let start = 0; start < sorted.length; start += CHUNK_SIZE) {
     const slice = sorted.slice(start, start + CHUNK_SIZE);
     const payload: ChunkPayload = { orgId, batchId, firstItemId: slice[0]!, lastItemId: slice.at(-1)! };
-    jobs.push({ task: CHUNK_TASK, payload: { ...payload }, jobKey: `${CHUNK_TASK}:${orgId}:${batchId}:${payload.firstItemId}`, maxAttempts: CHUNK_MAX_ATTEMPTS });
+    jobs.push({ task, payload: { ...payload }, jobKey: `${task}:${orgId}:${batchId}:${payload.firstItemId}`, maxAttempts: CHUNK_MAX_ATTEMPTS });
   }
-  return jobs;
+  await enqueueJobs(tx, jobs);
 }
 
 function countByErrorId(items: readonly { readonly state: ItemState; readonly errors?: readonly ErrorObject[] | undefined }[]): Record<string, number> {
@@ -136,15 +136,17 @@ function mergeCounts(a: Record<string, number>, b: Record<string, number>): Reco
 /** The batch as a chunk needs it; undefined once purged. */
 export interface ChunkBatch {
   readonly state: string;
-  readonly action: UpsertAction;
+  readonly action: string;
   readonly resourceType: string;
   readonly dupeMethod: DupeMethod;
   readonly actor: Actor;
+  /** A bulk action's parameters (runtime/bulk/actions); null for upserts. */
+  readonly payload: unknown;
 }
 
 export async function loadChunkBatch(tx: Transaction, orgId: number, batchId: number): Promise<ChunkBatch | undefined> {
   const [row] = await tx<ChunkBatch[]>`
-    select state, action, resource_type as "resourceType", dupe_method as "dupeMethod", actor
+    select state, action, resource_type as "resourceType", dupe_method as "dupeMethod", actor, payload
       from batches where org_id = ${orgId} and id = ${batchId}`;
   return row;
 }
@@ -152,6 +154,8 @@ export async function loadChunkBatch(tx: Transaction, orgId: number, batchId: nu
 export interface PendingItem {
   readonly id: number;
   readonly data: string;
+  /** The record the item is about, for bulk actions (their items are made with it). */
+  readonly itemId: number | null;
 }
 
 /**
@@ -160,7 +164,7 @@ export interface PendingItem {
  */
 export async function lockPendingItems(tx: Transaction, chunk: ChunkPayload): Promise<PendingItem[]> {
   return tx<PendingItem[]>`
-    select id, data from batch_items
+    select id, data, item_id as "itemId" from batch_items
      where org_id = ${chunk.orgId} and batch_id = ${chunk.batchId} and id between ${chunk.firstItemId} and ${chunk.lastItemId}
        and state = 'pending'
      order by id
@@ -173,6 +177,8 @@ export interface ItemResult {
   readonly state: Exclude<ItemState, 'pending'>;
   readonly itemId: number | null;
   readonly errors?: readonly ErrorObject[];
+  /** Says why, for an item skipped by the batch rather than by its own record; else the errors' details. */
+  readonly info?: string;
 }
 
 /**
@@ -188,7 +194,7 @@ export async function recordChunk(tx: Transaction, chunk: ChunkPayload, results:
       from unnest(${tx.array(results.map((r) => r.id))}::bigint[],
                   ${tx.array(results.map((r) => r.state))}::text[],
                   ${tx.array(results.map((r) => r.itemId) as number[])}::bigint[],
-                  ${tx.array(results.map((r) => infoOf(r.errors)) as string[])}::text[],
+                  ${tx.array(results.map((r) => r.info ?? infoOf(r.errors)) as string[])}::text[],
                   ${tx.array(results.map((r) => (r.errors ? JSON.stringify(r.errors) : null)) as string[])}::text[])
            as u(id, state, item_id, info, errors)
      where i.org_id = ${chunk.orgId} and i.id = u.id`;
@@ -204,18 +210,20 @@ async function countIntoBatch(
   startedAt: Date,
   now: Date,
 ): Promise<void> {
-  const [batch] = await tx<{ pending: number; failures: number; summary: FailureSummary | null }[]>`
-    select pending, failures, summary from batches where org_id = ${orgId} and id = ${batchId} for no key update`;
+  const [batch] = await tx<{ state: string; pending: number; failures: number; summary: FailureSummary | null }[]>`
+    select state, pending, failures, summary from batches where org_id = ${orgId} and id = ${batchId} for no key update`;
   if (!batch) return;
   const pending = batch.pending - counts.done;
   const failures = batch.failures + counts.failures;
   const summary = failures ? summaryOf(failures, mergeCounts(batch.summary?.errors ?? {}, counts.errors), counts.fatal) : null;
-  const state = counts.fatal ? 'failed' : pending <= 0 ? 'finished' : 'pending';
+  // A canceled batch stays canceled while its last chunks are counted in.
+  const state = batch.state === 'canceled' ? 'canceled' : counts.fatal ? 'failed' : pending <= 0 ? 'finished' : 'pending';
+  const finishedAt = state === 'finished' || state === 'failed' ? now.toISOString() : null;
   const at = now.toISOString();
   await tx`
     update batches
        set pending = ${pending}, failures = ${failures}, summary = ${summary ? tx.json(summary as never) : null}, state = ${state},
-           started_at = coalesce(started_at, ${startedAt.toISOString()}), finished_at = ${state === 'pending' ? null : at}, updated_at = ${at}
+           started_at = coalesce(started_at, ${startedAt.toISOString()}), finished_at = ${finishedAt}, updated_at = ${at}
      where org_id = ${orgId} and id = ${batchId}`;
 }
 

@@ -1,4 +1,4 @@
-import { validationError, type FieldError } from '../jsonapi/index.js';
+import { ApiError, validationError, type FieldError } from '../jsonapi/index.js';
 import type { ResourceDescriptor } from '../model/descriptor.js';
 import type { Transaction } from '../tenancy/index.js';
 import type { Behaviours, RecordLookup, RecordPresence } from './behaviour.js';
@@ -159,8 +159,9 @@ async function writeGroup(
     } else if (op.kind === 'delete') {
       prepared.push({ index, op, current, changes: null });
     } else {
-      const given = typeof op.changes === 'function' ? op.changes(current, set.now) : op.changes;
-      prepared.push({ index, op, current, changes: { ...withDerived(rules, given, current), ...(given.domainEvent && { domainEvent: given.domainEvent }) } });
+      const given = changesOf(op, current, set.now);
+      if (given instanceof ApiError) outcomes[index] = { status: 'refused', error: given };
+      else prepared.push({ index, op, current, changes: { ...withDerived(rules, given, current), ...(given.domainEvent && { domainEvent: given.domainEvent }) } });
     }
   }
 
@@ -203,6 +204,20 @@ async function writeGroup(
     }
   }
   return { events, created };
+}
+
+/**
+ * An update's changes; an action refusing the record as it is (a sequence state that cannot
+ * pause) is that record's refusal, as a rule problem would be, not the whole set's failure.
+ */
+function changesOf(op: UpdateOperation, current: Row, now: Date): UpdateChanges | ApiError {
+  if (typeof op.changes !== 'function') return op.changes;
+  try {
+    return op.changes(current, now);
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
 }
 
 /**

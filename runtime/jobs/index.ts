@@ -78,7 +78,7 @@ export function createTaskList(deps: WorkerDependencies): TaskList {
       log: deps.log,
     }),
     [LIFECYCLE_TASK]: deliverLifecycleTask({ sql: deps.sql, delivery: deps.delivery, log: deps.log }),
-    ...bulkTasks({ sql: deps.sql, writer, customObjects: customObjectsOf(deps.sql, clock, writer), clock, log: deps.log }),
+    ...bulkTasks({ sql: deps.sql, writer, behaviours: standardBehaviours, customObjects: customObjectsOf(deps.sql, clock, writer), clock, log: deps.log }),
   };
 }
 

@@ -1,67 +1,26 @@
 import type { Task } from 'graphile-worker';
-import type { Logger } from 'pino';
-import type postgres from 'postgres';
 import type { RecordWriter, WriteOutcome } from '../engine/write-operations.js';
 import { resourceNotFound, type ErrorObject } from '../jsonapi/index.js';
-import { orgScopedTransaction, type Transaction } from '../tenancy/index.js';
-import { failBatch, loadChunkBatch, lockPendingItems, recordChunk, type ChunkPayload, type ItemResult, type PendingItem } from './batch-store.js';
+import type { Transaction } from '../tenancy/index.js';
+import type { ItemResult, PendingItem } from './batch-store.js';
+import { chunkTask, FatalBatchError, type ChunkRunnerDependencies } from './chunk-runner.js';
 import { planRecord, type RecordPlan } from './record-plan.js';
+import type { UpsertAction } from './upsert-request.js';
 import type { UpsertTarget, UpsertTargets } from './upsert-targets.js';
 
-export interface ChunkTaskDependencies {
-  readonly sql: postgres.Sql;
+export interface UpsertChunkDependencies extends ChunkRunnerDependencies {
   readonly writer: RecordWriter;
   readonly targets: UpsertTargets;
-  readonly clock: () => Date;
-  readonly log: Logger;
 }
 
-/** A failure of the batch as a whole, not of one record: its resource type is gone. */
-class FatalBatchError extends Error {}
-
-/**
- * Writes one chunk of a bulk upsert: its pending items, through the record writer, in one
- * transaction with their new states and the batch's counters. A worker killed mid-chunk rolls
- * all of it back and another runs the chunk again; a chunk that ran to the end leaves no item
- * pending, so running it again writes nothing. No record is written twice, none is lost.
- *
- * A chunk that keeps failing for reasons of its own (not a refused record: those are item
- * errors) fails the batch on its last attempt, so no batch stays pending for ever.
- */
-export function bulkUpsertChunkTask(deps: ChunkTaskDependencies): Task {
-  return async (payload, helpers) => {
-    const chunk = payload as ChunkPayload;
-    try {
-      await writeChunk(deps, chunk);
-    } catch (error) {
-      const fatal = error instanceof FatalBatchError;
-      if (!fatal && helpers.job.attempts < helpers.job.max_attempts) throw error;
-      const reason = fatal ? error.message : `A chunk failed ${helpers.job.attempts} times; the last error: ${(error as Error).message}`;
-      deps.log.error({ err: error, batchId: chunk.batchId, orgId: chunk.orgId }, 'bulk upsert batch failed');
-      await orgScopedTransaction(deps.sql, chunk.orgId, (tx) => failBatch(tx, chunk.orgId, chunk.batchId, reason, deps.clock()));
-    }
-  };
-}
-
-async function writeChunk(deps: ChunkTaskDependencies, chunk: ChunkPayload): Promise<void> {
-  const startedAt = deps.clock();
-  await orgScopedTransaction(deps.sql, chunk.orgId, async (tx) => {
-    const batch = await loadChunkBatch(tx, chunk.orgId, chunk.batchId);
-    // Purged, failed or canceled: nothing of it is written any more.
-    if (!batch || batch.state !== 'pending') return;
-    const items = await lockPendingItems(tx, chunk);
-    if (items.length === 0) return;
-    const target = await deps.targets.resolve(batch.action, chunk.orgId, batch.resourceType);
+/** The task of bulk upserts' chunks (chunk-runner.ts): each pending item's record, planned and written. */
+export function bulkUpsertChunkTask(deps: UpsertChunkDependencies): Task {
+  return chunkTask(deps, async (tx, batch, items, chunk) => {
+    const target = await deps.targets.resolve(batch.action as UpsertAction, chunk.orgId, batch.resourceType);
     if ('refused' in target) throw new FatalBatchError(target.refused);
     const plans = items.map((item) => planRecord(target, JSON.parse(item.data) as Record<string, unknown>, batch.dupeMethod));
     const outcomes = await writePlans(tx, deps.writer, { orgId: chunk.orgId, actor: batch.actor, target }, plans);
-    await recordChunk(
-      tx,
-      chunk,
-      items.map((item, i) => resultOf(item, plans[i]!, outcomes[i], target)),
-      startedAt,
-      deps.clock(),
-    );
+    return items.map((item, i) => resultOf(item, plans[i]!, outcomes[i], target));
   });
 }
 

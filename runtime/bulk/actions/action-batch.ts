@@ -1,0 +1,111 @@
+import type { Actor } from '../../engine/index.js';
+import type { Transaction } from '../../tenancy/index.js';
+import { enqueueChunks, type FailureSummary } from '../batch-store.js';
+import { MAX_BULK_ACTION_RECORDS } from './selection.js';
+
+/**
+ * Batches of bulk actions in SQL: made with one item per selected record (the snapshot the
+ * batch applies to), started with one chunk job per thousand items, and emptied of pending
+ * items when canceled before they started. Every function runs in the caller's org-scoped
+ * transaction.
+ */
+
+export const ACTION_CHUNK_TASK = 'bulk_action_chunk';
+
+/**
+ * A batch over more records than this must be confirmed with `confirmedCount`, as deletes
+ * always must: a filter that matches far more than meant should not run on one click.
+ */
+export const CONFIRMED_COUNT_REQUIRED_ABOVE = 1000;
+
+export interface NewActionBatch {
+  readonly orgId: number;
+  readonly action: string;
+  readonly resourceType: string;
+  readonly actor: Actor;
+  readonly now: Date;
+  /** What the batch was asked to do, shown as its `payload`; `parameters` is what the chunks read. */
+  readonly payload: Readonly<Record<string, unknown>>;
+  readonly recordIds: readonly number[];
+  readonly skipConfirmation: boolean;
+  readonly destructive: boolean;
+}
+
+/** The batch made, and whether it is processing (so its items are to be charged to the allowance now). */
+export interface MadeBatch {
+  readonly batchId: number;
+  readonly started: boolean;
+  readonly count: number;
+}
+
+/**
+ * Inserts the batch: `failed` at once over MAX_BULK_ACTION_RECORDS (nothing applied, no items),
+ * else `confirming`, or `pending` and started when confirmation is skipped.
+ */
+export async function createActionBatch(tx: Transaction, batch: NewActionBatch): Promise<MadeBatch> {
+  const at = batch.now.toISOString();
+  if (batch.recordIds.length > MAX_BULK_ACTION_RECORDS) {
+    const summary: FailureSummary = {
+      failures: 0,
+      errors: {},
+      fatal: `The action matches more than ${MAX_BULK_ACTION_RECORDS} records, the most one bulk action may change; narrow actionParams[filter] or split it by ids`,
+    };
+    const [row] = await tx<{ id: number }[]>`
+      insert into batches (org_id, action, resource_type, actor, payload, state, total, pending, failures, summary, finished_at, created_at, updated_at)
+      values (${batch.orgId}, ${batch.action}, ${batch.resourceType}, ${tx.json(batch.actor as never)}, ${tx.json(batch.payload as never)},
+              'failed', 0, 0, 0, ${tx.json(summary as never)}, ${at}, ${at}, ${at})
+      returning id`;
+    return { batchId: row!.id, started: false, count: 0 };
+  }
+  const count = batch.recordIds.length;
+  const required = batch.destructive || count > CONFIRMED_COUNT_REQUIRED_ABOVE;
+  const [row] = await tx<{ id: number }[]>`
+    insert into batches (org_id, action, resource_type, actor, payload, state, confirm_count, confirmed_count_required,
+                         total, pending, failures, started_at, created_at, updated_at)
+    values (${batch.orgId}, ${batch.action}, ${batch.resourceType}, ${tx.json(batch.actor as never)}, ${tx.json(batch.payload as never)},
+            ${batch.skipConfirmation ? 'pending' : 'confirming'}, ${count}, ${required},
+            ${count}, ${count}, 0, ${batch.skipConfirmation ? at : null}, ${at}, ${at})
+    returning id`;
+  const batchId = row!.id;
+  await tx`
+    insert into batch_items (org_id, batch_id, item_id, data, state, failed, created_at, updated_at)
+    select ${batch.orgId}, ${batchId}, u.id, format('{"type":%s,"id":"%s"}', to_json(${batch.resourceType}::text), u.id), 'pending', false, ${at}, ${at}
+      from unnest(${tx.array(batch.recordIds as number[])}::bigint[]) as u(id)
+     order by u.id`;
+  if (batch.skipConfirmation) await startActionBatch(tx, batch.orgId, batchId, batch.now);
+  return { batchId, started: batch.skipConfirmation, count };
+}
+
+/**
+ * Starts processing: one chunk job per thousand pending items. A batch with none (an empty
+ * selection) is finished at once.
+ */
+export async function startActionBatch(tx: Transaction, orgId: number, batchId: number, now: Date): Promise<void> {
+  const pending = await tx<{ id: number }[]>`
+    select id from batch_items where org_id = ${orgId} and batch_id = ${batchId} and state = 'pending' order by id`;
+  if (pending.length > 0) {
+    await enqueueChunks(
+      tx,
+      ACTION_CHUNK_TASK,
+      orgId,
+      batchId,
+      pending.map((p) => Number(p.id)),
+    );
+    return;
+  }
+  const at = now.toISOString();
+  await tx`update batches set state = 'finished', finished_at = ${at}, updated_at = ${at} where org_id = ${orgId} and id = ${batchId} and state = 'pending'`;
+}
+
+/**
+ * A batch canceled while `confirming` has no chunk jobs to mark its items: they are marked
+ * here, skipped, and its `pending` is 0. (A batch canceled while processing is emptied by its
+ * remaining chunk jobs, which write nothing: runtime/bulk/chunk-runner.ts.)
+ */
+export async function skipUnstartedItems(tx: Transaction, orgId: number, batchId: number, now: Date): Promise<void> {
+  const at = now.toISOString();
+  await tx`
+    update batch_items set state = 'skipped', info = 'Not applied: the batch was canceled before it was confirmed', updated_at = ${at}
+     where org_id = ${orgId} and batch_id = ${batchId} and state = 'pending'`;
+  await tx`update batches set pending = 0, updated_at = ${at} where org_id = ${orgId} and id = ${batchId}`;
+}
