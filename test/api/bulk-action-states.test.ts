@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StartedWorker } from '../../runtime/jobs/index.js';
 import { startTestApi, type ApiResponse, type TestApi } from '../helpers/api.js';
+import { until } from '../helpers/wait.js';
 import {
   attributesOf,
   batchCount,
@@ -65,7 +66,7 @@ describe('confirming', () => {
   it('without skipConfirmation: confirming, confirmCount, confirmedCountRequired false for a small modify; nothing applied', async () => {
     const org = await freshOrg(api);
     const ids = await prospects(org, [{ lastName: 'Wait' }, { lastName: 'Wait' }]);
-    const response = await startAction(org, 'prospectsBulkModify', 'actionParams[filter][lastName][]=Wait', { title: 'Boss' });
+    const response = await startAction(org, 'prospectsBulkModify', 'actionParams[filter][lastName][]=Wait&actionParams[skipConfirmation]=false', { title: 'Boss' });
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     expect(response.body.data.type).toBe('batch');
     expect(response.body.data.attributes).toMatchObject({
@@ -180,7 +181,7 @@ describe('confirm', () => {
     expect((await org.request('GET', `/api/v2/batches/${made.body.data.id}`)).body.data.attributes.state).toBe('confirming');
   });
 
-  it('422 invalidBatchState for a batch that is not confirming (pending, finished, canceled)', async () => {
+  it('422 invalidBatchState for a batch that is not confirming (finished, canceled; pending is in the cancel tests)', async () => {
     const org = await freshOrg(api);
     await prospects(org, [{ firstName: 'A' }]);
     const { started } = await runAction(org, 'prospectsAddTags', '', { tags: ['x'] });
@@ -224,6 +225,19 @@ describe('confirm', () => {
   });
 });
 
+describe("another org's batch", () => {
+  it('is not found by confirm or cancel (the contract is silent; 404 as for any record of another org)', async () => {
+    const org = await freshOrg(api);
+    const [id] = await prospects(org, [{ firstName: 'A' }]);
+    const made = await startAction(org, 'prospectsBulkModify', '', { title: 'Theirs' });
+    const stranger = await freshOrg(api, 'Stranger org');
+    expectError(await confirm(stranger, made.body.data.id), 404, { id: 'resourceNotFound' });
+    expectError(await cancel(stranger, made.body.data.id), 404, { id: 'resourceNotFound' });
+    expect((await org.request('GET', `/api/v2/batches/${made.body.data.id}`)).body.data.attributes.state).toBe('confirming');
+    expect((await attributesOf(org, `prospects/${id}`)).title).toBeNull();
+  });
+});
+
 describe('cancel', () => {
   it('from confirming: canceled with canceledAt; nothing applied', async () => {
     const org = await freshOrg(api);
@@ -245,6 +259,7 @@ describe('cancel', () => {
     try {
       const made = await startAction(org, 'prospectsBulkModify', 'actionParams[skipConfirmation]=true', { title: 'Never' });
       expect(made.body.data.attributes.state).toBe('pending');
+      expectError(await confirm(org, made.body.data.id), 422, { id: 'invalidBatchState' });
       const canceled = await cancel(org, made.body.data.id);
       expect(canceled.status, JSON.stringify(canceled.body)).toBe(200);
       expect(canceled.body.data.attributes).toMatchObject({ state: 'canceled' });
@@ -272,6 +287,54 @@ describe('cancel', () => {
   });
 });
 
+describe('more than one chunk (1,000 records each)', () => {
+  async function itemCount(org: OrgClient, batchId: number | string, state: string): Promise<number> {
+    const { body } = await org.request('GET', `/api/v2/batchItems?filter[batch][id]=${batchId}&filter[state]=${state}&count=true&page[size]=1`);
+    return body.meta.count;
+  }
+
+  async function taggedCount(org: OrgClient, tag: string): Promise<number> {
+    const [row] = await api.sql`select count(*)::int as n from prospects where org_id = ${org.orgId} and ${tag} = any(tags)`;
+    return row!.n;
+  }
+
+  it('2,500 records with skipConfirmation: every record changed, every item a success', async () => {
+    const org = await freshOrg(api);
+    await manyProspects(org, 2500, 'Chunked');
+    const { started, batch } = await runAction(org, 'prospectsAddTags', 'actionParams[filter][lastName][]=Chunked', { tags: ['chunked'] });
+    expect(batch).toMatchObject({ state: 'finished', total: 2500, pending: 0, failures: 0, summary: null });
+    expect(await itemCount(org, started.id, 'success')).toBe(2500);
+    expect(await taggedCount(org, 'chunked')).toBe(2500);
+  }, 120_000);
+
+  it('canceled while processing: records already changed stay changed, the rest are skipped saying so, pending drops to 0', async () => {
+    const org = await freshOrg(api);
+    await manyProspects(org, 6000, 'Stopped');
+    const made = await startAction(org, 'prospectsAddTags', 'actionParams[skipConfirmation]=true', { tags: ['stopped'] });
+    expect(made.status).toBe(200);
+    const id = made.body.data.id;
+    await until(
+      'the first chunk to be written',
+      async () => ((await org.request('GET', `/api/v2/batches/${id}`)).body.data.attributes.pending < 6000 ? true : undefined),
+      60_000,
+    );
+    const canceled = await cancel(org, id);
+    expect(canceled.status, JSON.stringify(canceled.body)).toBe(200);
+    const doneAtCancel = 6000 - canceled.body.data.attributes.pending;
+    const after = await drained(org, id);
+    expect(after).toMatchObject({ state: 'canceled', total: 6000, pending: 0 });
+    const [success, skipped] = [await itemCount(org, id, 'success'), await itemCount(org, id, 'skipped')];
+    expect(success + skipped).toBe(6000);
+    // Chunks already running when the cancel came finish: at most one per job the worker runs at once (2).
+    expect(success).toBeGreaterThanOrEqual(doneAtCancel);
+    expect(success).toBeLessThanOrEqual(doneAtCancel + 2 * 1000);
+    expect(skipped).toBeGreaterThan(0);
+    expect(await taggedCount(org, 'stopped')).toBe(success);
+    const { body } = await org.request('GET', `/api/v2/batchItems?filter[batch][id]=${id}&filter[state]=skipped&page[size]=100`);
+    for (const item of body.data) expect(item.attributes.info).toMatch(/cancel/i);
+  }, 120_000);
+});
+
 describe('more than 100,000 records', () => {
   it('200 with a failed batch, total 0 and summary.fatal; nothing applied, no items', async () => {
     const org = await freshOrg(api);
@@ -281,6 +344,8 @@ describe('more than 100,000 records', () => {
     expect(response.body.data.attributes).toMatchObject({ state: 'failed', total: 0 });
     expect(response.body.data.attributes.summary.fatal).toEqual(expect.any(String));
     expect(await itemsOf(org, response.body.data.id)).toEqual([]);
+    expectError(await cancel(org, response.body.data.id), 422, { id: 'invalidBatchState' });
+    expectError(await confirm(org, response.body.data.id), 422, { id: 'invalidBatchState' });
     await pause();
     const [tagged] = await api.sql`select count(*)::int as n from prospects where org_id = ${org.orgId} and tags is not null`;
     expect(tagged!.n).toBe(0);
@@ -328,11 +393,17 @@ describe('requests refused as a whole (no batch is made)', () => {
     await refused('prospectsBulkModify', '', { name: 'Read Only' }, 422, invalid('/data/attributes/name'));
     await refused('prospectsBulkModify', '', { noSuchField: 1 }, 422, invalid('/data/attributes/noSuchField'));
     await refused('prospectsBulkModify', '', { title: 7 }, 422, invalid('/data/attributes/title'));
+    await refused('prospectsBulkModify', '', { fieldName: 'name', fieldValue: 'Read Only' }, 422, { id: 'validationError' });
+    await refused('prospectsBulkModify', '', { title: 'X', ids: 'all' }, 422, invalid('/data/attributes/ids'));
+    await refused('prospectsBulkModify', '', { title: 'X', ids: ['one'] }, 422, { id: 'validationError' });
     await refused('prospectsDestroyAll', '', { tags: ['x'] }, 422, invalid('/data/attributes/tags'));
     await refused('prospectsAddTags', '', { tags: 'vip' }, 422, invalid('/data/attributes/tags'));
     await refused('prospectsAddTags', '', { tags: [1] }, 422, invalid('/data/attributes/tags'));
     await refused('prospectsAddTags', '', {}, 422, invalid('/data/attributes/tags'));
     await refused('prospectsAssignOwner', '', { ownerId: 999_999 }, 422, invalid('/data/attributes/ownerId'));
+    await refused('prospectsAssignOwner', '', {}, 422, invalid('/data/attributes/ownerId'));
+    await refused('prospectsAddTags', '', { tags: ['x'], ownerId: 1 }, 422, invalid('/data/attributes/ownerId'));
+    await refused('accountsAddAssignments', '', {}, 422, invalid('/data/attributes/userIds'));
     await refused('prospectsAssignAccount', '', { accountId: 999_999 }, 422, invalid('/data/attributes/accountId'));
     await refused('prospectsAssignOpportunity', '', { opportunityId: 999_999 }, 422, invalid('/data/attributes/opportunityId'));
     await refused('prospectsAddAssignments', '', { userIds: [999_999] }, 422, invalid('/data/attributes/userIds'));
@@ -341,6 +412,19 @@ describe('requests refused as a whole (no batch is made)', () => {
     await refused('prospectsAddToSequence', '', { mailboxId: mailbox }, 422, invalid('/data/attributes/sequenceId'));
     await refused('prospectsAddToSequence', '', { sequenceId: sequence }, 422, invalid('/data/attributes/mailboxId'));
     await refused('prospectsAddToSequence', '', { sequenceId: 999_999, mailboxId: mailbox }, 422, invalid('/data/attributes/sequenceId'));
+  });
+
+  it('422 for an unknown field of a custom object', async () => {
+    const defined = await org.request('POST', '/api/v2/customObjectDefinitions', {
+      body: {
+        data: { type: 'customObjectDefinition', attributes: { name: 'crate', displayName: 'Crate', displayField: 'label', fields: [{ name: 'label', type: 'string' }] } },
+      },
+    });
+    expect(defined.status).toBe(201);
+    await refused('customObjectBulkModify', 'actionParams[objectName]=crate', { weight: 3 }, 422, {
+      id: 'validationError',
+      source: { pointer: '/data/attributes/weight' },
+    });
   });
 
   it('an owner of another org is no record of this one', async () => {
@@ -372,6 +456,16 @@ describe('requests refused as a whole (no batch is made)', () => {
     expect((await cancel(deleter, destroy.body.data.id)).status).toBe(200);
     const accountsOnly = await userWithScopes(api, org, ['batches.read', 'batches.write', 'accounts.write']);
     expect((await startAction(accountsOnly, 'prospectsAddTags', '', { tags: ['x'] })).status).toBe(403);
+    const defined = await org.request('POST', '/api/v2/customObjectDefinitions', {
+      body: {
+        data: { type: 'customObjectDefinition', attributes: { name: 'shelf', displayName: 'Shelf', displayField: 'label', fields: [{ name: 'label', type: 'string' }] } },
+      },
+    });
+    expect(defined.status).toBe(201);
+    expect((await startAction(accountsOnly, 'customObjectBulkModify', 'actionParams[objectName]=shelf', { label: 'x' })).status).toBe(403);
+    const customWriter = await userWithScopes(api, org, ['batches.read', 'batches.write', 'customObjects.write']);
+    expect((await startAction(customWriter, 'customObjectBulkModify', 'actionParams[objectName]=shelf', { label: 'x' })).status).toBe(200);
+    expect((await startAction(customWriter, 'customObjectBulkDelete', 'actionParams[objectName]=shelf')).status).toBe(403);
   });
 });
 

@@ -9,6 +9,7 @@ import {
   identifier,
   newUserId,
   runAction,
+  settled,
   sortedIds,
   startTestWorker,
   states,
@@ -440,17 +441,25 @@ describe('sequences', () => {
     expect(updates.filter(([, id]) => id === paused)).toHaveLength(2);
   });
 
-  it('prospectsPauseAll pauses active sequence states', async () => {
+  it('prospectsPauseAll pauses active sequence states and leaves finished ones alone', async () => {
     const org = await freshOrg(api);
     const { sequence, mailbox } = await sequenceSetUp(org);
+    const other = await create(org, 'sequences', 'sequence', { name: 'Other' });
     const ids = await prospects(org, [{ firstName: 'A' }, { firstName: 'B' }]);
     const stateIds = [await sequenceState(org, ids[0]!, sequence, mailbox), await sequenceState(org, ids[1]!, sequence, mailbox)];
+    const done = await sequenceState(org, ids[0]!, other, mailbox);
+    expect((await org.request('POST', `/api/v2/sequenceStates/${done}/actions/finish`)).status).toBe(200);
     const { batch, items } = await runAction(org, 'prospectsPauseAll', '', {});
     expect(batch).toMatchObject(finished(2));
     expect(states(items)).toEqual(ids.map((id) => [id, 'success']));
-    for (const id of ids) expect((await statesOfProspect(org, id)).map((s) => s.attributes.state)).toEqual(['paused']);
-    expect(await eventsOf(org, 'sequenceState', ['sequenceState_updated'])).toEqual(sortedIds(stateIds).map((id) => ['sequenceState_updated', id]));
-    expect(await eventsOf(org, 'sequenceState', ['sequenceState_finished'])).toEqual([]);
+    expect((await statesOfProspect(org, ids[0]!)).map((s) => [s.id, s.attributes.state])).toEqual([
+      [stateIds[0], 'paused'],
+      [done, 'finished'],
+    ]);
+    expect((await statesOfProspect(org, ids[1]!)).map((s) => s.attributes.state)).toEqual(['paused']);
+    const updated = (await eventsOf(org, 'sequenceState', ['sequenceState_updated'])).filter(([, id]) => id !== done);
+    expect(updated).toEqual(sortedIds(stateIds).map((id) => ['sequenceState_updated', id]));
+    expect((await eventsOf(org, 'sequenceState', ['sequenceState_updated'])).filter(([, id]) => id === done)).toHaveLength(1);
   });
 });
 
@@ -459,7 +468,12 @@ describe('selection', () => {
     const org = await freshOrg(api);
     const [a, b, c] = await prospects(org, [{ lastName: 'Pick' }, { lastName: 'Pick' }, { lastName: 'Pick' }]);
     const [outside] = await prospects(org, [{ lastName: 'Elsewhere' }]);
-    const { batch, items } = await runAction(org, 'prospectsAddTags', 'actionParams[filter][lastName][]=Pick', { tags: ['picked'], ids: [a, String(c), outside] });
+    // An id of another org's prospect, even one the filter would match, is not selected either.
+    const [foreign] = await prospects(await freshOrg(api, 'Foreign org'), [{ lastName: 'Pick' }]);
+    const { batch, items } = await runAction(org, 'prospectsAddTags', 'actionParams[filter][lastName][]=Pick', {
+      tags: ['picked'],
+      ids: [a, String(c), outside, foreign],
+    });
     expect(batch).toMatchObject(finished(2));
     expect(states(items)).toEqual([
       [a, 'success'],
@@ -469,6 +483,17 @@ describe('selection', () => {
     expect((await attributesOf(org, `prospects/${b}`)).tags).toBeNull();
     expect((await attributesOf(org, `prospects/${c}`)).tags).toEqual(['picked']);
     expect((await attributesOf(org, `prospects/${outside}`)).tags).toBeNull();
+  });
+
+  it("the body's data.type may be absent or anything", async () => {
+    const org = await freshOrg(api);
+    const [id] = await prospects(org, [{ firstName: 'A' }]);
+    for (const data of [{ attributes: { tags: ['untyped'] } }, { type: 'prospect', attributes: { tags: ['typed'] } }]) {
+      const response = await org.request('POST', '/api/v2/batches/actions/prospectsAddTags?actionParams[skipConfirmation]=true', { body: { data } });
+      expect(response.status, JSON.stringify(response.body)).toBe(200);
+      expect((await settled(org, response.body.data.id)).attributes.state).toBe('finished');
+    }
+    expect([...(await attributesOf(org, `prospects/${id}`)).tags].sort()).toEqual(['typed', 'untyped']);
   });
 
   it('a filter selects exactly the records GET ?newFilterSyntax=true&filter... returns', async () => {
@@ -501,6 +526,7 @@ describe('selection', () => {
       `filter[account][id][]=${hooli}`,
       `filter[account][id][]=${acme}&filter[title][]=Admiral`,
       'filter[q]=hop',
+      'filter[account][name][]=Hooli',
       'filter[title][]=__null__',
     ];
     for (const filter of filters) {
