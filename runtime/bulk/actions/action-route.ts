@@ -85,6 +85,15 @@ export function mountActionRoutes(api: Hono<ApiEnv>, options: ActionRouteOptions
     return allowanceHeaders(take, now, options.allowance);
   }
 
+  /** The scope a batch's action needs on its records (SPEC.md rule 5), as when it was started. */
+  async function requireSubjectScope(scopes: ReadonlySet<string>, orgId: number, batch: Row): Promise<void> {
+    const definition = BULK_ACTIONS.get(String(batch.action));
+    if (!definition) return;
+    const objectName = definition.subject === 'customObject' ? String(batch.resourceType) : undefined;
+    const subject = await resolveSubject(definition.subject, objectName, orgId, options.customObjects);
+    if (subject) requireScope(scopes, subject.descriptor.scope, definition.access);
+  }
+
   const lifecycle = (action: 'confirm' | 'cancel') => async (c: Context<ApiEnv>) => {
     const auth = c.get('auth');
     requireScope(auth.scopes, 'batches', 'write');
@@ -111,6 +120,8 @@ export function mountActionRoutes(api: Hono<ApiEnv>, options: ActionRouteOptions
       if (outcome!.status === 'refused') throw outcome!.error;
       let headers: Record<string, string> = {};
       if (action === 'confirm') {
+        // Confirming applies the action: the caller needs the rights to apply it, not only the creator.
+        await requireSubjectScope(auth.scopes, auth.orgId, outcome!.row);
         headers = await charge(tx, auth.orgId, Number(outcome!.row.pending), now);
         await startActionBatch(tx, auth.orgId, id, now);
       } else if (stateBefore === 'confirming') {

@@ -8,6 +8,7 @@ import { changesOfAttributes, SERVICE_ACTOR, type Changes, type RecordWriter, ty
 import { standardRecordWriter } from '../../../runtime/resources/record-writer.js';
 import { orgScopedTransaction } from '../../../runtime/tenancy/index.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.js';
+import { actionFailed } from '../../../runtime/jsonapi/index.js';
 
 /**
  * The record writer writes a set with set statements, and a single write as a set of one. Both
@@ -239,5 +240,28 @@ describe('record writer', () => {
     expect(outcomes.map((o) => o.status)).toEqual(['written', 'refused', 'refused', 'written']);
     expect(outcomes[1]).toMatchObject({ error: { status: 422 } });
     expect(outcomes[2]).toMatchObject({ error: { status: 422, errors: [{ source: { pointer: '/data/relationships/account' } }] } });
+  }, 60_000);
+
+  it('an action refusing one record of a set (an ApiError from its changes) refuses that record alone', async () => {
+    const org = await seedOrg('action refusal');
+    const [first, second] = [org.prospects[0]!, org.prospects[1]!];
+    const refusing = (id: number): WriteOperation => ({
+      kind: 'update',
+      type: 'prospect',
+      id,
+      changes: (current) => {
+        if (current.firstName === 'P1') throw actionFailed('notNow', `prospect ${id} cannot`);
+        return changesOfAttributes(prospect.attributes, { title: 'Acted' });
+      },
+    });
+    const outcomes = await orgScopedTransaction(sql, org.orgId, (tx) =>
+      writer.write({ tx, orgId: org.orgId, actor: SERVICE_ACTOR }, [refusing(first), refusing(second)]),
+    );
+    expect(outcomes.map((o) => o.status)).toEqual(['written', 'refused']);
+    expect(outcomes[1]).toMatchObject({ error: { status: 422, errors: [{ id: 'notNow' }] } });
+    const titles = await sql<
+      { id: number; title: string | null }[]
+    >`select id, title from prospects where org_id = ${org.orgId} and id in ${sql([first, second])} order by id`;
+    expect(titles.map((r) => r.title)).toEqual(['Acted', null]);
   }, 60_000);
 });
