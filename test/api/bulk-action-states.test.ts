@@ -427,6 +427,22 @@ describe('requests refused as a whole (no batch is made)', () => {
     });
   });
 
+  it("403 for confirm without the records' scope (README: confirming needs them too); the batch stays confirming", async () => {
+    const modify = await startAction(org, 'prospectsBulkModify', '', { title: 'Scoped' });
+    const destroy = await startAction(org, 'prospectsDestroyAll');
+    const batchesOnly = await userWithScopes(api, org, ['batches.read', 'batches.write']);
+    expect((await confirm(batchesOnly, modify.body.data.id)).status).toBe(403);
+    const writer = await userWithScopes(api, org, ['batches.read', 'batches.write', 'prospects.write']);
+    expect((await confirm(writer, destroy.body.data.id, `actionParams[confirmedCount]=${destroy.body.data.attributes.confirmCount}`)).status).toBe(403);
+    for (const made of [modify, destroy]) {
+      expect((await org.request('GET', `/api/v2/batches/${made.body.data.id}`)).body.data.attributes.state).toBe('confirming');
+    }
+    const confirmed = await confirm(writer, modify.body.data.id);
+    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+    expect((await cancel(org, destroy.body.data.id)).status).toBe(200);
+    await settled(org, modify.body.data.id);
+  });
+
   it('an owner of another org is no record of this one', async () => {
     const other = await freshOrg(api, 'Other org');
     await refused('prospectsAssignOwner', '', { ownerId: other.userId }, 422, { id: 'validationError', source: { pointer: '/data/attributes/ownerId' } });
