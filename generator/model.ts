@@ -59,6 +59,11 @@ export interface ActionModel {
   readonly name: string;
   readonly optionalParams: readonly string[];
   readonly requiredParams: readonly string[];
+  /**
+   * The type the action answers with, when its link's targetSchema names another than the
+   * resource's own: an import's bulk upsert answers with the batch it started.
+   */
+  readonly target?: string;
 }
 
 export interface OperationsModel {
@@ -82,7 +87,10 @@ export interface ResourceModel {
   readonly attributes: readonly AttributeModel[];
   readonly relationships: readonly RelationshipModel[];
   readonly operations: OperationsModel;
+  /** POST <member>/actions/<name>: one record's actions. */
   readonly actions: readonly ActionModel[];
+  /** POST <collection>/actions/<name>: actions on the collection (bulk actions), not on one record. */
+  readonly collectionActions: readonly ActionModel[];
   /** The file's JSON as written: what /api/v2/schema serves for this type. */
   readonly definition: Readonly<Record<string, unknown>>;
 }

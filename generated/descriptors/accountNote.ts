@@ -96,4 +96,5 @@ export const descriptor: ResourceDescriptor = {
   ],
   operations: { list: true, get: true, create: true, update: true, delete: true },
   actions: [],
+  collectionActions: [],
 };

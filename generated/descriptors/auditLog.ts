@@ -105,4 +105,5 @@ export const descriptor: ResourceDescriptor = {
   relationships: [],
   operations: { list: true, get: true, create: false, update: false, delete: false },
   actions: [],
+  collectionActions: [],
 };

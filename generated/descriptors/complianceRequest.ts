@@ -161,4 +161,5 @@ export const descriptor: ResourceDescriptor = {
   ],
   operations: { list: true, get: true, create: true, update: false, delete: false },
   actions: [],
+  collectionActions: [],
 };

@@ -55,4 +55,5 @@ export const descriptor: ResourceDescriptor = {
   ],
   operations: { list: true, get: true, create: true, update: false, delete: true },
   actions: [],
+  collectionActions: [],
 };

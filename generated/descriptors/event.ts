@@ -236,4 +236,5 @@ export const descriptor: ResourceDescriptor = {
   ],
   operations: { list: true, get: true, create: true, update: false, delete: false },
   actions: [],
+  collectionActions: [],
 };

@@ -75,4 +75,5 @@ export const descriptor: ResourceDescriptor = {
   ],
   operations: { list: true, get: true, create: true, update: false, delete: true },
   actions: [],
+  collectionActions: [],
 };

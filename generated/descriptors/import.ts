@@ -300,4 +300,8 @@ export const descriptor: ResourceDescriptor = {
   ],
   operations: { list: true, get: true, create: false, update: false, delete: false },
   actions: [],
+  collectionActions: [
+    { name: 'bulkUpsert', optionalParams: [], requiredParams: [], target: 'batch' },
+    { name: 'customObjectBulkUpsert', optionalParams: [], requiredParams: [], target: 'batch' },
+  ],
 };

@@ -231,4 +231,5 @@ export const descriptor: ResourceDescriptor = {
   ],
   operations: { list: true, get: true, create: false, update: false, delete: false },
   actions: [],
+  collectionActions: [],
 };

@@ -75,4 +75,5 @@ export const descriptor: ResourceDescriptor = {
   relationships: [],
   operations: { list: true, get: true, create: true, update: false, delete: false },
   actions: [],
+  collectionActions: [],
 };

@@ -42,4 +42,5 @@ export const descriptor: ResourceDescriptor = {
   relationships: [],
   operations: { list: false, get: true, create: false, update: true, delete: false },
   actions: [],
+  collectionActions: [],
 };

@@ -54,4 +54,5 @@ export const descriptor: ResourceDescriptor = {
   relationships: [{ kind: 'toMany', name: 'prospects', target: 'prospect', inverse: 'persona' }],
   operations: { list: true, get: true, create: true, update: true, delete: true },
   actions: [],
+  collectionActions: [],
 };

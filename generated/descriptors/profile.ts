@@ -64,4 +64,5 @@ export const descriptor: ResourceDescriptor = {
   relationships: [],
   operations: { list: true, get: true, create: true, update: true, delete: true },
   actions: [],
+  collectionActions: [],
 };

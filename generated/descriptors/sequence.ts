@@ -480,4 +480,5 @@ export const descriptor: ResourceDescriptor = {
     { name: 'lock', optionalParams: [], requiredParams: [] },
     { name: 'unlock', optionalParams: [], requiredParams: [] },
   ],
+  collectionActions: [],
 };

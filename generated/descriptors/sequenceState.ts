@@ -310,4 +310,5 @@ export const descriptor: ResourceDescriptor = {
     { name: 'pause', optionalParams: [], requiredParams: [] },
     { name: 'resume', optionalParams: [], requiredParams: [] },
   ],
+  collectionActions: [],
 };

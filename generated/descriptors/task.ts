@@ -319,4 +319,5 @@ export const descriptor: ResourceDescriptor = {
     { name: 'markComplete', optionalParams: ['completionNote'], requiredParams: [] },
     { name: 'snooze', optionalParams: ['dueAt'], requiredParams: [] },
   ],
+  collectionActions: [],
 };

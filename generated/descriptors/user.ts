@@ -771,4 +771,5 @@ export const descriptor: ResourceDescriptor = {
   ],
   operations: { list: true, get: true, create: true, update: true, delete: false },
   actions: [],
+  collectionActions: [],
 };

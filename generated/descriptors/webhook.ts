@@ -193,4 +193,5 @@ export const descriptor: ResourceDescriptor = {
   ],
   operations: { list: true, get: true, create: true, update: true, delete: true },
   actions: [],
+  collectionActions: [],
 };

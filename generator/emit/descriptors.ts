@@ -29,6 +29,7 @@ export function descriptorOf(resource: ResourceModel): ResourceDescriptor {
     relationships: resource.relationships,
     operations: resource.operations,
     actions: resource.actions,
+    collectionActions: resource.collectionActions,
   };
 }
 

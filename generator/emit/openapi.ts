@@ -37,6 +37,7 @@ export function openApiResourceOf(resource: ResourceModel): OpenApiResource {
     relationships: resource.relationships,
     operations: resource.operations,
     actions: resource.actions,
+    collectionActions: resource.collectionActions,
   };
 }
 

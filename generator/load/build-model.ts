@@ -35,6 +35,7 @@ interface RawLink {
   rel: string;
   optionalParams?: string[];
   requiredParams?: string[];
+  targetSchema?: { $ref?: string };
 }
 
 interface RawResource {
@@ -65,6 +66,7 @@ export function buildResourceModel(file: string, json: Record<string, unknown>):
   const collection = collectionOf(file, raw);
   const names = Object.keys(raw.definitions).sort(byCodePoint);
   checkProperties(file, raw.title, names, json.properties as Record<string, { $ref: string }>);
+  const actions = actionsOf(file, raw.title, raw.links);
   return {
     type: raw.title,
     file,
@@ -77,7 +79,8 @@ export function buildResourceModel(file: string, json: Record<string, unknown>):
     attributes: names.filter((n) => !isRelationship(raw.definitions[n]!)).map((n) => attributeOf(file, n, raw.definitions[n]!, raw.definitions)),
     relationships: names.filter((n) => isRelationship(raw.definitions[n]!)).map((n) => relationshipOf(n, raw.definitions[n]!)),
     operations: operationsOf(raw.links),
-    actions: actionsOf(file, raw.links),
+    actions: actions.member,
+    collectionActions: actions.collection,
     definition: json,
   };
 }
@@ -171,19 +174,38 @@ function operationsOf(links: RawLink[]): OperationsModel {
   };
 }
 
-function actionsOf(file: string, links: RawLink[]): ActionModel[] {
-  return links
-    .map((link, index) => ({ link, index }))
-    .filter(({ link }) => link.href.includes('/actions/'))
-    .map(({ link, index }) => {
-      if (link.method !== 'POST' || !link.href.includes('/{:id}/actions/')) {
-        throw new SchemaFileError(file, `/links/${index}`, 'an action link must be POST /api/v2/<collection>/{:id}/actions/<name>');
-      }
-      return {
-        name: link.href.replace(/^.*\/actions\//, ''),
-        optionalParams: [...(link.optionalParams ?? [])].sort(byCodePoint),
-        requiredParams: [...(link.requiredParams ?? [])].sort(byCodePoint),
-      };
-    })
-    .sort((a, b) => byCodePoint(a.name, b.name));
+const MEMBER_ACTION = /^\/api\/v2\/[^/]+\/\{:id\}\/actions\/([^/]+)$/;
+const COLLECTION_ACTION = /^\/api\/v2\/[^/]+\/actions\/([^/]+)$/;
+
+/** The type a link's targetSchema names, when it is not `type` itself. */
+function otherTarget(link: RawLink, type: string): string | undefined {
+  const named = /^#\/definitions\/([A-Za-z0-9]+)$/.exec(link.targetSchema?.$ref ?? '')?.[1];
+  return named !== undefined && named !== type ? named : undefined;
+}
+
+/** Action links by what they act on: one record (`/{:id}/actions/<name>`) or the collection (`/actions/<name>`). */
+function actionsOf(file: string, type: string, links: RawLink[]): { member: ActionModel[]; collection: ActionModel[] } {
+  const found = { member: [] as ActionModel[], collection: [] as ActionModel[] };
+  links.forEach((link, index) => {
+    if (!link.href.includes('/actions/')) return;
+    const onMember = MEMBER_ACTION.exec(link.href);
+    const onCollection = COLLECTION_ACTION.exec(link.href);
+    if (link.method !== 'POST' || (!onMember && !onCollection)) {
+      const shapes = 'POST /api/v2/<collection>/{:id}/actions/<name> (on one record) or POST /api/v2/<collection>/actions/<name> (on the collection)';
+      throw new SchemaFileError(file, `/links/${index}`, `an action link must be ${shapes}`);
+    }
+    const list = onMember ? found.member : found.collection;
+    const name = (onMember ?? onCollection)![1]!;
+    // Two links of one name would be one route and one OpenAPI path: the second would be lost.
+    if (list.some((a) => a.name === name)) throw new SchemaFileError(file, `/links/${index}`, `action ${name} is declared twice`);
+    const target = otherTarget(link, type);
+    list.push({
+      name,
+      optionalParams: [...(link.optionalParams ?? [])].sort(byCodePoint),
+      requiredParams: [...(link.requiredParams ?? [])].sort(byCodePoint),
+      ...(target !== undefined && { target }),
+    });
+  });
+  const byName = (a: ActionModel, b: ActionModel) => byCodePoint(a.name, b.name);
+  return { member: found.member.sort(byName), collection: found.collection.sort(byName) };
 }

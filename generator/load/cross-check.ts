@@ -1,8 +1,8 @@
 import { SchemaFileError, type ResourceModel } from '../model.js';
 
 /**
- * Checks what no single file can: relationship targets exist, inverses point back, and no two
- * resources claim one collection path.
+ * Checks what no single file can: relationship and action targets exist, inverses point back,
+ * and no two resources claim one collection path.
  */
 export function crossCheck(resources: readonly ResourceModel[]): void {
   const byType = new Map(resources.map((r) => [r.type, r]));
@@ -13,6 +13,11 @@ export function crossCheck(resources: readonly ResourceModel[]): void {
       throw new SchemaFileError(resource.file, '/links', `collection "${resource.collection}" is already used by ${other}`);
     }
     collections.set(resource.collection, resource.file);
+    for (const action of [...resource.actions, ...resource.collectionActions]) {
+      if (action.target !== undefined && !byType.has(action.target)) {
+        throw new SchemaFileError(resource.file, '/links', `action ${action.name} answers with "${action.target}", which has no schema file`);
+      }
+    }
     for (const rel of resource.relationships) {
       const pointer = `/definitions/${rel.name}`;
       const target = byType.get(rel.target);

@@ -71,6 +71,7 @@ export function customObjectDescriptor(definition: Definition, customDisplayFiel
     relationships,
     operations: CUSTOM_OBJECT_OPERATIONS,
     actions: [],
+    collectionActions: [],
     partition: { column: 'definition_id', value: definition.id },
     foreignKeys: false,
   };

@@ -94,7 +94,7 @@ export class CustomObjectRegistry {
  * resources: any object may have relationships, and none has actions.
  */
 export function mountCustomObjectRoutes(api: Hono<ApiEnv>, registry: CustomObjectRegistry): void {
-  const routes = resourceRoutes({ operations: CUSTOM_OBJECT_OPERATIONS, actions: false, relationships: true }, '/customObjects/:name');
+  const routes = resourceRoutes({ operations: CUSTOM_OBJECT_OPERATIONS, actions: false, collectionActions: false, relationships: true }, '/customObjects/:name');
   mountRoutes(api, routes, (name) => registry.handler(name));
 }
 

@@ -33,6 +33,7 @@ export function customObjectOpenApiResource(definition: Definition, descriptor: 
     relationships: descriptor.relationships,
     operations: descriptor.operations,
     actions: descriptor.actions,
+    collectionActions: descriptor.collectionActions,
   };
 }
 

@@ -25,6 +25,8 @@ export interface ResourceHandlers {
   readonly update: Handler<ApiEnv>;
   readonly destroy: Handler<ApiEnv>;
   readonly action: Handler<ApiEnv>;
+  /** POST /<collection>/actions/<name>: only reached for a name the schema does not declare. */
+  readonly collectionAction: Handler<ApiEnv>;
   /** GET /<collection>/<id>/<relationship>: the related resource, or a page of related ones. */
   readonly related: Handler<ApiEnv>;
 }
@@ -115,6 +117,14 @@ export function bindHandlers(module: ResourceModule, deps: EngineDependencies): 
       const row = await writeOne(c, actionOperation(deps.behaviours, descriptor, id, name, params));
       if (!row) throw notFound(id);
       return jsonApi(c, 200, { data: render(c, row) });
+    },
+
+    collectionAction(c) {
+      const name = c.req.param('action') ?? '';
+      if (!descriptor.collectionActions.some((a) => a.name === name)) throw resourceNotFound(`${descriptor.type} has no action ${name}`);
+      // Collection actions are served by their own module (runtime/bulk), mounted ahead of the
+      // resources' routes; a declared one arriving here was left unmounted: a programming error.
+      throw new Error(`No module serves the ${descriptor.type} collection action ${name}`);
     },
   };
   // Reads may be served from the token cache (writes never are): a cached token found stale by

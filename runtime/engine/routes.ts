@@ -17,6 +17,8 @@ export interface RouteShape {
   readonly operations: OperationsDescriptor;
   /** Whether it has actions: POST <member>/actions/:action. */
   readonly actions: boolean;
+  /** Whether it has collection actions: POST <collection>/actions/:action. */
+  readonly collectionActions: boolean;
   /** Whether it has relationships, whose related-resource URLs it serves when it can be read. */
   readonly relationships: boolean;
 }
@@ -30,8 +32,18 @@ export interface ResourceRoute {
   readonly handler: keyof ResourceHandlers;
 }
 
-export function routeShapeOf(resource: Pick<ResourceDescriptor, 'operations' | 'actions' | 'relationships'>): RouteShape {
-  return { operations: resource.operations, actions: resource.actions.length > 0, relationships: resource.relationships.length > 0 };
+export function routeShapeOf(resource: Pick<ResourceDescriptor, 'operations' | 'actions' | 'collectionActions' | 'relationships'>): RouteShape {
+  return {
+    operations: resource.operations,
+    actions: resource.actions.length > 0,
+    collectionActions: resource.collectionActions.length > 0,
+    relationships: resource.relationships.length > 0,
+  };
+}
+
+/** The path of the collection actions under `base`. */
+export function collectionActionRoutePath(base: string): string {
+  return `${base}/actions/:action`;
 }
 
 /** The member URL under `base`: ids are digits, so `/prospects/export` is never a member. */
@@ -49,6 +61,7 @@ export function resourceRoutes(shape: RouteShape, base: string): ResourceRoute[]
   const routes: ResourceRoute[] = [];
   if (operations.list) routes.push({ method: 'get', path: base, handler: 'list' });
   if (operations.create) routes.push({ method: 'post', path: base, handler: 'create' });
+  if (shape.collectionActions) routes.push({ method: 'post', path: collectionActionRoutePath(base), handler: 'collectionAction' });
   if (operations.get) routes.push({ method: 'get', path: member, handler: 'get' });
   if (operations.update) routes.push({ method: 'patch', path: member, handler: 'update' });
   if (operations.delete) routes.push({ method: 'delete', path: member, handler: 'destroy' });
@@ -90,16 +103,23 @@ export function allowedMethods(descriptors: Iterable<ResourceDescriptor>): Reado
 }
 
 /**
- * Mounted after every resource: a request to a collection or member URL with a method it does
- * not answer is a 405 naming the methods it does; one to no resource's URL is a 404.
+ * Mounted after every resource: a request to a collection, member or declared collection
+ * action URL with a method it does not answer is a 405 naming the methods it does; one to no
+ * resource's URL (an undeclared action's included) is a 404.
  */
 export function mountUnsupportedMethods(api: Hono<ApiEnv>, descriptors: Iterable<ResourceDescriptor>): void {
-  const allowed = allowedMethods(descriptors);
-  function refuse(c: Context<ApiEnv>, path: string): never {
-    const methods = allowed.get(path);
+  const all = [...descriptors];
+  const allowed = allowedMethods(all);
+  const collectionActions = new Set(all.flatMap((d) => d.collectionActions.map((a) => `/${d.collection}/actions/${a.name}`)));
+  function refuse(c: Context<ApiEnv>, path: string | undefined): never {
+    const methods = path === undefined ? undefined : allowed.get(path);
     if (!methods) throw resourceNotFound(`No route matches ${c.req.method} ${c.req.path}`);
     throw methodNotAllowed(c.req.method, c.req.path, methods);
   }
   api.all(memberRoutePath('/:collection'), (c) => refuse(c, memberRoutePath(`/${c.req.param('collection')}`)));
+  api.all(collectionActionRoutePath('/:collection'), (c) => {
+    const base = `/${c.req.param('collection')}`;
+    return refuse(c, collectionActions.has(`${base}/actions/${c.req.param('action')}`) ? collectionActionRoutePath(base) : undefined);
+  });
   api.all('/:collection', (c) => refuse(c, `/${c.req.param('collection')}`));
 }

@@ -54,6 +54,8 @@ export interface ActionDescriptor {
   readonly name: string;
   readonly optionalParams: readonly string[];
   readonly requiredParams: readonly string[];
+  /** The type the action answers with, when not the resource's own (an import's bulk upsert answers with a batch). */
+  readonly target?: string;
 }
 
 export interface OperationsDescriptor {
@@ -75,7 +77,14 @@ export interface ResourceDescriptor {
   readonly attributes: readonly AttributeDescriptor[];
   readonly relationships: readonly RelationshipDescriptor[];
   readonly operations: OperationsDescriptor;
+  /** POST <member>/actions/<name>. */
   readonly actions: readonly ActionDescriptor[];
+  /**
+   * POST <collection>/actions/<name>: actions on the collection rather than one record (the
+   * bulk actions). Declared here so that routes, 405 answers and OpenAPI describe them; the
+   * module that serves them mounts its own routes ahead of the resource's.
+   */
+  readonly collectionActions: readonly ActionDescriptor[];
   /**
    * Set for resources that share a table with others (custom objects): the column and value
    * that select this resource's rows, added to every statement on the table.

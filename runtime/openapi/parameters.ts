@@ -153,8 +153,23 @@ export function collectionParameters(parameters: Parameters, outline: ResourceOu
   ];
 }
 
+/**
+ * An action's `filter` parameter (the bulk actions'): the collection's own filters moved under
+ * actionParams, so an object sent as a deep object rather than one text.
+ */
+const ACTION_FILTER: JsonSchema = {
+  description:
+    'The records to act on, chosen as the collection GET with newFilterSyntax=true chooses them, its filter[...] parameters written actionParams[filter][...]: actionParams[filter][state][]=open, actionParams[filter][owner][id]=1, actionParams[filter][total][gte]=10. Without it, every record the action can apply to.',
+  style: 'deepObject',
+  explode: true,
+  schema: { type: 'object', additionalProperties: { anyOf: [TEXT, TEXT_LIST, { type: 'object', additionalProperties: { anyOf: [TEXT, TEXT_LIST] } }] } },
+};
+
 /** actionParams[<name>] of one action, required as the schema declares. */
 export function actionParameters(action: ActionDescriptor): JsonSchema[] {
-  const param = (name: string, required: boolean) => ({ name: `actionParams[${name}]`, in: 'query', required, schema: TEXT });
+  const param = (name: string, required: boolean) =>
+    name === 'filter'
+      ? { name: 'actionParams[filter]', in: 'query', required, ...ACTION_FILTER }
+      : { name: `actionParams[${name}]`, in: 'query', required, schema: TEXT };
   return [...action.requiredParams.map((n) => param(n, true)), ...action.optionalParams.map((n) => param(n, false))];
 }

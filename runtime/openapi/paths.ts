@@ -6,8 +6,8 @@ import { parameterRef, responseRef, schemaNames, schemaRef } from './refs.js';
 import type { JsonSchema, OpenApiResource, OutlineLookup } from './shapes.js';
 
 /**
- * The path items of one resource: the operations its schema declares, its actions and its
- * related-resource URLs, as the engine routes them. Every operation is tagged with the
+ * The path items of one resource: the operations its schema declares, its actions (on one
+ * record and on the collection) and its related-resource URLs, as the engine routes them. Every operation is tagged with the
  * resource type.
  */
 
@@ -23,6 +23,10 @@ export function actionPath(collection: string, action: string): string {
   return `${memberPath(collection)}/actions/${action}`;
 }
 
+export function collectionActionPath(collection: string, action: string): string {
+  return `${collectionPath(collection)}/actions/${action}`;
+}
+
 /** Error responses by status; components/responses holds one per status. */
 const ERROR_RESPONSES: Record<string, { name: string; description: string }> = {
   '400': { name: 'BadRequest', description: 'A query parameter or the body is not acceptable; source names which.' },
@@ -34,6 +38,10 @@ const ERROR_RESPONSES: Record<string, { name: string; description: string }> = {
   '413': { name: 'PayloadTooLarge', description: 'The body is larger than the server accepts.' },
   '415': { name: 'UnsupportedMediaType', description: 'The body is neither application/vnd.api+json nor application/json.' },
   '422': { name: 'UnprocessableEntity', description: 'The body fails validation (source.pointer names the field), or the change is not possible.' },
+  '429': {
+    name: 'TooManyRequests',
+    description: 'The organisation’s allowance of bulk items cannot take the request now; Retry-After, when given, says when it can.',
+  },
   default: { name: 'Error', description: 'Any other failure.' },
 };
 
@@ -53,6 +61,7 @@ export function errorResponseComponents(): Record<string, JsonSchema> {
 const READ_ERRORS = ['400', '401', '403', '404', '406', 'default'];
 const WRITE_ERRORS = ['400', '401', '403', '404', '406', '409', '413', '415', '422', 'default'];
 const CHANGE_ERRORS = ['400', '401', '403', '404', '406', '422', 'default'];
+const COLLECTION_ACTION_ERRORS = ['400', '401', '403', '404', '406', '413', '415', '422', '429', 'default'];
 
 function errors(statuses: readonly string[]): Record<string, JsonSchema> {
   return Object.fromEntries(statuses.map((status) => [status, responseRef(ERROR_RESPONSES[status]!.name)]));
@@ -187,6 +196,42 @@ function actionOperation(resource: OpenApiResource, action: ActionDescriptor): J
   };
 }
 
+/** What a collection action takes as its body: its own parameters as data.attributes. */
+const COLLECTION_ACTION_BODY: JsonSchema = {
+  type: 'object',
+  properties: {
+    data: {
+      type: 'object',
+      properties: { type: { type: 'string' }, attributes: { type: 'object', additionalProperties: true, description: 'The action’s own parameters.' } },
+    },
+  },
+};
+
+/**
+ * An action on the collection (a bulk action): it answers with its target's document (the
+ * batch it started), so the caller needs read on that as well as read and write here.
+ */
+function collectionActionOperation(resource: OpenApiResource, action: ActionDescriptor, context: PathContext): JsonSchema {
+  const { type, scope } = resource;
+  const target = action.target ?? type;
+  const targetScope = context.lookup(target)?.scope ?? scope;
+  const content = { schema: COLLECTION_ACTION_BODY };
+  return {
+    summary: `The ${action.name} action on ${resource.collection}`,
+    description: 'Acts on the collection rather than one record. Some actions also need a scope of the records they change (a 403 names it).',
+    operationId: `${type}.collectionActions.${action.name}`,
+    tags: [type],
+    security: security([`${scope}.read`, `${scope}.write`, `${targetScope}.read`]),
+    parameters: actionParameters(action),
+    requestBody: {
+      required: false,
+      description: 'A JSON:API document whose data.attributes are the action’s parameters; actions without any take no body.',
+      content: { [MEDIA_TYPE]: content, 'application/json': content },
+    },
+    responses: ok(`The ${target} the action answers with.`, schemaRef(schemaNames.document(target)), COLLECTION_ACTION_ERRORS),
+  };
+}
+
 /**
  * The OpenAPI paths and operations of one route: a route with a parameter OpenAPI cannot
  * express (`:action`, `:relationship`) becomes one path per action or relationship.
@@ -204,6 +249,8 @@ function routeOperations(resource: OpenApiResource, route: ResourceRoute, contex
       return [[memberPath(collection), updateOperation(resource, context)]];
     case 'destroy':
       return [[memberPath(collection), deleteOperation(resource)]];
+    case 'collectionAction':
+      return resource.collectionActions.map((action) => [collectionActionPath(collection, action.name), collectionActionOperation(resource, action, context)]);
     case 'action':
       return resource.actions.map((action) => [actionPath(collection, action.name), actionOperation(resource, action)]);
     case 'related':

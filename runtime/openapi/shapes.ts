@@ -38,6 +38,7 @@ export interface OpenApiResource {
   readonly relationships: readonly RelationshipDescriptor[];
   readonly operations: OperationsDescriptor;
   readonly actions: readonly ActionDescriptor[];
+  readonly collectionActions: readonly ActionDescriptor[];
 }
 
 /**

@@ -88,8 +88,32 @@ describe('the document', () => {
     const actionPaths = Object.keys(anonymous.paths).filter((p) => p.includes('/actions/'));
     expect(actionPaths.sort()).toEqual(actionLinks.sort());
     expect(actionPaths).toContain('/api/v2/tasks/{id}/actions/markComplete');
-    // Declared in schema/batch.json, but no behaviour handles them yet.
-    expect(actionPaths).not.toContain('/api/v2/batches/{id}/actions/confirm');
+    expect(actionPaths).toContain('/api/v2/batches/{id}/actions/confirm');
+    // Collection actions: the 23 bulk actions and the 2 bulk upserts.
+    expect(actionPaths.filter((p) => /^\/api\/v2\/batches\/actions\/\w+$/.test(p))).toHaveLength(23);
+    expect(actionPaths).toContain('/api/v2/batches/actions/accountAddTags');
+    expect(actionPaths).toContain('/api/v2/imports/actions/bulkUpsert');
+    expect(actionPaths).toContain('/api/v2/imports/actions/customObjectBulkUpsert');
+  });
+
+  it('describes collection actions: actionParams with filter as a deep object, a body, the document they answer with', () => {
+    const bulkModify = anonymous.paths['/api/v2/batches/actions/customObjectBulkModify']!.post! as any;
+    expect(bulkModify.operationId).toBe('batch.collectionActions.customObjectBulkModify');
+    expect(bulkModify.parameters.map((p: any) => [p.name, p.required, p.style ?? 'form'])).toEqual([
+      ['actionParams[objectName]', true, 'form'],
+      ['actionParams[filter]', false, 'deepObject'],
+      ['actionParams[skipConfirmation]', false, 'form'],
+    ]);
+    expect(bulkModify.security).toEqual([{ bearerAuth: [] }, { oauth2: ['batches.read', 'batches.write'] }]);
+    expect(bulkModify.requestBody.required).toBe(false);
+    expect(bulkModify.responses['200'].content['application/vnd.api+json'].schema).toEqual({ $ref: '#/components/schemas/batch.document' });
+    expect(bulkModify.responses['429']).toEqual({ $ref: '#/components/responses/TooManyRequests' });
+    // A bulk upsert answers with the batch it started, and needs the scopes SPEC.md names.
+    const upsert = anonymous.paths['/api/v2/imports/actions/bulkUpsert']!.post! as any;
+    expect(upsert.operationId).toBe('import.collectionActions.bulkUpsert');
+    expect(upsert.parameters).toEqual([]);
+    expect(upsert.security).toEqual([{ bearerAuth: [] }, { oauth2: ['batches.read', 'imports.read', 'imports.write'] }]);
+    expect(upsert.responses['200'].content['application/vnd.api+json'].schema).toEqual({ $ref: '#/components/schemas/batch.document' });
   });
 
   it('declares actionParams, query parameters and security from the model', () => {
@@ -194,6 +218,13 @@ const completed = must(
   await client.POST('/api/v2/tasks/{id}/actions/markComplete', { params: { path: { id: task.data.id }, query: { 'actionParams[completionNote]': 'Rang her' } } }),
   'markComplete',
 );
+const bulk = must(
+  await client.POST('/api/v2/batches/actions/prospectsAddTags', {
+    params: { query: { 'actionParams[filter]': { firstName: 'Grace' }, 'actionParams[skipConfirmation]': 'true' } },
+    body: { data: { attributes: { tags: ['pioneer'] } } },
+  }),
+  'bulk action',
+);
 const deleted = await client.DELETE('/api/v2/prospects/{id}', { params: { path: { id } } });
 const gone = await client.GET('/api/v2/prospects/{id}', { params: { path: { id } } });
 
@@ -218,6 +249,7 @@ console.log(
     updated: updated.data.attributes.title,
     related: related.data?.attributes.name,
     completed: { state: completed.data.attributes.state, completed: completed.data.attributes.completed },
+    bulk: { type: bulk.data.type, action: bulk.data.attributes.action, total: bulk.data.attributes.total },
     deleted: deleted.response.status,
     gone: { status: gone.response.status, error: gone.error?.errors[0]?.id },
     ids: { account: account.data.id, ada: id },
@@ -236,7 +268,7 @@ describe('a client generated from the document', () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('type-checks, then creates, lists with filter and include, updates, runs an action and deletes', async () => {
+  it('type-checks, then creates, lists with filter and include, updates, runs an action and a bulk action, and deletes', async () => {
     await writeFile(join(dir, 'schema.d.ts'), astToString(await openapiTS(structuredClone(anonymous) as never)));
     await writeFile(join(dir, 'client.ts'), CLIENT);
     const compilerOptions = { strict: true, noEmit: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', types: ['node'], skipLibCheck: true };
@@ -256,6 +288,7 @@ describe('a client generated from the document', () => {
       updated: 'Countess',
       related: 'Analytical Engines',
       completed: { state: 'completed', completed: true },
+      bulk: { type: 'batch', action: 'prospectsAddTags', total: 1 },
       deleted: 204,
       gone: { status: 404, error: 'resourceNotFound' },
       ids: { account: expect.any(Number), ada: expect.any(Number) },

@@ -15,14 +15,19 @@ interface Link {
   href: string;
   rel: string;
   method: string;
+  requiredParams?: string[];
+}
+
+async function actionLinks(): Promise<Link[]> {
+  const schema = (await api.request('GET', '/api/v2/schema')).body;
+  return Object.values(schema.definitions as Record<string, { links?: Link[] }>)
+    .flatMap((d) => d.links ?? [])
+    .filter((link) => link.href.includes('/actions/'));
 }
 
 describe('action links', () => {
   it('every advertised action reaches its handler: an unknown id is "no such record", never "no such action"', async () => {
-    const schema = (await api.request('GET', '/api/v2/schema')).body;
-    const actions = Object.values(schema.definitions as Record<string, { links?: Link[] }>)
-      .flatMap((d) => d.links ?? [])
-      .filter((link) => link.href.includes('/actions/'));
+    const actions = (await actionLinks()).filter((link) => link.href.includes('/{:id}/'));
     expect(actions.map((a) => a.href)).toContain('/api/v2/tasks/{:id}/actions/snooze');
     for (const action of actions) {
       const path = action.href.replace('{:id}', '987654');
@@ -30,5 +35,37 @@ describe('action links', () => {
       expect(response.status, path).toBe(404);
       expect(response.body.errors[0].detail, path).toMatch(/^No \w+ with id 987654 exists$/);
     }
+  });
+});
+
+describe('collection action links', () => {
+  it('are the bulk actions and bulk upserts, each answered by its own route: an unknown parameter is refused by it, never "no such action"', async () => {
+    const actions = (await actionLinks()).filter((link) => !link.href.includes('{:id}'));
+    expect(actions.map((a) => a.href)).toEqual(expect.arrayContaining(['/api/v2/batches/actions/prospectsBulkModify', '/api/v2/imports/actions/bulkUpsert']));
+    expect(actions).toHaveLength(25);
+    expect(actions.find((a) => a.href.endsWith('/customObjectBulkDelete'))).toMatchObject({ rel: 'customObjectBulkDelete', requiredParams: ['objectName'] });
+    for (const action of actions) {
+      expect(action.method).toBe('POST');
+      const response = await api.request('POST', `${action.href}?notAParameter=1`);
+      expect(response.status, action.href).toBe(400);
+      expect(response.body.errors[0].source, action.href).toEqual({ parameter: 'notAParameter' });
+    }
+  });
+
+  it('an undeclared collection action is not found, whatever the method', async () => {
+    for (const method of ['POST', 'GET']) {
+      const response = await api.request(method, '/api/v2/batches/actions/prospectsExplode');
+      expect(response.status, method).toBe(404);
+      expect(response.body.errors[0].id, method).toBe('resourceNotFound');
+    }
+    const engine = await api.request('POST', '/api/v2/imports/actions/csvImport');
+    expect(engine.status).toBe(404);
+    expect(engine.body.errors[0].detail).toBe('import has no action csvImport');
+  });
+
+  it('a declared one answers another method with 405 and Allow: POST', async () => {
+    const response = await api.request('GET', '/api/v2/batches/actions/prospectsBulkModify');
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST');
   });
 });

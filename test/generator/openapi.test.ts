@@ -2,7 +2,7 @@
 // becomes. The whole document of the repository's schema is checked by test/api/openapi.test.ts.
 import { describe, expect, test } from 'vitest';
 import { emitOpenApi, openApiResourceOf } from '../../generator/emit/openapi.js';
-import type { AttributeModel, ResourceModel, ToOneModel } from '../../generator/model.js';
+import type { ActionModel, AttributeModel, ResourceModel, ToOneModel } from '../../generator/model.js';
 import { openApiDocument, withResources, type OpenApiDocument } from '../../runtime/openapi/index.js';
 
 function attribute(name: string, given: Partial<AttributeModel> = {}): AttributeModel {
@@ -23,6 +23,7 @@ function resource(type: string, given: Partial<ResourceModel> = {}): ResourceMod
     relationships: [],
     operations: { list: true, get: true, create: true, update: true, delete: true },
     actions: [],
+    collectionActions: [],
     definition: {},
     ...given,
   };
@@ -97,6 +98,14 @@ describe('operations: the paths a resource gets', () => {
         actions: [{ name: 'spin', optionalParams: [], requiredParams: [] }],
       },
       want: ['POST /api/v2/widgets/{id}/actions/spin widget.actions.spin'],
+    },
+    {
+      name: 'collection actions',
+      given: {
+        operations: { list: false, get: false, create: false, update: false, delete: false },
+        collectionActions: [{ name: 'spinAll', optionalParams: [], requiredParams: [] }],
+      },
+      want: ['POST /api/v2/widgets/actions/spinAll widget.collectionActions.spinAll'],
     },
     {
       name: 'related-resource URLs of a resource that has get',
@@ -195,6 +204,39 @@ describe('actions', () => {
     const post = (document.paths['/api/v2/widgets/{id}/actions/spin'] as Json).post;
     expect(post.parameters).toEqual([{ $ref: '#/components/parameters/Id' }, ...want]);
     expect(post.security).toEqual([{ bearerAuth: [] }, { oauth2: ['widgets.write'] }]);
+  });
+});
+
+describe('collection actions', () => {
+  const filter = { name: 'actionParams[filter]', in: 'query', required: false, style: 'deepObject', explode: true };
+  const cases: { name: string; given: Partial<ActionModel>; parameters: Json[]; response: string; scopes: string[] }[] = [
+    {
+      name: 'filter as a deep object, required before optional; answers with its own type',
+      given: { optionalParams: ['filter', 'skipConfirmation'], requiredParams: ['objectName'] },
+      parameters: [
+        { name: 'actionParams[objectName]', in: 'query', required: true, schema: { type: 'string' } },
+        filter,
+        { name: 'actionParams[skipConfirmation]', in: 'query', required: false, schema: { type: 'string' } },
+      ],
+      response: 'widget.document',
+      scopes: ['widgets.read', 'widgets.write'],
+    },
+    {
+      name: 'answering with another type needs read on it',
+      given: { target: 'gadget' },
+      parameters: [],
+      response: 'gadget.document',
+      scopes: ['gadgets.read', 'widgets.read', 'widgets.write'],
+    },
+  ];
+  test.each(cases)('$name', ({ given, parameters, response, scopes }) => {
+    const action = { name: 'spinAll', optionalParams: [], requiredParams: [], ...given };
+    const document = documentOf(resource('widget', { collectionActions: [action] }), resource('gadget'));
+    const post = (document.paths['/api/v2/widgets/actions/spinAll'] as Json).post;
+    expect(post.parameters).toEqual(parameters.map((p) => expect.objectContaining(p)));
+    expect(post.requestBody.required).toBe(false);
+    expect(post.responses['200'].content['application/vnd.api+json'].schema).toEqual({ $ref: `#/components/schemas/${response}` });
+    expect(post.security).toEqual([{ bearerAuth: [] }, { oauth2: scopes }]);
   });
 });
 

@@ -23,6 +23,7 @@ const door: ResourceDescriptor = {
   ],
   operations: { list: true, get: true, create: true, update: true, delete: true },
   actions: [{ name: 'open', optionalParams: [], requiredParams: [] }],
+  collectionActions: [],
 };
 
 const open: ActionHandler = { changes: ['state', 'openedAt'], handle: ({ now }) => ({ changes: { state: 'open', openedAt: now.toISOString() } }) };

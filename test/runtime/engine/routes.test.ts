@@ -7,11 +7,12 @@ const none = { list: false, get: false, create: false, update: false, delete: fa
 
 const cases: { name: string; shape: RouteShape; want: string[] }[] = [
   {
-    name: 'every operation, actions and relationships',
-    shape: { operations: all, actions: true, relationships: true },
+    name: 'every operation, actions, collection actions and relationships',
+    shape: { operations: all, actions: true, collectionActions: true, relationships: true },
     want: [
       'get /tasks list',
       'post /tasks create',
+      'post /tasks/actions/:action collectionAction',
       'get /tasks/:id{[0-9]+} get',
       'patch /tasks/:id{[0-9]+} update',
       'delete /tasks/:id{[0-9]+} destroy',
@@ -21,12 +22,17 @@ const cases: { name: string; shape: RouteShape; want: string[] }[] = [
   },
   {
     name: 'read-only, without actions',
-    shape: { operations: { ...none, list: true, get: true }, actions: false, relationships: true },
+    shape: { operations: { ...none, list: true, get: true }, actions: false, collectionActions: false, relationships: true },
     want: ['get /tasks list', 'get /tasks/:id{[0-9]+} get', 'get /tasks/:id{[0-9]+}/:relationship{[A-Za-z][A-Za-z0-9]*} related'],
   },
   {
+    name: 'collection actions without any operation',
+    shape: { operations: none, actions: false, collectionActions: true, relationships: false },
+    want: ['post /tasks/actions/:action collectionAction'],
+  },
+  {
     name: 'relationships of a resource that cannot be read have no related URLs',
-    shape: { operations: { ...none, create: true }, actions: false, relationships: true },
+    shape: { operations: { ...none, create: true }, actions: false, collectionActions: false, relationships: true },
     want: ['post /tasks create'],
   },
 ];
@@ -44,5 +50,8 @@ describe('allowedMethods', () => {
     expect(allowed.get('/tasks/:id{[0-9]+}')).toEqual(['GET', 'PATCH', 'DELETE']);
     expect(allowed.get('/batches')).toEqual(['GET']);
     expect(allowed.get('/batches/:id{[0-9]+}')).toEqual(['GET']);
+    expect(allowed.get('/batches/actions/:action')).toEqual(['POST']);
+    expect(allowed.get('/imports/actions/:action')).toEqual(['POST']);
+    expect(allowed.has('/tasks/actions/:action')).toBe(false);
   });
 });

@@ -22,4 +22,5 @@ export const descriptor: ResourceDescriptor = {
   relationships: [],
   operations: { list: true, get: true, create: false, update: false, delete: false },
   actions: [],
+  collectionActions: [],
 };

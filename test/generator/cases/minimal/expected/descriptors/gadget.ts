@@ -22,4 +22,5 @@ export const descriptor: ResourceDescriptor = {
   relationships: [{ kind: 'toMany', name: 'widgets', target: 'widget', inverse: 'gadget' }],
   operations: { list: true, get: true, create: false, update: false, delete: false },
   actions: [],
+  collectionActions: [],
 };

@@ -45,4 +45,5 @@ export const descriptor: ResourceDescriptor = {
   ],
   operations: { list: false, get: true, create: true, update: false, delete: false },
   actions: [],
+  collectionActions: [],
 };
