@@ -514,7 +514,8 @@ describe('cadence user set-password and user invite', () => {
     });
     const path = new URL(printed.invitationUrl).pathname;
     expect((await fetch(new URL(path, api.baseUrl))).status).toBe(200);
-  });
+    // Four `cadence` processes, each starting tsx: over the default 30 s on a loaded machine.
+  }, 120_000);
 });
 
 describe('housekeeping', () => {
