@@ -94,14 +94,36 @@ export async function createUpsertBatch(tx: Transaction, batch: NewBatch): Promi
  * batch's pending items whatever other ids interleave; the job key makes a second enqueue of a
  * chunk harmless.
  */
-export async function enqueueChunks(tx: Transaction, task: string, orgId: number, batchId: number, pendingIds: readonly number[]): Promise<void> {
+async function enqueueChunks(tx: Transaction, task: string, orgId: number, batchId: number, pendingIds: readonly number[]): Promise<void> {
   const sorted = [...pendingIds].sort((a, b) => a - b);
-  const jobs: JobSpec[] = [];
-  for (let start = 0; start < sorted.length; start += CHUNK_SIZE) {
-    const slice = sorted.slice(start, start + CHUNK_SIZE);
-    const payload: ChunkPayload = { orgId, batchId, firstItemId: slice[0]!, lastItemId: slice.at(-1)! };
-    jobs.push({ task, payload: { ...payload }, jobKey: `${task}:${orgId}:${batchId}:${payload.firstItemId}`, maxAttempts: CHUNK_MAX_ATTEMPTS });
-  }
+  const ranges: ItemRange[] = [];
+  for (let start = 0; start < sorted.length; start += CHUNK_SIZE) ranges.push({ first: sorted[start]!, last: sorted[Math.min(start + CHUNK_SIZE, sorted.length) - 1]! });
+  await enqueueChunkRanges(tx, task, orgId, batchId, ranges);
+}
+
+/** The first and last item id of a chunk. */
+export interface ItemRange {
+  readonly first: number;
+  readonly last: number;
+}
+
+/** The id ranges of CHUNK_SIZE pending items each, computed where the items are. */
+export async function pendingItemRanges(tx: Transaction, orgId: number, batchId: number): Promise<ItemRange[]> {
+  const rows = await tx<{ first: string; last: string }[]>`
+    select min(id) as first, max(id) as last
+      from (select id, (row_number() over (order by id) - 1) / ${CHUNK_SIZE} as chunk
+              from batch_items where org_id = ${orgId} and batch_id = ${batchId} and state = 'pending') numbered
+     group by chunk
+     order by chunk`;
+  return rows.map((r) => ({ first: Number(r.first), last: Number(r.last) }));
+}
+
+/** One `task` job per range; the job key makes a second enqueue of a chunk harmless. */
+export async function enqueueChunkRanges(tx: Transaction, task: string, orgId: number, batchId: number, ranges: readonly ItemRange[]): Promise<void> {
+  const jobs: JobSpec[] = ranges.map(({ first, last }) => {
+    const payload: ChunkPayload = { orgId, batchId, firstItemId: first, lastItemId: last };
+    return { task, payload: { ...payload }, jobKey: `${task}:${orgId}:${batchId}:${first}`, maxAttempts: CHUNK_MAX_ATTEMPTS };
+  });
   await enqueueJobs(tx, jobs);
 }
 

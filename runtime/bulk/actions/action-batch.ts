@@ -1,6 +1,7 @@
 import type { Actor } from '../../engine/index.js';
 import type { Transaction } from '../../tenancy/index.js';
-import { enqueueChunks, type FailureSummary } from '../batch-store.js';
+import { SqlParams } from '../../query/index.js';
+import { enqueueChunkRanges, pendingItemRanges, type FailureSummary } from '../batch-store.js';
 import { MAX_BULK_ACTION_RECORDS } from './selection.js';
 
 /**
@@ -26,7 +27,9 @@ export interface NewActionBatch {
   readonly now: Date;
   /** What the batch was asked to do, shown as its `payload`; `parameters` is what the chunks read. */
   readonly payload: Readonly<Record<string, unknown>>;
-  readonly recordIds: readonly number[];
+  /** The records it applies to: `select t."id" as id from …` over `selectionParams`, `$1` the org (selection.ts). */
+  readonly selection: string;
+  readonly selectionParams: SqlParams;
   readonly skipConfirmation: boolean;
   readonly destructive: boolean;
 }
@@ -40,11 +43,17 @@ export interface MadeBatch {
 
 /**
  * Inserts the batch: `failed` at once over MAX_BULK_ACTION_RECORDS (nothing applied, no items),
- * else `confirming`, or `pending` and started when confirmation is skipped.
+ * else `confirming`, or `pending` and started when confirmation is skipped. The items are copied
+ * from the selection by one INSERT … SELECT: a hundred thousand ids never leave PostgreSQL.
  */
 export async function createActionBatch(tx: Transaction, batch: NewActionBatch): Promise<MadeBatch> {
   const at = batch.now.toISOString();
-  if (batch.recordIds.length > MAX_BULK_ACTION_RECORDS) {
+  const { selection, selectionParams } = batch;
+  const [counted] = await tx.unsafe<{ n: number }[]>(
+    `select count(*)::int as n from (${selection} limit ${MAX_BULK_ACTION_RECORDS + 1}) selected`,
+    selectionParams.values as never[],
+  );
+  if (counted!.n > MAX_BULK_ACTION_RECORDS) {
     const summary: FailureSummary = {
       failures: 0,
       errors: {},
@@ -57,21 +66,27 @@ export async function createActionBatch(tx: Transaction, batch: NewActionBatch):
       returning id`;
     return { batchId: row!.id, started: false, count: 0 };
   }
-  const count = batch.recordIds.length;
-  const required = batch.destructive || count > CONFIRMED_COUNT_REQUIRED_ABOVE;
   const [row] = await tx<{ id: number }[]>`
-    insert into batches (org_id, action, resource_type, actor, payload, state, confirm_count, confirmed_count_required,
-                         total, pending, failures, started_at, created_at, updated_at)
+    insert into batches (org_id, action, resource_type, actor, payload, state, total, pending, failures, started_at, created_at, updated_at)
     values (${batch.orgId}, ${batch.action}, ${batch.resourceType}, ${tx.json(batch.actor as never)}, ${tx.json(batch.payload as never)},
-            ${batch.skipConfirmation ? 'pending' : 'confirming'}, ${count}, ${required},
-            ${count}, ${count}, 0, ${batch.skipConfirmation ? at : null}, ${at}, ${at})
+            ${batch.skipConfirmation ? 'pending' : 'confirming'}, 0, 0, 0, ${batch.skipConfirmation ? at : null}, ${at}, ${at})
     returning id`;
   const batchId = row!.id;
+  // The limit keeps the copy within what was counted, should records be added meanwhile.
+  const values = new SqlParams(selectionParams.values);
+  const inserted = await tx.unsafe(
+    `insert into batch_items (org_id, batch_id, item_id, data, state, failed, created_at, updated_at)
+     select $1, ${values.add(batchId)}::bigint, s.id, format('{"type":%s,"id":"%s"}', to_json(${values.add(batch.resourceType)}::text), s.id), 'pending', false,
+            ${values.add(at)}::timestamptz, ${values.add(at)}::timestamptz
+       from (${selection} order by t."id" limit ${MAX_BULK_ACTION_RECORDS}) s
+      order by s.id`,
+    values.values as never[],
+  );
+  const count = inserted.count;
+  const required = batch.destructive || count > CONFIRMED_COUNT_REQUIRED_ABOVE;
   await tx`
-    insert into batch_items (org_id, batch_id, item_id, data, state, failed, created_at, updated_at)
-    select ${batch.orgId}, ${batchId}, u.id, format('{"type":%s,"id":"%s"}', to_json(${batch.resourceType}::text), u.id), 'pending', false, ${at}, ${at}
-      from unnest(${tx.array(batch.recordIds as number[])}::bigint[]) as u(id)
-     order by u.id`;
+    update batches set confirm_count = ${count}, confirmed_count_required = ${required}, total = ${count}, pending = ${count}
+     where org_id = ${batch.orgId} and id = ${batchId}`;
   if (batch.skipConfirmation) await startActionBatch(tx, batch.orgId, batchId, batch.now);
   return { batchId, started: batch.skipConfirmation, count };
 }
@@ -81,16 +96,9 @@ export async function createActionBatch(tx: Transaction, batch: NewActionBatch):
  * selection) is finished at once.
  */
 export async function startActionBatch(tx: Transaction, orgId: number, batchId: number, now: Date): Promise<void> {
-  const pending = await tx<{ id: number }[]>`
-    select id from batch_items where org_id = ${orgId} and batch_id = ${batchId} and state = 'pending' order by id`;
-  if (pending.length > 0) {
-    await enqueueChunks(
-      tx,
-      ACTION_CHUNK_TASK,
-      orgId,
-      batchId,
-      pending.map((p) => Number(p.id)),
-    );
+  const ranges = await pendingItemRanges(tx, orgId, batchId);
+  if (ranges.length > 0) {
+    await enqueueChunkRanges(tx, ACTION_CHUNK_TASK, orgId, batchId, ranges);
     return;
   }
   const at = now.toISOString();

@@ -7,6 +7,7 @@ import type { Row } from '../../engine/render.js';
 import { actionParams, queryParams } from '../../engine/query-params.js';
 import { actorOf } from '../../engine/responses.js';
 import { invalidQueryParameter, jsonApi, parseId, resourceNotFound } from '../../jsonapi/index.js';
+import { SqlParams } from '../../query/index.js';
 import { orgScopedTransaction, type Transaction } from '../../tenancy/index.js';
 import { allowanceExceeded, allowanceHeaders, takeFromAllowance, type AllowanceOptions } from '../allowance.js';
 import { batchResponder } from '../batch-response.js';
@@ -14,7 +15,7 @@ import type { OrgCustomObjectsSource } from '../upsert-targets.js';
 import { createActionBatch, skipUnstartedItems, startActionBatch } from './action-batch.js';
 import { readActionRequest } from './action-request.js';
 import { BULK_ACTIONS } from './definitions.js';
-import { filterParams, parseSelection, selectRecordIds } from './selection.js';
+import { filterParams, parseSelection, selectionSql } from './selection.js';
 import { resolveSubject } from './subjects.js';
 
 export interface ActionRouteOptions {
@@ -60,7 +61,8 @@ export function mountActionRoutes(api: Hono<ApiEnv>, options: ActionRouteOptions
     const { row, headers } = await orgScopedTransaction(options.sql, auth.orgId, async (tx) => {
       const context = { tx, orgId: auth.orgId, descriptor: subject.descriptor, validateUpdate: subject.validateUpdate, catalog: subject.catalog };
       const parameters = await definition.readBody(request.attributes, context);
-      const recordIds = await selectRecordIds(tx, auth.orgId, subject.descriptor, selection, request.ids, (type) => subject.descriptorOf(type)!);
+      const selectionParams = new SqlParams([auth.orgId]);
+      const selectionText = selectionSql(selectionParams, subject.descriptor, selection, request.ids, (type) => subject.descriptorOf(type)!);
       const made = await createActionBatch(tx, {
         orgId: auth.orgId,
         action: name,
@@ -68,7 +70,8 @@ export function mountActionRoutes(api: Hono<ApiEnv>, options: ActionRouteOptions
         actor: actorOf(c),
         now,
         payload: { parameters, filter: Object.fromEntries(filters), ...(request.ids && { ids: request.ids }) },
-        recordIds,
+        selection: selectionText,
+        selectionParams,
         skipConfirmation: request.skipConfirmation,
         destructive: definition.destructive,
       });

@@ -3,7 +3,6 @@ import { ApiError } from '../../jsonapi/index.js';
 import { partitionPredicate, quoteIdent } from '../../model/sql-text.js';
 import { compileFilters, SqlParams } from '../../query/index.js';
 import { parseFilters } from '../../query/parse-filters.js';
-import type { Transaction } from '../../tenancy/index.js';
 
 /**
  * Which records a bulk action applies to (SPEC.md "Bulk actions" rules 1 and 2): the records
@@ -42,21 +41,19 @@ export function parseSelection(descriptor: ResourceDescriptor, filters: Map<stri
   }
 }
 
-/** The selected ids, in id order: at most one more than the limit, so a caller can tell it was exceeded. */
-export async function selectRecordIds(
-  tx: Transaction,
-  orgId: number,
+/**
+ * The selection as SQL: `select t."id" as id from <table> t where …`, its values added to
+ * `params`, whose `$1` must be the org id. The caller counts it and copies it into batch items
+ * without the ids leaving PostgreSQL.
+ */
+export function selectionSql(
+  params: SqlParams,
   descriptor: ResourceDescriptor,
   filters: ReturnType<typeof parseSelection>,
   ids: readonly number[] | undefined,
   descriptorOf: (type: string) => ResourceDescriptor,
-): Promise<number[]> {
-  const params = new SqlParams([orgId]);
+): string {
   const where = [`t."org_id" = $1${partitionPredicate(descriptor, 't')}`, ...compileFilters(filters, descriptor, 't', params, '$1', descriptorOf)];
   if (ids) where.push(`t."id" = any(${params.add(ids)}::bigint[])`);
-  const rows = await tx.unsafe<{ id: number }[]>(
-    `select t."id" as id from ${quoteIdent(descriptor.table)} t where ${where.join(' and ')} order by t."id" limit ${MAX_BULK_ACTION_RECORDS + 1}`,
-    params.values as never[],
-  );
-  return rows.map((r) => Number(r.id));
+  return `select t."id" as id from ${quoteIdent(descriptor.table)} t where ${where.join(' and ')}`;
 }
