@@ -29,7 +29,10 @@ export interface UploadOptions {
 
 /** PUT /uploads/:storageKey: outside /api/v2, authorized by its signed URL alone. */
 export function mountUploadRoute(app: Hono<ApiEnv>, options: UploadOptions): void {
-  app.put('/uploads/:storageKey', uploadRoute({ sql: options.sql, signingKey: uploadSigningKey(options.cursorSecret), maxBytes: options.maxBytes, clock: options.clock }));
+  app.put(
+    '/uploads/:storageKey',
+    uploadRoute({ sql: options.sql, signingKey: uploadSigningKey(options.cursorSecret), maxBytes: options.maxBytes, clock: options.clock }),
+  );
 }
 
 /** generateUploadLink and validateUpload on the /api/v2 router, ahead of the resource routes. */

@@ -102,7 +102,10 @@ async function validateUpload(c: Context<ApiEnv>, options: UploadActionOptions):
     if (!upload) throw uploadNotFound(`This organisation has no upload with storageKey ${storageKey}`);
     if (upload.state === 'awaiting') throw uploadNotFound(`Nothing has been uploaded with storageKey ${storageKey} yet: PUT the file to its uploadUrl first`);
     if (upload.sha512 !== hash) throw actionFailed('hashMismatch', `The uploaded file's SHA-512 is not ${hash}: the file was changed or cut short on the way`);
-    if (upload.state === 'validated' && upload.headers && upload.recordCount !== null) return { headerValue: upload.headers, recordCount: upload.recordCount };
+    if (upload.state === 'validated' && upload.headers && upload.recordCount !== null) {
+      // jsonb keeps its own key order: each pair is rebuilt in the order first answered.
+      return { headerValue: upload.headers.map(({ header, value }) => ({ header, value })), recordCount: upload.recordCount };
+    }
     let found: CsvSummary;
     try {
       found = await summarizeCsv(chunksOf(tx, orgId, storageKey));

@@ -151,10 +151,7 @@ describe('the three steps', () => {
   });
 
   it('reads UTF-8 with a BOM, CRLF line ends, quoted fields with commas, newlines and quotes; blank lines are not records', async () => {
-    const file = Buffer.concat([
-      Buffer.from([0xef, 0xbb, 0xbf]),
-      Buffer.from('Name,Note,City\r\n"Zoë ""Z"" Ñ","line one\r\nline two, still",Zürich\r\n\r\nB,,Bern\r\n'),
-    ]);
+    const file = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('Name,Note,City\r\n"Zoë ""Z"" Ñ","line one\r\nline two, still",Zürich\r\n\r\nB,,Bern\r\n')]);
     const { storageKey, hash } = await uploaded(file);
     const validated = await validate(storageKey, hash);
     expect(validated.body.data.attributes).toEqual({
@@ -192,7 +189,10 @@ describe('the three steps', () => {
 
   it('streams a 5 MiB file sent chunked into 1 MiB chunks, with its hash, and counts its rows', async () => {
     const rows = ['id,email,firstName,lastName,note'];
-    for (let i = 0; Buffer.byteLength(rows.join('\n')) < 5 * 1024 * 1024 + 1000; i++) rows.push(`${i},person${i}@example.com,First${i},Last${i},"a note, with a comma ${i}"`);
+    for (let i = 0, size = 0; size < 5 * 1024 * 1024 + 1000; i++) {
+      rows.push(`${i},person${i}@example.com,First${i},Last${i},"a note, with a comma ${i}"`);
+      size += rows[rows.length - 1]!.length + 1;
+    }
     const file = Buffer.from(`${rows.join('\n')}\n`);
     const link = await generateLink();
     const stored = await put(link.uploadUrl, streamOf(file));
@@ -222,7 +222,14 @@ describe('validateUpload refuses', () => {
     const wrong = sha512('a,b\n1,3\n');
     expect(error(await validate(storageKey, wrong))).toEqual({
       status: 422,
-      errors: [{ id: 'hashMismatch', status: '422', title: 'Unprocessable Entity', detail: `The uploaded file's SHA-512 is not ${wrong}: the file was changed or cut short on the way` }],
+      errors: [
+        {
+          id: 'hashMismatch',
+          status: '422',
+          title: 'Unprocessable Entity',
+          detail: `The uploaded file's SHA-512 is not ${wrong}: the file was changed or cut short on the way`,
+        },
+      ],
     });
     expect((await uploadRow(storageKey))!.state).toBe('uploaded');
   });
@@ -250,16 +257,23 @@ describe('validateUpload refuses', () => {
 
   it('a file that is not CSV: 422 invalidCsv saying why', async () => {
     const cases: [string, string | Buffer, string][] = [
-      ['invalid UTF-8', Buffer.concat([Buffer.from('name\nJos'), Buffer.from([0xe9]), Buffer.from('\n')]), 'The file is not UTF-8 text: an invalid byte sequence ends within its first 10 bytes'],
+      [
+        'invalid UTF-8',
+        Buffer.concat([Buffer.from('name\nJos'), Buffer.from([0xe9]), Buffer.from('\n')]),
+        'The file is not UTF-8 text: an invalid byte sequence ends within its first 10 bytes',
+      ],
       ['a NUL byte', 'name,note\nA,b\u0000c\n', 'The file contains NUL bytes; a CSV file is text'],
-      ['an unclosed quote', 'name,note\nA,"never closed\nB,c\n', 'The file is not valid CSV: Quote Not Closed: the parsing is finished with an opening quote at line 2'],
+      ['an unclosed quote', 'name,note\nA,"never closed\nB,c\n', 'The file is not valid CSV: Quote Not Closed: the parsing is finished with an opening quote at line 3'],
       ['an empty file', '', 'The file is empty: a CSV file starts with a header row'],
       ['a duplicate header', 'email,name,email\n', 'The header row names "email" more than once'],
       ['an empty header', 'email,,name\n', 'Column 2 of the header row has no name'],
     ];
     for (const [what, file, detail] of cases) {
       const { storageKey, hash } = await uploaded(file);
-      expect(error(await validate(storageKey, hash)), what).toEqual({ status: 422, errors: [{ id: 'invalidCsv', status: '422', title: 'Unprocessable Entity', detail }] });
+      expect(error(await validate(storageKey, hash)), what).toEqual({
+        status: 422,
+        errors: [{ id: 'invalidCsv', status: '422', title: 'Unprocessable Entity', detail }],
+      });
       expect((await uploadRow(storageKey))!.state, what).toBe('uploaded');
     }
   });
@@ -270,10 +284,26 @@ describe('validateUpload refuses', () => {
     const cases: [string, string, string][] = [
       [`actionParams[storageKey]=${key}`, 'actionParams[hash]', 'actionParams[hash] is required'],
       [`actionParams[hash]=${hash}`, 'actionParams[storageKey]', 'actionParams[storageKey] is required'],
-      [`actionParams[storageKey]=${key}&actionParams[hash]=${hash}&actionParams[size]=1`, 'actionParams[size]', 'size is not a parameter of this action (it takes hash, storageKey)'],
-      [`actionParams[storageKey]=not-a-uuid&actionParams[hash]=${hash}`, 'actionParams[storageKey]', 'actionParams[storageKey] must be the storageKey generateUploadLink gave, a UUID'],
-      [`actionParams[storageKey]=${key}&actionParams[hash]=${hash.slice(1)}`, 'actionParams[hash]', 'actionParams[hash] must be the SHA-512 of the file, as 128 hexadecimal digits'],
-      [`actionParams[storageKey]=${key}&actionParams[hash]=${hash.slice(1)}g`, 'actionParams[hash]', 'actionParams[hash] must be the SHA-512 of the file, as 128 hexadecimal digits'],
+      [
+        `actionParams[storageKey]=${key}&actionParams[hash]=${hash}&actionParams[size]=1`,
+        'actionParams[size]',
+        'size is not a parameter of this action (it takes hash, storageKey)',
+      ],
+      [
+        `actionParams[storageKey]=not-a-uuid&actionParams[hash]=${hash}`,
+        'actionParams[storageKey]',
+        'actionParams[storageKey] must be the storageKey generateUploadLink gave, a UUID',
+      ],
+      [
+        `actionParams[storageKey]=${key}&actionParams[hash]=${hash.slice(1)}`,
+        'actionParams[hash]',
+        'actionParams[hash] must be the SHA-512 of the file, as 128 hexadecimal digits',
+      ],
+      [
+        `actionParams[storageKey]=${key}&actionParams[hash]=${hash.slice(1)}g`,
+        'actionParams[hash]',
+        'actionParams[hash] must be the SHA-512 of the file, as 128 hexadecimal digits',
+      ],
     ];
     for (const [query, parameter, detail] of cases) {
       expect(error(await action('validateUpload', { query })), query).toEqual({
@@ -287,7 +317,13 @@ describe('validateUpload refuses', () => {
 describe('generateUploadLink', () => {
   it('takes no parameters (400 naming one given) and ignores a body', async () => {
     expect(error(await action('generateUploadLink', { query: 'actionParams[fileName]=a.csv' })).errors).toEqual([
-      { id: 'invalidQueryParameter', status: '400', title: 'Bad Request', detail: 'fileName is not a parameter of this action', source: { parameter: 'actionParams[fileName]' } },
+      {
+        id: 'invalidQueryParameter',
+        status: '400',
+        title: 'Bad Request',
+        detail: 'fileName is not a parameter of this action',
+        source: { parameter: 'actionParams[fileName]' },
+      },
     ]);
     const withBody = await action('generateUploadLink', { body: JSON.stringify({ data: { attributes: { fileName: 'a.csv' } } }) });
     expect(withBody.status).toBe(200);
@@ -298,10 +334,19 @@ describe('generateUploadLink', () => {
     const reader = await api.newUserToken(api.org.orgId, ['imports.read']);
     const writer = await api.newUserToken(api.org.orgId, ['imports.write']);
     const both = await api.newUserToken(api.org.orgId, ['imports.read', 'imports.write']);
-    expect(error(await action('generateUploadLink', { token: reader })).errors[0]).toMatchObject({ id: 'insufficientScope', detail: 'This request needs the scope imports.write (or imports.all)' });
+    expect(error(await action('generateUploadLink', { token: reader })).errors[0]).toMatchObject({
+      id: 'insufficientScope',
+      detail: 'This request needs the scope imports.write (or imports.all)',
+    });
     const { storageKey, hash } = await uploaded('a\n1\n', writer);
-    expect(error(await validate(storageKey, hash, writer)).errors[0]).toMatchObject({ id: 'insufficientScope', detail: 'This request needs the scope imports.read (or imports.all)' });
-    expect(error(await validate(storageKey, hash, reader)).errors[0]).toMatchObject({ id: 'insufficientScope', detail: 'This request needs the scope imports.write (or imports.all)' });
+    expect(error(await validate(storageKey, hash, writer)).errors[0]).toMatchObject({
+      id: 'insufficientScope',
+      detail: 'This request needs the scope imports.read (or imports.all)',
+    });
+    expect(error(await validate(storageKey, hash, reader)).errors[0]).toMatchObject({
+      id: 'insufficientScope',
+      detail: 'This request needs the scope imports.write (or imports.all)',
+    });
     expect((await validate(storageKey, hash, both)).status).toBe(200);
   });
 });
