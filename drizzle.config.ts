@@ -13,6 +13,7 @@ export default defineConfig({
     './runtime/oauth/tables.ts',
     './runtime/jobs/tables.ts',
     './runtime/bulk/tables.ts',
+    './runtime/imports/tables.ts',
   ],
   out: './migrations',
   strict: true,

@@ -18,6 +18,7 @@ import { MIGRATIONS_DIR } from './db/migrate.js';
 import { createResourceEngine, type ApiEnv, type RecordWriter } from './engine/index.js';
 import { mountResources, mountUnsupportedMethods } from './engine/routes.js';
 import { healthRoutes } from './health/index.js';
+import { DEFAULT_UPLOAD_MAX_BYTES, mountImportRoutes, mountUploadRoute, type UploadOptions } from './imports/index.js';
 import { webhookCleanup } from './webhooks/cleanup.js';
 import { ApiError, errorResponse, internalError, jsonApi, jsonApiMediaType, payloadTooLarge, resourceNotFound } from './jsonapi/index.js';
 import { oauthRoutes } from './oauth/index.js';
@@ -27,7 +28,7 @@ import { standardRecordWriter } from './resources/record-writer.js';
 
 export interface AppDependencies {
   readonly sql: postgres.Sql;
-  readonly config: Pick<Config, 'publicBaseUrl' | 'maxBodyBytes'> & Partial<Pick<Config, 'bulkAllowanceCapacity' | 'bulkAllowancePerDay'>>;
+  readonly config: Pick<Config, 'publicBaseUrl' | 'maxBodyBytes'> & Partial<Pick<Config, 'bulkAllowanceCapacity' | 'bulkAllowancePerDay' | 'uploadMaxBytes'>>;
   readonly log: Logger;
   readonly cursorSecret: string;
   readonly clock?: () => Date;
@@ -125,12 +126,23 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
   app.use('/api/app/*', jsonApiMediaType());
   app.route('/api/app', appInstallRoutes({ sql: deps.sql, publicBaseUrl: deps.config.publicBaseUrl, clock }));
 
+  // CSV uploads (SPEC.md "CSV import" step 2): authorized by the presigned URL, not a token.
+  const uploads: UploadOptions = {
+    sql: deps.sql,
+    cursorSecret: deps.cursorSecret,
+    publicBaseUrl: deps.config.publicBaseUrl,
+    maxBytes: deps.config.uploadMaxBytes ?? DEFAULT_UPLOAD_MAX_BYTES,
+    clock,
+  };
+  mountUploadRoute(app, uploads);
+
   // OAuth (SPEC.md, Authentication): the consent page and token endpoint, outside /api/v2.
   app.route('/', oauthRoutes({ sql: deps.sql, clock }));
 
   const api = new Hono<ApiEnv>();
   api.use('*', bearerAuthentication(deps.sql, { cache: new TokenCache() }));
-  // Ahead of the resource routes: the bulk module serves the batch's confirm and cancel.
+  // Ahead of the resource routes: the bulk module serves the batch's confirm and cancel, and
+  // both serve collection actions the schema declares on batch and import.
   mountBulkRoutes(api, {
     sql: deps.sql,
     writer,
@@ -140,6 +152,7 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
     publicBaseUrl: deps.config.publicBaseUrl,
     clock,
   });
+  mountImportRoutes(api, uploads);
   mountResources(api, engine, modules.values());
   mountDefinitionRoutes(api, { sql: deps.sql, standardTypes: new Set(descriptors.keys()), publicBaseUrl: deps.config.publicBaseUrl });
   mountCustomObjectRoutes(api, customObjects);

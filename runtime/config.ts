@@ -26,6 +26,8 @@ export interface Config {
   readonly bulkAllowanceCapacity: number;
   /** BULK_ALLOWANCE_PER_DAY: bulk items refilled per day, continuously. */
   readonly bulkAllowancePerDay: number;
+  /** UPLOAD_MAX_BYTES: the largest CSV file an upload link takes. */
+  readonly uploadMaxBytes: number;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -66,5 +68,7 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     // SPEC.md's limits: 5 million bulk items per org per day, refilled through the day.
     bulkAllowanceCapacity: positiveInteger(env, 'BULK_ALLOWANCE_CAPACITY', 5_000_000),
     bulkAllowancePerDay: positiveInteger(env, 'BULK_ALLOWANCE_PER_DAY', 5_000_000),
+    // SPEC.md does not say how large a CSV file may be; issue #14 asks for 100 MB by default.
+    uploadMaxBytes: positiveInteger(env, 'UPLOAD_MAX_BYTES', 100 * 1024 * 1024),
   };
 }

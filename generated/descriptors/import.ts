@@ -303,5 +303,7 @@ export const descriptor: ResourceDescriptor = {
   collectionActions: [
     { name: 'bulkUpsert', optionalParams: [], requiredParams: [], target: 'batch' },
     { name: 'customObjectBulkUpsert', optionalParams: [], requiredParams: [], target: 'batch' },
+    { name: 'generateUploadLink', optionalParams: [], requiredParams: [] },
+    { name: 'validateUpload', optionalParams: [], requiredParams: ['hash', 'storageKey'] },
   ],
 };

@@ -7,6 +7,7 @@ import { descriptors } from '../../generated/routes/index.js';
 import { deliverLifecycleTask, LIFECYCLE_TASK } from '../apps/lifecycle.js';
 import { BULK_CRONTAB, bulkTasks } from '../bulk/index.js';
 import { CustomObjectRegistry } from '../custom-objects/registry.js';
+import { IMPORT_CRONTAB, importTasks } from '../imports/index.js';
 import { standardBehaviours } from '../resources/index.js';
 import type { Config } from '../config.js';
 import { connectDatabase } from '../db/client.js';
@@ -79,6 +80,7 @@ export function createTaskList(deps: WorkerDependencies): TaskList {
     }),
     [LIFECYCLE_TASK]: deliverLifecycleTask({ sql: deps.sql, delivery: deps.delivery, log: deps.log }),
     ...bulkTasks({ sql: deps.sql, writer, behaviours: standardBehaviours, customObjects: customObjectsOf(deps.sql, clock, writer), clock, log: deps.log }),
+    ...importTasks({ sql: deps.sql, clock }),
   };
 }
 
@@ -88,7 +90,7 @@ function customObjectsOf(sql: postgres.Sql, clock: () => Date, writer: RecordWri
 }
 
 /** Daily housekeeping; graphile-worker makes sure one runner in the cluster runs each. */
-const CRONTAB = ['17 3 * * * purge_expired_tokens', '27 3 * * * purge_webhook_attempts', BULK_CRONTAB, ''].join('\n');
+const CRONTAB = ['17 3 * * * purge_expired_tokens', '27 3 * * * purge_webhook_attempts', BULK_CRONTAB, IMPORT_CRONTAB, ''].join('\n');
 
 /** Delivery settings from configuration: WEBHOOK_ALLOWED_HOSTS and WEBHOOK_CA_FILE. */
 export function deliveryOptions(config: Pick<Config, 'webhookAllowedHosts' | 'webhookCaFile'>): DeliveryOptions {

@@ -39,10 +39,22 @@ describe('action links', () => {
 });
 
 describe('collection action links', () => {
-  it('are the bulk actions and bulk upserts, each answered by its own route: an unknown parameter is refused by it, never "no such action"', async () => {
+  it('are the bulk actions, bulk upserts and upload steps, each answered by its own route: an unknown parameter is refused by it, never "no such action"', async () => {
     const actions = (await actionLinks()).filter((link) => !link.href.includes('{:id}'));
-    expect(actions.map((a) => a.href)).toEqual(expect.arrayContaining(['/api/v2/batches/actions/prospectsBulkModify', '/api/v2/imports/actions/bulkUpsert']));
-    expect(actions).toHaveLength(25);
+    expect(actions.map((a) => a.href)).toEqual(
+      expect.arrayContaining([
+        '/api/v2/batches/actions/prospectsBulkModify',
+        '/api/v2/imports/actions/bulkUpsert',
+        '/api/v2/imports/actions/generateUploadLink',
+        '/api/v2/imports/actions/validateUpload',
+      ]),
+    );
+    expect(actions).toHaveLength(27);
+    expect(actions.find((a) => a.href.endsWith('/validateUpload'))).toMatchObject({ rel: 'validateUpload', requiredParams: ['hash', 'storageKey'] });
+    expect(actions.find((a) => a.href.endsWith('/generateUploadLink'))).toMatchObject({
+      rel: 'generateUploadLink',
+      targetSchema: { definitions: { storageKey: { type: 'string' }, uploadURL: { type: 'string' }, uploadHeaders: { type: 'object' } } },
+    });
     expect(actions.find((a) => a.href.endsWith('/customObjectBulkDelete'))).toMatchObject({ rel: 'customObjectBulkDelete', requiredParams: ['objectName'] });
     for (const action of actions) {
       expect(action.method).toBe('POST');

@@ -55,6 +55,8 @@ export interface TestApiOptions {
   log?: Logger;
   /** The daily bulk item allowance (BULK_ALLOWANCE_CAPACITY, BULK_ALLOWANCE_PER_DAY); 5 million a day by default. */
   bulkAllowance?: { capacity: number; perDay: number };
+  /** The largest CSV upload (UPLOAD_MAX_BYTES); 100 MiB by default. */
+  uploadMaxBytes?: number;
 }
 
 export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
@@ -68,6 +70,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       publicBaseUrl: options.publicBaseUrl,
       maxBodyBytes: 64 * 1024,
       ...(options.bulkAllowance && { bulkAllowanceCapacity: options.bulkAllowance.capacity, bulkAllowancePerDay: options.bulkAllowance.perDay }),
+      ...(options.uploadMaxBytes !== undefined && { uploadMaxBytes: options.uploadMaxBytes }),
     },
     // TEST_LOG_LEVEL=error shows what the server logs, e.g. the cause of a 500.
     log: options.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),

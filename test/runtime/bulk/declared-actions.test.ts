@@ -51,7 +51,7 @@ describe('collectionActionProblems', () => {
 });
 
 describe('checkDeclaredActions', () => {
-  test('the schema declares exactly the bulk actions and upserts served', () => {
+  test('the schema declares exactly the bulk actions, upserts and upload steps served', () => {
     expect(() => checkDeclaredActions(descriptors)).not.toThrow();
     expect(
       descriptors
@@ -59,7 +59,7 @@ describe('checkDeclaredActions', () => {
         .collectionActions.map((a) => a.name)
         .sort(),
     ).toEqual([...BULK_ACTIONS.keys()].sort());
-    expect(descriptors.get('import')!.collectionActions.map((a) => a.name)).toEqual(['bulkUpsert', 'customObjectBulkUpsert']);
+    expect(descriptors.get('import')!.collectionActions.map((a) => a.name)).toEqual(['bulkUpsert', 'customObjectBulkUpsert', 'generateUploadLink', 'validateUpload']);
   });
 
   test('throws naming each mismatch', () => {
@@ -70,7 +70,7 @@ describe('checkDeclaredActions', () => {
     });
     expect(() => checkDeclaredActions(changed)).toThrow(
       [
-        "The schema's collection actions and the bulk routes disagree:",
+        "The schema's collection actions and the routes serving them disagree:",
         'batch: the schema declares collection action prospectsExplode, which nothing serves',
         'batch: collection action prospectsPauseAll is served, but the schema does not declare it',
       ].join('\n'),

@@ -1,0 +1,49 @@
+/**
+ * CSV uploads (SPEC.md "CSV import", steps 1-3): the file itself is kept in PostgreSQL, in
+ * chunks of 1 MiB, so every API and worker process sees it with nothing else to run. Tenant
+ * tables like the resources (org_id in every key, row-level security).
+ */
+import { bigint, customType, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { orgs, timestampColumn } from '../db/system-tables.js';
+
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
+
+/** One upload link and, once used, what was uploaded through it. */
+export const uploads = pgTable(
+  'uploads',
+  {
+    orgId: bigint('org_id', { mode: 'number' })
+      .notNull()
+      .references(() => orgs.id),
+    storageKey: uuid('storage_key').notNull(),
+    /** `awaiting` the PUT, `uploaded`, then `validated` (validating again is allowed). */
+    state: text('state').notNull(),
+    byteSize: bigint('byte_size', { mode: 'number' }),
+    /** Hex SHA-512 of the bytes, computed while they were stored. */
+    sha512: text('sha512'),
+    /** Data records after the header row, once validated. */
+    recordCount: integer('record_count'),
+    /** The validate answer's headerValue: `[{header, value}]`. */
+    headers: jsonb('headers'),
+    createdAt: timestampColumn('created_at').notNull(),
+    expiresAt: timestampColumn('expires_at').notNull(),
+    uploadedAt: timestampColumn('uploaded_at'),
+    validatedAt: timestampColumn('validated_at'),
+  },
+  (t) => [primaryKey({ name: 'uploads_pkey', columns: [t.orgId, t.storageKey] }), index('uploads_created_at_idx').on(t.orgId, t.createdAt)],
+);
+
+/** The bytes of an upload, in order of `seq` (0, 1, ...). */
+export const uploadChunks = pgTable(
+  'upload_chunks',
+  {
+    orgId: bigint('org_id', { mode: 'number' }).notNull(),
+    storageKey: uuid('storage_key').notNull(),
+    seq: integer('seq').notNull(),
+    bytes: bytea('bytes').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'upload_chunks_pkey', columns: [t.orgId, t.storageKey, t.seq] }),
+    foreignKey({ name: 'upload_chunks_upload_fk', columns: [t.orgId, t.storageKey], foreignColumns: [uploads.orgId, uploads.storageKey] }).onDelete('cascade'),
+  ],
+);
