@@ -53,7 +53,7 @@ describe('collection action links', () => {
     expect(actions.find((a) => a.href.endsWith('/validateUpload'))).toMatchObject({ rel: 'validateUpload', requiredParams: ['hash', 'storageKey'] });
     expect(actions.find((a) => a.href.endsWith('/generateUploadLink'))).toMatchObject({
       rel: 'generateUploadLink',
-      targetSchema: { definitions: { storageKey: { type: 'string' }, uploadURL: { type: 'string' }, uploadHeaders: { type: 'object' } } },
+      targetSchema: { definitions: { storageKey: { type: 'string' }, uploadUrl: { type: 'string' }, uploadHeaders: { type: 'object' } } },
     });
     expect(actions.find((a) => a.href.endsWith('/customObjectBulkDelete'))).toMatchObject({ rel: 'customObjectBulkDelete', requiredParams: ['objectName'] });
     for (const action of actions) {
