@@ -100,17 +100,20 @@ it('a confirm and a cancel racing on each batch: both outcomes agree with the ba
     }),
   );
   for (const { id, confirm, cancel } of raced) {
-    // Cancel first: the confirm finds a canceled batch. Confirm first: the cancel stops it.
+    // Cancel first: the confirm finds a canceled batch (422). Confirm first: the cancel stops the
+    // batch (200), or finds it already finished by the worker (422) on a fast machine.
     expect([200, 422]).toContain(confirm);
-    expect(cancel).toBe(200);
+    expect([200, 422]).toContain(cancel);
+    expect(confirm === 200 || cancel === 200).toBe(true);
     const batch = await settled(id);
-    expect(batch.state).toBe('canceled');
+    expect(batch.state).toBe(cancel === 200 ? 'canceled' : 'finished');
     expect(batch.pending).toBe(0);
     const { body } = await api.request('GET', `/api/v2/batchItems?filter[batch][id]=${id}&page[size]=1000`);
     const states = (body.data as { attributes: { state: string } }[]).map((i) => i.attributes.state);
     expect(states).toHaveLength(PROSPECTS);
     expect(states.filter((s) => s === 'pending')).toEqual([]);
     if (confirm === 422) expect(states.filter((s) => s === 'success')).toEqual([]);
+    if (cancel === 422) expect(states.filter((s) => s !== 'success')).toEqual([]);
   }
   // Every record changed is one a success item says was changed, by the batch that says so.
   const prospects = await allProspects(api.org.token);
