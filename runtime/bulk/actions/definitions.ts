@@ -1,6 +1,7 @@
 import { actionOperation, type Behaviours, type BodyValidator, type ResourceCatalog, type ResourceDescriptor, type WriteOperation } from '../../engine/index.js';
 import { changesByName } from '../../engine/record-rules.js';
 import type { Row } from '../../engine/render.js';
+import { existingTargets } from '../../engine/set-statements.js';
 import { readWriteBody } from '../../engine/write-input.js';
 import { validationError } from '../../jsonapi/index.js';
 import { quoteIdent } from '../../model/sql-text.js';
@@ -62,28 +63,37 @@ function onlyAttributes(attributes: Readonly<Record<string, unknown>>, allowed: 
   }
 }
 
-async function recordExists(tx: Transaction, orgId: number, descriptor: ResourceDescriptor, id: number): Promise<boolean> {
-  const rows = await tx.unsafe(`select 1 from ${quoteIdent(descriptor.table)} where org_id = $1 and id = $2`, [orgId, id]);
-  return rows.length > 0;
+/** An id given as a number or a numeric string (the reference shows both), or undefined when it is neither. */
+function idOf(value: unknown): number | undefined {
+  const id = typeof value === 'number' ? value : typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : NaN;
+  return Number.isSafeInteger(id) && id >= 1 ? id : undefined;
 }
 
-/** An id given as a number or a numeric string (the reference shows both) that names a record of `type` in the org. */
+/**
+ * The ids `values` give, each a record of `type` in the org: checked with the record writer's
+ * own existence query (existingTargets), one statement for the whole list.
+ */
+async function existingRecordIds(name: string, values: readonly unknown[], type: string, context: BodyContext): Promise<number[]> {
+  const ids = values.map((value) => idOf(value) ?? refuse(name, `${name} must be the id of a ${type}`));
+  const descriptor = context.catalog.entry(type).descriptor;
+  const found = await existingTargets(context.tx, context.orgId, new Map([[descriptor, new Set(ids)]]));
+  const missing = ids.find((id) => !found.has(`${type}:${id}`));
+  if (missing !== undefined) refuse(name, `${name} ${missing} is no ${type} of this organisation`);
+  return [...new Set(ids)];
+}
+
+/** One id of a record of `type` in the org, named by `value`. */
 async function existingId(name: string, value: unknown, type: string, context: BodyContext, required = true): Promise<number | undefined> {
   if (value === undefined || value === null) {
     if (required) refuse(name, `${name} is required`);
     return undefined;
   }
-  const id = typeof value === 'number' ? value : typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(id) || id < 1) refuse(name, `${name} must be the id of a ${type}`);
-  if (!(await recordExists(context.tx, context.orgId, context.catalog.entry(type).descriptor, id))) refuse(name, `${name} ${id} is no ${type} of this organisation`);
-  return id;
+  return (await existingRecordIds(name, [value], type, context))[0];
 }
 
 async function existingIds(name: string, value: unknown, type: string, context: BodyContext): Promise<number[]> {
   if (!Array.isArray(value) || value.length === 0) refuse(name, `${name} must be a non-empty list of ${type} ids`);
-  const ids: number[] = [];
-  for (const item of value) ids.push((await existingId(name, item, type, context))!);
-  return [...new Set(ids)];
+  return existingRecordIds(name, value as unknown[], type, context);
 }
 
 function tagList(value: unknown): string[] {
