@@ -16,7 +16,10 @@ export const uploads = pgTable(
       .notNull()
       .references(() => orgs.id),
     storageKey: uuid('storage_key').notNull(),
-    /** `awaiting` the PUT, `uploaded`, then `validated` (validating again is allowed). */
+    /**
+     * `awaiting` the PUT, `receiving` it, `uploaded`, `validated` (validating again is allowed),
+     * `importing` while an import reads it, `imported` after.
+     */
     state: text('state').notNull(),
     byteSize: bigint('byte_size', { mode: 'number' }),
     /** Hex SHA-512 of the bytes, computed while they were stored. */

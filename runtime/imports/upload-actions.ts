@@ -100,9 +100,12 @@ async function validateUpload(c: Context<ApiEnv>, options: UploadActionOptions):
     const [upload] = await tx<UploadRow[]>`
       select state, sha512, record_count as "recordCount", headers from uploads where org_id = ${orgId} and storage_key = ${storageKey}`;
     if (!upload) throw uploadNotFound(`This organisation has no upload with storageKey ${storageKey}`);
-    if (upload.state === 'awaiting') throw uploadNotFound(`Nothing has been uploaded with storageKey ${storageKey} yet: PUT the file to its uploadUrl first`);
+    if (upload.state === 'awaiting' || upload.state === 'receiving') {
+      throw uploadNotFound(`Nothing has been uploaded with storageKey ${storageKey} yet: PUT the file to its uploadUrl first, and wait for its answer`);
+    }
     if (upload.sha512 !== hash) throw actionFailed('hashMismatch', `The uploaded file's SHA-512 is not ${hash}: the file was changed or cut short on the way`);
-    if (upload.state === 'validated' && upload.headers && upload.recordCount !== null) {
+    // Validated before (and perhaps imported since): the same answer, from what was stored.
+    if (upload.state !== 'uploaded' && upload.headers && upload.recordCount !== null) {
       // jsonb keeps its own key order: each pair is rebuilt in the order first answered.
       return { headerValue: upload.headers.map(({ header, value }) => ({ header, value })), recordCount: upload.recordCount };
     }

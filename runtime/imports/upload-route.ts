@@ -46,10 +46,13 @@ function uploadUrlUsed(): ApiError {
  * PUT /uploads/:storageKey?org=…&expires=…&signature=… (SPEC.md "CSV import" step 2): the
  * presigned URL is the only credential, so this route sits outside /api/v2 and its bearer
  * authentication. Checks, in order: the signature (403), the expiry (403), that the link has
- * not been used (409), the Content-Type (415) and the size (413). The body is streamed into
- * upload_chunks in one transaction, hashed and counted on the way, never held whole; the
- * upload's row is locked first, so of two PUTs at once one stores and the other gets 409.
- * Answers 200 with an empty body and the SHA-512 as ETag.
+ * not been used (409), the Content-Type (415) and the size (413).
+ *
+ * No database connection is held while the client sends: a short transaction claims the link
+ * (`receiving`; a second PUT meanwhile gets 409), each 1 MiB chunk is stored by a transaction of
+ * its own as it completes, hashed and counted on the way, and a last one marks the upload
+ * `uploaded`. A body that fails (too large, cut off) has its chunks deleted and the link freed
+ * for another try. Answers 200 with an empty body and the SHA-512 as ETag.
  */
 export function uploadRoute(options: UploadRouteOptions): Handler<ApiEnv> {
   return async function receiveUpload(c) {
@@ -61,7 +64,7 @@ export function uploadRoute(options: UploadRouteOptions): Handler<ApiEnv> {
       throw uploadUrlRefused('uploadUrlExpired', 'This upload URL has expired; ask generateUploadLink for a new one');
     }
     const { orgId } = signed;
-    const etag = await orgScopedTransaction(options.sql, orgId, async (tx) => {
+    await orgScopedTransaction(options.sql, orgId, async (tx) => {
       const [upload] = await tx<{ state: string }[]>`select state from uploads where org_id = ${orgId} and storage_key = ${storageKey} for update`;
       if (!upload) throw resourceNotFound('This upload no longer exists; ask generateUploadLink for a new link');
       if (upload.state !== 'awaiting') throw uploadUrlUsed();
@@ -69,29 +72,48 @@ export function uploadRoute(options: UploadRouteOptions): Handler<ApiEnv> {
       if (refused) throw unsupportedMediaType(refused);
       const declared = c.req.header('content-length');
       if (declared !== undefined && Number(declared) > options.maxBytes) throw payloadTooLarge(options.maxBytes);
-      const stored = await storeChunks(tx, orgId, storageKey, c.req.raw.body, options.maxBytes);
-      await tx`
-        update uploads set state = 'uploaded', byte_size = ${stored.size}, sha512 = ${stored.sha512}, uploaded_at = ${options.clock().toISOString()}
-         where org_id = ${orgId} and storage_key = ${storageKey}`;
-      return stored.sha512;
+      await tx`update uploads set state = 'receiving' where org_id = ${orgId} and storage_key = ${storageKey}`;
     });
-    return c.body(null, 200, { ETag: `"${etag}"` });
+    const store = (work: (tx: Transaction) => Promise<unknown>) => orgScopedTransaction(options.sql, orgId, work);
+    let stored;
+    try {
+      stored = await storeChunks(store, orgId, storageKey, c.req.raw.body, options.maxBytes);
+    } catch (error) {
+      await store(async (tx) => {
+        await tx`delete from upload_chunks where org_id = ${orgId} and storage_key = ${storageKey}`;
+        await tx`update uploads set state = 'awaiting' where org_id = ${orgId} and storage_key = ${storageKey} and state = 'receiving'`;
+      });
+      throw error;
+    }
+    await store(
+      (tx) => tx`
+        update uploads set state = 'uploaded', byte_size = ${stored.size}, sha512 = ${stored.sha512}, uploaded_at = ${options.clock().toISOString()}
+         where org_id = ${orgId} and storage_key = ${storageKey}`,
+    );
+    return c.body(null, 200, { ETag: `"${stored.sha512}"` });
   };
 }
 
 /**
- * Reads `body` to its end, storing it in chunks of UPLOAD_CHUNK_BYTES (the last one shorter).
- * Past `maxBytes` it stops reading and throws 413, and the caller's transaction rolls back what
- * was stored: a body sent without Content-Length is held to the limit too.
+ * Reads `body` to its end, storing it in chunks of UPLOAD_CHUNK_BYTES (the last one shorter),
+ * each with a transaction of its own. Past `maxBytes` it stops reading and throws 413: a body
+ * sent without Content-Length is held to the limit too.
  */
-async function storeChunks(tx: Transaction, orgId: number, storageKey: string, body: ReadableStream<Uint8Array> | null, maxBytes: number) {
+async function storeChunks(
+  store: (work: (tx: Transaction) => Promise<unknown>) => Promise<unknown>,
+  orgId: number,
+  storageKey: string,
+  body: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+) {
   const hash = createHash('sha512');
   let size = 0;
   let seq = 0;
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   const flush = async (bytes: Buffer) => {
-    await tx`insert into upload_chunks (org_id, storage_key, seq, bytes) values (${orgId}, ${storageKey}, ${seq}, ${bytes})`;
+    const at = seq;
+    await store((tx) => tx`insert into upload_chunks (org_id, storage_key, seq, bytes) values (${orgId}, ${storageKey}, ${at}, ${bytes})`);
     seq += 1;
   };
   if (body) {

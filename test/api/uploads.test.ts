@@ -251,7 +251,7 @@ describe('validateUpload refuses', () => {
     const waiting = await generateLink();
     expect(error(await validate(waiting.storageKey, hash)).errors[0]).toMatchObject({
       id: 'uploadNotFound',
-      detail: `Nothing has been uploaded with storageKey ${waiting.storageKey} yet: PUT the file to its uploadUrl first`,
+      detail: `Nothing has been uploaded with storageKey ${waiting.storageKey} yet: PUT the file to its uploadUrl first, and wait for its answer`,
     });
   });
 
@@ -506,5 +506,66 @@ describe('retention', () => {
     } finally {
       await worker.stop();
     }
+  });
+});
+
+describe('uploads hold no database connection while the client sends', () => {
+  it('with more slow uploads under way than pool connections, other requests are answered; each upload then completes', async () => {
+    const narrow = await startTestApi({ poolSize: 2 });
+    try {
+      const links = await Promise.all(
+        [1, 2, 3].map(async () => (await action('generateUploadLink', { base: narrow.baseUrl, token: narrow.org.token })).body.data.attributes as Link),
+      );
+      // Each body sends 1.5 MiB (one chunk stored), then waits for the test's word to send the rest.
+      const file = Buffer.concat([Buffer.from('a,b\n'), Buffer.alloc(2 * 1024 * 1024, 'x'), Buffer.from('\n')]);
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const held = (bytes: Buffer): ReadableStream<Uint8Array> => {
+        let offset = 0;
+        return new ReadableStream({
+          async pull(controller) {
+            if (offset >= bytes.length) return controller.close();
+            if (offset >= 1.5 * 1024 * 1024) await released;
+            controller.enqueue(new Uint8Array(bytes.subarray(offset, offset + 256 * 1024)));
+            offset += 256 * 1024;
+          },
+        });
+      };
+      const uploads = links.map((link) => put(link.uploadUrl, held(file)));
+      await until('a chunk of each upload stored', async () => {
+        const [{ n }] = (await narrow.sql`select count(distinct storage_key)::int as n from upload_chunks`) as unknown as [{ n: number }];
+        return n === 3 ? true : undefined;
+      });
+      const listed = await narrow.request('GET', '/api/v2/prospects');
+      expect(listed.status).toBe(200);
+      release();
+      expect((await Promise.all(uploads)).map((u) => u.status)).toEqual([200, 200, 200]);
+    } finally {
+      await narrow.close();
+    }
+  });
+
+  it('a client that breaks off mid-upload leaves no chunks, and the link can be used again', async () => {
+    const link = await generateLink();
+    const bytes = Buffer.alloc(3 * 1024 * 1024, 'y');
+    const aborted = new AbortController();
+    let sent = 0;
+    // Sends 2.5 MiB, then nothing more until the test breaks the request off.
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (sent >= 2.5 * 1024 * 1024) return new Promise<void>(() => undefined);
+        controller.enqueue(new Uint8Array(bytes.subarray(sent, sent + 256 * 1024)));
+        sent += 256 * 1024;
+      },
+    });
+    const sending = fetch(link.uploadUrl, { method: 'PUT', headers: { 'content-type': 'text/csv' }, body, duplex: 'half', signal: aborted.signal } as RequestInit);
+    await until('two chunks stored', async () => ((await chunkSizes(link.storageKey)).length === 2 ? true : undefined));
+    aborted.abort();
+    await expect(sending).rejects.toThrow();
+    await until('the broken-off upload cleaned up', async () => ((await uploadRow(link.storageKey))!.state === 'awaiting' ? true : undefined));
+    expect(await chunkSizes(link.storageKey)).toEqual([]);
+    const file = 'email\nagain@example.test\n';
+    expect((await put(link.uploadUrl, file)).status).toBe(200);
+    expect((await validate(link.storageKey, sha512(file))).body.data.attributes.recordCount).toBe('1');
   });
 });
