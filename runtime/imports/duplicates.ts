@@ -6,8 +6,8 @@ import type { ImportSubject } from './import-subjects.js';
 /**
  * Finding the records an import's rows duplicate (SPEC.md "CSV import" rule 4): records with a
  * row's `id`, or with one of its import-key values, compared case-insensitively. One statement
- * per key attribute for a whole set of rows, each served by the index the schema's
- * `x-importKey` makes (a GIN index over the lower-cased list for e-mails).
+ * per key attribute for a whole set of rows, on import_keys (runtime/imports/tables.ts), whose
+ * primary key serves `key = any(...)` under row-level security.
  */
 
 /** The lower-cased values a key attribute has in a record or row: lists give each item. */
@@ -29,24 +29,21 @@ export async function findExisting(
   ids: readonly number[],
   values: ReadonlyMap<AttributeDescriptor, readonly string[]>,
 ): Promise<ExistingRecords> {
-  const table = quoteIdent(subject.descriptor.table);
-  const found = ids.length ? await tx.unsafe<{ id: string }[]>(`select id from ${table} where org_id = $1 and id = any($2::bigint[])`, [orgId, ids as number[]]) : [];
+  const { descriptor } = subject;
+  const found = ids.length
+    ? await tx.unsafe<{ id: string }[]>(`select id from ${quoteIdent(descriptor.table)} where org_id = $1 and id = any($2::bigint[])`, [orgId, ids as number[]])
+    : [];
   const byKey = new Map<AttributeDescriptor, Map<string, number>>();
   for (const attribute of subject.keys) {
     const wanted = [...new Set(values.get(attribute) ?? [])];
     const matches = new Map<string, number>();
     byKey.set(attribute, matches);
     if (wanted.length === 0) continue;
-    const column = quoteIdent(attribute.column);
-    // The expressions are the ones the import-key indexes are built on, so that they serve.
-    const text =
-      attribute.type === 'array'
-        ? `select id, k from ${table}, unnest(cadence_system.lower_text_array(${column})) as k
-            where org_id = $1 and cadence_system.lower_text_array(${column}) && $2::text[] and k = any($2::text[])
-            order by id`
-        : `select id, lower(${column}) as k from ${table} where org_id = $1 and lower(${column}) = any($2::text[]) order by id`;
-    const rows = await tx.unsafe<{ id: string; k: string }[]>(text, [orgId, wanted]);
-    for (const row of rows) if (!matches.has(row.k)) matches.set(row.k, Number(row.id));
+    const rows = await tx<{ id: string; key: string }[]>`
+      select record_id as id, key from import_keys
+       where org_id = ${orgId} and resource_type = ${descriptor.type} and key_column = ${attribute.column} and key = any(${wanted}::text[])
+       order by record_id`;
+    for (const row of rows) if (!matches.has(row.key)) matches.set(row.key, Number(row.id));
   }
   return { ids: new Set(found.map((r) => Number(r.id))), byKey };
 }

@@ -50,3 +50,28 @@ export const uploadChunks = pgTable(
     foreignKey({ name: 'upload_chunks_upload_fk', columns: [t.orgId, t.storageKey], foreignColumns: [uploads.orgId, uploads.storageKey] }).onDelete('cascade'),
   ],
 );
+
+/**
+ * The import-key values of every record (the attributes the schema marks x-importKey), lower
+ * case, one row per value: how a CSV import finds a row's duplicates with an index under
+ * row-level security, where an index on lower(column) or over an array's elements cannot be
+ * used (lower() and && are not leakproof; text equality is). Kept by statement-level triggers
+ * on the keyed tables (migrations/0019_import_key_triggers.sql), so every writer keeps it.
+ */
+export const importKeys = pgTable(
+  'import_keys',
+  {
+    orgId: bigint('org_id', { mode: 'number' })
+      .notNull()
+      .references(() => orgs.id),
+    resourceType: text('resource_type').notNull(),
+    /** The keyed table's column: `emails`, `domain`, `name`. */
+    keyColumn: text('key_column').notNull(),
+    key: text('key').notNull(),
+    recordId: bigint('record_id', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'import_keys_pkey', columns: [t.orgId, t.resourceType, t.keyColumn, t.key, t.recordId] }),
+    index('import_keys_record_idx').on(t.orgId, t.resourceType, t.keyColumn, t.recordId),
+  ],
+);
