@@ -31,6 +31,11 @@ export interface AttributeModel {
   readonly relationshipId?: string;
   /** Part of filter[q] search. */
   readonly search: boolean;
+  /**
+   * A CSV import finds a row's duplicates by this field, case-insensitively; among several, the
+   * lowest number whose value the row has decides. Only on text and text-array attributes.
+   */
+  readonly importKey?: number;
 }
 
 export interface ToOneModel {

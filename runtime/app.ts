@@ -152,7 +152,7 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
     publicBaseUrl: deps.config.publicBaseUrl,
     clock,
   });
-  mountImportRoutes(api, uploads);
+  mountImportRoutes(api, { ...uploads, writer, allowance: allowanceOptions(deps.config), behaviours: standardBehaviours });
   mountResources(api, engine, modules.values());
   mountDefinitionRoutes(api, { sql: deps.sql, standardTypes: new Set(descriptors.keys()), publicBaseUrl: deps.config.publicBaseUrl });
   mountCustomObjectRoutes(api, customObjects);

@@ -298,6 +298,7 @@ export const prospects = pgTable(
     index('prospects_company_search_idx').on(t.orgId, sql`lower(${t.company}) text_pattern_ops`),
     index('prospects_created_at_idx').on(t.orgId, t.createdAt, t.id),
     index('prospects_creator_id_idx').on(t.orgId, t.creatorId, t.id),
+    index('prospects_emails_import_key_idx').using('gin', sql`cadence_system.lower_text_array(${t.emails})`),
     index('prospects_engaged_at_idx').on(t.orgId, t.engagedAt, t.id),
     index('prospects_engaged_score_idx').on(t.orgId, t.engagedScore, t.id),
     index('prospects_external_source_idx').on(t.orgId, t.externalSource, t.id),

@@ -1589,6 +1589,7 @@ export const descriptor: ResourceDescriptor = {
       readOnly: false,
       required: false,
       search: true,
+      importKey: 1,
     },
     {
       name: 'externalSource',
@@ -1681,6 +1682,7 @@ export const descriptor: ResourceDescriptor = {
       readOnly: false,
       required: false,
       search: true,
+      importKey: 2,
     },
     {
       name: 'named',

@@ -301,9 +301,11 @@ export const descriptor: ResourceDescriptor = {
   operations: { list: true, get: true, create: false, update: false, delete: false },
   actions: [],
   collectionActions: [
+    { name: 'accountsImport', optionalParams: [], requiredParams: [] },
     { name: 'bulkUpsert', optionalParams: [], requiredParams: [], target: 'batch' },
     { name: 'customObjectBulkUpsert', optionalParams: [], requiredParams: [], target: 'batch' },
     { name: 'generateUploadLink', optionalParams: [], requiredParams: [] },
+    { name: 'prospectsImport', optionalParams: [], requiredParams: [] },
     { name: 'validateUpload', optionalParams: [], requiredParams: ['hash', 'storageKey'] },
   ],
 };

@@ -1736,6 +1736,7 @@ export const descriptor: ResourceDescriptor = {
       readOnly: false,
       required: false,
       search: false,
+      importKey: 1,
     },
     {
       name: 'emailsOptStatus',

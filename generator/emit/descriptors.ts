@@ -25,6 +25,7 @@ export function descriptorOf(resource: ResourceModel): ResourceDescriptor {
       required: a.required,
       ...(a.default !== undefined && { default: a.default }),
       search: a.search,
+      ...(a.importKey !== undefined && { importKey: a.importKey }),
     })),
     relationships: resource.relationships,
     operations: resource.operations,

@@ -6,8 +6,8 @@ import { generatedHeader } from './header.js';
 /**
  * One Drizzle table per resource. Every table leads with org_id: the primary key is
  * (org_id, id), foreign keys are (org_id, <rel>_id) -> (org_id, id) so a record can only
- * point at records of its own org, and every index starts with org_id. That keeps the schema
- * distributable by org_id (Citus) and lets drizzle-kit derive the migrations.
+ * point at records of its own org, and every btree index starts with org_id. That keeps the
+ * schema distributable by org_id (Citus) and lets drizzle-kit derive the migrations.
  */
 
 interface ColumnCode {
@@ -68,8 +68,22 @@ function indexesOf(resource: ResourceModel): string[] {
     // filter[q] matches lower(column) by prefix: text_pattern_ops makes LIKE 'x%' use the index.
     if (a.search) lines.push(`index('${t}_${a.column}_search_idx').on(t.orgId, sql\`lower(\${t.${a.name}}) text_pattern_ops\`)`);
   }
+  for (const a of resource.attributes) {
+    if (a.importKey === undefined) continue;
+    const name = `${t}_${a.column}_import_key_idx`;
+    // A GIN index over the lower-cased elements serves `lower_text_array(col) && $keys`; an
+    // array has no scalar to lead with, so unlike every other index it does not start with org_id.
+    if (a.type === 'array') lines.push(`index('${name}').using('gin', sql\`cadence_system.lower_text_array(\${t.${a.name}})\`)`);
+    // The search index on lower(col) text_pattern_ops serves equality as well.
+    else if (!a.search) lines.push(`index('${name}').on(t.orgId, sql\`lower(\${t.${a.name}})\`)`);
+  }
   for (const r of toOnes(resource)) lines.push(`index('${t}_${r.column}_idx').on(t.orgId, t.${r.name}Id, t.id)`);
   return lines.sort(byCodePoint);
+}
+
+/** Whether indexesOf writes a sql`` expression, so the table's file must import sql. */
+function usesSql(resource: ResourceModel): boolean {
+  return resource.attributes.some((a) => a.search || a.importKey !== undefined);
 }
 
 export function emitTable(resource: ResourceModel, model: SchemaModel): string {
@@ -100,7 +114,7 @@ export function emitTable(resource: ResourceModel, model: SchemaModel): string {
   return [
     generatedHeader(resource.file),
     `import { ${[...builders].sort(byCodePoint).join(', ')}, type PgTableExtraConfigValue } from 'drizzle-orm/pg-core';`,
-    ...(resource.attributes.some((a) => a.search) ? [`import { sql } from 'drizzle-orm';`] : []),
+    ...(usesSql(resource) ? [`import { sql } from 'drizzle-orm';`] : []),
     `import { orgs } from '../../runtime/db/system-tables.js';`,
     ...[...imports].sort(byCodePoint),
     '',

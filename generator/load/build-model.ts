@@ -26,6 +26,7 @@ interface RawDefinition {
   'x-inverse'?: string;
   'x-relationshipId'?: string;
   'x-search'?: boolean;
+  'x-importKey'?: number;
   'x-filterBy'?: string[];
 }
 
@@ -118,6 +119,10 @@ function attributeOf(file: string, name: string, d: RawDefinition, all: Record<s
   if (d.writeOnly === true && (d.readOnly === true || d.filterable === true || d.sortable === true)) {
     throw new SchemaFileError(file, `/definitions/${name}/writeOnly`, 'a write-only attribute cannot be read-only, filterable or sortable');
   }
+  // Duplicates are found by lower(column): only a text column, or a text array, has one.
+  if (d['x-importKey'] !== undefined && !isText(d.type, d.format) && !(d.type === 'array' && isText(d.items?.type, d.items?.format))) {
+    throw new SchemaFileError(file, `/definitions/${name}/x-importKey`, 'an import key must be a string attribute (not a date or date-time) or an array of such strings');
+  }
   return {
     name,
     column: aliased !== undefined ? `${snakeCase(aliased)}_id` : snakeCase(name),
@@ -139,7 +144,13 @@ function attributeOf(file: string, name: string, d: RawDefinition, all: Record<s
     ...(d.description !== undefined && { description: d.description }),
     ...(d['x-relationshipId'] !== undefined && { relationshipId: d['x-relationshipId'] }),
     search: d['x-search'] ?? false,
+    ...(d['x-importKey'] !== undefined && { importKey: d['x-importKey'] }),
   };
+}
+
+/** A string the table stores as text: dates and date-times get date and timestamp columns. */
+function isText(type: string | undefined, format: AttributeModel['format']): boolean {
+  return type === 'string' && format !== 'date' && format !== 'date-time';
 }
 
 function targetOf(ref: string): string {

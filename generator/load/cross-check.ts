@@ -52,3 +52,16 @@ export function checkColumnsUnique(resources: readonly ResourceModel[]): void {
     }
   }
 }
+
+/** The lowest import key a row has a value for decides, so two fields of one resource must not share a number. */
+export function checkImportKeysUnique(resources: readonly ResourceModel[]): void {
+  for (const resource of resources) {
+    const seen = new Map<number, string>();
+    for (const a of resource.attributes) {
+      if (a.importKey === undefined) continue;
+      const other = seen.get(a.importKey);
+      if (other) throw new SchemaFileError(resource.file, `/definitions/${a.name}/x-importKey`, `import key ${a.importKey} is already ${other}'s`);
+      seen.set(a.importKey, a.name);
+    }
+  }
+}

@@ -2,7 +2,7 @@ import { byCodePoint } from '../compare.js';
 import { SchemaFileError, type ResourceModel, type SchemaModel } from '../model.js';
 import { buildResourceModel } from './build-model.js';
 import { checkMetaSchema } from './check-meta-schema.js';
-import { checkColumnsUnique, crossCheck } from './cross-check.js';
+import { checkColumnsUnique, checkImportKeysUnique, crossCheck } from './cross-check.js';
 
 export { SchemaFileError } from '../model.js';
 
@@ -24,5 +24,6 @@ export function loadModel(files: ReadonlyMap<string, string>): SchemaModel {
   }
   crossCheck(resources);
   checkColumnsUnique(resources);
+  checkImportKeysUnique(resources);
   return { resources };
 }

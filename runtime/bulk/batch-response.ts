@@ -6,19 +6,26 @@ import { urlBase, viewerOf } from '../engine/responses.js';
 import { buildStatements } from '../engine/statements.js';
 import type { Transaction } from '../tenancy/index.js';
 
+export interface ResponderOptions {
+  readonly behaviours: Behaviours;
+  readonly publicBaseUrl: string | undefined;
+  readonly clock: () => Date;
+}
+
 /**
- * A batch as GET /api/v2/batches/<id> shows it, for the answer to the request that made it:
- * read with the resource's own statement, presented by its behaviour (epoch-second times).
+ * A record of a standard resource as GET /api/v2/<collection>/<id> shows it, for the answer to
+ * a request that made it (a bulk request's batch, an import): read with the resource's own
+ * statement, presented by its behaviour.
  */
-export function batchResponder(options: { behaviours: Behaviours; publicBaseUrl: string | undefined; clock: () => Date }) {
-  const descriptor = descriptors.get('batch')!;
+export function recordResponder(type: string, options: ResponderOptions) {
+  const descriptor = descriptors.get(type)!;
   const { getOne } = buildStatements(descriptor);
-  const collections = new Map([...descriptors].map(([type, d]) => [type, d.collection]));
-  const present = options.behaviours.get('batch')?.present;
+  const collections = new Map([...descriptors].map(([t, d]) => [t, d.collection]));
+  const present = options.behaviours.get(type)?.present;
   return {
-    async read(tx: Transaction, orgId: number, batchId: number): Promise<Row> {
-      const [row] = await tx.unsafe<Row[]>(getOne, [orgId, batchId], { prepare: true });
-      if (!row) throw new Error(`batch ${batchId} of org ${orgId} is missing`);
+    async read(tx: Transaction, orgId: number, id: number): Promise<Row> {
+      const [row] = await tx.unsafe<Row[]>(getOne, [orgId, id], { prepare: true });
+      if (!row) throw new Error(`${type} ${id} of org ${orgId} is missing`);
       return row;
     },
     render(c: Context<ApiEnv>, row: Row): ResourceObject {
@@ -26,4 +33,9 @@ export function batchResponder(options: { behaviours: Behaviours; publicBaseUrl:
       return renderResource(descriptor, shown, urlBase(c, options.publicBaseUrl), collections);
     },
   };
+}
+
+/** A batch as GET /api/v2/batches/<id> shows it (epoch-second times). */
+export function batchResponder(options: ResponderOptions) {
+  return recordResponder('batch', options);
 }

@@ -224,6 +224,36 @@ export async function recordChunk(tx: Transaction, chunk: ChunkPayload, results:
   await countIntoBatch(tx, chunk.orgId, chunk.batchId, { done: results.length, failures: failed.length, errors: countByErrorId(results) }, startedAt, now);
 }
 
+/** An item made final when it is stored: an import's row, which has no pending item before it is read. */
+export interface FinalItem {
+  readonly data: string;
+  readonly state: Exclude<ItemState, 'pending'>;
+  readonly itemId: number | null;
+  readonly errors?: readonly ErrorObject[];
+  readonly info?: string;
+}
+
+/**
+ * Stores items that are final already (the rows of a CSV import, read from its file as it
+ * goes) and counts them into the batch, whose `pending` counted them in advance.
+ */
+export async function recordFinalItems(tx: Transaction, orgId: number, batchId: number, items: readonly FinalItem[], startedAt: Date, now: Date): Promise<void> {
+  if (items.length === 0) return;
+  const at = now.toISOString();
+  await tx`
+    insert into batch_items (org_id, batch_id, data, state, item_id, failed, info, errors, created_at, updated_at)
+    select ${orgId}, ${batchId}, u.data, u.state, u.item_id, u.state = 'error', u.info, u.errors::jsonb, ${at}, ${at}
+      from unnest(${tx.array(items.map((i) => i.data))}::text[],
+                  ${tx.array(items.map((i) => i.state))}::text[],
+                  ${tx.array(items.map((i) => i.itemId) as number[])}::bigint[],
+                  ${tx.array(items.map((i) => i.info ?? infoOf(i.errors)) as string[])}::text[],
+                  ${tx.array(items.map((i) => (i.errors ? JSON.stringify(i.errors) : null)) as string[])}::text[])
+           with ordinality as u(data, state, item_id, info, errors, position)
+     order by u.position`;
+  const failures = items.filter((i) => i.state === 'error').length;
+  await countIntoBatch(tx, orgId, batchId, { done: items.length, failures, errors: countByErrorId(items) }, startedAt, now);
+}
+
 async function countIntoBatch(
   tx: Transaction,
   orgId: number,

@@ -1,19 +1,20 @@
 import type { ResourceDescriptor } from '../model/descriptor.js';
-import { UPLOAD_ACTION_PATHS } from '../imports/index.js';
+import { IMPORT_ACTION_PATHS, UPLOAD_ACTION_PATHS } from '../imports/index.js';
 import { BULK_ACTIONS } from './actions/definitions.js';
 import { UPSERT_PATHS } from './upsert-route.js';
 
 /**
  * The schema declares the bulk endpoints, and the CSV upload steps, as collection actions (of
  * batch and import), so that /api/v2/schema and the OpenAPI document describe them; this module
- * and runtime/imports serve them with routes of their own. The two are code and data, checked against each other at start, so an action
- * added or renamed on one side only fails the start rather than a request or a client.
+ * and runtime/imports serve them with routes of their own. The two are code and data, checked
+ * against each other at start, so an action added or renamed on one side only fails the start
+ * rather than a request or a client.
  */
 
 /** The collection actions served by routes of their own, by the type whose schema declares them. */
 export const SERVED_COLLECTION_ACTIONS: Readonly<Record<string, readonly string[]>> = {
   batch: [...BULK_ACTIONS.keys()],
-  import: [...Object.keys(UPSERT_PATHS), ...Object.keys(UPLOAD_ACTION_PATHS)],
+  import: [...Object.keys(UPSERT_PATHS), ...Object.keys(UPLOAD_ACTION_PATHS), ...Object.keys(IMPORT_ACTION_PATHS)],
 };
 
 /** Every disagreement between what `descriptors` declare and what `served` lists, one line each. */

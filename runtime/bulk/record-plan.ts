@@ -26,7 +26,7 @@ function isEmpty(value: unknown): boolean {
 }
 
 /** dupeMethod `missing`: of the given values, only those whose field is empty in the record as it is. */
-function fillingEmpty(input: WriteInput): (current: Row) => Changes {
+export function fillingEmpty(input: WriteInput): (current: Row) => Changes {
   return (current) => {
     const attributes = new Map([...input.attributes].filter(([a]) => isEmpty(current[a.name])));
     const relationships = new Map<ToOneDescriptor, number | null>([...input.relationships].filter(([rel]) => isEmpty(current[relationshipAlias(rel)])));
@@ -34,7 +34,8 @@ function fillingEmpty(input: WriteInput): (current: Row) => Changes {
   };
 }
 
-function changesOf(input: WriteInput): Changes {
+/** The body's values as the writer's changes (dupeMethod `overwrite`, and creates). */
+export function changesOf(input: WriteInput): Changes {
   return { attributes: input.attributes, relationships: input.relationships, relationshipMeta: input.relationshipMeta };
 }
 

@@ -13,8 +13,9 @@ const UPLOADS_PER_STEP = 20;
 /**
  * Deletes uploads created more than a day ago, with their chunks (on delete cascade). Per org
  * (row-level security shows a transaction one org's rows) and a few uploads per transaction.
- * Runs daily from the crontab; any run after a missed one catches up. Once imports exist
- * (issue #14, step 4), uploads an import uses are to be kept with it; no import uses one yet.
+ * Runs daily from the crontab; any run after a missed one catches up. An upload an import is
+ * still reading (`importing`) is kept until the import ends; what the import made of each row is
+ * kept in its batch's items.
  */
 export function purgeUploadsTask(deps: { sql: postgres.Sql; clock: () => Date }): Task {
   return async () => {
@@ -28,7 +29,9 @@ export function purgeUploadsTask(deps: { sql: postgres.Sql; clock: () => Date })
           (tx) => tx`
             delete from uploads
              where org_id = ${orgId}
-               and storage_key in (select storage_key from uploads where org_id = ${orgId} and created_at < ${cutoff} limit ${UPLOADS_PER_STEP})`,
+               and storage_key in (select storage_key from uploads
+                                   where org_id = ${orgId} and created_at < ${cutoff} and state <> 'importing'
+                                   limit ${UPLOADS_PER_STEP})`,
         );
         if (deleted.count < UPLOADS_PER_STEP) break;
       }

@@ -80,7 +80,7 @@ export function createTaskList(deps: WorkerDependencies): TaskList {
     }),
     [LIFECYCLE_TASK]: deliverLifecycleTask({ sql: deps.sql, delivery: deps.delivery, log: deps.log }),
     ...bulkTasks({ sql: deps.sql, writer, behaviours: standardBehaviours, customObjects: customObjectsOf(deps.sql, clock, writer), clock, log: deps.log }),
-    ...importTasks({ sql: deps.sql, clock }),
+    ...importTasks({ sql: deps.sql, writer, clock, log: deps.log }),
   };
 }
 

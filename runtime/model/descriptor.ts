@@ -26,6 +26,11 @@ export interface AttributeDescriptor {
   readonly default?: unknown;
   /** Part of filter[q] search. */
   readonly search: boolean;
+  /**
+   * A CSV import finds a row's duplicates by this field, compared case-insensitively; among
+   * several, the lowest number whose value the row has decides (accounts: domain 1, name 2).
+   */
+  readonly importKey?: number;
 }
 
 export interface ToOneDescriptor {

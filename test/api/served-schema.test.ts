@@ -39,7 +39,7 @@ describe('action links', () => {
 });
 
 describe('collection action links', () => {
-  it('are the bulk actions, bulk upserts and upload steps, each answered by its own route: an unknown parameter is refused by it, never "no such action"', async () => {
+  it('are the bulk actions, bulk upserts, upload steps and imports, each answered by its own route: an unknown parameter is refused by it, never "no such action"', async () => {
     const actions = (await actionLinks()).filter((link) => !link.href.includes('{:id}'));
     expect(actions.map((a) => a.href)).toEqual(
       expect.arrayContaining([
@@ -47,9 +47,11 @@ describe('collection action links', () => {
         '/api/v2/imports/actions/bulkUpsert',
         '/api/v2/imports/actions/generateUploadLink',
         '/api/v2/imports/actions/validateUpload',
+        '/api/v2/imports/actions/prospectsImport',
+        '/api/v2/imports/actions/accountsImport',
       ]),
     );
-    expect(actions).toHaveLength(27);
+    expect(actions).toHaveLength(29);
     expect(actions.find((a) => a.href.endsWith('/validateUpload'))).toMatchObject({ rel: 'validateUpload', requiredParams: ['hash', 'storageKey'] });
     expect(actions.find((a) => a.href.endsWith('/generateUploadLink'))).toMatchObject({
       rel: 'generateUploadLink',

@@ -175,15 +175,15 @@ describe('the three steps', () => {
     });
   });
 
-  it('rows shorter or longer than the header are records too; missing values are empty', async () => {
-    const { storageKey, hash } = await uploaded('a,b,c\n1\n2,3,4,5\n');
+  it('rows shorter or longer than the header are counted (an import fails them alone); the values shown are those of the first whole row', async () => {
+    const { storageKey, hash } = await uploaded('a,b,c\n1\n2,3,4,5\n6,7,8\n');
     expect((await validate(storageKey, hash)).body.data.attributes).toEqual({
       headerValue: [
-        { header: 'a', value: '1' },
-        { header: 'b', value: '' },
-        { header: 'c', value: '' },
+        { header: 'a', value: '6' },
+        { header: 'b', value: '7' },
+        { header: 'c', value: '8' },
       ],
-      recordCount: '2',
+      recordCount: '3',
     });
   });
 

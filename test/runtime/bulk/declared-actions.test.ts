@@ -51,7 +51,7 @@ describe('collectionActionProblems', () => {
 });
 
 describe('checkDeclaredActions', () => {
-  test('the schema declares exactly the bulk actions, upserts and upload steps served', () => {
+  test('the schema declares exactly the bulk actions, upserts, upload steps and imports served', () => {
     expect(() => checkDeclaredActions(descriptors)).not.toThrow();
     expect(
       descriptors
@@ -59,7 +59,12 @@ describe('checkDeclaredActions', () => {
         .collectionActions.map((a) => a.name)
         .sort(),
     ).toEqual([...BULK_ACTIONS.keys()].sort());
-    expect(descriptors.get('import')!.collectionActions.map((a) => a.name)).toEqual(['bulkUpsert', 'customObjectBulkUpsert', 'generateUploadLink', 'validateUpload']);
+    expect(
+      descriptors
+        .get('import')!
+        .collectionActions.map((a) => a.name)
+        .sort(),
+    ).toEqual(['accountsImport', 'bulkUpsert', 'customObjectBulkUpsert', 'generateUploadLink', 'prospectsImport', 'validateUpload']);
   });
 
   test('throws naming each mismatch', () => {

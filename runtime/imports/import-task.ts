@@ -1,0 +1,153 @@
+import type { Task } from 'graphile-worker';
+import type { Logger } from 'pino';
+import type postgres from 'postgres';
+import { failBatch, recordFinalItems } from '../bulk/batch-store.js';
+import type { RecordWriter } from '../engine/index.js';
+import { ApiError } from '../jsonapi/index.js';
+import { orgScopedTransaction, type Transaction } from '../tenancy/index.js';
+import { InvalidCsv, openCsv, type CsvRow } from './csv-records.js';
+import { writeSegment } from './import-segment.js';
+import { countIntoImport, endImport, loadImportRun, type ImportRun } from './import-store.js';
+import { IMPORT_SUBJECTS } from './import-subjects.js';
+import { resolveMappings } from './mappings.js';
+
+export interface ImportTaskDependencies {
+  readonly sql: postgres.Sql;
+  readonly writer: RecordWriter;
+  readonly clock: () => Date;
+  readonly log: Logger;
+}
+
+/** Rows per transaction: one record-writer set (or a few, where rows duplicate each other). */
+export const SEGMENT_ROWS = 1000;
+
+/** The import cannot go on, whatever runs it again: the reason is the import's errorReason. */
+class ImportFailure extends Error {}
+
+/** Another run of the same import has written rows this one was about to: this one stops. */
+class Superseded extends Error {}
+
+/**
+ * The graphile-worker task of a CSV import (SPEC.md "CSV import" steps 4-5): reads the uploaded
+ * file from PostgreSQL as a stream and writes its rows in segments of SEGMENT_ROWS, each in one
+ * transaction with its batch items, the batch's and the import's counters, the records' events
+ * and their webhook jobs. A worker killed mid-import loses only the segment it was writing; the
+ * job runs again and starts after the rows stored as items, so no row is applied twice. At the
+ * end the import is `finished`; when it cannot go on (its file is gone or no longer matches its
+ * mappings, or it kept failing), `failed` with the reason.
+ */
+export function csvImportTask(deps: ImportTaskDependencies): Task {
+  return async (payload, helpers) => {
+    const { orgId, importId } = payload as { orgId: number; importId: number };
+    try {
+      await runImport(deps, orgId, importId);
+    } catch (error) {
+      if (error instanceof Superseded) return;
+      const fatal = error instanceof ImportFailure;
+      if (!fatal && helpers.job.attempts < helpers.job.max_attempts) throw error;
+      const reason = fatal ? error.message : `The import stopped ${helpers.job.attempts} times; the last error: ${(error as Error).message}`;
+      deps.log.error({ err: error, orgId, importId, task: helpers.job.task_identifier }, 'import failed');
+      await orgScopedTransaction(deps.sql, orgId, async (tx) => {
+        const run = await loadImportRun(tx, orgId, importId);
+        if (!run || run.state !== 'progressing') return;
+        await failBatch(tx, orgId, run.batchId, reason, deps.clock());
+        await endImport(tx, deps.writer, run, orgId, reason);
+      });
+    }
+  };
+}
+
+/** The upload's bytes in order, a chunk (1 MiB) per statement: no transaction stays open while the import runs. */
+async function* uploadedChunks(sql: postgres.Sql, orgId: number, storageKey: string): AsyncGenerator<Uint8Array> {
+  for (let seq = 0; ; seq++) {
+    const [row] = await orgScopedTransaction(
+      sql,
+      orgId,
+      (tx) => tx<{ bytes: Buffer }[]>`select bytes from upload_chunks where org_id = ${orgId} and storage_key = ${storageKey} and seq = ${seq}`,
+      { readOnly: true },
+    );
+    if (!row) return;
+    yield row.bytes;
+  }
+}
+
+/** The rows after the first `skip`, in segments of `size`. */
+async function* segments(rows: AsyncIterable<CsvRow>, skip: number, size: number): AsyncGenerator<CsvRow[]> {
+  let seen = 0;
+  let segment: CsvRow[] = [];
+  for await (const row of rows) {
+    if (seen++ < skip) continue;
+    segment.push(row);
+    if (segment.length === size) {
+      yield segment;
+      segment = [];
+    }
+  }
+  if (segment.length) yield segment;
+}
+
+/**
+ * Locks the import's batch for this segment and checks no other run got ahead: the rows done
+ * must be the ones this run counted. Answers the batch's state.
+ */
+async function claimSegment(tx: Transaction, orgId: number, run: ImportRun, rowsDone: number): Promise<string> {
+  const [batch] = await tx<{ state: string; done: number }[]>`
+    select state, total - pending as done from batches where org_id = ${orgId} and id = ${run.batchId} for no key update`;
+  if (!batch || batch.done !== rowsDone) throw new Superseded();
+  return batch.state;
+}
+
+async function runImport(deps: ImportTaskDependencies, orgId: number, importId: number): Promise<void> {
+  const run = await orgScopedTransaction(deps.sql, orgId, (tx) => loadImportRun(tx, orgId, importId), { readOnly: true });
+  if (!run || run.state !== 'progressing') return;
+  const subject = IMPORT_SUBJECTS.get(run.action);
+  if (!subject) throw new ImportFailure(`${run.action} is not an import action of this version of Cadence`);
+
+  let file;
+  let columns;
+  try {
+    file = await openCsv(uploadedChunks(deps.sql, orgId, run.storageKey));
+    columns = resolveMappings(subject.descriptor, file.headers, run.mappings);
+  } catch (error) {
+    if (error instanceof InvalidCsv) throw new ImportFailure(`The uploaded file can no longer be read: ${error.message}`);
+    if (error instanceof ApiError) throw new ImportFailure(`The mappings no longer fit: ${error.errors.map((e) => e.detail).join('; ')}`);
+    throw error;
+  }
+
+  let rowsDone = run.rowsDone;
+  const context = { orgId, actor: run.actor, writer: deps.writer, subject, headers: file.headers, columns, dupeMethod: run.dupeMethod };
+  const pieces = segments(file.rows, run.rowsDone, SEGMENT_ROWS)[Symbol.asyncIterator]();
+  // The next segment is parsed while this one is written.
+  let next = pieces.next();
+  for (;;) {
+    const piece = await next;
+    if (piece.done) break;
+    next = pieces.next();
+    const rows = piece.value;
+    const startedAt = deps.clock();
+    const canceled = await orgScopedTransaction(deps.sql, orgId, async (tx) => {
+      if ((await claimSegment(tx, orgId, run, rowsDone)) === 'canceled') return true;
+      // Imports of one org into one resource take turns a segment at a time, so that two of
+      // them cannot both create a record for the same new e-mail address or domain.
+      await tx`select pg_advisory_xact_lock(hashtextextended(${`cadence import ${orgId} ${subject.descriptor.type}`}, 0))`;
+      const results = await writeSegment({ ...context, tx }, rows);
+      const now = deps.clock();
+      await recordFinalItems(tx, orgId, run.batchId, results, startedAt, now);
+      const failures = results.filter((r) => r.state === 'error').length;
+      await countIntoImport(tx, orgId, importId, { dupes: results.filter((r) => r.dupe).length, failures }, now);
+      return false;
+    });
+    if (canceled) {
+      await next.catch(() => undefined);
+      throw new ImportFailure(`The import's batch was canceled after ${rowsDone} of ${run.total} rows`);
+    }
+    rowsDone += rows.length;
+  }
+
+  await orgScopedTransaction(deps.sql, orgId, async (tx) => {
+    await claimSegment(tx, orgId, run, rowsDone);
+    const failure = rowsDone === run.total ? undefined : `The file has ${rowsDone} rows, not the ${run.total} it was validated with`;
+    if (failure) await failBatch(tx, orgId, run.batchId, failure, deps.clock());
+    await endImport(tx, deps.writer, run, orgId, failure);
+  });
+}

@@ -1,0 +1,278 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StartedWorker } from '../../runtime/jobs/index.js';
+import { startTestApi, type TestApi } from '../helpers/api.js';
+import { freshOrg, startTestWorker, userWithScopes, type OrgClient } from '../helpers/bulk-actions.js';
+import { generateUploadLink, importCsv, importItems, startImport, uploadAndValidate } from '../helpers/imports.js';
+
+/**
+ * CSV imports over HTTP (SPEC.md "CSV import" steps 4-5): real files uploaded, validated and
+ * imported into prospects and accounts by a real graphile-worker, tracked through the import
+ * and its batch. Each test works in an org of its own.
+ */
+
+let api: TestApi;
+let worker: StartedWorker;
+
+beforeAll(async () => {
+  api = await startTestApi();
+  worker = await startTestWorker(api);
+});
+afterAll(async () => {
+  await worker?.stop();
+  await api?.close();
+});
+
+const PROSPECT_MAPPINGS = { 'First Name': 'firstName', 'Last Name': 'lastName', Email: 'emails', Title: 'title', Tags: 'tags' };
+
+async function prospects(org: OrgClient): Promise<Record<string, any>[]> {
+  const { status, body } = await org.request('GET', '/api/v2/prospects?sort=id&page[size]=100');
+  expect(status).toBe(200);
+  return body.data.map((d: any) => ({ id: Number(d.id), ...d.attributes }));
+}
+
+async function createProspect(org: OrgClient, attributes: Record<string, unknown>): Promise<number> {
+  const { status, body } = await org.request('POST', '/api/v2/prospects', { body: { data: { type: 'prospect', attributes } } });
+  expect(status, JSON.stringify(body)).toBe(201);
+  return Number(body.data.id);
+}
+
+async function eventNames(org: OrgClient): Promise<string[]> {
+  const rows = await api.sql<{ name: string }[]>`
+    select name from events where org_id = ${org.orgId} and resource_type in ('import', 'prospect', 'account') order by id`;
+  return rows.map((r) => r.name);
+}
+
+describe('importing prospects', () => {
+  it('imports a file with a BOM, CRLF line ends, quoted commas and line breaks, converting each field', async () => {
+    const org = await freshOrg(api);
+    const csv =
+      '\uFEFFFirst Name,Last Name,Email,Title,Tags,Score,Opted Out\r\n' +
+      'Ada,Lovelace,ada@example.test,"Countess, mathematician","vip; early",12.5,no\r\n' +
+      'Grace,Hopper,"grace@example.test; g.hopper@example.test","Rear admiral\r\nUS Navy",,3,YES\r\n';
+    const mappings = { ...PROSPECT_MAPPINGS, Score: 'score', 'Opted Out': 'optedOut' };
+    const { id, attributes } = await importCsv(api, org, csv, { mappings, extra: { fileName: 'people.csv' } });
+    expect(attributes).toMatchObject({ state: 'finished', total: 2, dupes: 0, failures: 0, importType: 'csv', dupeMethod: 'skip', fileName: 'people.csv', mappings });
+    expect(attributes.stateChangedAt).toEqual(expect.any(String));
+
+    const rows = await prospects(org);
+    expect(rows.map((p) => [p.firstName, p.lastName, p.emails, p.title, p.tags, p.score, p.optedOut])).toEqual([
+      ['Ada', 'Lovelace', ['ada@example.test'], 'Countess, mathematician', ['vip', 'early'], 12.5, false],
+      ['Grace', 'Hopper', ['grace@example.test', 'g.hopper@example.test'], 'Rear admiral\r\nUS Navy', null, 3, true],
+    ]);
+
+    const items = await importItems(org, id);
+    expect(items.map((i) => [i.state, i.itemId])).toEqual([
+      ['success', rows[0]!.id],
+      ['success', rows[1]!.id],
+    ]);
+    expect(JSON.parse(items[0].data)).toEqual({
+      line: 2,
+      values: {
+        'First Name': 'Ada',
+        'Last Name': 'Lovelace',
+        Email: 'ada@example.test',
+        Title: 'Countess, mathematician',
+        Tags: 'vip; early',
+        Score: '12.5',
+        'Opted Out': 'no',
+      },
+    });
+    // Ending the import is an update with its domain event, as a sequence state's finish is.
+    expect(await eventNames(org)).toEqual(['import_created', 'prospect_created', 'prospect_created', 'import_updated', 'import_finished']);
+  });
+
+  it('answers the import as progressing, and the batch found by contextId finishes with it', async () => {
+    const org = await freshOrg(api);
+    const upload = await uploadAndValidate(api, org, 'Email\nx@example.test\n');
+    const started = await startImport(org, upload, { mappings: { Email: 'emails' } });
+    expect(started.status).toBe(200);
+    expect(started.body.data).toMatchObject({ type: 'import', attributes: { state: 'progressing', total: 1, dupes: 0, failures: 0 } });
+    const batches = await org.request('GET', `/api/v2/batches?filter[contextId]=${started.body.data.id}`);
+    expect(batches.body.data).toHaveLength(1);
+    expect(batches.body.data[0].attributes).toMatchObject({ action: 'prospectsImport', contextId: Number(started.body.data.id), total: 1 });
+  });
+
+  describe('duplicates (by any e-mail address, case-insensitively, or by id)', () => {
+    const csv = [
+      'id,First Name,Last Name,Email,Title',
+      ',Ann,New,ANN@example.test,Chief', // duplicates the existing Ann by e-mail, in another case
+      ',Bob,Fresh,bob@example.test,Engineer', // new
+      ',Bobby,Again,other@example.test;Bob@Example.test,Lead', // duplicates the row before it
+      '{existing},Cal,ById,,Director', // duplicates by id
+    ];
+    const mappings = { id: 'id', 'First Name': 'firstName', 'Last Name': 'lastName', Email: 'emails', Title: 'title' };
+
+    async function run(dupeMethod: string) {
+      const org = await freshOrg(api);
+      const ann = await createProspect(org, { firstName: 'Ann', emails: ['ann@example.test'] });
+      const cal = await createProspect(org, { firstName: 'Cal', lastName: 'Original', title: 'Keeper' });
+      const file = csv.join('\n').replace('{existing}', String(cal)) + '\n';
+      const result = await importCsv(api, org, file, { mappings, dupeMethod });
+      return { org, ann, cal, ...result, rows: await prospects(org), items: await importItems(org, result.id) };
+    }
+
+    it('skip (the default) stores nothing for a duplicate; the first row of the file wins', async () => {
+      const { attributes, rows, items, ann, cal } = await run('skip');
+      expect(attributes).toMatchObject({ state: 'finished', total: 4, dupes: 3, failures: 0 });
+      expect(rows.map((p) => [p.id, p.firstName, p.lastName, p.title])).toEqual([
+        [ann, 'Ann', null, null],
+        [cal, 'Cal', 'Original', 'Keeper'],
+        [expect.any(Number), 'Bob', 'Fresh', 'Engineer'],
+      ]);
+      expect(items.map((i) => [i.state, i.itemId])).toEqual([
+        ['skipped', ann],
+        ['success', rows[2]!.id],
+        ['skipped', rows[2]!.id],
+        ['skipped', cal],
+      ]);
+    });
+
+    it('missing fills only the empty fields of the record a row duplicates', async () => {
+      const { attributes, rows, ann, cal } = await run('missing');
+      expect(attributes).toMatchObject({ state: 'finished', total: 4, dupes: 3, failures: 0 });
+      expect(rows.map((p) => [p.id, p.firstName, p.lastName, p.title, p.emails])).toEqual([
+        [ann, 'Ann', 'New', 'Chief', ['ann@example.test']],
+        [cal, 'Cal', 'Original', 'Keeper', null],
+        [expect.any(Number), 'Bob', 'Fresh', 'Engineer', ['bob@example.test']],
+      ]);
+    });
+
+    it('overwrite updates every mapped field the row has a value for', async () => {
+      const { attributes, rows, ann, cal } = await run('overwrite');
+      expect(attributes).toMatchObject({ state: 'finished', total: 4, dupes: 3, failures: 0 });
+      expect(rows.map((p) => [p.id, p.firstName, p.lastName, p.title, p.emails])).toEqual([
+        [ann, 'Ann', 'New', 'Chief', ['ANN@example.test']],
+        [cal, 'Cal', 'ById', 'Director', null],
+        [expect.any(Number), 'Bobby', 'Again', 'Lead', ['other@example.test', 'Bob@Example.test']],
+      ]);
+    });
+  });
+
+  it('fails bad rows alone, each with its line and column, and imports the rest', async () => {
+    const org = await freshOrg(api);
+    const csv = [
+      'First Name,Email,Score,Birthday',
+      'Good,good@example.test,1,1990-01-31',
+      'Short row',
+      'NotAnEmail,not-an-e-mail,2,',
+      'BadScore,bad@example.test,many,',
+      'BadDate,date@example.test,3,31/01/1990',
+      'Also good,also@example.test,,',
+      '',
+    ].join('\n');
+    const mappings = { 'First Name': 'firstName', Email: 'emails', Score: 'score', Birthday: 'dateOfBirth' };
+    const { id, attributes } = await importCsv(api, org, csv, { mappings });
+    expect(attributes).toMatchObject({ state: 'finished', total: 6, dupes: 0, failures: 4 });
+    expect((await prospects(org)).map((p) => p.firstName)).toEqual(['Good', 'Also good']);
+    const items = await importItems(org, id);
+    expect(items.map((i) => i.state)).toEqual(['success', 'error', 'error', 'error', 'error', 'success']);
+    const details = items.map((i) => i.errors?.map((e: any) => e.detail).join(' | ') ?? null);
+    expect(details[1]).toMatch(/^Line 3: The row has 1 field; the header row has 4$/);
+    expect(details[2]).toMatch(/^Line 4: column "Email" \(emails\): /);
+    expect(details[3]).toBe('Line 5: column "Score" (score): "many" is not a number such as 12.5');
+    expect(details[4]).toBe('Line 6: column "Birthday" (dateOfBirth): "31/01/1990" is not a date as YYYY-MM-DD');
+    expect(JSON.parse(items[1].data)).toEqual({ line: 3 });
+  });
+
+  it('an id that is no record of the org fails its row', async () => {
+    const org = await freshOrg(api);
+    const { id, attributes } = await importCsv(api, org, 'id,First Name\n999999,Nobody\n', { mappings: { id: 'id', 'First Name': 'firstName' } });
+    expect(attributes).toMatchObject({ state: 'finished', failures: 1 });
+    const [item] = await importItems(org, id);
+    expect(item.errors[0]).toMatchObject({ detail: 'Line 2: no prospect has id 999999', source: { pointer: '/data/id' } });
+  });
+});
+
+describe('importing accounts', () => {
+  it('finds duplicates by domain, else by name', async () => {
+    const org = await freshOrg(api);
+    const byDomain = await org.request('POST', '/api/v2/accounts', { body: { data: { type: 'account', attributes: { name: 'Old Name', domain: 'acme.test' } } } });
+    const byName = await org.request('POST', '/api/v2/accounts', { body: { data: { type: 'account', attributes: { name: 'Globex' } } } });
+    const csv = ['Name,Domain,Industry', 'Acme Renamed,ACME.test,Anvils', 'GLOBEX,,Energy', 'Initech,initech.test,Software', 'Old Name,other.test,Other', ''].join('\n');
+    const { attributes } = await importCsv(api, org, csv, {
+      action: 'accountsImport',
+      mappings: { Name: 'name', Domain: 'domain', Industry: 'industry' },
+      dupeMethod: 'overwrite',
+    });
+    expect(attributes).toMatchObject({ state: 'finished', total: 4, dupes: 2, failures: 0, importType: 'account_csv' });
+    const { body } = await org.request('GET', '/api/v2/accounts?sort=id');
+    expect(body.data.map((d: any) => [Number(d.id), d.attributes.name, d.attributes.domain, d.attributes.industry])).toEqual([
+      [Number(byDomain.body.data.id), 'Acme Renamed', 'ACME.test', 'Anvils'],
+      [Number(byName.body.data.id), 'GLOBEX', null, 'Energy'],
+      [expect.any(Number), 'Initech', 'initech.test', 'Software'],
+      // A row with a domain is matched by its domain alone: a new account, though the name exists.
+      [expect.any(Number), 'Old Name', 'other.test', 'Other'],
+    ]);
+  });
+});
+
+describe('starting an import: refusals', () => {
+  let org: OrgClient;
+  beforeAll(async () => {
+    org = await freshOrg(api);
+  });
+
+  const refusal = async (attributes: Record<string, unknown>, action = 'prospectsImport') => {
+    const response = await org.request('POST', `/api/v2/imports/actions/${action}`, { body: { data: { type: 'import', attributes } } });
+    return { status: response.status, errors: response.body?.errors ?? [] };
+  };
+
+  it('refuses mappings that name no column of the file, no field, or one field twice, pointing at each', async () => {
+    const upload = await uploadAndValidate(api, org, 'Email,Name,Other\nx@example.test,X,Y\n');
+    const { status, errors } = await refusal({
+      ...upload,
+      mappings: { Email: 'emails', Missing: 'firstName', Name: 'noSuchField', Other: 'emails', 'a/b': 'title' },
+    });
+    expect(status).toBe(422);
+    expect(errors.map((e: any) => e.source.pointer)).toEqual([
+      '/data/attributes/mappings/Missing',
+      '/data/attributes/mappings/Name',
+      '/data/attributes/mappings/Other',
+      '/data/attributes/mappings/a~1b',
+    ]);
+    expect(errors[1].detail).toMatch(/"noSuchField" is not a field a prospect can be imported into/);
+  });
+
+  it('refuses read-only fields, an empty mapping, a wrong recordCount, an unknown dupeMethod and unknown attributes', async () => {
+    const upload = await uploadAndValidate(api, org, 'Email,Name\nx@example.test,X\n');
+    expect((await refusal({ ...upload, mappings: { Name: 'name' } })).errors[0].source.pointer).toBe('/data/attributes/mappings/Name');
+    expect((await refusal({ ...upload, mappings: { Email: null } })).errors[0].source.pointer).toBe('/data/attributes/mappings');
+    const count = await refusal({ ...upload, recordCount: '2', mappings: { Email: 'emails' } });
+    expect(count).toMatchObject({ status: 422, errors: [{ id: 'recordCountMismatch', source: { pointer: '/data/attributes/recordCount' } }] });
+    const dupe = await refusal({ ...upload, dupeMethod: 'overwriteNoCreate', mappings: { Email: 'emails' } });
+    expect(dupe.errors[0].source.pointer).toBe('/data/attributes/dupeMethod');
+    const unknown = await refusal({ ...upload, mappings: { Email: 'emails' }, colour: 'blue' });
+    expect(unknown.errors[0].source.pointer).toBe('/data/attributes/colour');
+    expect((await refusal({ mappings: { Email: 'emails' } })).errors.map((e: any) => e.source.pointer)).toEqual([
+      '/data/attributes/storageKey',
+      '/data/attributes/recordCount',
+    ]);
+  });
+
+  it('refuses an upload that is unknown, not validated, or imported already', async () => {
+    const unknown = await refusal({ storageKey: '6f1c2c1e-0000-4000-8000-000000000000', recordCount: 1, mappings: { Email: 'emails' } });
+    expect(unknown).toMatchObject({ status: 422, errors: [{ id: 'uploadNotFound', source: { pointer: '/data/attributes/storageKey' } }] });
+
+    const link = await generateUploadLink(api, org);
+    const unvalidated = await refusal({ storageKey: link.storageKey, recordCount: 1, mappings: { Email: 'emails' } });
+    expect(unvalidated.errors[0].id).toBe('uploadNotValidated');
+
+    const upload = await uploadAndValidate(api, org, 'Email\nonce@example.test\n');
+    expect((await startImport(org, upload, { mappings: { Email: 'emails' } })).status).toBe(200);
+    const again = await refusal({ ...upload, mappings: { Email: 'emails' } });
+    expect(again.errors[0].id).toBe('uploadAlreadyImported');
+  });
+
+  it("refuses another org's upload as unknown", async () => {
+    const other = await freshOrg(api, 'Another org');
+    const upload = await uploadAndValidate(api, other, 'Email\nx@example.test\n');
+    expect((await refusal({ ...upload, mappings: { Email: 'emails' } })).errors[0].id).toBe('uploadNotFound');
+  });
+
+  it('needs imports.write and imports.read', async () => {
+    const upload = await uploadAndValidate(api, org, 'Email\nx@example.test\n');
+    const reader = await userWithScopes(api, org, ['imports.read']);
+    const response = await startImport(reader, upload, { mappings: { Email: 'emails' } });
+    expect(response.status).toBe(403);
+  });
+});
