@@ -10,11 +10,12 @@
  * an HTTPS receiver in this process), and writes (single creates against a ceiling, and bulk
  * upserts through one `cadence worker` against plain SQL upserts), in orgs the reads do not use,
  * and bulk actions (modify and destroy over 100,000 prospects of orgs of their own, through one
- * `cadence worker`, against plain UPDATE and DELETE statements).
- * BENCH_ONLY=prospects,custom,webhooks,writes,bulkActions runs only some parts.
+ * `cadence worker`, against plain UPDATE and DELETE statements), and a CSV import (100,000
+ * prospects through the five import steps over HTTP and one `cadence worker`, against COPY).
+ * BENCH_ONLY=prospects,custom,webhooks,writes,bulkActions,imports runs only some parts.
  *
  * BENCH_PROSPECTS_PER_ORG, BENCH_CUSTOM_RECORDS_PER_ORG, BENCH_SECONDS, BENCH_WEBHOOK_EVENTS,
- * BENCH_WEBHOOK_WRITES, BENCH_UPSERT_RECORDS and BENCH_ACTIONS_RECORDS shrink a run for trying the benchmark itself out.
+ * BENCH_WEBHOOK_WRITES, BENCH_UPSERT_RECORDS, BENCH_ACTIONS_RECORDS and IMPORT_RECORDS shrink a run for trying the benchmark itself out.
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +27,7 @@ import { BOOKING_NAME, seedBookings, type SeededBookings } from './custom-seed.j
 import { openBenchDatabase, type BenchDatabase } from './database.js';
 import { measure, stopLoad, type LoadResult, type Target } from './load.js';
 import { MAX_ACTION_RECORDS, runBulkActions } from './bulk-actions.js';
+import { runImports } from './imports.js';
 import { benchParts } from './parts.js';
 import { killChildren, sampleRss, startChildServer, type ChildServer } from './processes.js';
 import {
@@ -39,6 +41,8 @@ import {
   bulkActionsTable,
   bulkActionsTargetLines,
   bulkUpsertTable,
+  importsTable,
+  importsTargetLines,
   bulkUpsertTargetLine,
   singleCreateTable,
   singleCreateTargetLine,
@@ -73,13 +77,15 @@ const UPSERT_RECORDS = Number(process.env.BENCH_UPSERT_RECORDS || 100_000);
 const UPSERT_WEBHOOK = process.env.BENCH_UPSERT_WEBHOOK !== '0';
 /** Prospects each bulk action selects (and each of its ceilings writes); at most 100,000, the actions' limit. */
 const ACTIONS_RECORDS = Math.min(Number(process.env.BENCH_ACTIONS_RECORDS || MAX_ACTION_RECORDS), MAX_ACTION_RECORDS);
+/** Rows of the CSV the imports part imports (and of each of its COPY ceilings). */
+const IMPORT_RECORDS = Number(process.env.IMPORT_RECORDS || 100_000);
 /**
  * The orgs (indexes into the seeded ones) the writes part writes to, none of them the org the
  * reads use: single creates (both servers), the bulk upsert through Cadence, and the ceiling's
  * two bulk runs, one before Cadence's and one after.
  */
 const WRITE_ORGS = { single: 9, bulk: 6, bulkCeiling: [7, 8] };
-/** Which parts run: BENCH_ONLY=prospects,custom,webhooks,writes,bulkActions (any of them); all when unset. */
+/** Which parts run: BENCH_ONLY=prospects,custom,webhooks,writes,bulkActions,imports (any of them); all when unset. */
 const PARTS = (() => {
   try {
     return benchParts(process.env.BENCH_ONLY);
@@ -360,6 +366,38 @@ async function bulkActionsPart(state: RunState, database: BenchDatabase, cadence
   }
 }
 
+/** A CSV of prospects through the five import steps and one worker, against COPY, in new orgs. */
+async function importsPart(state: RunState, database: BenchDatabase, cadenceServer: ChildServer): Promise<() => void> {
+  print(`\nimports: a CSV of ${IMPORT_RECORDS} prospects, in new orgs; ${machineLoad()}`);
+  const sql = connectDatabase(database.url, { max: 1 });
+  try {
+    const result = await runImports({
+      apiUrl: cadenceServer.url,
+      serverPid: cadenceServer.pid,
+      records: IMPORT_RECORDS,
+      sql,
+      workerEnv: (extra) => serverEnv(database.url, extra),
+      cwd: REPO_ROOT,
+      print,
+    });
+    return () => {
+      print(
+        `\n## CSV import\n\ngenerateUploadLink, PUT, validateUpload, then POST /api/v2/imports/actions/prospectsImport timed until GET /api/v2/imports/<id> says \`finished\`; the worker's RSS sampled every 100 ms meanwhile\n`,
+      );
+      print(importsTable(result));
+      print('\ntargets:');
+      for (const line of importsTargetLines(result)) print(line);
+    };
+  } catch (error) {
+    if (state.interrupted) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    print(`  imports not measured: ${message}`);
+    return () => print(`\n## CSV import\n\nnot measured: ${message}`);
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
+
 async function run(state: RunState): Promise<void> {
   const started = performance.now();
   print(`parts: ${[...PARTS].join(', ')}; ${machineLoad()}`);
@@ -410,6 +448,7 @@ async function run(state: RunState): Promise<void> {
   if (PARTS.has('writes')) reports.push(await writesPart(state, database, seeded.orgs, cadenceServer, getOne));
   writesRss?.stop();
   if (PARTS.has('bulkActions')) reports.push(await bulkActionsPart(state, database, cadenceServer));
+  if (PARTS.has('imports')) reports.push(await importsPart(state, database, cadenceServer));
   rss.stop();
 
   for (const report of reports) report();

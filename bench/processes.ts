@@ -111,20 +111,26 @@ export async function startChildServer(name: string, options: ChildOptions): Pro
   return { name, url: `http://127.0.0.1:${port}`, pid: child.pid, stop: () => child.stop() };
 }
 
-/** Samples a process's resident set size (VmRSS) every `intervalMs` and keeps the largest. */
-export function sampleRss(pid: number, intervalMs = 500): { maxMb(): number; stop(): void } {
+/**
+ * Samples a process's resident set size (VmRSS) every `intervalMs`, starting at once, and keeps
+ * the first sample and the largest: the growth over a stretch of work is the one minus the other.
+ */
+export function sampleRss(pid: number, intervalMs = 500): { firstMb(): number; maxMb(): number; stop(): void } {
+  let firstKb: number | undefined;
   let maxKb = 0;
   const sample = () => {
     try {
       const match = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB/m);
-      if (match) maxKb = Math.max(maxKb, Number(match[1]));
+      if (!match) return;
+      firstKb ??= Number(match[1]);
+      maxKb = Math.max(maxKb, Number(match[1]));
     } catch {
       // The process is gone; the samples so far stand.
     }
   };
   sample();
   const timer = setInterval(sample, intervalMs);
-  return { maxMb: () => maxKb / 1024, stop: () => clearInterval(timer) };
+  return { firstMb: () => (firstKb ?? Number.NaN) / 1024, maxMb: () => maxKb / 1024, stop: () => clearInterval(timer) };
 }
 
 // Linux reports CPU times in clock ticks of USER_HZ, which is 100 on every common kernel.

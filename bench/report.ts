@@ -2,6 +2,7 @@
 // The benchmark reports; it does not fail on a missed target.
 import type { ActionRun, BulkActionsResult, CeilingRun } from './bulk-actions.js';
 import type { CustomPairResult } from './custom-scenarios.js';
+import type { ImportsResult } from './imports.js';
 import type { LoadResult } from './load.js';
 import type { Scenario } from './scenarios.js';
 import type { ConfigurationResult, LatencyResult, WebhookResult } from './webhooks.js';
@@ -376,5 +377,61 @@ export function bulkActionsTargetLines(result: BulkActionsResult): string[] {
     line('prospectsBulkModify, webhook on prospect.*', modify(true), result.modifyCeilingPerSecond, BULK_ACTION_TARGET),
     line('prospectsDestroyAll against DELETE', result.destroy, result.destroyCeiling?.recordsPerSecond, undefined),
     ...result.errors.map((e) => `- not measured: ${e}`),
+  ];
+}
+
+/** The CSV import against COPY of the same rows (issue #14). */
+export const IMPORT_TARGET = 0.2;
+/** The worker's RSS growth over the import: it streams the file, so it should not hold it. */
+export const IMPORT_RSS_GROWTH_TARGET_MB = 150;
+
+export function importsTable(result: ImportsResult): string {
+  const { run } = result;
+  const rows: string[][] = [['file', `${number(result.records)} rows, 10 columns, ${number(result.fileBytes / 1024 / 1024, 1)} MB`]];
+  if (run) {
+    rows.push(
+      [
+        'steps 1-3 (not timed): generateUploadLink / PUT of the file / validateUpload',
+        `${number(run.linkMs)} ms / ${number(run.uploadMs / 1000, 1)} s / ${number(run.validateMs / 1000, 1)} s (recordCount ${number(run.recordCount)})`,
+      ],
+      [
+        '**Cadence**, prospectsImport POST (answered) to `finished`',
+        `${number(run.answerMs / 1000, 1)} s / ${number(run.seconds, 1)} s, **${number(run.rowsPerSecond)} rows/s**`,
+      ],
+      [
+        'import at the end: state, total, dupes, failures',
+        `${run.final.state}, ${number(run.final.total)}, ${number(run.final.dupes)}, ${number(run.final.failures)}${run.final.errorReason ? `; ${run.final.errorReason}` : ''}`,
+      ],
+      ['prospects of the org / prospect_created events (SQL)', `${number(run.prospects)} / ${number(run.events)}`],
+      [
+        'worker RSS: before the POST / peak / growth',
+        `${number(run.rssBaselineMb)} MB / ${number(run.rssPeakMb)} MB / **${number(run.rssPeakMb - run.rssBaselineMb)} MB**`,
+      ],
+      ['CPU during the timing: worker / cadence serve', `${number(run.workerCpuSeconds, 1)} s / ${number(run.serverCpuSeconds, 1)} s`],
+    );
+  }
+  result.ceiling.forEach((c, i) =>
+    rows.push([`ceiling ${i === 0 ? 'before' : 'after'}: COPY prospects FROM STDIN (org ${c.orgId})`, `${number(c.seconds, 1)} s, ${number(c.rowsPerSecond)} rows/s`]),
+  );
+  if (run) rows.push(["**ratio** (Cadence rows/s over the faster ceiling's)", `**${number(run.rowsPerSecond / result.ceilingPerSecond, 2)}x**`]);
+  for (const error of result.errors) rows.push(['not measured', error]);
+  return table([`CSV import of prospects, one \`cadence worker\` (WORKER_CONCURRENCY=${result.concurrency})`, ''], rows);
+}
+
+export function importsTargetLines(result: ImportsResult): string[] {
+  const { run } = result;
+  if (!run) {
+    return [
+      `- CSV import >= ${IMPORT_TARGET}x COPY rows/s: NOT MET (not measured)`,
+      `- worker RSS growth during import < ${IMPORT_RSS_GROWTH_TARGET_MB} MB: NOT MET (not measured)`,
+    ];
+  }
+  const complete = run.final.state === 'finished' && run.final.failures === 0 && run.prospects === run.records;
+  const ratio = run.rowsPerSecond / result.ceilingPerSecond;
+  const growth = run.rssPeakMb - run.rssBaselineMb;
+  const incomplete = complete ? '' : `; import ${run.final.state}, ${run.final.failures} failures, ${run.prospects} of ${run.records} prospects`;
+  return [
+    `- CSV import >= ${IMPORT_TARGET}x COPY rows/s: ${verdict(ratio >= IMPORT_TARGET && complete, `${number(ratio, 2)}x${incomplete}`)}`,
+    `- worker RSS growth during import < ${IMPORT_RSS_GROWTH_TARGET_MB} MB: ${verdict(growth < IMPORT_RSS_GROWTH_TARGET_MB && complete, `${number(growth)} MB, ${number(run.rssBaselineMb)} -> ${number(run.rssPeakMb)} MB${incomplete}`)}`,
   ];
 }
