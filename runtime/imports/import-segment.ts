@@ -94,8 +94,57 @@ function duplicateOf(subject: ImportSubject, candidate: Candidate, existing: Exi
   return undefined;
 }
 
+/**
+ * What a set of rows writes: the records it updates and the key values it gives records. A row
+ * that touches either must wait until they are written, or it could not see them.
+ */
+export class Claims {
+  private readonly records = new Set<number>();
+  private readonly keys = new Map<AttributeDescriptor, Set<string>>();
+
+  touches(candidate: Candidate, duplicate: number | undefined): boolean {
+    if (duplicate !== undefined && this.records.has(duplicate)) return true;
+    return [...candidate.keys].some(([a, values]) => values.some((v) => this.keys.get(a)?.has(v)));
+  }
+
+  add(candidate: Candidate, record: number | undefined): void {
+    if (record !== undefined) this.records.add(record);
+    for (const [a, values] of candidate.keys) {
+      const claimed = this.keys.get(a) ?? new Set<string>();
+      for (const v of values) claimed.add(v);
+      this.keys.set(a, claimed);
+    }
+  }
+
+  addAll(other: Claims): void {
+    for (const id of other.records) this.records.add(id);
+    for (const [a, values] of other.keys) {
+      const claimed = this.keys.get(a) ?? new Set<string>();
+      for (const v of values) claimed.add(v);
+      this.keys.set(a, claimed);
+    }
+  }
+}
+
+/**
+ * The segment before this one, written by a transaction of its own that has not committed yet
+ * (import-task.ts overlaps two). Its records are invisible here until it commits, so a row that
+ * touches what it writes waits for that.
+ */
+export interface Predecessor {
+  readonly claims: Claims;
+  /** Settles once the segment before has committed; rejects if it failed. */
+  readonly committed: Promise<unknown>;
+}
+
+export interface SegmentOptions {
+  readonly predecessor?: Predecessor | undefined;
+  /** Told, once every row is planned and before the last set is written, what the segment writes. */
+  readonly planned?: (claims: Claims) => void;
+}
+
 /** Writes one segment's rows; answers each row's result in their order. */
-export async function writeSegment(context: SegmentContext, rows: readonly CsvRow[]): Promise<RowResult[]> {
+export async function writeSegment(context: SegmentContext, rows: readonly CsvRow[], options: SegmentOptions = {}): Promise<RowResult[]> {
   const results: RowResult[] = new Array<RowResult>(rows.length);
   let waiting: Candidate[] = [];
   rows.forEach((row, position) => {
@@ -113,7 +162,24 @@ export async function writeSegment(context: SegmentContext, rows: readonly CsvRo
     waiting.push({ position, line: row.line, values, keys: keysOf(context.subject, values) });
   });
   const dataOf = (candidate: Candidate) => rowData(context.headers, rows[candidate.position]!);
-  while (waiting.length) waiting = await writeSet(context, waiting, results, dataOf);
+  const segmentClaims = new Claims();
+  let predecessor = options.predecessor;
+  let announced = false;
+  while (waiting.length) {
+    const set = await planSet(context, waiting, results, dataOf, predecessor?.claims);
+    segmentClaims.addAll(set.claims);
+    if (set.rest.length === 0) {
+      options.planned?.(segmentClaims);
+      announced = true;
+    }
+    await writePlanned(context, set.planned, results, dataOf);
+    if (set.waitsForPredecessor) {
+      await predecessor!.committed;
+      predecessor = undefined;
+    }
+    waiting = set.rest;
+  }
+  if (!announced) options.planned?.(segmentClaims);
   return results;
 }
 
@@ -125,34 +191,38 @@ interface Planned {
   readonly duplicate?: number;
 }
 
+interface PlannedSet {
+  readonly planned: readonly Planned[];
+  readonly claims: Claims;
+  /** Rows left for the next set, from the first that touches what this set or the segment before writes. */
+  readonly rest: Candidate[];
+  /** The next set must wait for the segment before to commit. */
+  readonly waitsForPredecessor: boolean;
+}
+
 /**
- * Looks up the duplicates of the waiting rows and writes as many of them, in order, as can be
- * written together; answers the rows left for the next set.
+ * Looks up the duplicates of the waiting rows and plans as many of them, in order, as can be
+ * written together; the rest wait for the next set.
  */
-async function writeSet(context: SegmentContext, waiting: readonly Candidate[], results: RowResult[], dataOf: (c: Candidate) => string): Promise<Candidate[]> {
+async function planSet(
+  context: SegmentContext,
+  waiting: readonly Candidate[],
+  results: RowResult[],
+  dataOf: (c: Candidate) => string,
+  before: Claims | undefined,
+): Promise<PlannedSet> {
   const { subject } = context;
   const ids = waiting.flatMap((c) => (c.values.id === undefined ? [] : [c.values.id]));
   const wanted = new Map<AttributeDescriptor, string[]>(subject.keys.map((a) => [a, waiting.flatMap((c) => c.keys.get(a) ?? [])]));
   const existing = await findExisting(context.tx, context.orgId, subject, ids, wanted);
 
   const planned: Planned[] = [];
-  // What the set writes so far: records it updates, and key values it gives records.
-  const claimedRecords = new Set<number>();
-  const claimedKeys = new Map<AttributeDescriptor, Set<string>>(subject.keys.map((a) => [a, new Set<string>()]));
-  const touchesClaimed = (candidate: Candidate, duplicate: number | undefined) =>
-    (duplicate !== undefined && claimedRecords.has(duplicate)) || [...candidate.keys].some(([a, values]) => values.some((v) => claimedKeys.get(a)!.has(v)));
-  const claim = (candidate: Candidate, record: number | undefined) => {
-    if (record !== undefined) claimedRecords.add(record);
-    for (const [a, values] of candidate.keys) for (const v of values) claimedKeys.get(a)!.add(v);
-  };
-
+  const claims = new Claims();
   for (const [n, candidate] of waiting.entries()) {
     const { position, line, values } = candidate;
     const duplicate = duplicateOf(subject, candidate, existing);
-    if (touchesClaimed(candidate, duplicate)) {
-      await writePlanned(context, planned, results, dataOf);
-      return waiting.slice(n);
-    }
+    const waitsForPredecessor = before?.touches(candidate, duplicate) ?? false;
+    if (waitsForPredecessor || claims.touches(candidate, duplicate)) return { planned, claims, rest: waiting.slice(n), waitsForPredecessor };
     const fail = (errors: readonly ErrorObject[]) => (results[position] = { data: dataOf(candidate), state: 'error', itemId: null, errors, dupe: false });
     if (duplicate !== undefined && !existing.ids.has(duplicate) && values.id !== undefined) {
       fail([rowError(line, `no ${subject.descriptor.type} has id ${values.id}`, '/data/id')]);
@@ -178,10 +248,9 @@ async function writeSet(context: SegmentContext, waiting: readonly Candidate[], 
       const changes = context.dupeMethod === 'missing' ? fillingEmpty(input) : changesOf(input);
       planned.push({ candidate, operation: { kind: 'update', type, id: duplicate, changes }, duplicate });
     }
-    claim(candidate, duplicate);
+    claims.add(candidate, duplicate);
   }
-  await writePlanned(context, planned, results, dataOf);
-  return [];
+  return { planned, claims, rest: [], waitsForPredecessor: false };
 }
 
 /** The row as a create body, or as an update body of the record it duplicates, checked by the resource's validator. */

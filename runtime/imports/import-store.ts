@@ -73,7 +73,15 @@ export async function createImport(tx: Transaction, writer: RecordWriter, create
             ${tx.json({ storageKey: created.storageKey })}, ${at}, ${finished ? at : null}, ${at}, ${at})`;
   await tx`update uploads set state = 'importing' where org_id = ${created.orgId} and storage_key = ${created.storageKey}`;
   await enqueueJobs(tx, [
-    { task: IMPORT_TASK, payload: { orgId: created.orgId, importId }, jobKey: `${IMPORT_TASK}:${created.orgId}:${importId}`, maxAttempts: IMPORT_MAX_ATTEMPTS },
+    {
+      task: IMPORT_TASK,
+      payload: { orgId: created.orgId, importId },
+      jobKey: `${IMPORT_TASK}:${created.orgId}:${importId}`,
+      maxAttempts: IMPORT_MAX_ATTEMPTS,
+      // Imports into one org's records of one type run one after the other (migration 0020), so
+      // that two cannot both create a record for the same new key.
+      queueName: `${IMPORT_TASK}:${created.orgId}:${created.resourceType}`,
+    },
   ]);
   return importId;
 }

@@ -6,7 +6,7 @@ import type { RecordWriter } from '../engine/index.js';
 import { ApiError } from '../jsonapi/index.js';
 import { orgScopedTransaction, type Transaction } from '../tenancy/index.js';
 import { InvalidCsv, openCsv, type CsvRow } from './csv-records.js';
-import { writeSegment } from './import-segment.js';
+import { writeSegment, type Claims, type Predecessor, type SegmentContext } from './import-segment.js';
 import { countIntoImport, endImport, loadImportRun, type ImportRun } from './import-store.js';
 import { IMPORT_SUBJECTS } from './import-subjects.js';
 import { resolveMappings } from './mappings.js';
@@ -18,8 +18,11 @@ export interface ImportTaskDependencies {
   readonly log: Logger;
 }
 
-/** Rows per transaction: one record-writer set (or a few, where rows duplicate each other). */
-export const SEGMENT_ROWS = 1000;
+/**
+ * Rows per transaction: one record-writer set (or a few, where rows duplicate each other). Two
+ * are in flight at a time; 500 rows each were as fast as 1,000 in the benchmark, with less memory.
+ */
+export const SEGMENT_ROWS = 500;
 
 /** The import cannot go on, whatever runs it again: the reason is the import's errorReason. */
 class ImportFailure extends Error {}
@@ -97,6 +100,47 @@ async function claimSegment(tx: Transaction, orgId: number, run: ImportRun, rows
   return batch.state;
 }
 
+/** A segment being written: what it writes, once planned, and its commit. */
+interface InFlight {
+  readonly claims: Promise<Claims>;
+  readonly committed: Promise<void>;
+}
+
+/** The import's batch was canceled: the segment that finds it rolls back and the import ends. */
+class Canceled extends Error {}
+
+/**
+ * Starts writing one segment in a transaction of its own: its rows (after `predecessor`'s, which
+ * it waits for where it touches what that one writes), then, after `predecessor` has committed,
+ * its items and counters, checking that the rows done are the ones before it.
+ */
+function writeInFlight(
+  deps: ImportTaskDependencies,
+  context: Omit<SegmentContext, 'tx'> & { importId: number; run: ImportRun },
+  rows: readonly CsvRow[],
+  rowsBefore: number,
+  predecessor: Predecessor | undefined,
+): InFlight {
+  let announce!: (claims: Claims) => void;
+  const claims = new Promise<Claims>((resolve) => (announce = resolve));
+  const { orgId, importId, run } = context;
+  const committed = orgScopedTransaction(deps.sql, orgId, async (tx) => {
+    const startedAt = deps.clock();
+    const results = await writeSegment({ ...context, tx }, rows, { predecessor, planned: announce });
+    if (predecessor) await predecessor.committed;
+    if ((await claimSegment(tx, orgId, run, rowsBefore)) === 'canceled') throw new Canceled();
+    const now = deps.clock();
+    await recordFinalItems(tx, orgId, run.batchId, results, startedAt, now);
+    const failures = results.filter((r) => r.state === 'error').length;
+    await countIntoImport(tx, orgId, importId, { dupes: results.filter((r) => r.dupe).length, failures }, now);
+  });
+  // Whoever waits on the claims learns of a failure before they were announced from the commit.
+  const announced = Promise.race([claims, committed.then(() => claims)]);
+  committed.catch(() => undefined);
+  announced.catch(() => undefined);
+  return { claims: announced, committed };
+}
+
 async function runImport(deps: ImportTaskDependencies, orgId: number, importId: number): Promise<void> {
   const run = await orgScopedTransaction(deps.sql, orgId, (tx) => loadImportRun(tx, orgId, importId), { readOnly: true });
   if (!run || run.state !== 'progressing') return;
@@ -114,36 +158,34 @@ async function runImport(deps: ImportTaskDependencies, orgId: number, importId: 
     throw error;
   }
 
-  let rowsDone = run.rowsDone;
   const context = { orgId, actor: run.actor, writer: deps.writer, subject, headers: file.headers, columns, dupeMethod: run.dupeMethod };
   const pieces = segments(file.rows, run.rowsDone, SEGMENT_ROWS)[Symbol.asyncIterator]();
-  // The next segment is parsed while this one is written.
-  let next = pieces.next();
-  for (;;) {
-    const piece = await next;
-    if (piece.done) break;
-    next = pieces.next();
-    const rows = piece.value;
-    const startedAt = deps.clock();
-    const canceled = await orgScopedTransaction(deps.sql, orgId, async (tx) => {
-      if ((await claimSegment(tx, orgId, run, rowsDone)) === 'canceled') return true;
-      // Imports of one org into one resource take turns a segment at a time, so that two of
-      // them cannot both create a record for the same new e-mail address or domain.
-      await tx`select pg_advisory_xact_lock(hashtextextended(${`cadence import ${orgId} ${subject.descriptor.type}`}, 0))`;
-      const results = await writeSegment({ ...context, tx }, rows);
-      const now = deps.clock();
-      await recordFinalItems(tx, orgId, run.batchId, results, startedAt, now);
-      const failures = results.filter((r) => r.state === 'error').length;
-      await countIntoImport(tx, orgId, importId, { dupes: results.filter((r) => r.dupe).length, failures }, now);
-      return false;
-    });
-    if (canceled) {
-      await next.catch(() => undefined);
-      throw new ImportFailure(`The import's batch was canceled after ${rowsDone} of ${run.total} rows`);
+  let rowsDone = run.rowsDone;
+  // Two segments overlap, each in a transaction of its own: the next is planned and written
+  // while the one before finishes, and commits after it (so the items stored are always the
+  // file's first rows, where a run resumes). The next one starts once the one before has planned
+  // its rows, so that it knows what that one writes and waits for it where it touches that.
+  let before: InFlight | undefined;
+  let older: Promise<unknown> = Promise.resolve();
+  try {
+    for (;;) {
+      const piece = await pieces.next();
+      if (piece.done) break;
+      const rows = piece.value;
+      await older;
+      const predecessor = before && { claims: await before.claims, committed: before.committed };
+      const first = rowsDone;
+      rowsDone += rows.length;
+      older = before?.committed ?? Promise.resolve();
+      before = writeInFlight(deps, { ...context, importId, run }, rows, first, predecessor);
     }
-    rowsDone += rows.length;
+    await Promise.all([older, before?.committed]);
+  } catch (error) {
+    // No transaction of this run outlives it: the next attempt starts from what committed.
+    await Promise.allSettled([older, before?.committed]);
+    if (error instanceof Canceled) throw new ImportFailure("The import's batch was canceled; the rows imported before then stay imported (its items say which)");
+    throw error;
   }
-
   await orgScopedTransaction(deps.sql, orgId, async (tx) => {
     await claimSegment(tx, orgId, run, rowsDone);
     const failure = rowsDone === run.total ? undefined : `The file has ${rowsDone} rows, not the ${run.total} it was validated with`;

@@ -6,6 +6,8 @@ export interface JobOptions {
   /** Deduplicates: a second enqueue with the same key replaces the first, so re-runs do no harm. */
   readonly jobKey?: string;
   readonly runAt?: Date;
+  /** graphile-worker runs the jobs of one named queue one at a time, in order (enqueueJobs only). */
+  readonly queueName?: string;
 }
 
 /**
@@ -28,7 +30,7 @@ export interface JobSpec extends JobOptions {
 
 /**
  * Enqueues many jobs with one statement (graphile_worker.add_jobs through the SECURITY DEFINER
- * wrapper of migration 0014), in the caller's transaction. Set writes use it for their webhook
+ * wrapper of migrations 0014 and 0020), in the caller's transaction. Set writes use it for their webhook
  * deliveries and follow-up jobs; an empty list costs nothing.
  */
 export async function enqueueJobs(tx: Transaction, jobs: readonly JobSpec[]): Promise<void> {
@@ -39,6 +41,7 @@ export async function enqueueJobs(tx: Transaction, jobs: readonly JobSpec[]): Pr
     ...(j.maxAttempts !== undefined && { maxAttempts: j.maxAttempts }),
     ...(j.jobKey !== undefined && { jobKey: j.jobKey }),
     ...(j.runAt !== undefined && { runAt: j.runAt.toISOString() }),
+    ...(j.queueName !== undefined && { queueName: j.queueName }),
   }));
   await tx.unsafe('select cadence_system.enqueue_jobs($1::jsonb)', [specs] as never[], { prepare: true });
 }

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StartedWorker } from '../../runtime/jobs/index.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { freshOrg, startTestWorker, userWithScopes, type OrgClient } from '../helpers/bulk-actions.js';
-import { generateUploadLink, importCsv, importItems, startImport, uploadAndValidate } from '../helpers/imports.js';
+import { generateUploadLink, importCsv, importEnded, importItems, startImport, uploadAndValidate } from '../helpers/imports.js';
+import { until } from '../helpers/wait.js';
 
 /**
  * CSV imports over HTTP (SPEC.md "CSV import" steps 4-5): real files uploaded, validated and
@@ -148,6 +149,33 @@ describe('importing prospects', () => {
     });
   });
 
+  it('rows duplicating rows of earlier segments, written while those are still being written, find their records', async () => {
+    // Three segments of 500 rows and a half one: rows 501-1000 repeat the e-mail addresses of
+    // rows 1-500 in upper case, rows 1001-1500 repeat them again, rows 1501-1750 are new.
+    const lines = ['Email,Title'];
+    for (let i = 1; i <= 500; i++) lines.push(`person${i}@segments.test,first`);
+    for (let i = 1; i <= 500; i++) lines.push(`PERSON${i}@SEGMENTS.TEST,second`);
+    for (let i = 1; i <= 500; i++) lines.push(`person${i}@segments.test,third`);
+    for (let i = 501; i <= 750; i++) lines.push(`person${i}@segments.test,new`);
+    const csv = `${lines.join('\n')}\n`;
+    for (const [dupeMethod, title] of [
+      ['skip', 'first'],
+      ['overwrite', 'third'],
+    ] as const) {
+      const target = await freshOrg(api, `Segments ${dupeMethod}`);
+      const { id, attributes } = await importCsv(api, target, csv, { mappings: { Email: 'emails', Title: 'title' }, dupeMethod });
+      expect(attributes).toMatchObject({ state: 'finished', total: 1750, dupes: 1000, failures: 0 });
+      const rows = await api.sql<{ n: number; title: string }[]>`
+        select count(*)::int as n, title from prospects where org_id = ${target.orgId} group by title order by title`;
+      expect(Object.fromEntries(rows.map((r) => [r.title, r.n]))).toEqual({ [title]: 500, new: 250 });
+      const items = await importItems(target, id);
+      expect(items).toHaveLength(1750);
+      // Every repeat names the record its first row made.
+      expect(items.slice(500, 1000).map((i) => i.itemId)).toEqual(items.slice(0, 500).map((i) => i.itemId));
+      expect(items.slice(1000, 1500).map((i) => i.itemId)).toEqual(items.slice(0, 500).map((i) => i.itemId));
+    }
+  });
+
   it('fails bad rows alone, each with its line and column, and imports the rest', async () => {
     const org = await freshOrg(api);
     const csv = [
@@ -181,6 +209,28 @@ describe('importing prospects', () => {
     const [item] = await importItems(org, id);
     expect(item.errors[0]).toMatchObject({ detail: 'Line 2: no prospect has id 999999', source: { pointer: '/data/id' } });
   });
+});
+
+it('canceling its batch stops the import between segments: failed, saying so, with the rows before it imported', async () => {
+  const org = await freshOrg(api);
+  const lines = ['Email'];
+  for (let i = 1; i <= 10_000; i++) lines.push(`cancel${i}@example.test`);
+  const upload = await uploadAndValidate(api, org, `${lines.join('\n')}\n`);
+  const started = await startImport(org, upload, { mappings: { Email: 'emails' } });
+  const importId: string = started.body.data.id;
+  const batchId = await until('a segment of the import written', async () => {
+    const { body } = await org.request('GET', `/api/v2/batches?filter[contextId]=${importId}`);
+    const batch = body.data[0];
+    return batch.attributes.total - batch.attributes.pending >= 500 ? (batch.id as string) : undefined;
+  });
+  expect((await org.request('POST', `/api/v2/batches/${batchId}/actions/cancel`)).status).toBe(200);
+  const attributes = await importEnded(org, importId);
+  expect(attributes).toMatchObject({ state: 'failed', errorReason: expect.stringMatching(/canceled/) });
+  const items = await importItems(org, importId);
+  expect(items.length).toBeLessThan(10_000);
+  const [count] = await api.sql<{ n: number }[]>`select count(*)::int as n from prospects where org_id = ${org.orgId}`;
+  expect(count!.n).toBe(items.filter((i) => i.state === 'success').length);
+  expect((await org.request('GET', `/api/v2/batches/${batchId}`)).body.data.attributes.state).toBe('canceled');
 });
 
 describe('importing accounts', () => {
