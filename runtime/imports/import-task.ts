@@ -20,9 +20,9 @@ export interface ImportTaskDependencies {
 
 /**
  * Rows per transaction: one record-writer set (or a few, where rows duplicate each other). Two
- * are in flight at a time; 500 rows each were as fast as 1,000 in the benchmark, with less memory.
+ * are in flight at a time; 250 rows each were as fast as 500 or 1,000 in the benchmark, with less memory.
  */
-export const SEGMENT_ROWS = 500;
+export const SEGMENT_ROWS = 250;
 
 /** The import cannot go on, whatever runs it again: the reason is the import's errorReason. */
 class ImportFailure extends Error {}
