@@ -90,19 +90,46 @@ export interface Snapshot {
  * marks sensitive (a webhook's secret) are never copied into events, write-only ones not at all.
  */
 export function snapshot(context: Pick<RuleContext, 'descriptor' | 'behaviours'>, row: Row, names?: ReadonlySet<string>): Snapshot {
-  const { descriptor } = context;
-  const sensitive = new Set(context.behaviours.get(descriptor.type)?.sensitiveAttributes ?? []);
+  const { attributes, toOnes, sensitive } = snapshotShape(context);
   const result: Snapshot = { attributes: {}, relationships: {} };
-  for (const a of descriptor.attributes) {
-    if (a.writeOnly || (names && !names.has(a.name))) continue;
-    result.attributes[a.name] = sensitive.has(a.name) && row[a.name] != null ? '[REDACTED]' : (row[a.name] ?? null);
+  for (const name of attributes) {
+    if (names && !names.has(name)) continue;
+    result.attributes[name] = sensitive.has(name) && row[name] != null ? '[REDACTED]' : (row[name] ?? null);
   }
-  for (const rel of descriptor.relationships) {
-    if (rel.kind !== 'toOne' || (names && !names.has(rel.name))) continue;
+  for (const rel of toOnes) {
+    if (names && !names.has(rel.name)) continue;
     const id = row[relationshipAlias(rel)] as number | null | undefined;
     result.relationships[rel.name] = { data: id == null ? null : { type: rel.target, id } };
   }
   return result;
+}
+
+interface SnapshotShape {
+  readonly attributes: readonly string[];
+  readonly toOnes: readonly ToOneDescriptor[];
+  readonly sensitive: ReadonlySet<string>;
+}
+
+/**
+ * What a snapshot of the resource copies, worked out once per descriptor and behaviours rather
+ * than per record: a bulk write takes a thousand snapshots of a resource with 200 attributes.
+ */
+const snapshotShapes = new WeakMap<ResourceDescriptor, WeakMap<object, SnapshotShape>>();
+
+function snapshotShape(context: Pick<RuleContext, 'descriptor' | 'behaviours'>): SnapshotShape {
+  const { descriptor, behaviours } = context;
+  const byBehaviours = snapshotShapes.get(descriptor) ?? new WeakMap<object, SnapshotShape>();
+  snapshotShapes.set(descriptor, byBehaviours);
+  let shape = byBehaviours.get(behaviours);
+  if (!shape) {
+    shape = {
+      attributes: descriptor.attributes.filter((a) => !a.writeOnly).map((a) => a.name),
+      toOnes: toOnes(descriptor),
+      sensitive: new Set(behaviours.get(descriptor.type)?.sensitiveAttributes ?? []),
+    };
+    byBehaviours.set(behaviours, shape);
+  }
+  return shape;
 }
 
 /** Names whose value differs between two rows, among those the change wrote. */

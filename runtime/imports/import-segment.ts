@@ -47,6 +47,8 @@ export interface RowResult {
 /** A row whose cells converted, waiting to be written. */
 interface Candidate {
   readonly position: number;
+  /** The row as its batch item stores it. */
+  readonly data: string;
   readonly line: number;
   readonly values: RowValues;
   /** Lower-cased values of every import key the row sets. */
@@ -159,20 +161,19 @@ export async function writeSegment(context: SegmentContext, rows: readonly CsvRo
       results[position] = { data, state: 'error', itemId: null, errors, dupe: false };
       return;
     }
-    waiting.push({ position, line: row.line, values, keys: keysOf(context.subject, values) });
+    waiting.push({ position, data, line: row.line, values, keys: keysOf(context.subject, values) });
   });
-  const dataOf = (candidate: Candidate) => rowData(context.headers, rows[candidate.position]!);
   const segmentClaims = new Claims();
   let predecessor = options.predecessor;
   let announced = false;
   while (waiting.length) {
-    const set = await planSet(context, waiting, results, dataOf, predecessor?.claims);
+    const set = await planSet(context, waiting, results, predecessor?.claims);
     segmentClaims.addAll(set.claims);
     if (set.rest.length === 0) {
       options.planned?.(segmentClaims);
       announced = true;
     }
-    await writePlanned(context, set.planned, results, dataOf);
+    await writePlanned(context, set.planned, results);
     if (set.waitsForPredecessor) {
       await predecessor!.committed;
       predecessor = undefined;
@@ -204,13 +205,7 @@ interface PlannedSet {
  * Looks up the duplicates of the waiting rows and plans as many of them, in order, as can be
  * written together; the rest wait for the next set.
  */
-async function planSet(
-  context: SegmentContext,
-  waiting: readonly Candidate[],
-  results: RowResult[],
-  dataOf: (c: Candidate) => string,
-  before: Claims | undefined,
-): Promise<PlannedSet> {
+async function planSet(context: SegmentContext, waiting: readonly Candidate[], results: RowResult[], before: Claims | undefined): Promise<PlannedSet> {
   const { subject } = context;
   const ids = waiting.flatMap((c) => (c.values.id === undefined ? [] : [c.values.id]));
   const wanted = new Map<AttributeDescriptor, string[]>(subject.keys.map((a) => [a, waiting.flatMap((c) => c.keys.get(a) ?? [])]));
@@ -223,14 +218,14 @@ async function planSet(
     const duplicate = duplicateOf(subject, candidate, existing);
     const waitsForPredecessor = before?.touches(candidate, duplicate) ?? false;
     if (waitsForPredecessor || claims.touches(candidate, duplicate)) return { planned, claims, rest: waiting.slice(n), waitsForPredecessor };
-    const fail = (errors: readonly ErrorObject[]) => (results[position] = { data: dataOf(candidate), state: 'error', itemId: null, errors, dupe: false });
+    const fail = (errors: readonly ErrorObject[]) => (results[position] = { data: candidate.data, state: 'error', itemId: null, errors, dupe: false });
     if (duplicate !== undefined && !existing.ids.has(duplicate) && values.id !== undefined) {
       fail([rowError(line, `no ${subject.descriptor.type} has id ${values.id}`, '/data/id')]);
       continue;
     }
     if (duplicate !== undefined && context.dupeMethod === 'skip') {
       const info = `Line ${line}: a duplicate of ${subject.descriptor.type} ${duplicate}; skipped`;
-      results[position] = { data: dataOf(candidate), state: 'skipped', itemId: duplicate, info, dupe: true };
+      results[position] = { data: candidate.data, state: 'skipped', itemId: duplicate, info, dupe: true };
       continue;
     }
     let input: WriteInput;
@@ -261,14 +256,14 @@ function readBody(context: SegmentContext, values: RowValues, duplicate: number 
   return readWriteBody(descriptor, { data: { ...data, id: String(duplicate) } }, 'update', validateUpdate, duplicate);
 }
 
-async function writePlanned(context: SegmentContext, planned: readonly Planned[], results: RowResult[], dataOf: (c: Candidate) => string): Promise<void> {
+async function writePlanned(context: SegmentContext, planned: readonly Planned[], results: RowResult[]): Promise<void> {
   if (planned.length === 0) return;
   const scope = { tx: context.tx, orgId: context.orgId, actor: context.actor, isolated: true };
   const outcomes = await context.writer.write(
     scope,
     planned.map((p) => p.operation),
   );
-  planned.forEach((p, i) => (results[p.candidate.position] = resultOf(context, p, outcomes[i]!, dataOf(p.candidate))));
+  planned.forEach((p, i) => (results[p.candidate.position] = resultOf(context, p, outcomes[i]!, p.candidate.data)));
 }
 
 function resultOf(context: SegmentContext, planned: Planned, outcome: WriteOutcome, data: string): RowResult {
