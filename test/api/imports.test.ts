@@ -1,7 +1,10 @@
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StartedWorker } from '../../runtime/jobs/index.js';
+import { startWorker, type StartedWorker } from '../../runtime/jobs/index.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
-import { freshOrg, startTestWorker, userWithScopes, type OrgClient } from '../helpers/bulk-actions.js';
+import { freshOrg, orgClient, userWithScopes, type OrgClient } from '../helpers/bulk-actions.js';
+import { makeCertificate, type TestCertificate } from '../runtime/webhooks/certificates.js';
+import { startReceiver, type Receiver } from '../runtime/webhooks/receivers.js';
 import { generateUploadLink, importCsv, importEnded, importItems, startImport, uploadAndValidate } from '../helpers/imports.js';
 import { until } from '../helpers/wait.js';
 
@@ -11,16 +14,28 @@ import { until } from '../helpers/wait.js';
  * and its batch. Each test works in an org of its own.
  */
 
+const HOOK_HOST = 'hooks.example.test';
+
 let api: TestApi;
 let worker: StartedWorker;
+let certificate: TestCertificate;
+let receiver: Receiver;
 
 beforeAll(async () => {
+  certificate = await makeCertificate('*.example.test');
+  receiver = await startReceiver(certificate, (_request, response) => response.end('ok'));
   api = await startTestApi();
-  worker = await startTestWorker(api);
+  worker = await startWorker({
+    databaseUrl: api.databaseUrl,
+    concurrency: 2,
+    log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    delivery: { allowedHosts: new Set([HOOK_HOST]), ca: certificate.cert, resolver: async () => ['127.0.0.1'] },
+  });
 });
 afterAll(async () => {
   await worker?.stop();
   await api?.close();
+  await receiver?.close();
 });
 
 const PROSPECT_MAPPINGS = { 'First Name': 'firstName', 'Last Name': 'lastName', Email: 'emails', Title: 'title', Tags: 'tags' };
@@ -231,6 +246,45 @@ it('canceling its batch stops the import between segments: failed, saying so, wi
   const [count] = await api.sql<{ n: number }[]>`select count(*)::int as n from prospects where org_id = ${org.orgId}`;
   expect(count!.n).toBe(items.filter((i) => i.state === 'success').length);
   expect((await org.request('GET', `/api/v2/batches/${batchId}`)).body.data.attributes.state).toBe('canceled');
+});
+
+it("fires import.created and import.finished webhooks, and each record's own", async () => {
+  const org = await freshOrg(api);
+  for (const [path, resource] of [
+    ['/imports', 'import'],
+    ['/imported', 'prospect'],
+  ]) {
+    const url = `https://${HOOK_HOST}:${receiver.port}${path}-${org.orgId}`;
+    const hook = await org.request('POST', '/api/v2/webhooks', { body: { data: { type: 'webhook', attributes: { url, resource } } } });
+    expect(hook.status).toBe(201);
+  }
+  const { id } = await importCsv(api, org, 'Email\nhook1@example.test\nhook2@example.test\n', { mappings: { Email: 'emails' } });
+  const delivered = (path: string) => receiver.requests.filter((r) => r.path === `${path}-${org.orgId}`).map((r) => JSON.parse(r.body.toString()));
+  const imports = await until('import.created and import.finished delivered', () => (delivered('/imports').length >= 2 ? delivered('/imports') : undefined));
+  expect(imports.map((d) => [d.meta.eventName, d.data.id, d.data.attributes.state]).sort()).toEqual([
+    ['import.created', Number(id), 'progressing'],
+    ['import.finished', Number(id), 'finished'],
+  ]);
+  const prospects = await until('prospect.created twice', () => (delivered('/imported').length >= 2 ? delivered('/imported') : undefined));
+  expect(prospects.map((d) => [d.meta.eventName, d.data.attributes.emails[0]]).sort()).toEqual([
+    ['prospect.created', 'hook1@example.test'],
+    ['prospect.created', 'hook2@example.test'],
+  ]);
+});
+
+it('takes its rows from the daily bulk allowance: 429, and no import, when they are not there', async () => {
+  const small = await startTestApi({ bulkAllowance: { capacity: 5, perDay: 5 } });
+  try {
+    const org = orgClient(small, small.org);
+    const upload = await uploadAndValidate(small, org, 'Email\n' + Array.from({ length: 6 }, (_, i) => `a${i}@example.test`).join('\n') + '\n');
+    const refused = await startImport(org, upload, { mappings: { Email: 'emails' } });
+    expect(refused.status).toBe(429);
+    expect(refused.body.errors[0].id).toBe('bulkAllowanceExceeded');
+    expect(refused.headers.get('retry-after')).toBeNull();
+    expect((await org.request('GET', '/api/v2/imports')).body.data).toEqual([]);
+  } finally {
+    await small.close();
+  }
 });
 
 describe('importing accounts', () => {
