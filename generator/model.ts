@@ -69,6 +69,15 @@ export interface ActionModel {
    * resource's own: an import's bulk upsert answers with the batch it started.
    */
   readonly target?: string;
+  /** What the action answers when it is no resource's record (the link's `x-answer`): an upload link, a validation. */
+  readonly answer?: ActionAnswerModel;
+}
+
+/** A document whose data has a type and attributes but no id (SPEC.md "Upload and validation results"). */
+export interface ActionAnswerModel {
+  readonly type: string;
+  /** JSON Schema of each attribute. */
+  readonly attributes: Readonly<Record<string, Record<string, unknown>>>;
 }
 
 export interface OperationsModel {

@@ -304,8 +304,47 @@ export const descriptor: ResourceDescriptor = {
     { name: 'accountsImport', optionalParams: [], requiredParams: [] },
     { name: 'bulkUpsert', optionalParams: [], requiredParams: [], target: 'batch' },
     { name: 'customObjectBulkUpsert', optionalParams: [], requiredParams: [], target: 'batch' },
-    { name: 'generateUploadLink', optionalParams: [], requiredParams: [] },
+    {
+      name: 'generateUploadLink',
+      optionalParams: [],
+      requiredParams: [],
+      answer: {
+        type: 'upload',
+        attributes: {
+          uploadUrl: {
+            type: 'string',
+            format: 'uri',
+            description: 'Where to PUT the file: a presigned URL, good once for an hour.',
+          },
+          storageKey: {
+            type: 'string',
+            format: 'uuid',
+            description: 'Names the upload in validateUpload and the import actions.',
+          },
+          uploadHeaders: {
+            type: 'object',
+            additionalProperties: { type: 'string' },
+            description: 'Headers the PUT must carry.',
+          },
+        },
+      },
+    },
     { name: 'prospectsImport', optionalParams: [], requiredParams: [] },
-    { name: 'validateUpload', optionalParams: [], requiredParams: ['hash', 'storageKey'] },
+    {
+      name: 'validateUpload',
+      optionalParams: [],
+      requiredParams: ['hash', 'storageKey'],
+      answer: {
+        type: 'validateUpload',
+        attributes: {
+          headerValue: {
+            type: 'array',
+            items: { type: 'object', properties: { header: { type: 'string' }, value: { type: 'string' } } },
+            description: "The header row, each with the first whole row's value.",
+          },
+          recordCount: { type: 'string', pattern: '^[0-9]+$', description: 'Rows after the header, as a string.' },
+        },
+      },
+    },
   ],
 };

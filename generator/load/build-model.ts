@@ -37,6 +37,7 @@ interface RawLink {
   optionalParams?: string[];
   requiredParams?: string[];
   targetSchema?: { $ref?: string };
+  'x-answer'?: ActionModel['answer'];
 }
 
 interface RawResource {
@@ -215,6 +216,7 @@ function actionsOf(file: string, type: string, links: RawLink[]): { member: Acti
       optionalParams: [...(link.optionalParams ?? [])].sort(byCodePoint),
       requiredParams: [...(link.requiredParams ?? [])].sort(byCodePoint),
       ...(target !== undefined && { target }),
+      ...(link['x-answer'] !== undefined && { answer: link['x-answer'] }),
     });
   });
   const byName = (a: ActionModel, b: ActionModel) => byCodePoint(a.name, b.name);

@@ -61,6 +61,12 @@ export interface ActionDescriptor {
   readonly requiredParams: readonly string[];
   /** The type the action answers with, when not the resource's own (an import's bulk upsert answers with a batch). */
   readonly target?: string;
+  /** What the action answers when it is no resource's record: a type and attributes without an id (an upload link). */
+  readonly answer?: {
+    readonly type: string;
+    /** JSON Schema of each attribute. */
+    readonly attributes: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  };
 }
 
 export interface OperationsDescriptor {

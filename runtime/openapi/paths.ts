@@ -228,7 +228,27 @@ function collectionActionOperation(resource: OpenApiResource, action: ActionDesc
       description: 'A JSON:API document whose data.attributes are the action’s parameters; actions without any take no body.',
       content: { [MEDIA_TYPE]: content, 'application/json': content },
     },
-    responses: ok(`The ${target} the action answers with.`, schemaRef(schemaNames.document(target)), COLLECTION_ACTION_ERRORS),
+    responses: action.answer
+      ? ok(`The ${action.answer.type} answer: data with a type and attributes, and no id.`, answerDocument(action.answer), COLLECTION_ACTION_ERRORS)
+      : ok(`The ${target} the action answers with.`, schemaRef(schemaNames.document(target)), COLLECTION_ACTION_ERRORS),
+  };
+}
+
+/** The document of an action that answers no record (SPEC.md "Upload and validation results"): its data has no id. */
+function answerDocument(answer: NonNullable<ActionDescriptor['answer']>): JsonSchema {
+  return {
+    type: 'object',
+    required: ['data'],
+    properties: {
+      data: {
+        type: 'object',
+        required: ['type', 'attributes'],
+        properties: {
+          type: { type: 'string', enum: [answer.type] },
+          attributes: { type: 'object', properties: { ...answer.attributes }, required: Object.keys(answer.attributes) },
+        },
+      },
+    },
   };
 }
 

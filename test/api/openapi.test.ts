@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { createHash } from 'node:crypto';
 import { validate } from '@readme/openapi-parser';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../helpers/api.js';
@@ -114,6 +116,28 @@ describe('the document', () => {
     expect(upsert.parameters).toEqual([]);
     expect(upsert.security).toEqual([{ bearerAuth: [] }, { oauth2: ['batches.read', 'imports.read', 'imports.write'] }]);
     expect(upsert.responses['200'].content['application/vnd.api+json'].schema).toEqual({ $ref: '#/components/schemas/batch.document' });
+  });
+
+  it('describes the upload steps by what they answer (data without an id), which their real answers satisfy', async () => {
+    const schemaOf = (path: string) => (anonymous.paths[path]!.post as any).responses['200'].content['application/vnd.api+json'].schema;
+    const ajv = new Ajv2020({ strict: false, validateFormats: false });
+    const post = async (path: string) => {
+      const response = await fetch(`${api.baseUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${api.org.token}` } });
+      expect(response.status).toBe(200);
+      return response.json();
+    };
+    const link = await post('/api/v2/imports/actions/generateUploadLink');
+    expect(ajv.validate(schemaOf('/api/v2/imports/actions/generateUploadLink'), link), ajv.errorsText()).toBe(true);
+    const file = 'Email\nada@example.test\n';
+    expect((await fetch(link.data.attributes.uploadUrl, { method: 'PUT', headers: link.data.attributes.uploadHeaders, body: file })).status).toBe(200);
+    const hash = createHash('sha512').update(file).digest('hex');
+    const validated = await post(`/api/v2/imports/actions/validateUpload?actionParams[storageKey]=${link.data.attributes.storageKey}&actionParams[hash]=${hash}`);
+    expect(ajv.validate(schemaOf('/api/v2/imports/actions/validateUpload'), validated), ajv.errorsText()).toBe(true);
+    // A wrong shape is caught: the schema is not merely permissive.
+    expect(ajv.validate(schemaOf('/api/v2/imports/actions/validateUpload'), { data: { ...validated.data, attributes: { headerValue: [], recordCount: 1 } } })).toBe(
+      false,
+    );
+    expect(schemaOf('/api/v2/imports/actions/prospectsImport')).toEqual({ $ref: '#/components/schemas/import.document' });
   });
 
   it('declares actionParams, query parameters and security from the model', () => {
