@@ -165,8 +165,9 @@ describe('importing prospects', () => {
   });
 
   it('rows duplicating rows of earlier segments, written while those are still being written, find their records', async () => {
-    // Three segments of 500 rows and a half one: rows 501-1000 repeat the e-mail addresses of
-    // rows 1-500 in upper case, rows 1001-1500 repeat them again, rows 1501-1750 are new.
+    // Seven segments of 250 rows, three in flight at a time: rows 501-1000 repeat the e-mail
+    // addresses of rows 1-500 in upper case, rows 1001-1500 repeat them again, rows 1501-1750
+    // are new. The worker's pool has two connections, fewer than the segments in flight.
     const lines = ['Email,Title'];
     for (let i = 1; i <= 500; i++) lines.push(`person${i}@segments.test,first`);
     for (let i = 1; i <= 500; i++) lines.push(`PERSON${i}@SEGMENTS.TEST,second`);
