@@ -17,10 +17,12 @@ import { rowValues, type RowValues } from './row-values.js';
  * item.
  *
  * Rows are applied as if one after the other: a row that duplicates an earlier row of the
- * file finds the record that row made. Within a segment that holds when rows are written
- * together because a row that touches what an earlier row of the same set writes (the same
- * record, or one of the key values it creates) ends the set; it and the rows after it go into
- * the next set, which looks duplicates up again and so sees the earlier rows' records.
+ * file finds the record that row made. Rows written together keep that because a row that
+ * touches what an earlier row of the same set writes (the same record, or one of the key values
+ * it gives a record) ends the set: it and the rows after it go into the next set, which looks
+ * duplicates up again and so sees the earlier rows' records. A row that touches what segments
+ * still in flight write (their transactions' rows are not visible here yet) ends the set too,
+ * and the next set waits for them to commit.
  */
 
 export interface SegmentContext {
