@@ -38,7 +38,3 @@ function subjectOf(action: ImportAction): ImportSubject {
 
 /** Built at start-up, so that a schema that lost its import keys stops the process rather than an import. */
 export const IMPORT_SUBJECTS: ReadonlyMap<ImportAction, ImportSubject> = new Map(IMPORT_ACTIONS.map((action) => [action, subjectOf(action)]));
-
-export function isImportAction(name: string): name is ImportAction {
-  return (IMPORT_ACTIONS as readonly string[]).includes(name);
-}
