@@ -1,4 +1,4 @@
-import { validationError, type FieldError } from '../jsonapi/index.js';
+import { isObject, validationError, type FieldError } from '../jsonapi/index.js';
 
 /** SPEC.md "Bulk upsert" rule 5: what a record carrying the id of an existing record does. */
 export const DUPE_METHODS = ['skip', 'missing', 'overwrite', 'overwriteNoCreate'] as const;
@@ -17,10 +17,6 @@ export interface UpsertRequest {
 }
 
 const RECORDS = '/data/attributes/records';
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 /**
  * Reads `{data: {attributes: {dupeMethod?, records: [...]}}}`. Problems with the request as a

@@ -1,4 +1,4 @@
-import { validationError, type FieldError } from '../jsonapi/index.js';
+import { isObject, validationError, type FieldError } from '../jsonapi/index.js';
 import { slotNames, type SlotKind } from './tables.js';
 
 /**
@@ -58,10 +58,6 @@ export interface DefinitionContext {
   readonly reservedNames: ReadonlySet<string>;
   /** The definition being changed, whose slots are kept for fields that keep their type. */
   readonly previous?: Definition;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { badRequest, conflict, forbidden, isPathId, validationError, type FieldError } from '../jsonapi/index.js';
+import { badRequest, conflict, forbidden, isObject, isPathId, validationError, type FieldError } from '../jsonapi/index.js';
 import { fieldErrorsOf } from './body-issues.js';
 import type { AttributeDescriptor, BodyValidator, ResourceDescriptor, ToOneDescriptor } from '../model/descriptor.js';
 import { isRepresentableDate, parseTimestamp } from '../model/timestamps.js';
@@ -12,10 +12,6 @@ export interface WriteInput {
   /** Relationship objects' `meta` (e.g. `meta.complete` on a call's task), by relationship name. */
   readonly relationshipMeta: ReadonlyMap<string, Record<string, unknown>>;
   readonly meta: Readonly<Record<string, unknown>>;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { validationError, type FieldError } from '../jsonapi/index.js';
+import { isObject, validationError, type FieldError } from '../jsonapi/index.js';
 
 /**
  * The body of an import action (SPEC.md "CSV import" step 4):
@@ -25,10 +25,6 @@ const DESCRIPTIVE = ['fileName', 'source', 'externalId', 'externalName', 'extern
 const ACCEPTED = new Set<string>(['storageKey', 'recordCount', 'dupeMethod', 'mappings', ...DESCRIPTIVE]);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_TEXT = 255;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 const at = (name: string) => `/data/attributes/${name}`;
 

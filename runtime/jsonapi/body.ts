@@ -3,6 +3,11 @@ import { badRequest } from './errors.js';
 /** Nesting deeper than this is refused: no resource needs it and deep documents cost stack. */
 const MAX_DEPTH = 32;
 
+/** A JSON object: not null, not an array. The members of a request body are checked with it. */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
 /**
  * Parses a JSON:API request body. Malformed JSON, a non-object top level, nesting deeper than
  * MAX_DEPTH and NUL characters (PostgreSQL text cannot hold them) are 400s. JSON.parse makes
@@ -16,11 +21,11 @@ export function parseRequestBody(text: string): Record<string, unknown> {
   } catch (error) {
     throw badRequest('invalidJson', `The request body is not valid JSON: ${(error as Error).message}`);
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+  if (!isObject(parsed)) {
     throw badRequest('invalidBody', 'The request body must be a JSON object with a top-level "data" member');
   }
   checkValue(parsed, 0);
-  return parsed as Record<string, unknown>;
+  return parsed;
 }
 
 function checkValue(value: unknown, depth: number): void {

@@ -1,5 +1,5 @@
 import { singleValue } from '../../query/index.js';
-import { badRequest, invalidQueryParameter, parseRequestBody, validationError } from '../../jsonapi/index.js';
+import { badRequest, invalidQueryParameter, isObject, parseRequestBody, validationError } from '../../jsonapi/index.js';
 import type { Subject } from './definitions.js';
 
 /**
@@ -44,10 +44,6 @@ function objectNameOf(params: Map<string, string[]>, subject: Subject): string |
   if (name === undefined || name === '')
     throw invalidQueryParameter('actionParams[objectName]', 'actionParams[objectName] is required: the internal name of the custom object');
   return name;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** The body's attributes; an empty or absent body is none (delete actions take no body). */
