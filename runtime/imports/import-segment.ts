@@ -113,31 +113,29 @@ export class Claims {
 
   add(candidate: Candidate, record: number | undefined): void {
     if (record !== undefined) this.records.add(record);
-    for (const [a, values] of candidate.keys) {
-      const claimed = this.keys.get(a) ?? new Set<string>();
-      for (const v of values) claimed.add(v);
-      this.keys.set(a, claimed);
-    }
+    for (const [a, values] of candidate.keys) this.claimKeys(a, values);
   }
 
   addAll(other: Claims): void {
     for (const id of other.records) this.records.add(id);
-    for (const [a, values] of other.keys) {
-      const claimed = this.keys.get(a) ?? new Set<string>();
-      for (const v of values) claimed.add(v);
-      this.keys.set(a, claimed);
-    }
+    for (const [a, values] of other.keys) this.claimKeys(a, values);
+  }
+
+  private claimKeys(attribute: AttributeDescriptor, values: Iterable<string>): void {
+    const claimed = this.keys.get(attribute) ?? new Set<string>();
+    for (const v of values) claimed.add(v);
+    this.keys.set(attribute, claimed);
   }
 }
 
 /**
- * The segment before this one, written by a transaction of its own that has not committed yet
- * (import-task.ts overlaps two). Its records are invisible here until it commits, so a row that
- * touches what it writes waits for that.
+ * The segments before this one still in flight, each written by a transaction of its own that
+ * has not committed yet (import-task.ts). Their records are invisible here until they commit,
+ * so a row that touches what they write waits for that.
  */
 export interface Predecessor {
   readonly claims: Claims;
-  /** Settles once the segment before has committed; rejects if it failed. */
+  /** Settles once the last of them has committed (they commit in order); rejects if one failed. */
   readonly committed: Promise<unknown>;
 }
 
@@ -166,15 +164,12 @@ export async function writeSegment(context: SegmentContext, rows: readonly CsvRo
     waiting.push({ position, data, line: row.line, values, keys: keysOf(context.subject, values) });
   });
   const segmentClaims = new Claims();
+  if (waiting.length === 0) options.planned?.(segmentClaims);
   let predecessor = options.predecessor;
-  let announced = false;
   while (waiting.length) {
     const set = await planSet(context, waiting, results, predecessor?.claims);
     segmentClaims.addAll(set.claims);
-    if (set.rest.length === 0) {
-      options.planned?.(segmentClaims);
-      announced = true;
-    }
+    if (set.rest.length === 0) options.planned?.(segmentClaims);
     await writePlanned(context, set.planned, results);
     if (set.waitsForPredecessor) {
       await predecessor!.committed;
@@ -182,7 +177,6 @@ export async function writeSegment(context: SegmentContext, rows: readonly CsvRo
     }
     waiting = set.rest;
   }
-  if (!announced) options.planned?.(segmentClaims);
   return results;
 }
 
@@ -265,11 +259,11 @@ async function writePlanned(context: SegmentContext, planned: readonly Planned[]
     scope,
     planned.map((p) => p.operation),
   );
-  planned.forEach((p, i) => (results[p.candidate.position] = resultOf(context, p, outcomes[i]!, p.candidate.data)));
+  planned.forEach((p, i) => (results[p.candidate.position] = resultOf(context, p, outcomes[i]!)));
 }
 
-function resultOf(context: SegmentContext, planned: Planned, outcome: WriteOutcome, data: string): RowResult {
-  const { line } = planned.candidate;
+function resultOf(context: SegmentContext, planned: Planned, outcome: WriteOutcome): RowResult {
+  const { line, data } = planned.candidate;
   const type = context.subject.descriptor.type;
   const dupe = planned.duplicate !== undefined;
   if (outcome.status === 'written') {
@@ -279,8 +273,8 @@ function resultOf(context: SegmentContext, planned: Planned, outcome: WriteOutco
     return { data, state: 'success', itemId: outcome.row.id, dupe, ...(info && { info }) };
   }
   if (outcome.status === 'missing') {
-    const error = { ...resourceNotFound(`Line ${line}: ${type} ${planned.duplicate} was deleted while the row was imported`).errors[0]! };
-    return { data, state: 'error', itemId: null, errors: [error], dupe: false };
+    const { errors } = resourceNotFound(`Line ${line}: ${type} ${planned.duplicate} was deleted while the row was imported`);
+    return { data, state: 'error', itemId: null, errors, dupe: false };
   }
   return { data, state: 'error', itemId: null, errors: rowErrors(line, outcome.error.errors, context.columns), dupe: false };
 }
