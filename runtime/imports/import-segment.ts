@@ -157,7 +157,7 @@ export async function writeSegment(context: SegmentContext, rows: readonly CsvRo
     }
     const values = rowValues(context.columns, row.values);
     if (values.problems.length) {
-      const errors = values.problems.map((p) => rowError(row.line, `column "${p.header}" (${p.fieldName}): ${p.detail}`, `/data/attributes/${p.fieldName}`));
+      const errors = values.problems.map((p) => rowError(row.line, `column "${p.header}" (${p.fieldName}): ${p.detail}`, p.pointer));
       results[position] = { data, state: 'error', itemId: null, errors, dupe: false };
       return;
     }

@@ -31,6 +31,14 @@ export interface CellProblem {
   readonly header: string;
   readonly fieldName: string;
   readonly detail: string;
+  /** Where the field is in a JSON:API body: `/data/id`, `/data/attributes/<name>` or `/data/relationships/<name>`. */
+  readonly pointer: string;
+}
+
+function pointerOf(column: ColumnMapping): string {
+  const { field } = column;
+  if (field.kind === 'id') return '/data/id';
+  return field.kind === 'relationship' ? `/data/relationships/${field.relationship.name}` : `/data/attributes/${field.attribute.name}`;
 }
 
 /** A value of `type`, or a sentence saying what the text should have been. */
@@ -105,7 +113,8 @@ export function rowValues(columns: readonly ColumnMapping[], values: readonly st
   for (const column of columns) {
     const text = (values[column.index] ?? '').trim();
     if (text === '') continue;
-    const problem = (expected: string) => problems.push({ header: column.header, fieldName: column.fieldName, detail: `"${text}" is not ${expected}` });
+    const problem = (expected: string) =>
+      problems.push({ header: column.header, fieldName: column.fieldName, detail: `"${text}" is not ${expected}`, pointer: pointerOf(column) });
     const { field } = column;
     if (field.kind === 'id' || field.kind === 'relationship') {
       if (!RECORD_ID.test(text)) {

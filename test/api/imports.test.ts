@@ -289,6 +289,19 @@ it('takes its rows from the daily bulk allowance: 429, and no import, when they 
   }
 });
 
+it('a cell that is no record id fails its row, pointing at the id or the relationship', async () => {
+  const org = await freshOrg(api);
+  const { id, attributes } = await importCsv(api, org, 'id,Owner,Email\nabc,,a@example.test\n,owner-one,b@example.test\n', {
+    mappings: { id: 'id', Owner: 'owner', Email: 'emails' },
+  });
+  expect(attributes).toMatchObject({ state: 'finished', failures: 2 });
+  const items = await importItems(org, id);
+  expect(items.map((i) => [i.errors[0].source.pointer, i.errors[0].detail])).toEqual([
+    ['/data/id', 'Line 2: column "id" (id): "abc" is not a record id (a positive whole number)'],
+    ['/data/relationships/owner', 'Line 3: column "Owner" (owner): "owner-one" is not a record id (a positive whole number)'],
+  ]);
+});
+
 describe('importing accounts', () => {
   it('finds duplicates by domain, else by name', async () => {
     const org = await freshOrg(api);
