@@ -1,5 +1,5 @@
 import type { AttributeDescriptor } from '../engine/index.js';
-import { quoteIdent } from '../model/sql-text.js';
+import { existingTargets } from '../engine/set-statements.js';
 import type { Transaction } from '../tenancy/index.js';
 import type { ImportSubject } from './import-subjects.js';
 
@@ -30,9 +30,8 @@ export async function findExisting(
   values: ReadonlyMap<AttributeDescriptor, readonly string[]>,
 ): Promise<ExistingRecords> {
   const { descriptor } = subject;
-  const found = ids.length
-    ? await tx.unsafe<{ id: string }[]>(`select id from ${quoteIdent(descriptor.table)} where org_id = $1 and id = any($2::bigint[])`, [orgId, ids as number[]])
-    : [];
+  // The record writer's own existence check, as for the records a write refers to.
+  const found = ids.length ? await existingTargets(tx, orgId, new Map([[descriptor, new Set(ids)]])) : new Set<string>();
   const byKey = new Map<AttributeDescriptor, Map<string, number>>();
   for (const attribute of subject.keys) {
     const wanted = [...new Set(values.get(attribute) ?? [])];
@@ -45,5 +44,5 @@ export async function findExisting(
        order by record_id`;
     for (const row of rows) if (!matches.has(row.key)) matches.set(row.key, Number(row.id));
   }
-  return { ids: new Set(found.map((r) => Number(r.id))), byKey };
+  return { ids: new Set(ids.filter((id) => found.has(`${descriptor.type}:${id}`))), byKey };
 }
