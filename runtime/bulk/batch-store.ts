@@ -193,14 +193,26 @@ export async function lockPendingItems(tx: Transaction, chunk: ChunkPayload): Pr
        for update`;
 }
 
-/** An item made final by a chunk. */
-export interface ItemResult {
-  readonly id: number;
+/** What made an item final, as a chunk records it and as an import stores it. */
+export interface ItemOutcome {
   readonly state: Exclude<ItemState, 'pending'>;
   readonly itemId: number | null;
   readonly errors?: readonly ErrorObject[];
   /** Says why, for an item skipped by the batch rather than by its own record; else the errors' details. */
   readonly info?: string;
+}
+
+/** The unnest() arguments of items' outcomes: state, item_id, info and errors, one array each. */
+function outcomeArrays(tx: Transaction, items: readonly ItemOutcome[]) {
+  return tx`${tx.array(items.map((i) => i.state))}::text[],
+            ${tx.array(items.map((i) => i.itemId) as number[])}::bigint[],
+            ${tx.array(items.map((i) => i.info ?? infoOf(i.errors)) as string[])}::text[],
+            ${tx.array(items.map((i) => (i.errors ? JSON.stringify(i.errors) : null)) as string[])}::text[]`;
+}
+
+/** An item made final by a chunk. */
+export interface ItemResult extends ItemOutcome {
+  readonly id: number;
 }
 
 /**
@@ -213,24 +225,15 @@ export async function recordChunk(tx: Transaction, chunk: ChunkPayload, results:
   await tx`
     update batch_items i
        set state = u.state, item_id = u.item_id, failed = u.state = 'error', info = u.info, errors = u.errors::jsonb, updated_at = ${at}
-      from unnest(${tx.array(results.map((r) => r.id))}::bigint[],
-                  ${tx.array(results.map((r) => r.state))}::text[],
-                  ${tx.array(results.map((r) => r.itemId) as number[])}::bigint[],
-                  ${tx.array(results.map((r) => r.info ?? infoOf(r.errors)) as string[])}::text[],
-                  ${tx.array(results.map((r) => (r.errors ? JSON.stringify(r.errors) : null)) as string[])}::text[])
-           as u(id, state, item_id, info, errors)
+      from unnest(${tx.array(results.map((r) => r.id))}::bigint[], ${outcomeArrays(tx, results)}) as u(id, state, item_id, info, errors)
      where i.org_id = ${chunk.orgId} and i.id = u.id`;
   const failed = results.filter((r) => r.state === 'error');
   await countIntoBatch(tx, chunk.orgId, chunk.batchId, { done: results.length, failures: failed.length, errors: countByErrorId(results) }, startedAt, now);
 }
 
 /** An item made final when it is stored: an import's row, which has no pending item before it is read. */
-export interface FinalItem {
+export interface FinalItem extends ItemOutcome {
   readonly data: string;
-  readonly state: Exclude<ItemState, 'pending'>;
-  readonly itemId: number | null;
-  readonly errors?: readonly ErrorObject[];
-  readonly info?: string;
 }
 
 /**
@@ -243,11 +246,7 @@ export async function recordFinalItems(tx: Transaction, orgId: number, batchId: 
   await tx`
     insert into batch_items (org_id, batch_id, data, state, item_id, failed, info, errors, created_at, updated_at)
     select ${orgId}, ${batchId}, u.data, u.state, u.item_id, u.state = 'error', u.info, u.errors::jsonb, ${at}, ${at}
-      from unnest(${tx.array(items.map((i) => i.data))}::text[],
-                  ${tx.array(items.map((i) => i.state))}::text[],
-                  ${tx.array(items.map((i) => i.itemId) as number[])}::bigint[],
-                  ${tx.array(items.map((i) => i.info ?? infoOf(i.errors)) as string[])}::text[],
-                  ${tx.array(items.map((i) => (i.errors ? JSON.stringify(i.errors) : null)) as string[])}::text[])
+      from unnest(${tx.array(items.map((i) => i.data))}::text[], ${outcomeArrays(tx, items)})
            with ordinality as u(data, state, item_id, info, errors, position)
      order by u.position`;
   const failures = items.filter((i) => i.state === 'error').length;

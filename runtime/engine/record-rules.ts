@@ -118,8 +118,8 @@ const snapshotShapes = new WeakMap<ResourceDescriptor, WeakMap<object, SnapshotS
 
 function snapshotShape(context: Pick<RuleContext, 'descriptor' | 'behaviours'>): SnapshotShape {
   const { descriptor, behaviours } = context;
-  const byBehaviours = snapshotShapes.get(descriptor) ?? new WeakMap<object, SnapshotShape>();
-  snapshotShapes.set(descriptor, byBehaviours);
+  let byBehaviours = snapshotShapes.get(descriptor);
+  if (!byBehaviours) snapshotShapes.set(descriptor, (byBehaviours = new WeakMap<object, SnapshotShape>()));
   let shape = byBehaviours.get(behaviours);
   if (!shape) {
     shape = {

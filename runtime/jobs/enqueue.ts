@@ -6,8 +6,6 @@ export interface JobOptions {
   /** Deduplicates: a second enqueue with the same key replaces the first, so re-runs do no harm. */
   readonly jobKey?: string;
   readonly runAt?: Date;
-  /** graphile-worker runs the jobs of one named queue one at a time, in order (enqueueJobs only). */
-  readonly queueName?: string;
 }
 
 /**
@@ -26,12 +24,14 @@ export async function enqueueJob(tx: Transaction, task: string, payload: Record<
 export interface JobSpec extends JobOptions {
   readonly task: string;
   readonly payload: Record<string, unknown>;
+  /** graphile-worker runs the jobs of one named queue one at a time, in order. */
+  readonly queueName?: string;
 }
 
 /**
  * Enqueues many jobs with one statement (graphile_worker.add_jobs through the SECURITY DEFINER
- * wrapper of migrations 0014 and 0020), in the caller's transaction. Set writes use it for their webhook
- * deliveries and follow-up jobs; an empty list costs nothing.
+ * wrapper of migrations 0014 and 0020), in the caller's transaction. Set writes use it for their
+ * webhook deliveries and follow-up jobs; an empty list costs nothing.
  */
 export async function enqueueJobs(tx: Transaction, jobs: readonly JobSpec[]): Promise<void> {
   if (jobs.length === 0) return;
