@@ -10,6 +10,7 @@ import { Claims, writeSegment, type Predecessor, type SegmentContext } from './i
 import { countIntoImport, endImport, loadImportRun, type ImportRun } from './import-store.js';
 import { IMPORT_SUBJECTS } from './import-subjects.js';
 import { resolveMappings } from './mappings.js';
+import { uploadedChunks } from './upload-chunks.js';
 
 export interface ImportTaskDependencies {
   readonly sql: postgres.Sql;
@@ -64,20 +65,6 @@ export function csvImportTask(deps: ImportTaskDependencies): Task {
       });
     }
   };
-}
-
-/** The upload's bytes in order, a chunk (1 MiB) per statement: no transaction stays open while the import runs. */
-async function* uploadedChunks(sql: postgres.Sql, orgId: number, storageKey: string): AsyncGenerator<Uint8Array> {
-  for (let seq = 0; ; seq++) {
-    const [row] = await orgScopedTransaction(
-      sql,
-      orgId,
-      (tx) => tx<{ bytes: Buffer }[]>`select bytes from upload_chunks where org_id = ${orgId} and storage_key = ${storageKey} and seq = ${seq}`,
-      { readOnly: true },
-    );
-    if (!row) return;
-    yield row.bytes;
-  }
 }
 
 /** The rows after the first `skip`, in segments of `size`. */

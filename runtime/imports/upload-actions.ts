@@ -5,8 +5,9 @@ import { requireScope } from '../auth/index.js';
 import type { ApiEnv } from '../engine/index.js';
 import { actionParams, queryParams } from '../engine/query-params.js';
 import { actionFailed, invalidQueryParameter, jsonApi } from '../jsonapi/index.js';
-import { orgScopedTransaction, type Transaction } from '../tenancy/index.js';
+import { orgScopedTransaction } from '../tenancy/index.js';
 import { InvalidCsv, summarizeCsv, type CsvSummary, type HeaderValue } from './csv-summary.js';
+import { uploadedChunks } from './upload-chunks.js';
 import { UPLOAD_HEADERS } from './upload-route.js';
 import { signUploadUrl, UPLOAD_LINK_LIFETIME_MS } from './upload-url.js';
 
@@ -24,9 +25,6 @@ export interface UploadActionOptions {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SHA512_HEX = /^[0-9a-f]{128}$/i;
-
-/** Chunks fetched per round trip while validating: a few MiB in memory at most. */
-const CHUNKS_PER_FETCH = 4;
 
 /**
  * POST /api/v2/imports/actions/generateUploadLink and /validateUpload (SPEC.md "CSV import"
@@ -72,17 +70,52 @@ function validateParams(c: Context<ApiEnv>): { storageKey: string; hash: string 
   return { storageKey: storageKey.toLowerCase(), hash: hash.toLowerCase() };
 }
 
-/** The upload's chunks in order, fetched a few at a time with a cursor. */
-async function* chunksOf(tx: Transaction, orgId: number, storageKey: string): AsyncGenerator<Uint8Array> {
-  const rows = tx<{ bytes: Buffer }[]>`select bytes from upload_chunks where org_id = ${orgId} and storage_key = ${storageKey} order by seq`.cursor(CHUNKS_PER_FETCH);
-  for await (const batch of rows) for (const row of batch) yield row.bytes;
-}
-
 interface UploadRow {
   state: string;
   sha512: string | null;
   recordCount: number | null;
   headers: HeaderValue[] | null;
+}
+
+/**
+ * The upload's summary: from what was stored when it was validated before (and perhaps
+ * imported since), else parsed from its chunks, with no transaction open while the file is
+ * read, and then stored.
+ */
+async function summaryOf(options: UploadActionOptions, orgId: number, storageKey: string, hash: string): Promise<CsvSummary> {
+  const [upload] = await orgScopedTransaction(
+    options.sql,
+    orgId,
+    (tx) => tx<UploadRow[]>`
+      select state, sha512, record_count as "recordCount", headers from uploads where org_id = ${orgId} and storage_key = ${storageKey}`,
+    { readOnly: true },
+  );
+  if (!upload) throw uploadNotFound(`This organisation has no upload with storageKey ${storageKey}`);
+  if (upload.state === 'awaiting' || upload.state === 'receiving') {
+    throw uploadNotFound(`Nothing has been uploaded with storageKey ${storageKey} yet: PUT the file to its uploadUrl first, and wait for its answer`);
+  }
+  if (upload.sha512 !== hash) throw actionFailed('hashMismatch', `The uploaded file's SHA-512 is not ${hash}: the file was changed or cut short on the way`);
+  if (upload.state !== 'uploaded' && upload.headers && upload.recordCount !== null) {
+    // jsonb keeps its own key order: each pair is rebuilt in the order first answered.
+    return { headerValue: upload.headers.map(({ header, value }) => ({ header, value })), recordCount: upload.recordCount };
+  }
+  let found: CsvSummary;
+  try {
+    found = await summarizeCsv(uploadedChunks(options.sql, orgId, storageKey));
+  } catch (error) {
+    if (error instanceof InvalidCsv) throw actionFailed('invalidCsv', error.message);
+    throw error;
+  }
+  // Two validations at once parse alike; the first to finish stores the summary.
+  await orgScopedTransaction(
+    options.sql,
+    orgId,
+    (tx) => tx`
+      update uploads set state = 'validated', record_count = ${found.recordCount}, headers = ${tx.json(found.headerValue as unknown as postgres.JSONValue)},
+             validated_at = ${options.clock().toISOString()}
+       where org_id = ${orgId} and storage_key = ${storageKey} and state = 'uploaded'`,
+  );
+  return found;
 }
 
 /**
@@ -96,31 +129,6 @@ async function validateUpload(c: Context<ApiEnv>, options: UploadActionOptions):
   requireScope(scopes, 'imports', 'write');
   requireScope(scopes, 'imports', 'read');
   const { storageKey, hash } = validateParams(c);
-  const summary = await orgScopedTransaction(options.sql, orgId, async (tx): Promise<CsvSummary> => {
-    const [upload] = await tx<UploadRow[]>`
-      select state, sha512, record_count as "recordCount", headers from uploads where org_id = ${orgId} and storage_key = ${storageKey}`;
-    if (!upload) throw uploadNotFound(`This organisation has no upload with storageKey ${storageKey}`);
-    if (upload.state === 'awaiting' || upload.state === 'receiving') {
-      throw uploadNotFound(`Nothing has been uploaded with storageKey ${storageKey} yet: PUT the file to its uploadUrl first, and wait for its answer`);
-    }
-    if (upload.sha512 !== hash) throw actionFailed('hashMismatch', `The uploaded file's SHA-512 is not ${hash}: the file was changed or cut short on the way`);
-    // Validated before (and perhaps imported since): the same answer, from what was stored.
-    if (upload.state !== 'uploaded' && upload.headers && upload.recordCount !== null) {
-      // jsonb keeps its own key order: each pair is rebuilt in the order first answered.
-      return { headerValue: upload.headers.map(({ header, value }) => ({ header, value })), recordCount: upload.recordCount };
-    }
-    let found: CsvSummary;
-    try {
-      found = await summarizeCsv(chunksOf(tx, orgId, storageKey));
-    } catch (error) {
-      if (error instanceof InvalidCsv) throw actionFailed('invalidCsv', error.message);
-      throw error;
-    }
-    await tx`
-      update uploads set state = 'validated', record_count = ${found.recordCount}, headers = ${tx.json(found.headerValue as unknown as postgres.JSONValue)},
-             validated_at = ${options.clock().toISOString()}
-       where org_id = ${orgId} and storage_key = ${storageKey}`;
-    return found;
-  });
+  const summary = await summaryOf(options, orgId, storageKey, hash);
   return jsonApi(c, 200, { data: { type: 'validateUpload', attributes: { headerValue: summary.headerValue, recordCount: String(summary.recordCount) } } });
 }
