@@ -88,3 +88,13 @@ export function allowanceExceeded(take: AllowanceTake, items: number, now: Date,
     ...(take.retryAfterSeconds !== undefined && { 'Retry-After': String(take.retryAfterSeconds) }),
   });
 }
+
+/**
+ * Charges a bulk request's items to the org's allowance in its transaction: the rate-limit
+ * headers to answer with, or the 429 that refuses the request whole (and rolls it back).
+ */
+export async function chargeAllowance(tx: Transaction, orgId: number, items: number, now: Date, options: AllowanceOptions): Promise<Record<string, string>> {
+  const take = await takeFromAllowance(tx, orgId, items, now, options);
+  if (!take.granted) throw allowanceExceeded(take, items, now, options);
+  return allowanceHeaders(take, now, options);
+}

@@ -25,7 +25,7 @@ import { UpsertTargets, type OrgCustomObjectsSource } from './upsert-targets.js'
  */
 
 export { isUpsertPath, UPSERT_BODY_LIMIT } from './upsert-route.js';
-export { takeFromAllowance, allowanceExceeded, allowanceHeaders, DAILY_ALLOWANCE, type AllowanceOptions, type AllowanceTake } from './allowance.js';
+export { chargeAllowance, DAILY_ALLOWANCE, type AllowanceOptions } from './allowance.js';
 
 /** The allowance from configuration: BULK_ALLOWANCE_CAPACITY and BULK_ALLOWANCE_PER_DAY. */
 export function allowanceOptions(config: Partial<Pick<Config, 'bulkAllowanceCapacity' | 'bulkAllowancePerDay'>>): AllowanceOptions {

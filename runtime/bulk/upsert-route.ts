@@ -7,7 +7,7 @@ import { queryParams, rejectUnknownParams } from '../engine/query-params.js';
 import { actorOf } from '../engine/responses.js';
 import { jsonApi, parseRequestBody, payloadTooLarge, validationError } from '../jsonapi/index.js';
 import { orgScopedTransaction } from '../tenancy/index.js';
-import { allowanceExceeded, allowanceHeaders, takeFromAllowance, type AllowanceOptions } from './allowance.js';
+import { chargeAllowance, type AllowanceOptions } from './allowance.js';
 import { batchResponder } from './batch-response.js';
 import { createUpsertBatch, type NewItem } from './batch-store.js';
 import { batchOfKey, claimKey, idempotencyKeyOf, requestHash } from './idempotency.js';
@@ -89,7 +89,7 @@ export function mountUpsertRoutes(api: Hono<ApiEnv>, options: UpsertRouteOptions
     const items = itemsOf(request, target);
     const now = options.clock();
     try {
-      const { row, take } = await orgScopedTransaction(options.sql, auth.orgId, async (tx) => {
+      const { row, headers } = await orgScopedTransaction(options.sql, auth.orgId, async (tx) => {
         const batchId = await createUpsertBatch(tx, {
           orgId: auth.orgId,
           action,
@@ -101,11 +101,10 @@ export function mountUpsertRoutes(api: Hono<ApiEnv>, options: UpsertRouteOptions
         });
         if (key !== undefined && !(await claimKey(tx, auth.orgId, key, hash!, batchId, now))) throw new KeyTakenMeanwhile();
         // Last, so the allowance's row is locked for as short a time as possible.
-        const take = await takeFromAllowance(tx, auth.orgId, items.length, now, options.allowance);
-        if (!take.granted) throw allowanceExceeded(take, items.length, now, options.allowance);
-        return { row: await batches.read(tx, auth.orgId, batchId), take };
+        const headers = await chargeAllowance(tx, auth.orgId, items.length, now, options.allowance);
+        return { row: await batches.read(tx, auth.orgId, batchId), headers };
       });
-      return jsonApi(c, 200, { data: batches.render(c, row) }, allowanceHeaders(take, now, options.allowance));
+      return jsonApi(c, 200, { data: batches.render(c, row) }, headers);
     } catch (error) {
       if (!(error instanceof KeyTakenMeanwhile)) throw error;
       const batchId = await earlier();

@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
 import type postgres from 'postgres';
 import { requireScope } from '../auth/index.js';
-import { allowanceExceeded, allowanceHeaders, takeFromAllowance, type AllowanceOptions } from '../bulk/allowance.js';
+import { chargeAllowance, type AllowanceOptions } from '../bulk/allowance.js';
 import { recordResponder } from '../bulk/batch-response.js';
 import type { ApiEnv, Behaviours, RecordWriter } from '../engine/index.js';
 import { queryParams, rejectUnknownParams } from '../engine/query-params.js';
@@ -57,7 +57,7 @@ export function mountImportActions(api: Hono<ApiEnv>, options: ImportRouteOption
     const request = parseImportRequest(parseRequestBody(await c.req.text()));
     const subject = IMPORT_SUBJECTS.get(action)!;
     const now = options.clock();
-    const { row, take } = await orgScopedTransaction(options.sql, auth.orgId, async (tx) => {
+    const { row, headers } = await orgScopedTransaction(options.sql, auth.orgId, async (tx) => {
       const [upload] = await tx<UploadRow[]>`
         select state, record_count as "recordCount", headers, byte_size as "byteSize"
           from uploads where org_id = ${auth.orgId} and storage_key = ${request.storageKey}
@@ -74,8 +74,8 @@ export function mountImportActions(api: Hono<ApiEnv>, options: ImportRouteOption
           'recordCount',
         );
       }
-      const headers = (upload.headers ?? []).map((h) => h.header);
-      resolveMappings(subject.descriptor, headers, request.mappings);
+      const csvHeaders = (upload.headers ?? []).map((h) => h.header);
+      resolveMappings(subject.descriptor, csvHeaders, request.mappings);
       const importId = await createImport(tx, options.writer, {
         orgId: auth.orgId,
         action,
@@ -91,11 +91,10 @@ export function mountImportActions(api: Hono<ApiEnv>, options: ImportRouteOption
         now,
       });
       // Last, so the allowance's row is locked for as short a time as possible.
-      const take = await takeFromAllowance(tx, auth.orgId, request.recordCount, now, options.allowance);
-      if (!take.granted) throw allowanceExceeded(take, request.recordCount, now, options.allowance);
-      return { row: await imports.read(tx, auth.orgId, importId), take };
+      const headers = await chargeAllowance(tx, auth.orgId, request.recordCount, now, options.allowance);
+      return { row: await imports.read(tx, auth.orgId, importId), headers };
     });
-    return jsonApi(c, 200, { data: imports.render(c, row) }, allowanceHeaders(take, now, options.allowance));
+    return jsonApi(c, 200, { data: imports.render(c, row) }, headers);
   };
   for (const action of IMPORT_ACTIONS) api.post(IMPORT_ACTION_PATHS[action], start(action));
 }

@@ -8,8 +8,8 @@ import { actionParams, queryParams } from '../../engine/query-params.js';
 import { actorOf } from '../../engine/responses.js';
 import { invalidQueryParameter, jsonApi, parseId, resourceNotFound } from '../../jsonapi/index.js';
 import { SqlParams } from '../../query/index.js';
-import { orgScopedTransaction, type Transaction } from '../../tenancy/index.js';
-import { allowanceExceeded, allowanceHeaders, takeFromAllowance, type AllowanceOptions } from '../allowance.js';
+import { orgScopedTransaction } from '../../tenancy/index.js';
+import { chargeAllowance, type AllowanceOptions } from '../allowance.js';
 import { batchResponder } from '../batch-response.js';
 import type { OrgCustomObjectsSource } from '../upsert-targets.js';
 import { createActionBatch, skipUnstartedItems, startActionBatch } from './action-batch.js';
@@ -75,18 +75,12 @@ export function mountActionRoutes(api: Hono<ApiEnv>, options: ActionRouteOptions
         skipConfirmation: request.skipConfirmation,
         destructive: definition.destructive,
       });
-      const headers = made.started ? await charge(tx, auth.orgId, made.count, now) : {};
+      // Items are charged to the daily allowance when processing starts: here, or at confirm.
+      const headers = made.started ? await chargeAllowance(tx, auth.orgId, made.count, now, options.allowance) : {};
       return { row: await batches.read(tx, auth.orgId, made.batchId), headers };
     });
     return jsonApi(c, 200, { data: batches.render(c, row) }, headers);
   });
-
-  /** Items are charged to the daily allowance when processing starts; an overrun refuses the request whole. */
-  async function charge(tx: Transaction, orgId: number, items: number, now: Date): Promise<Record<string, string>> {
-    const take = await takeFromAllowance(tx, orgId, items, now, options.allowance);
-    if (!take.granted) throw allowanceExceeded(take, items, now, options.allowance);
-    return allowanceHeaders(take, now, options.allowance);
-  }
 
   /** The scope a batch's action needs on its records (SPEC.md rule 5), as when it was started. */
   async function requireSubjectScope(scopes: ReadonlySet<string>, orgId: number, batch: Row): Promise<void> {
@@ -125,7 +119,7 @@ export function mountActionRoutes(api: Hono<ApiEnv>, options: ActionRouteOptions
       if (action === 'confirm') {
         // Confirming applies the action: the caller needs the rights to apply it, not only the creator.
         await requireSubjectScope(auth.scopes, auth.orgId, outcome!.row);
-        headers = await charge(tx, auth.orgId, Number(outcome!.row.pending), now);
+        headers = await chargeAllowance(tx, auth.orgId, Number(outcome!.row.pending), now, options.allowance);
         await startActionBatch(tx, auth.orgId, id, now);
       } else if (stateBefore === 'confirming') {
         await skipUnstartedItems(tx, auth.orgId, id, now);
