@@ -1,4 +1,4 @@
-import type { FieldError } from '../jsonapi/index.js';
+import { pointerSegment, type FieldError } from '../jsonapi/index.js';
 import type { BodyIssue } from '../model/descriptor.js';
 
 /**
@@ -25,11 +25,11 @@ function describeIssue(issue: BodyIssue): FieldError {
   const params = issue.params;
   if (issue.keyword === 'additionalProperties') {
     const name = String(params.additionalProperty);
-    return { pointer: `${issue.instancePath}/${escapePointer(name)}`, detail: `"${name}" is not a known ${memberKind(issue.instancePath)}` };
+    return { pointer: `${issue.instancePath}/${pointerSegment(name)}`, detail: `"${name}" is not a known ${memberKind(issue.instancePath)}` };
   }
   if (issue.keyword === 'required') {
     const name = String(params.missingProperty);
-    return { pointer: `${issue.instancePath}/${escapePointer(name)}`, detail: `"${name}" is required` };
+    return { pointer: `${issue.instancePath}/${pointerSegment(name)}`, detail: `"${name}" is required` };
   }
   const field = issue.instancePath.split('/').pop() || 'the body';
   if (issue.keyword === 'const') return { pointer: issue.instancePath, detail: `${field} must be "${String(params.allowedValue)}"` };
@@ -38,8 +38,4 @@ function describeIssue(issue: BodyIssue): FieldError {
     return { pointer: issue.instancePath, detail: `${field} must be one of ${allowed}` };
   }
   return { pointer: issue.instancePath, detail: `${field} ${issue.message ?? 'is not valid'}` };
-}
-
-function escapePointer(name: string): string {
-  return name.replace(/~/g, '~0').replace(/\//g, '~1');
 }

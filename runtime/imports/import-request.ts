@@ -1,4 +1,5 @@
 import { isObject, validationError, type FieldError } from '../jsonapi/index.js';
+import { STORAGE_KEY } from './upload-url.js';
 
 /**
  * The body of an import action (SPEC.md "CSV import" step 4):
@@ -23,7 +24,6 @@ export interface ImportRequest {
 /** Free-text attributes of the import record a client may set when starting it. */
 const DESCRIPTIVE = ['fileName', 'source', 'externalId', 'externalName', 'externalType', 'timeZone'] as const;
 const ACCEPTED = new Set<string>(['storageKey', 'recordCount', 'dupeMethod', 'mappings', ...DESCRIPTIVE]);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_TEXT = 255;
 
 const at = (name: string) => `/data/attributes/${name}`;
@@ -48,7 +48,7 @@ export function parseImportRequest(body: Record<string, unknown>): ImportRequest
     if (!ACCEPTED.has(name)) problems.push({ pointer: at(name), detail: `"${name}" is not an attribute an import takes; it takes ${[...ACCEPTED].join(', ')}` });
   }
   const { storageKey, mappings } = attributes;
-  if (typeof storageKey !== 'string' || !UUID.test(storageKey)) {
+  if (typeof storageKey !== 'string' || !STORAGE_KEY.test(storageKey)) {
     problems.push({ pointer: at('storageKey'), detail: 'storageKey must be the storageKey generateUploadLink gave, a UUID' });
   }
   const recordCount = recordCountOf(attributes.recordCount);

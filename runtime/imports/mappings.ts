@@ -1,5 +1,5 @@
 import type { AttributeDescriptor, ResourceDescriptor, ToOneDescriptor } from '../engine/index.js';
-import { validationError, type FieldError } from '../jsonapi/index.js';
+import { pointerSegment, validationError, type FieldError } from '../jsonapi/index.js';
 
 /**
  * An import's `mappings` (SPEC.md "CSV import" rule 2): CSV header to field name. A field is
@@ -19,11 +19,6 @@ export interface ColumnMapping {
   readonly index: number;
   readonly field: MappedField;
   readonly fieldName: string;
-}
-
-/** A JSON pointer's segment for an object key (RFC 6901). */
-export function pointerSegment(key: string): string {
-  return key.replaceAll('~', '~0').replaceAll('/', '~1');
 }
 
 function fieldOf(descriptor: ResourceDescriptor, name: string): MappedField | undefined {

@@ -9,7 +9,7 @@ import { orgScopedTransaction } from '../tenancy/index.js';
 import { InvalidCsv, summarizeCsv, type CsvSummary, type HeaderValue } from './csv-summary.js';
 import { uploadedChunks } from './upload-chunks.js';
 import { UPLOAD_HEADERS } from './upload-route.js';
-import { signUploadUrl, UPLOAD_LINK_LIFETIME_MS } from './upload-url.js';
+import { signUploadUrl, STORAGE_KEY, UPLOAD_LINK_LIFETIME_MS } from './upload-url.js';
 
 export const UPLOAD_ACTION_PATHS = {
   generateUploadLink: '/imports/actions/generateUploadLink',
@@ -23,7 +23,6 @@ export interface UploadActionOptions {
   readonly clock: () => Date;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SHA512_HEX = /^[0-9a-f]{128}$/i;
 
 /**
@@ -65,7 +64,8 @@ function validateParams(c: Context<ApiEnv>): { storageKey: string; hash: string 
   const params = actionParams(queryParams(c.req.url), { requiredParams: ['hash', 'storageKey'], optionalParams: [] });
   const storageKey = params.get('storageKey')!;
   const hash = params.get('hash')!;
-  if (!UUID.test(storageKey)) throw invalidQueryParameter('actionParams[storageKey]', 'actionParams[storageKey] must be the storageKey generateUploadLink gave, a UUID');
+  if (!STORAGE_KEY.test(storageKey))
+    throw invalidQueryParameter('actionParams[storageKey]', 'actionParams[storageKey] must be the storageKey generateUploadLink gave, a UUID');
   if (!SHA512_HEX.test(hash)) throw invalidQueryParameter('actionParams[hash]', 'actionParams[hash] must be the SHA-512 of the file, as 128 hexadecimal digits');
   return { storageKey: storageKey.toLowerCase(), hash: hash.toLowerCase() };
 }

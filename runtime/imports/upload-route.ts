@@ -4,15 +4,13 @@ import type postgres from 'postgres';
 import type { ApiEnv } from '../engine/index.js';
 import { ApiError, forbidden, payloadTooLarge, resourceNotFound, unsupportedMediaType } from '../jsonapi/index.js';
 import { orgScopedTransaction, type Transaction } from '../tenancy/index.js';
-import { verifyUploadUrl } from './upload-url.js';
+import { STORAGE_KEY, verifyUploadUrl } from './upload-url.js';
 
 /** Bytes per stored chunk: large enough for few rows, small enough to hold one in memory. */
 export const UPLOAD_CHUNK_BYTES = 1024 * 1024;
 
 /** What an upload must be sent with; generateUploadLink names it in `uploadHeaders`. */
 export const UPLOAD_HEADERS = { 'Content-Type': 'text/csv' } as const;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export interface UploadRouteOptions {
   readonly sql: postgres.Sql;
@@ -58,7 +56,7 @@ export function uploadRoute(options: UploadRouteOptions): Handler<ApiEnv> {
   return async function receiveUpload(c) {
     const storageKey = c.req.param('storageKey') ?? '';
     const url = new URL(c.req.url);
-    const signed = UUID.test(storageKey) ? verifyUploadUrl(options.signingKey, storageKey, url.searchParams) : undefined;
+    const signed = STORAGE_KEY.test(storageKey) ? verifyUploadUrl(options.signingKey, storageKey, url.searchParams) : undefined;
     if (!signed) throw uploadUrlRefused('invalidSignature', 'This upload URL is not one Cadence signed, or it was altered');
     if (options.clock().getTime() >= signed.expires * 1000) {
       throw uploadUrlRefused('uploadUrlExpired', 'This upload URL has expired; ask generateUploadLink for a new one');

@@ -7,6 +7,9 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * forged or altered URL is refused without a database lookup.
  */
 
+/** A storage key as generateUploadLink makes it (a UUID), in any case. */
+export const STORAGE_KEY = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** How long an upload link can be used. */
 export const UPLOAD_LINK_LIFETIME_MS = 60 * 60 * 1000;
 

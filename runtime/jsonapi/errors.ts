@@ -89,6 +89,11 @@ export interface FieldError {
   readonly detail: string;
 }
 
+/** An object key as one segment of a JSON pointer (RFC 6901): `~` and `/` escaped. */
+export function pointerSegment(key: string): string {
+  return key.replaceAll('~', '~0').replaceAll('/', '~1');
+}
+
 export function validationError(fields: readonly FieldError[]): ApiError {
   return new ApiError(
     422,
