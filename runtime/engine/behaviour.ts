@@ -1,6 +1,8 @@
 import type { FieldError } from '../jsonapi/index.js';
 import type { AttributeDescriptor } from '../model/descriptor.js';
+import type { Transaction } from '../tenancy/index.js';
 import type { Row } from './render.js';
+import type { UpdateOperation, WriteOperation, WriteOutcome } from './write-operations.js';
 
 /**
  * What a resource does beyond storing what clients send: values the service maintains and
@@ -32,6 +34,19 @@ export interface ResourceBehaviour {
   readonly sensitiveAttributes?: readonly string[];
   /** Runs after a create in the same transaction, e.g. a call completing its task. */
   readonly afterCreate?: (created: AfterCreate) => Promise<void>;
+  /**
+   * Rules over a whole set of writes of this resource, with other records in view: runs once
+   * per set, after the per-record checks, with the records those passed (creates, updates and
+   * deletes alike). Answers one review per write, in order: problems refuse that record alone
+   * (422), changes are added to it (names from `derives`). Reads one statement per question, not
+   * per record: a bulk write brings a thousand records at once.
+   */
+  readonly review?: (writes: readonly ReviewedWrite[], records: RecordReader, write: WriteContext) => Promise<readonly Review[]>;
+  /**
+   * What a written set sets in motion, in the same transaction and after its events: other
+   * records' writes through the same writer, jobs. Runs once per set with the written records.
+   */
+  readonly afterWrite?: (written: readonly WrittenRecord[], effects: WriteEffects) => Promise<void>;
   /** Writes of this resource record no event: the events resource, whose records are events. */
   readonly unrecorded?: boolean;
 }
@@ -55,6 +70,57 @@ export interface RecordLookup {
   presence(type: string, id: number): Promise<RecordPresence>;
   /** The webhook actions records of `type` emit; undefined when the org has no such type. */
   webhookActions(type: string): Promise<readonly string[] | undefined>;
+}
+
+/** One write of a set as `review` sees it; `next` is null for a delete. */
+export interface ReviewedWrite {
+  readonly kind: 'create' | 'update' | 'delete';
+  readonly next: Readonly<Record<string, unknown>> | null;
+  readonly previous: Row | null;
+  /** The action being applied, for updates made by one (`lock`, `markComplete`). */
+  readonly action?: string;
+}
+
+export interface Review {
+  readonly problems?: readonly FieldError[];
+  /** Values to store besides the write's own, by attribute or to-one relationship name. */
+  readonly changes?: Readonly<Record<string, unknown>>;
+}
+
+/** What a behaviour may read of the org's records, by attribute names, in the write's transaction. */
+export interface RecordReader extends RecordLookup {
+  /** The records of `type` among `ids`, by id (attributes and to-one relationship ids by name). */
+  rows(type: string, ids: Iterable<number>): Promise<Map<number, Row>>;
+  /**
+   * The records of `type` whose every named attribute or to-one relationship has one of the
+   * values given, in id order.
+   */
+  find(type: string, where: Readonly<Record<string, readonly (string | number | boolean)[]>>): Promise<Row[]>;
+}
+
+/** A record as a set wrote it, for `afterWrite`. */
+export interface WrittenRecord {
+  readonly kind: 'create' | 'update' | 'delete';
+  /** The row as stored; for a delete, its last values. */
+  readonly row: Row;
+  readonly previous: Row | null;
+  /** Names whose values the write changed (updates). */
+  readonly changed: ReadonlySet<string>;
+  /** The action applied, for updates made by one. */
+  readonly action?: string;
+  /** The action's `effect`, when it gave one. */
+  readonly effect?: string;
+}
+
+/** What `afterWrite` may do: read, write other records through the same writer, enqueue jobs. */
+export interface WriteEffects extends WriteContext {
+  /** The write's transaction, for jobs (runtime/jobs) enqueued with what they follow from. */
+  readonly tx: Transaction;
+  readonly records: RecordReader;
+  /** Writes a set through the same writer, in the same transaction; see RecordWriter.write. */
+  write(operations: readonly WriteOperation[]): Promise<WriteOutcome[]>;
+  /** The update applying another resource's action to a record, for `write`. */
+  action(type: string, id: number, action: string, params?: ReadonlyMap<string, string>, effect?: string): UpdateOperation;
 }
 
 /** Who makes a write: a user, or an application acting alone (server-to-server). */
@@ -97,6 +163,11 @@ export interface ActionResult {
   readonly changes: Readonly<Record<string, unknown>>;
   /** A domain event to record besides `updated`, e.g. `completed`. */
   readonly event?: string;
+  /**
+   * What the resource's `afterWrite` should set in motion beyond the changes, when the action's
+   * parameters decide it (markComplete's completionAction: advance or finish the sequence state).
+   */
+  readonly effect?: string;
 }
 
 /** An action of a resource, as the schema declares it (descriptor.actions). */

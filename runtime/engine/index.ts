@@ -10,14 +10,29 @@ import { buildStatements, type ResourceStatements } from './statements.js';
 
 export type { ApiEnv } from './context.js';
 export type * from '../model/descriptor.js';
-export type { ResourceBehaviour, ActionHandler, Actor, Behaviours, AfterCreate, RecordLookup, RecordPresence, Viewer, WriteContext } from './behaviour.js';
+export type {
+  ResourceBehaviour,
+  ActionHandler,
+  Actor,
+  Behaviours,
+  AfterCreate,
+  RecordLookup,
+  RecordPresence,
+  RecordReader,
+  Review,
+  ReviewedWrite,
+  Viewer,
+  WriteContext,
+  WriteEffects,
+  WrittenRecord,
+} from './behaviour.js';
 export { SERVICE_ACTOR } from './behaviour.js';
 export type { ResourceHandlers } from './handlers.js';
 export type { DynamicRecords, DynamicReferences, Reference, ResourceCatalog } from './records.js';
 export type * from './write-operations.js';
 export { createRecordWriter, actionOperation, type RecordWriterOptions } from './record-writer.js';
 export type { EventSink, RecordedEvent } from './event-log.js';
-export { changesOfAttributes, type Snapshot } from './record-rules.js';
+export { changesByName, changesOfAttributes, type Snapshot } from './record-rules.js';
 
 /** The one engine: every resource, standard or (later) custom, is served by binding a module. */
 export interface ResourceEngine {

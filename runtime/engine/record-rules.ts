@@ -29,7 +29,7 @@ export function relationshipIdsOf(descriptor: ResourceDescriptor, row: Row | nul
 }
 
 /** The record as it will be after `changes`: attributes and to-one relationship ids by name. */
-function nextValues(descriptor: ResourceDescriptor, changes: Changes, previous: Row | null): Record<string, unknown> {
+export function nextValues(descriptor: ResourceDescriptor, changes: Changes, previous: Row | null): Record<string, unknown> {
   const next: Record<string, unknown> = { ...previous, ...relationshipIdsOf(descriptor, previous) };
   for (const [a, value] of changes.attributes) next[a.name] = value;
   for (const [rel, id] of changes.relationships) next[rel.name] = id;

@@ -1,7 +1,8 @@
 import { ApiError, validationError, type FieldError } from '../jsonapi/index.js';
-import type { ResourceDescriptor } from '../model/descriptor.js';
+import type { AttributeDescriptor, ResourceDescriptor } from '../model/descriptor.js';
+import { relationshipAlias, toOnes } from '../model/sql-text.js';
 import type { Transaction } from '../tenancy/index.js';
-import type { Behaviours, RecordLookup, RecordPresence } from './behaviour.js';
+import type { Behaviours, RecordReader, RecordPresence, ReviewedWrite, WriteEffects, WrittenRecord } from './behaviour.js';
 import { declaredChanges } from './behaviour-check.js';
 import { apiErrorOfWrite } from './database-errors.js';
 import { recordEvents, type ChangeEvent, type EventSink } from './event-log.js';
@@ -11,6 +12,7 @@ import {
   changesByName,
   columnValuesOf,
   relationshipIdsOf,
+  nextValues,
   snapshot,
   withDerived,
   type ColumnValue,
@@ -18,7 +20,7 @@ import {
 } from './record-rules.js';
 import type { DynamicRecords, DynamicReferences, Reference, ResourceCatalog } from './records.js';
 import type { Row } from './render.js';
-import { deleteRows, existingTargets, insertRows, lockRows, updateRows } from './set-statements.js';
+import { deleteRows, existingTargets, insertRows, lockRows, selectRows, updateRows } from './set-statements.js';
 import type { Changes, RecordWriter, UpdateChanges, UpdateOperation, WriteOperation, WriteOutcome, WriteScope } from './write-operations.js';
 
 /**
@@ -80,6 +82,8 @@ interface Prepared {
   readonly changes: UpdateChanges | null;
 }
 
+const NOTHING_CHANGED: ReadonlySet<string> = new Set();
+
 /** An event of the record at `index`, recorded once the wave's rows are written. */
 interface PendingEvent {
   readonly index: number;
@@ -117,10 +121,12 @@ async function writeWave(set: SetWrite, operations: readonly WriteOperation[], w
   }
   const events: PendingEvent[] = [];
   const created: { descriptor: ResourceDescriptor; row: Row; changes: Changes }[] = [];
+  const written = new Map<string, WrittenRecord[]>();
   for (const [type, indexes] of byType) {
     const group = await writeGroup(set, set.catalog.entry(type).descriptor, operations, indexes, outcomes);
     events.push(...group.events);
     created.push(...group.created);
+    written.set(type, group.written);
   }
   events.sort((a, b) => a.index - b.index);
   const ids = await recordEvents(
@@ -131,6 +137,10 @@ async function writeWave(set: SetWrite, operations: readonly WriteOperation[], w
   const deliverable = events.flatMap(({ event }, i) => (event.deliverable ? [{ ...event, id: ids[i]! }] : []));
   if (deliverable.length) await set.options.eventSink(set.tx, set.orgId, set.now, deliverable);
   for (const c of created) await afterCreate(set, c.descriptor, c.row, c.changes);
+  for (const [type, records] of written) {
+    const hook = set.options.behaviours.get(type)?.afterWrite;
+    if (hook && records.length > 0) await hook(records, writeEffects(set));
+  }
 }
 
 /** Writes the operations of one resource type in one wave; their outcomes go into `outcomes`. */
@@ -140,7 +150,7 @@ async function writeGroup(
   operations: readonly WriteOperation[],
   indexes: readonly number[],
   outcomes: WriteOutcome[],
-): Promise<{ events: PendingEvent[]; created: { descriptor: ResourceDescriptor; row: Row; changes: Changes }[] }> {
+): Promise<{ events: PendingEvent[]; created: { descriptor: ResourceDescriptor; row: Row; changes: Changes }[]; written: WrittenRecord[] }> {
   const rules: RuleContext = { orgId: set.orgId, descriptor, behaviours: set.options.behaviours, now: set.now, actor: set.actor };
   const idsOf = (kind: 'update' | 'delete') => indexes.flatMap((i) => (operations[i]!.kind === kind ? [(operations[i] as { id: number }).id] : []));
   const forUpdate = await lockRows(set.tx, descriptor, set.orgId, idsOf('update'), 'update');
@@ -161,20 +171,33 @@ async function writeGroup(
     } else {
       const given = changesOf(op, current, set.now);
       if (given instanceof ApiError) outcomes[index] = { status: 'refused', error: given };
-      else prepared.push({ index, op, current, changes: { ...withDerived(rules, given, current), ...(given.domainEvent && { domainEvent: given.domainEvent }) } });
+      else
+        prepared.push({
+          index,
+          op,
+          current,
+          changes: {
+            ...withDerived(rules, given, current),
+            ...(given.domainEvent && { domainEvent: given.domainEvent }),
+            ...(given.action && { action: given.action }),
+            ...(given.effect && { effect: given.effect }),
+          },
+        });
     }
   }
 
   const problems = await problemsOf(set, rules, prepared);
-  const accepted = prepared.filter((p) => {
+  const checked = prepared.filter((p) => {
     const found = problems.get(p.index);
     if (found?.length) outcomes[p.index] = { status: 'refused', error: validationError(found) };
     return !found?.length;
   });
+  const accepted = await reviewed(set, rules, checked, outcomes);
   const rows = await applyIsolated(set, descriptor, accepted, outcomes);
 
   const events: PendingEvent[] = [];
   const created: { descriptor: ResourceDescriptor; row: Row; changes: Changes }[] = [];
+  const written: WrittenRecord[] = [];
   const recorded = !set.options.behaviours.get(descriptor.type)?.unrecorded;
   const eventOf = (p: Prepared, action: string, data: ChangeEvent['data'], before?: ChangeEvent['data']): PendingEvent => ({
     index: p.index,
@@ -194,16 +217,20 @@ async function writeGroup(
     if (p.op.kind === 'create') {
       if (recorded) events.push(eventOf(p, 'created', snapshot(rules, row)));
       created.push({ descriptor, row, changes: p.changes! });
+      written.push({ kind: 'create', row, previous: null, changed: NOTHING_CHANGED });
     } else if (p.op.kind === 'delete') {
       if (recorded) events.push(eventOf(p, 'destroyed', snapshot(rules, row)));
+      written.push({ kind: 'delete', row, previous: p.current, changed: NOTHING_CHANGED });
     } else {
-      const changed = changedNames(p.changes!, p.current!, row);
-      const domainEvent = p.changes!.domainEvent;
+      const changes = p.changes as UpdateChanges;
+      const changed = changedNames(changes, p.current!, row);
+      const domainEvent = changes.domainEvent;
       if (recorded && (changed.size > 0 || domainEvent)) events.push(eventOf(p, 'updated', snapshot(rules, row, changed), snapshot(rules, p.current!, changed)));
       if (recorded && domainEvent) events.push(eventOf(p, domainEvent, snapshot(rules, row)));
+      written.push({ kind: 'update', row, previous: p.current, changed, ...(changes.action && { action: changes.action }), ...(changes.effect && { effect: changes.effect }) });
     }
   }
-  return { events, created };
+  return { events, created, written };
 }
 
 /**
@@ -235,7 +262,7 @@ async function problemsOf(set: SetWrite, rules: RuleContext, prepared: readonly 
     }
   }
   const existing = await existingTargets(set.tx, set.orgId, targets);
-  const lookup = recordLookup(set);
+  const lookup = recordReader(set);
   for (const p of prepared) {
     if (!p.changes) continue;
     const found: FieldError[] = [];
@@ -250,16 +277,85 @@ async function problemsOf(set: SetWrite, rules: RuleContext, prepared: readonly 
   return problems;
 }
 
-/** What behaviours' checks may ask about other records, in the write's transaction. */
-function recordLookup(set: SetWrite): RecordLookup {
+/**
+ * The resource's set-level review of the records that passed their own checks: refuses some,
+ * adds changes to others (a sequence state's first step). Returns the records to write.
+ */
+async function reviewed(set: SetWrite, rules: RuleContext, checked: readonly Prepared[], outcomes: WriteOutcome[]): Promise<Prepared[]> {
+  const behaviour = set.options.behaviours.get(rules.descriptor.type);
+  if (!behaviour?.review || checked.length === 0) return [...checked];
+  const writes: ReviewedWrite[] = checked.map((p) => ({
+    kind: p.op.kind,
+    next: p.changes ? nextValues(rules.descriptor, p.changes, p.current) : null,
+    previous: p.current,
+    ...(p.changes?.action && { action: p.changes.action }),
+  }));
+  const reviews = await behaviour.review(writes, recordReader(set), { orgId: set.orgId, now: set.now, actor: set.actor });
+  const accepted: Prepared[] = [];
+  checked.forEach((p, i) => {
+    const review = reviews[i] ?? {};
+    if (review.problems?.length) {
+      outcomes[p.index] = { status: 'refused', error: validationError(review.problems) };
+      return;
+    }
+    if (!review.changes || !p.changes || Object.keys(review.changes).length === 0) {
+      accepted.push(p);
+      return;
+    }
+    const added = changesByName(rules.descriptor, declaredChanges(`${rules.descriptor.type} review`, behaviour.derives, review.changes));
+    accepted.push({
+      ...p,
+      changes: {
+        ...p.changes,
+        attributes: new Map([...p.changes.attributes, ...added.attributes]),
+        relationships: new Map([...p.changes.relationships, ...added.relationships]),
+      },
+    });
+  });
+  return accepted;
+}
+
+/** What `afterWrite` hooks may do, within the set's transaction and through the same writer. */
+function writeEffects(set: SetWrite): WriteEffects {
+  return {
+    orgId: set.orgId,
+    now: set.now,
+    actor: set.actor,
+    tx: set.tx,
+    records: recordReader(set),
+    write: (operations) => set.writer.write({ tx: set.tx, orgId: set.orgId, actor: set.actor, catalog: set.catalog }, operations),
+    action: (type, id, action, params, effect) => actionOperation(set.options.behaviours, set.catalog.entry(type).descriptor, id, action, params, effect),
+  };
+}
+
+/** What behaviours' checks and hooks may read of other records, in the write's transaction. */
+function recordReader(set: SetWrite): RecordReader {
   const presence = async (type: string, id: number): Promise<RecordPresence> => {
     if (!set.catalog.has(type)) return (await set.options.dynamicRecords?.(set.tx, set.orgId, type, id)) ?? 'unknownType';
     const target = set.catalog.entry(type).descriptor;
     const found = await existingTargets(set.tx, set.orgId, new Map([[target, new Set([id])]]));
     return found.size > 0 ? 'found' : 'missing';
   };
+  const descriptorOf = (type: string): ResourceDescriptor => {
+    if (!set.catalog.has(type)) throw new Error(`behaviours read records of ${type}, which the catalog does not have`);
+    return set.catalog.entry(type).descriptor;
+  };
   return {
     presence,
+    async rows(type, ids) {
+      const rows = await selectRows(set.tx, descriptorOf(type), set.orgId, [{ column: 'id', cast: 'bigint', values: [...new Set(ids)] }]);
+      return new Map(rows.map((row) => [Number(row.id), namedRow(descriptorOf(type), row)]));
+    },
+    async find(type, where) {
+      const descriptor = descriptorOf(type);
+      const rows = await selectRows(
+        set.tx,
+        descriptor,
+        set.orgId,
+        Object.entries(where).map(([name, values]) => ({ ...columnOf(descriptor, name), values })),
+      );
+      return rows.map((row) => namedRow(descriptor, row));
+    },
     // Types another engine serves (custom objects) emit the generic three; whether the org has
     // such a type is asked as the presence of a record that cannot exist.
     async webhookActions(type) {
@@ -271,6 +367,24 @@ function recordLookup(set: SetWrite): RecordLookup {
 }
 
 const GENERIC_WEBHOOK_ACTIONS: readonly string[] = ['created', 'updated', 'destroyed'];
+
+/** A row with its to-one relationship ids under their names too, as behaviours speak. */
+function namedRow(descriptor: ResourceDescriptor, row: Row): Row {
+  for (const rel of toOnes(descriptor)) row[rel.name] = row[relationshipAlias(rel)] ?? null;
+  return row;
+}
+
+/** The column behind an attribute or to-one relationship name, and the type its values are compared as. */
+function columnOf(descriptor: ResourceDescriptor, name: string): { column: string; cast: 'bigint' | 'text' | 'boolean' } {
+  if (name === 'id') return { column: 'id', cast: 'bigint' };
+  const rel = toOnes(descriptor).find((r) => r.name === name);
+  if (rel) return { column: rel.column, cast: 'bigint' };
+  const attribute: AttributeDescriptor | undefined = descriptor.attributes.find((a) => a.name === name);
+  if (!attribute || !['string', 'integer', 'boolean'].includes(attribute.type) || attribute.format) {
+    throw new Error(`behaviours find ${descriptor.type} records by ${name}, which is no plain attribute or to-one relationship`);
+  }
+  return { column: attribute.column, cast: attribute.type === 'integer' ? 'bigint' : attribute.type === 'boolean' ? 'boolean' : 'text' };
+}
 
 /**
  * Applies the accepted records' rows. In a set, a record PostgreSQL refuses (a value out of a
@@ -377,6 +491,8 @@ export function actionOperation(
   id: number,
   action: string,
   params: ReadonlyMap<string, string> = new Map(),
+  /** The effect to pass on when the handler gives none (an action run for another record's sake). */
+  effect?: string,
 ): UpdateOperation {
   const handler = behaviours.get(descriptor.type)?.actions?.[action];
   if (!handler) throw new Error(`${descriptor.type} has no action ${action}`);
@@ -387,7 +503,8 @@ export function actionOperation(
     changes: (record, now) => {
       const result = handler.handle({ record, params, now });
       const changes = declaredChanges(`${descriptor.type} action ${action}`, handler.changes, result.changes);
-      return { ...changesByName(descriptor, changes), ...(result.event && { domainEvent: result.event }) };
+      const passed = result.effect ?? effect;
+      return { ...changesByName(descriptor, changes), action, ...(result.event && { domainEvent: result.event }), ...(passed && { effect: passed }) };
     },
   };
 }

@@ -144,3 +144,28 @@ export async function existingTargets(tx: Transaction, orgId: number, targets: R
   const types = [...targets.keys()].map((d) => d.type);
   return new Set(found.map((f) => `${types[f.target]}:${Number(f.id)}`));
 }
+
+/**
+ * Reads the org's records of `descriptor` whose columns each hold one of the values given
+ * (`where`: each column, its type and values), in id order: one statement for a whole set's question.
+ */
+export async function selectRows(
+  tx: Transaction,
+  descriptor: ResourceDescriptor,
+  orgId: number,
+  where: readonly { column: string; cast: 'bigint' | 'text' | 'boolean'; values: readonly unknown[] }[],
+): Promise<Row[]> {
+  if (where.some((w) => w.values.length === 0)) return [];
+  const params: unknown[] = [orgId];
+  const conditions = where.map((w) => {
+    params.push({ values: w.values });
+    // The values travel as one JSON array, cast to the column's own type by PostgreSQL.
+    return `${quoteIdent(w.column)} = any(array(select jsonb_array_elements_text($${params.length}::jsonb->'values'))::${w.cast}[])`;
+  });
+  return tx.unsafe<Row[]>(
+    `select ${selectList(descriptor)} from ${quoteIdent(descriptor.table)}
+      where "org_id" = $1${conditions.map((c) => ` and ${c}`).join('')}${partitionPredicate(descriptor)} order by "id"`,
+    params as never[],
+    { prepare: true },
+  );
+}

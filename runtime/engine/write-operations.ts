@@ -22,6 +22,9 @@ export interface Changes {
 /** An update's changes, with the domain event to record besides `updated` when there is one. */
 export interface UpdateChanges extends Changes {
   readonly domainEvent?: string;
+  /** The action that made these changes, and its effect for the resource's afterWrite. */
+  readonly action?: string;
+  readonly effect?: string;
 }
 
 export interface CreateOperation {
