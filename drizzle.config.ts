@@ -14,6 +14,7 @@ export default defineConfig({
     './runtime/jobs/tables.ts',
     './runtime/bulk/tables.ts',
     './runtime/imports/tables.ts',
+    './runtime/sequences/tables.ts',
   ],
   out: './migrations',
   strict: true,

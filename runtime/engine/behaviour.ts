@@ -2,7 +2,7 @@ import type { FieldError } from '../jsonapi/index.js';
 import type { AttributeDescriptor } from '../model/descriptor.js';
 import type { Transaction } from '../tenancy/index.js';
 import type { Row } from './render.js';
-import type { UpdateOperation, WriteOperation, WriteOutcome } from './write-operations.js';
+import type { CreateOperation, UpdateOperation, WriteOperation, WriteOutcome } from './write-operations.js';
 
 /**
  * What a resource does beyond storing what clients send: values the service maintains and
@@ -47,6 +47,12 @@ export interface ResourceBehaviour {
    * records' writes through the same writer, jobs. Runs once per set with the written records.
    */
   readonly afterWrite?: (written: readonly WrittenRecord[], effects: WriteEffects) => Promise<void>;
+  /**
+   * Runs before records of this resource are deleted, with their rows, in the same transaction:
+   * what depends on them and cannot simply lose the reference (a prospect's running sequence
+   * states finish).
+   */
+  readonly beforeDelete?: (rows: readonly Row[], effects: WriteEffects) => Promise<void>;
   /** Writes of this resource record no event: the events resource, whose records are events. */
   readonly unrecorded?: boolean;
 }
@@ -96,6 +102,12 @@ export interface RecordReader extends RecordLookup {
    * values given, in id order.
    */
   find(type: string, where: Readonly<Record<string, readonly (string | number | boolean)[]>>): Promise<Row[]>;
+  /**
+   * Makes concurrent writes that decide on the same keys of `scope` (a prospect's enrolments)
+   * take turns: each holds its keys until its transaction ends, so what one reads before
+   * writing cannot be changed by another in between.
+   */
+  serialize(scope: string, keys: Iterable<number>): Promise<void>;
 }
 
 /** A record as a set wrote it, for `afterWrite`. */
@@ -121,6 +133,10 @@ export interface WriteEffects extends WriteContext {
   write(operations: readonly WriteOperation[]): Promise<WriteOutcome[]>;
   /** The update applying another resource's action to a record, for `write`. */
   action(type: string, id: number, action: string, params?: ReadonlyMap<string, string>, effect?: string): UpdateOperation;
+  /** The update setting values by attribute or to-one relationship name, with a domain event (`advanced`). */
+  update(type: string, id: number, values: Readonly<Record<string, unknown>>, domainEvent?: string): UpdateOperation;
+  /** The create of a record with values by attribute or to-one relationship name. */
+  create(type: string, values: Readonly<Record<string, unknown>>): CreateOperation;
 }
 
 /** Who makes a write: a user, or an application acting alone (server-to-server). */

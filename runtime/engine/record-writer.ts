@@ -61,6 +61,9 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
       for (const wave of wavesOf(operations)) await writeWave(set, operations, wave, outcomes);
       return outcomes;
     },
+    effects(scope) {
+      return writeEffects({ ...scope, options, writer, catalog: scope.catalog ?? options.catalog, now: options.clock(), isolated: scope.isolated ?? true });
+    },
   };
   return writer;
 }
@@ -139,7 +142,12 @@ async function writeWave(set: SetWrite, operations: readonly WriteOperation[], w
   for (const c of created) await afterCreate(set, c.descriptor, c.row, c.changes);
   for (const [type, records] of written) {
     const hook = set.options.behaviours.get(type)?.afterWrite;
-    if (hook && records.length > 0) await hook(records, writeEffects(set));
+    if (!hook || records.length === 0) continue;
+    const descriptor = set.catalog.entry(type).descriptor;
+    await hook(
+      records.map((r) => ({ ...r, row: namedRow(descriptor, { ...r.row }), previous: r.previous && namedRow(descriptor, { ...r.previous }) })),
+      writeEffects(set),
+    );
   }
 }
 
@@ -193,6 +201,14 @@ async function writeGroup(
     return !found?.length;
   });
   const accepted = await reviewed(set, rules, checked, outcomes);
+  const beforeDelete = set.options.behaviours.get(descriptor.type)?.beforeDelete;
+  const deleting = accepted.filter((p) => p.op.kind === 'delete');
+  if (beforeDelete && deleting.length > 0) {
+    await beforeDelete(
+      deleting.map((p) => namedRow(descriptor, { ...p.current! })),
+      writeEffects(set),
+    );
+  }
   const rows = await applyIsolated(set, descriptor, accepted, outcomes);
 
   const events: PendingEvent[] = [];
@@ -227,7 +243,14 @@ async function writeGroup(
       const domainEvent = changes.domainEvent;
       if (recorded && (changed.size > 0 || domainEvent)) events.push(eventOf(p, 'updated', snapshot(rules, row, changed), snapshot(rules, p.current!, changed)));
       if (recorded && domainEvent) events.push(eventOf(p, domainEvent, snapshot(rules, row)));
-      written.push({ kind: 'update', row, previous: p.current, changed, ...(changes.action && { action: changes.action }), ...(changes.effect && { effect: changes.effect }) });
+      written.push({
+        kind: 'update',
+        row,
+        previous: p.current,
+        changed,
+        ...(changes.action && { action: changes.action }),
+        ...(changes.effect && { effect: changes.effect }),
+      });
     }
   }
   return { events, created, written };
@@ -325,6 +348,13 @@ function writeEffects(set: SetWrite): WriteEffects {
     records: recordReader(set),
     write: (operations) => set.writer.write({ tx: set.tx, orgId: set.orgId, actor: set.actor, catalog: set.catalog }, operations),
     action: (type, id, action, params, effect) => actionOperation(set.options.behaviours, set.catalog.entry(type).descriptor, id, action, params, effect),
+    update: (type, id, values, domainEvent) => ({
+      kind: 'update',
+      type,
+      id,
+      changes: { ...changesByName(set.catalog.entry(type).descriptor, values), ...(domainEvent && { domainEvent }) },
+    }),
+    create: (type, values) => ({ kind: 'create', type, changes: changesByName(set.catalog.entry(type).descriptor, values) }),
   };
 }
 
@@ -355,6 +385,16 @@ function recordReader(set: SetWrite): RecordReader {
         Object.entries(where).map(([name, values]) => ({ ...columnOf(descriptor, name), values })),
       );
       return rows.map((row) => namedRow(descriptor, row));
+    },
+    async serialize(scope, keys) {
+      const sorted = [...new Set(keys)].sort((a, b) => a - b);
+      if (sorted.length === 0) return;
+      // One statement takes every key in ascending order, so two sets cannot deadlock.
+      await set.tx.unsafe(
+        `select pg_advisory_xact_lock(hashtextextended($1 || ':' || k, 0)) from unnest($2::bigint[]) as k order by k`,
+        [`${set.orgId}:${scope}`, sorted] as never[],
+        { prepare: true },
+      );
     },
     // Types another engine serves (custom objects) emit the generic three; whether the org has
     // such a type is asked as the presence of a record that cannot exist.

@@ -1,7 +1,7 @@
 import type { ApiError } from '../jsonapi/index.js';
 import type { AttributeDescriptor, ToOneDescriptor } from '../model/descriptor.js';
 import type { Transaction } from '../tenancy/index.js';
-import type { Actor } from './behaviour.js';
+import type { Actor, WriteEffects } from './behaviour.js';
 import type { ResourceCatalog } from './records.js';
 import type { Row } from './render.js';
 
@@ -88,4 +88,9 @@ export interface WriteScope {
  */
 export interface RecordWriter {
   write(scope: WriteScope, operations: readonly WriteOperation[]): Promise<WriteOutcome[]>;
+  /**
+   * What behaviours' afterWrite hooks get, for work that starts outside a write (a sequence
+   * step job): reading records by name and writing through this writer, in `scope`'s transaction.
+   */
+  effects(scope: WriteScope): WriteEffects;
 }

@@ -9,6 +9,7 @@ import { BULK_CRONTAB, bulkTasks } from '../bulk/index.js';
 import { CustomObjectRegistry } from '../custom-objects/registry.js';
 import { IMPORT_CRONTAB, importTasks } from '../imports/index.js';
 import { standardBehaviours } from '../resources/index.js';
+import { sequenceTasks } from '../sequences/index.js';
 import type { Config } from '../config.js';
 import { connectDatabase } from '../db/client.js';
 import type { RecordWriter } from '../engine/index.js';
@@ -81,6 +82,7 @@ export function createTaskList(deps: WorkerDependencies): TaskList {
     [LIFECYCLE_TASK]: deliverLifecycleTask({ sql: deps.sql, delivery: deps.delivery, log: deps.log }),
     ...bulkTasks({ sql: deps.sql, writer, behaviours: standardBehaviours, customObjects: customObjectsOf(deps.sql, clock, writer), clock, log: deps.log }),
     ...importTasks({ sql: deps.sql, writer, clock, log: deps.log }),
+    ...sequenceTasks({ sql: deps.sql, writer, clock, log: deps.log }),
   };
 }
 

@@ -1,5 +1,6 @@
 import { descriptors } from '../../generated/routes/index.js';
 import type { Behaviours } from '../engine/index.js';
+import { withSequenceAutomation } from '../sequences/index.js';
 import { withActorStamps } from './actor-stamps.js';
 import { batchBehaviour } from './batch.js';
 import { callBehaviour } from './call.js';
@@ -15,21 +16,23 @@ import { webhookBehaviour } from './webhook.js';
 
 /**
  * Behaviour of the standard resources that do more than store what clients send, and creator
- * and updater wherever a resource has them.
+ * and updater wherever a resource has them, and the sequence automation (runtime/sequences).
  */
 export const standardBehaviours: Behaviours = withActorStamps(
-  new Map([
-    ['batch', batchBehaviour],
-    ['call', callBehaviour],
-    ['event', eventBehaviour],
-    ['favorite', favoriteBehaviour],
-    ['phoneNumber', phoneNumberBehaviour],
-    ['prospect', prospectBehaviour],
-    ['sequence', sequenceBehaviour],
-    ['sequenceState', sequenceStateBehaviour],
-    ['task', taskBehaviour],
-    ['user', userBehaviour],
-    ['webhook', webhookBehaviour],
-  ]),
+  withSequenceAutomation(
+    new Map([
+      ['batch', batchBehaviour],
+      ['call', callBehaviour],
+      ['event', eventBehaviour],
+      ['favorite', favoriteBehaviour],
+      ['phoneNumber', phoneNumberBehaviour],
+      ['prospect', prospectBehaviour],
+      ['sequence', sequenceBehaviour],
+      ['sequenceState', sequenceStateBehaviour],
+      ['task', taskBehaviour],
+      ['user', userBehaviour],
+      ['webhook', webhookBehaviour],
+    ]),
+  ),
   descriptors.values(),
 );

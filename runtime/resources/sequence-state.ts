@@ -22,9 +22,13 @@ function transition(action: string): ActionHandler {
 }
 
 export const sequenceStateBehaviour: ResourceBehaviour = {
-  derives: ['stateChangedAt'],
+  /**
+   * stateChangedAt follows every change of state, whoever makes it. The enrolment review
+   * (runtime/sequences/enrolment.ts) sets state, the first step, activeAt and the account.
+   */
+  derives: ['stateChangedAt', 'state', 'sequenceStep', 'activeAt', 'account'],
   derive(next, previous, write) {
-    return previous ? {} : { stateChangedAt: write.now.toISOString() };
+    return previous && next.state === previous.state ? {} : { stateChangedAt: write.now.toISOString() };
   },
   actions: { finish: transition('finish'), pause: transition('pause'), resume: transition('resume') },
 };
