@@ -13,10 +13,18 @@ const RECORD_REFERENCES: Readonly<Record<string, unknown>> = { 'favorite.targetT
 /** Attributes whose values must name something that exists (a webhook subscription), by variant. */
 const NAMED_VALUES: Readonly<Record<string, readonly string[]>> = { 'webhook.resource': ['prospect', 'account'], 'webhook.action': ['created', 'updated'] };
 
+/**
+ * Attributes whose samples must obey a rule of the service: an opted-out prospect cannot be
+ * enrolled in a sequence, and a step of an interval sequence (the sample sequence's type) has
+ * no date.
+ */
+const RULED_VALUES: Readonly<Record<string, unknown>> = { 'prospect.optedOut': false, 'sequenceStep.date': null };
+
 /** A value the schema accepts for an attribute, varied by `variant` so updates can change it. */
 export function sampleValue(resourceType: string, a: AttributeDescriptor, variant: number): unknown {
   const reference = `${resourceType}.${a.name}`;
   if (Object.hasOwn(RECORD_REFERENCES, reference)) return RECORD_REFERENCES[reference];
+  if (Object.hasOwn(RULED_VALUES, reference)) return RULED_VALUES[reference];
   const named = NAMED_VALUES[reference];
   if (named) return named[variant % named.length];
   const definition = (schemaDocument.definitions as Record<string, any>)[resourceType].definitions[a.name];
