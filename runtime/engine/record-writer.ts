@@ -310,7 +310,7 @@ async function reviewed(set: SetWrite, rules: RuleContext, checked: readonly Pre
   const writes: ReviewedWrite[] = checked.map((p) => ({
     kind: p.op.kind,
     next: p.changes ? nextValues(rules.descriptor, p.changes, p.current) : null,
-    previous: p.current,
+    previous: p.current && namedRow(rules.descriptor, { ...p.current }),
     ...(p.changes?.action && { action: p.changes.action }),
   }));
   const reviews = await behaviour.review(writes, recordReader(set), { orgId: set.orgId, now: set.now, actor: set.actor });

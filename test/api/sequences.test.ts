@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StartedWorker } from '../../runtime/jobs/index.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
-import { create, eventsOf, freshOrg, newUserId, type OrgClient } from '../helpers/bulk-actions.js';
+import { create, eventsOf, freshOrg, newUserId, runAction, type OrgClient } from '../helpers/bulk-actions.js';
 import { advance, enrol, listOf, MINUTE, pendingSteps, SimulatedClock, sequenceWith, startClockedWorker, stateOf, stepsSettled } from '../helpers/sequences.js';
 import { until } from '../helpers/wait.js';
 
@@ -54,6 +54,7 @@ describe('an interval sequence: e-mail, call, task', () => {
     const stateId = Number(enrolled.body.data.id);
 
     // The e-mail step is due at once: a scheduled mailing, and the state moves to the call.
+    await advance(api, clock, 0);
     await until('the e-mail step to run', async () => ((await stateOf(org, stateId)).step === call ? true : undefined));
     const mailings = await listOf(org, `mailings?filter[sequenceState][id]=${stateId}`);
     expect(mailings.map((m) => [m.attributes.state, m.attributes.subject, m.relationships.template.data.id])).toEqual([['scheduled', 'Hello', fixture.template]]);
@@ -108,5 +109,104 @@ describe('an interval sequence: e-mail, call, task', () => {
       ['sequenceState_advanced', stateId],
       ['sequenceState_finished', stateId],
     ]);
+  });
+});
+
+describe('bulk actions on the same paths', () => {
+  it('prospectsAddToSequence enrols through the same rules: duplicates and opted-out prospects are failed items', async () => {
+    const org = await freshOrg(api, 'Bulk enrolment');
+    const owner = await newUserId(api, org);
+    const fixture = await sequenceWith(org, owner, 'interval', [{ stepType: 'call', interval: 60 }]);
+    const already = await prospect(org);
+    expect((await enrol(org, already, fixture)).status).toBe(201);
+    const optedOut = await prospect(org, { optedOut: true });
+    const fresh = await prospect(org);
+    const { batch, items } = await runAction(org, 'prospectsAddToSequence', '', { sequenceId: fixture.sequence, mailboxId: fixture.mailbox });
+    expect(batch).toMatchObject({ state: 'finished' });
+    const failed = items.filter((i) => i.state === 'error');
+    expect(failed.map((i) => i.errors![0]!.detail)).toEqual(expect.arrayContaining([expect.stringMatching(/already in sequence/), expect.stringMatching(/opted out/)]));
+    const states = await listOf(org, `sequenceStates?filter[sequence][id]=${fixture.sequence}&sort=id`);
+    expect(states.map((s) => [s.relationships.prospect.data.id, s.attributes.state, s.relationships.sequenceStep.data?.id])).toEqual([
+      [already, 'active', fixture.steps[0]],
+      [fresh, 'active', fixture.steps[0]],
+    ]);
+    expect([...(await pendingSteps(api)).keys()]).toEqual(expect.arrayContaining(states.map((s) => s.id)));
+  });
+
+  it('prospectsPauseAll and prospectsFinishAll remove the step jobs of the states they stop', async () => {
+    const org = await freshOrg(api, 'Bulk pause and finish');
+    const owner = await newUserId(api, org);
+    const fixture = await sequenceWith(org, owner, 'interval', [{ stepType: 'call', interval: 60 }]);
+    const paused = await prospect(org, { title: 'pause me' });
+    const finished = await prospect(org, { title: 'finish me' });
+    const pausedState = (await enrol(org, paused, fixture)).body.data.id;
+    const finishedState = (await enrol(org, finished, fixture)).body.data.id;
+    expect((await pendingSteps(api)).has(pausedState)).toBe(true);
+    expect((await runAction(org, 'prospectsPauseAll', 'actionParams[filter][title]=pause me')).batch.state).toBe('finished');
+    expect((await runAction(org, 'prospectsFinishAll', 'actionParams[filter][title]=finish me')).batch.state).toBe('finished');
+    expect((await stateOf(org, pausedState)).state).toBe('paused');
+    expect((await stateOf(org, finishedState)).state).toBe('finished');
+    const pending = await pendingSteps(api);
+    expect(pending.has(pausedState) || pending.has(finishedState)).toBe(false);
+  });
+});
+
+describe('a date sequence', () => {
+  it('runs each step on its day, and a step whose day has passed at once', async () => {
+    const org = await freshOrg(api, 'Date run');
+    const owner = await newUserId(api, org);
+    const today = clock.now();
+    const day = (offset: number) => new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() + offset)).toISOString().slice(0, 10);
+    const fixture = await sequenceWith(org, owner, 'date', [
+      { stepType: 'auto_email', date: day(-1) },
+      { stepType: 'call', date: day(2) },
+    ]);
+    const [, call] = fixture.steps as [number, number];
+    const stateId = (await enrol(org, await prospect(org), fixture)).body.data.id;
+    // The first step's day has begun: it is due now and the state then waits for the call's day.
+    await advance(api, clock, 0);
+    await until('the e-mail step to run', async () => ((await stateOf(org, stateId)).step === call ? true : undefined));
+    expect((await pendingSteps(api)).get(stateId)).toEqual([`${day(2)}T00:00:00.000Z`]);
+    clock.set(new Date(`${day(1)}T23:59:00.000Z`));
+    await advance(api, clock, 0);
+    await stepsSettled(api);
+    expect(await tasksOf(org, stateId)).toEqual([]);
+    await advance(api, clock, MINUTE);
+    const [callTask] = await until('the call task', async () => {
+      const found = await tasksOf(org, stateId);
+      return found.length ? found : undefined;
+    });
+    expect(callTask.attributes).toMatchObject({ action: 'call', dueAt: `${day(2)}T00:00:00.000Z` });
+  });
+});
+
+describe('e-mail steps', () => {
+  it('rotate among the active templates of the step, and fail a state whose step has none', async () => {
+    const org = await freshOrg(api, 'Rotation');
+    const owner = await newUserId(api, org);
+    const fixture = await sequenceWith(org, owner, 'interval', [{ stepType: 'auto_email', interval: 30 }]);
+    const [step] = fixture.steps as [number];
+    const second = await create(org, 'templates', 'template', { name: 'Second', subject: 'Second subject', bodyHtml: '<p>2</p>' });
+    await create(org, 'sequenceTemplates', 'sequenceTemplate', {}, { sequenceStep: { type: 'sequenceStep', id: step }, template: { type: 'template', id: second } });
+    const states: number[] = [];
+    for (let i = 0; i < 4; i++) states.push((await enrol(org, await prospect(org), fixture)).body.data.id);
+    await advance(api, clock, 30 * MINUTE);
+    await until('every state to finish', async () =>
+      (await listOf(org, `sequenceStates?filter[sequence][id]=${fixture.sequence}&filter[state]=finished`)).length === 4 ? true : undefined,
+    );
+    const subjects = (await listOf(org, `mailings?filter[sequenceStep][id]=${step}`)).map((m) => m.attributes.subject).sort();
+    expect(subjects).toEqual(['Hello', 'Hello', 'Second subject', 'Second subject']);
+
+    // With no enabled template left, the step cannot send: the state fails with the reason.
+    for (const use of await listOf(org, `sequenceTemplates?filter[sequenceStep][id]=${step}`)) {
+      expect((await org.request('POST', `/api/v2/sequenceTemplates/${use.id}/actions/deactivate`)).status).toBe(200);
+    }
+    const stuck = (await enrol(org, await prospect(org), fixture)).body.data.id;
+    await advance(api, clock, 30 * MINUTE);
+    const failed = await until('the state to fail', async () => {
+      const found = await stateOf(org, stuck);
+      return found.state === 'failed' ? found : undefined;
+    });
+    expect(failed.attributes.errorReason).toMatch(/no active template/);
   });
 });
