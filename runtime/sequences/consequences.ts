@@ -75,7 +75,7 @@ export async function afterStepWrites(written: readonly WrittenRecord[], effects
 export async function beforeProspectsDeleted(rows: readonly Row[], effects: WriteEffects): Promise<void> {
   const live = await effects.records.find('sequenceState', {
     prospect: rows.map((r) => Number(r.id)),
-    state: LIVE_STATES as string[],
+    state: LIVE_STATES,
   });
   await writeInChunks(
     effects,

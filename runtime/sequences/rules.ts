@@ -32,7 +32,7 @@ function idOf(value: unknown): number | undefined {
 export async function reviewSequences(writes: readonly ReviewedWrite[], records: RecordReader): Promise<Review[]> {
   const deleting = writes.filter((w) => w.kind === 'delete').map((w) => Number(w.previous!.id));
   const live = new Set(
-    deleting.length ? (await records.find('sequenceState', { sequence: deleting, state: LIVE_STATES as string[] })).map((s) => Number(s.sequence)) : [],
+    deleting.length ? (await records.find('sequenceState', { sequence: deleting, state: LIVE_STATES })).map((s) => Number(s.sequence)) : [],
   );
   return answer(writes, (w) => {
     if (w.kind === 'create' || w.action) return undefined;
@@ -50,7 +50,7 @@ export async function reviewSequenceSteps(writes: readonly ReviewedWrite[], reco
   const sequences = await records.rows('sequence', sequenceIds);
   const deleting = writes.filter((w) => w.kind === 'delete').map((w) => Number(w.previous!.id));
   const onStep = new Set(
-    deleting.length ? (await records.find('sequenceState', { sequenceStep: deleting, state: LIVE_STATES as string[] })).map((s) => Number(s.sequenceStep)) : [],
+    deleting.length ? (await records.find('sequenceState', { sequenceStep: deleting, state: LIVE_STATES })).map((s) => Number(s.sequenceStep)) : [],
   );
   return writes.map((w) => {
     const problems: FieldError[] = [];

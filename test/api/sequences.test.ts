@@ -124,6 +124,7 @@ describe('bulk actions on the same paths', () => {
     const { batch, items } = await runAction(org, 'prospectsAddToSequence', '', { sequenceId: fixture.sequence, mailboxId: fixture.mailbox });
     expect(batch).toMatchObject({ state: 'finished' });
     const failed = items.filter((i) => i.state === 'error');
+    expect(failed.map((i) => i.itemId).sort((a, b) => Number(a) - Number(b))).toEqual([already, optedOut]);
     expect(failed.map((i) => i.errors![0]!.detail)).toEqual(expect.arrayContaining([expect.stringMatching(/already in sequence/), expect.stringMatching(/opted out/)]));
     const states = await listOf(org, `sequenceStates?filter[sequence][id]=${fixture.sequence}&sort=id`);
     expect(states.map((s) => [s.relationships.prospect.data.id, s.attributes.state, s.relationships.sequenceStep.data?.id])).toEqual([
