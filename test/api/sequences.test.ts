@@ -4,24 +4,32 @@ import { startTestApi, type TestApi } from '../helpers/api.js';
 import { create, eventsOf, freshOrg, newUserId, runAction, type OrgClient } from '../helpers/bulk-actions.js';
 import { advance, enrol, listOf, MINUTE, pendingSteps, SimulatedClock, sequenceWith, startClockedWorker, stateOf, stepsSettled } from '../helpers/sequences.js';
 import { until } from '../helpers/wait.js';
+import { makeCertificate, type TestCertificate } from '../runtime/webhooks/certificates.js';
+import { startReceiver, type Receiver } from '../runtime/webhooks/receivers.js';
 
 /**
  * Sequences that run (issue #15), in simulated time: the API and a real graphile-worker share
  * one clock that moves only when a test says; step jobs are real jobs with run-at times.
  */
 
+const HOOK_HOST = 'hooks.example.test';
 let api: TestApi;
 let worker: StartedWorker;
+let certificate: TestCertificate;
+let receiver: Receiver;
 const clock = new SimulatedClock();
 
 beforeAll(async () => {
+  certificate = await makeCertificate('*.example.test');
+  receiver = await startReceiver(certificate, (_request, response) => response.end('ok'));
   api = await startTestApi({ clock: clock.now });
-  worker = await startClockedWorker(api, clock);
+  worker = await startClockedWorker(api, clock, { allowedHosts: new Set([HOOK_HOST]), ca: certificate.cert, resolver: async () => ['127.0.0.1'] });
 });
 
 afterAll(async () => {
   await worker?.stop();
   await api?.close();
+  await receiver?.close();
 });
 
 const HOUR = 60 * MINUTE;
@@ -209,5 +217,37 @@ describe('e-mail steps', () => {
       return found.state === 'failed' ? found : undefined;
     });
     expect(failed.attributes.errorReason).toMatch(/no active template/);
+  });
+});
+
+describe('webhooks', () => {
+  it('deliver sequenceState.advanced, task.completed and sequenceState.finished to a real HTTPS receiver', async () => {
+    const org = await freshOrg(api, 'Sequence webhooks');
+    const owner = await newUserId(api, org);
+    for (const [resource, action] of [
+      ['sequenceState', 'advanced'],
+      ['sequenceState', 'finished'],
+      ['task', 'completed'],
+    ]) {
+      const url = `https://${HOOK_HOST}:${receiver.port}/sequences-${org.orgId}`;
+      const hook = await org.request('POST', '/api/v2/webhooks', { body: { data: { type: 'webhook', attributes: { url, resource, action } } } });
+      expect(hook.status, JSON.stringify(hook.body)).toBe(201);
+    }
+    const fixture = await sequenceWith(org, owner, 'interval', [
+      { stepType: 'auto_email', interval: 0 },
+      { stepType: 'task', interval: 0 },
+    ]);
+    const stateId = (await enrol(org, await prospect(org), fixture)).body.data.id;
+    await advance(api, clock, 0);
+    const task = await until('the task step', async () => (await tasksOf(org, stateId))[0]);
+    expect((await org.request('POST', `/api/v2/tasks/${task.id}/actions/markComplete?actionParams[completionNote]=Done`)).status).toBe(200);
+    const delivered = () => receiver.requests.filter((r) => r.path === `/sequences-${org.orgId}`).map((r) => JSON.parse(r.body.toString()));
+    const deliveries = await until('three deliveries', () => (delivered().length >= 3 ? delivered() : undefined));
+    expect(deliveries.map((d) => [d.meta.eventName, d.data.id]).sort()).toEqual([
+      ['sequenceState.advanced', stateId],
+      ['sequenceState.finished', stateId],
+      ['task.completed', Number(task.id)],
+    ]);
+    expect(deliveries.find((d) => d.meta.eventName === 'task.completed').data.attributes).toMatchObject({ completed: true, state: 'completed', note: 'Done' });
   });
 });

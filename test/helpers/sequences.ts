@@ -2,6 +2,7 @@ import { pino } from 'pino';
 import { expect } from 'vitest';
 import { startWorker, type StartedWorker } from '../../runtime/jobs/index.js';
 import { SEQUENCE_STEP_TASK } from '../../runtime/sequences/index.js';
+import type { DeliveryOptions } from '../../runtime/webhooks/delivery/index.js';
 import type { TestApi } from './api.js';
 import { create, type OrgClient } from './bulk-actions.js';
 import { until } from './wait.js';
@@ -64,13 +65,14 @@ export async function stepsSettled(api: TestApi): Promise<void> {
   });
 }
 
-export function startClockedWorker(api: TestApi, clock: SimulatedClock): Promise<StartedWorker> {
+/** A real worker on the simulated clock; `delivery` lets its webhooks reach a loopback receiver. */
+export function startClockedWorker(api: TestApi, clock: SimulatedClock, delivery?: DeliveryOptions): Promise<StartedWorker> {
   return startWorker({
     databaseUrl: api.databaseUrl,
     concurrency: 2,
     clock: clock.now,
     log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
-    delivery: { allowedHosts: new Set(), resolver: async () => ['127.0.0.1'] },
+    delivery: delivery ?? { allowedHosts: new Set(), resolver: async () => ['127.0.0.1'] },
   });
 }
 
