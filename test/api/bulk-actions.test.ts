@@ -3,6 +3,7 @@ import type { StartedWorker } from '../../runtime/jobs/index.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import {
   attributesOf,
+  batchCount,
   create,
   eventsOf,
   freshOrg,
@@ -11,6 +12,7 @@ import {
   runAction,
   settled,
   sortedIds,
+  startAction,
   startTestWorker,
   states,
   type OrgClient,
@@ -393,7 +395,7 @@ describe('sequences', () => {
     return response.body.data as { id: number; attributes: { state: string }; relationships: Record<string, { data: unknown }> }[];
   }
 
-  it('prospectsAddToSequence creates a sequence state per prospect (stepOverrides accepted)', async () => {
+  it('prospectsAddToSequence creates a sequence state per prospect (an empty stepOverrides accepted)', async () => {
     const org = await freshOrg(api);
     const { sequence, mailbox } = await sequenceSetUp(org);
     const ids = await prospects(org, [{ lastName: 'Seq' }, { lastName: 'Seq' }]);
@@ -414,6 +416,19 @@ describe('sequences', () => {
       created.push(state!.id);
     }
     expect(await eventsOf(org, 'sequenceState', ['sequenceState_created'])).toEqual(sortedIds(created).map((id) => ['sequenceState_created', id]));
+  });
+
+  it('prospectsAddToSequence refuses step overrides rather than ignore them', async () => {
+    const org = await freshOrg(api);
+    const { sequence, mailbox } = await sequenceSetUp(org);
+    const refused = await startAction(org, 'prospectsAddToSequence', 'actionParams[skipConfirmation]=true', {
+      sequenceId: sequence,
+      mailboxId: mailbox,
+      stepOverrides: [{ stepId: 1, templateId: 2 }],
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors[0]).toMatchObject({ source: { pointer: '/data/attributes/stepOverrides' }, detail: expect.stringMatching(/not supported/) });
+    expect(await batchCount(org)).toBe(0);
   });
 
   it('prospectsFinishAll finishes pending, active and paused sequence states; a prospect without any is skipped', async () => {

@@ -266,6 +266,11 @@ const addToSequence: BulkActionDefinition = {
     ) {
       refuse('stepOverrides', 'stepOverrides must be a list of objects');
     }
+    // The reference gives no shape for an override; applying none of what a client asked for
+    // would run steps it meant to change, so any override is refused rather than ignored.
+    if (Array.isArray(attributes.stepOverrides) && attributes.stepOverrides.length > 0) {
+      refuse('stepOverrides', 'Step overrides are not supported: send an empty list, or change the sequence steps themselves');
+    }
     return {
       sequence: await existingId('sequenceId', attributes.sequenceId, 'sequence', context),
       mailbox: await existingId('mailboxId', attributes.mailboxId, 'mailbox', context),
