@@ -31,15 +31,19 @@ function idOf(value: unknown): number | undefined {
 
 export async function reviewSequences(writes: readonly ReviewedWrite[], records: RecordReader): Promise<Review[]> {
   const deleting = writes.filter((w) => w.kind === 'delete').map((w) => Number(w.previous!.id));
-  const live = new Set(
-    deleting.length ? (await records.find('sequenceState', { sequence: deleting, state: LIVE_STATES })).map((s) => Number(s.sequence)) : [],
-  );
+  const live = new Set(deleting.length ? (await records.find('sequenceState', { sequence: deleting, state: LIVE_STATES })).map((s) => Number(s.sequence)) : []);
+  const retyped = writes.filter((w) => w.kind === 'update' && w.next!.sequenceType !== w.previous!.sequenceType).map((w) => Number(w.previous!.id));
+  const withSteps = new Set(retyped.length ? (await records.find('sequenceStep', { sequence: retyped })).map((s) => Number(s.sequence)) : []);
   return answer(writes, (w) => {
     if (w.kind === 'create' || w.action) return undefined;
     const id = Number(w.previous!.id);
     if (w.previous!.locked === true) return { pointer: '/data', detail: `Sequence ${id} ${LOCKED}` };
     if (w.kind === 'delete' && live.has(id)) {
       return { pointer: '/data', detail: `Sequence ${id} has prospects in it (active, paused or disabled states); finish them before deleting the sequence` };
+    }
+    // Its steps are timed by the type (an interval or a date each): they would no longer fit.
+    if (withSteps.has(id) && w.next?.sequenceType !== w.previous!.sequenceType) {
+      return { pointer: '/data/attributes/sequenceType', detail: `Sequence ${id} has steps timed for its type; a sequence with steps cannot change type` };
     }
     return undefined;
   });
@@ -49,9 +53,7 @@ export async function reviewSequenceSteps(writes: readonly ReviewedWrite[], reco
   const sequenceIds = writes.flatMap((w) => [idOf(w.next?.sequence), idOf(w.previous?.sequence)]).filter((id): id is number => id !== undefined);
   const sequences = await records.rows('sequence', sequenceIds);
   const deleting = writes.filter((w) => w.kind === 'delete').map((w) => Number(w.previous!.id));
-  const onStep = new Set(
-    deleting.length ? (await records.find('sequenceState', { sequenceStep: deleting, state: LIVE_STATES })).map((s) => Number(s.sequenceStep)) : [],
-  );
+  const onStep = new Set(deleting.length ? (await records.find('sequenceState', { sequenceStep: deleting, state: LIVE_STATES })).map((s) => Number(s.sequenceStep)) : []);
   return writes.map((w) => {
     const problems: FieldError[] = [];
     for (const id of new Set([idOf(w.previous?.sequence), idOf(w.next?.sequence)])) {

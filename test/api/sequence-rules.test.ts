@@ -165,6 +165,11 @@ describe('steps', () => {
     expect((await step(interval, { interval: 5 })).status).toBe(201);
     const ok = await step(dated, { date: '2026-12-01' });
     expect(ok.status).toBe(201);
+    // A sequence with steps keeps its type: its steps are timed by it.
+    const retyped = await org.request('PATCH', `/api/v2/sequences/${interval}`, {
+      body: { data: { type: 'sequence', id: String(interval), attributes: { sequenceType: 'date' } } },
+    });
+    expect422(retyped, '/data/attributes/sequenceType', /cannot change type/);
     // A PATCH is judged on the step as it would be.
     const patched = await org.request('PATCH', `/api/v2/sequenceSteps/${ok.body.data.id}`, {
       body: { data: { type: 'sequenceStep', id: String(ok.body.data.id), attributes: { date: null } } },
