@@ -227,14 +227,7 @@ async function writeGroup(
       const domainEvent = changes.domainEvent;
       if (recorded && (changed.size > 0 || domainEvent)) events.push(eventOf(p, 'updated', snapshot(rules, row, changed), snapshot(rules, p.current!, changed)));
       if (recorded && domainEvent) events.push(eventOf(p, domainEvent, snapshot(rules, row)));
-      written.push({
-        kind: 'update',
-        row,
-        previous: p.current,
-        changed,
-        ...(changes.action && { action: changes.action }),
-        ...(changes.effect && { effect: changes.effect }),
-      });
+      written.push({ kind: 'update', row, previous: p.current, changed, ...(changes.action && { action: changes.action }), ...(changes.effect && { effect: changes.effect }) });
     }
   }
   return { events, created, written };
