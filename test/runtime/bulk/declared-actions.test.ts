@@ -71,7 +71,10 @@ describe('checkDeclaredActions', () => {
     const batch = descriptors.get('batch')!;
     const changed = new Map(descriptors).set('batch', {
       ...batch,
-      collectionActions: [...batch.collectionActions.filter((a) => a.name !== 'prospectsPauseAll'), { name: 'prospectsExplode', optionalParams: [], requiredParams: [], paramSchemas: {} }],
+      collectionActions: [
+        ...batch.collectionActions.filter((a) => a.name !== 'prospectsPauseAll'),
+        { name: 'prospectsExplode', optionalParams: [], requiredParams: [], paramSchemas: {} },
+      ],
     });
     expect(() => checkDeclaredActions(changed)).toThrow(
       [
