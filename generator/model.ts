@@ -64,6 +64,8 @@ export interface ActionModel {
   readonly name: string;
   readonly optionalParams: readonly string[];
   readonly requiredParams: readonly string[];
+  /** The link's `x-paramSchemas`: what each parameter's text must be, for every name of both lists. */
+  readonly paramSchemas: Readonly<Record<string, ParamSchemaModel>>;
   /**
    * The type the action answers with, when its link's targetSchema names another than the
    * resource's own: an import's bulk upsert answers with the batch it started.
@@ -71,6 +73,17 @@ export interface ActionModel {
   readonly target?: string;
   /** What the action answers when it is no resource's record (the link's `x-answer`): an upload link, a validation. */
   readonly answer?: ActionAnswerModel;
+}
+
+/** What an action parameter's text must be (the meta-schema's paramSchema). */
+export interface ParamSchemaModel {
+  readonly type: 'string' | 'integer' | 'boolean' | 'object';
+  readonly format?: 'date-time';
+  readonly enum?: readonly string[];
+  readonly maxLength?: number;
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly description?: string;
 }
 
 /** A document whose data has a type and attributes but no id (SPEC.md "Upload and validation results"). */
@@ -105,6 +118,8 @@ export interface ResourceModel {
   readonly actions: readonly ActionModel[];
   /** POST <collection>/actions/<name>: actions on the collection (bulk actions), not on one record. */
   readonly collectionActions: readonly ActionModel[];
+  /** `x-listedWhen`: collection reads show only records with a value for each of these attributes. */
+  readonly listedWhen?: { readonly present: readonly string[] };
   /** The file's JSON as written: what /api/v2/schema serves for this type. */
   readonly definition: Readonly<Record<string, unknown>>;
 }

@@ -301,13 +301,14 @@ export const descriptor: ResourceDescriptor = {
   operations: { list: true, get: true, create: false, update: false, delete: false },
   actions: [],
   collectionActions: [
-    { name: 'accountsImport', optionalParams: [], requiredParams: [] },
-    { name: 'bulkUpsert', optionalParams: [], requiredParams: [], target: 'batch' },
-    { name: 'customObjectBulkUpsert', optionalParams: [], requiredParams: [], target: 'batch' },
+    { name: 'accountsImport', optionalParams: [], requiredParams: [], paramSchemas: {} },
+    { name: 'bulkUpsert', optionalParams: [], requiredParams: [], paramSchemas: {}, target: 'batch' },
+    { name: 'customObjectBulkUpsert', optionalParams: [], requiredParams: [], paramSchemas: {}, target: 'batch' },
     {
       name: 'generateUploadLink',
       optionalParams: [],
       requiredParams: [],
+      paramSchemas: {},
       answer: {
         type: 'upload',
         attributes: {
@@ -329,11 +330,12 @@ export const descriptor: ResourceDescriptor = {
         },
       },
     },
-    { name: 'prospectsImport', optionalParams: [], requiredParams: [] },
+    { name: 'prospectsImport', optionalParams: [], requiredParams: [], paramSchemas: {} },
     {
       name: 'validateUpload',
       optionalParams: [],
       requiredParams: ['hash', 'storageKey'],
+      paramSchemas: { hash: { type: 'string' }, storageKey: { type: 'string' } },
       answer: {
         type: 'validateUpload',
         attributes: {

@@ -477,8 +477,10 @@ export const descriptor: ResourceDescriptor = {
   ],
   operations: { list: true, get: true, create: true, update: true, delete: true },
   actions: [
-    { name: 'lock', optionalParams: [], requiredParams: [] },
-    { name: 'unlock', optionalParams: [], requiredParams: [] },
+    { name: 'activate', optionalParams: [], requiredParams: [], paramSchemas: {} },
+    { name: 'deactivate', optionalParams: [], requiredParams: [], paramSchemas: {} },
+    { name: 'lock', optionalParams: [], requiredParams: [], paramSchemas: {} },
+    { name: 'unlock', optionalParams: [], requiredParams: [], paramSchemas: {} },
   ],
   collectionActions: [],
 };

@@ -306,9 +306,9 @@ export const descriptor: ResourceDescriptor = {
   ],
   operations: { list: true, get: true, create: true, update: false, delete: true },
   actions: [
-    { name: 'finish', optionalParams: [], requiredParams: [] },
-    { name: 'pause', optionalParams: [], requiredParams: [] },
-    { name: 'resume', optionalParams: [], requiredParams: [] },
+    { name: 'finish', optionalParams: [], requiredParams: [], paramSchemas: {} },
+    { name: 'pause', optionalParams: [], requiredParams: [], paramSchemas: {} },
+    { name: 'resume', optionalParams: [], requiredParams: [], paramSchemas: {} },
   ],
   collectionActions: [],
 };

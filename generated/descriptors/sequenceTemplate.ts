@@ -215,6 +215,9 @@ export const descriptor: ResourceDescriptor = {
     },
   ],
   operations: { list: true, get: true, create: true, update: true, delete: true },
-  actions: [],
+  actions: [
+    { name: 'activate', optionalParams: [], requiredParams: [], paramSchemas: {} },
+    { name: 'deactivate', optionalParams: [], requiredParams: [], paramSchemas: {} },
+  ],
   collectionActions: [],
 };

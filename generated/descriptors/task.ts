@@ -316,8 +316,85 @@ export const descriptor: ResourceDescriptor = {
   ],
   operations: { list: true, get: true, create: true, update: true, delete: true },
   actions: [
-    { name: 'markComplete', optionalParams: ['completionNote'], requiredParams: [] },
-    { name: 'snooze', optionalParams: ['dueAt'], requiredParams: [] },
+    { name: 'advance', optionalParams: [], requiredParams: [], paramSchemas: {} },
+    { name: 'deliver', optionalParams: [], requiredParams: [], paramSchemas: {} },
+    {
+      name: 'logMeetInPerson',
+      optionalParams: ['completionNote', 'taskPurposeId'],
+      requiredParams: ['taskDispositionId'],
+      paramSchemas: {
+        completionNote: { type: 'string', maxLength: 32000, description: "Replaces the task's note." },
+        taskDispositionId: { type: 'integer', minimum: 1, description: 'Id of the task disposition' },
+        taskPurposeId: { type: 'integer', minimum: 1, description: 'Id of the task purpose, if there is one.' },
+      },
+    },
+    {
+      name: 'markComplete',
+      optionalParams: ['completionAction', 'completionNote'],
+      requiredParams: [],
+      paramSchemas: {
+        completionAction: {
+          type: 'string',
+          maxLength: 255,
+          description:
+            "For sequence step tasks, how to finish the sequence state: 'finish_no_reply' finishes it, 'finish_replied' finishes it as replied, anything else (or nothing) advances it.",
+        },
+        completionNote: { type: 'string', maxLength: 32000, description: "Replaces the task's note." },
+      },
+    },
+    {
+      name: 'reassignOwner',
+      optionalParams: [],
+      requiredParams: ['ownerId'],
+      paramSchemas: { ownerId: { type: 'integer', minimum: 1, description: 'The id of the new owner of the task' } },
+    },
+    {
+      name: 'reschedule',
+      optionalParams: [],
+      requiredParams: ['dueAt'],
+      paramSchemas: {
+        dueAt: {
+          type: 'string',
+          format: 'date-time',
+          description: 'The new time for the task to be due: an ISO 8601 timestamp with a time zone.',
+        },
+      },
+    },
+    {
+      name: 'snooze',
+      optionalParams: ['dueAt', 'markAsUrgent'],
+      requiredParams: [],
+      paramSchemas: {
+        dueAt: {
+          type: 'string',
+          format: 'date-time',
+          description:
+            'The new time for the task to be due; without it, a day after now or the current dueAt, whichever is later. Never earlier than the current dueAt.',
+        },
+        markAsUrgent: {
+          type: 'boolean',
+          description: 'Accepted for compatibility; Cadence has no urgency to store, so it changes nothing.',
+        },
+      },
+    },
+    {
+      name: 'updateNote',
+      optionalParams: [],
+      requiredParams: ['note'],
+      paramSchemas: { note: { type: 'string', maxLength: 32000, description: 'The note to set on the task.' } },
+    },
+    {
+      name: 'updateOpportunityAssociation',
+      optionalParams: [],
+      requiredParams: ['opportunityAssociation'],
+      paramSchemas: {
+        opportunityAssociation: {
+          type: 'string',
+          enum: ['recent_created', 'recent_updated', 'noop'],
+          description: 'The opportunity to associate with the task.',
+        },
+      },
+    },
   ],
   collectionActions: [],
 };

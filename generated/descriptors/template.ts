@@ -326,4 +326,5 @@ export const descriptor: ResourceDescriptor = {
   operations: { list: true, get: true, create: true, update: true, delete: true },
   actions: [],
   collectionActions: [],
+  listedWhen: { present: ['name'] },
 };

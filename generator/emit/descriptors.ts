@@ -31,6 +31,7 @@ export function descriptorOf(resource: ResourceModel): ResourceDescriptor {
     operations: resource.operations,
     actions: resource.actions,
     collectionActions: resource.collectionActions,
+    ...(resource.listedWhen && { listedWhen: resource.listedWhen }),
   };
 }
 

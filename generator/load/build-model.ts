@@ -1,6 +1,14 @@
 import { byCodePoint } from '../compare.js';
 import { snakeCase } from '../naming.js';
-import { SchemaFileError, type ActionModel, type AttributeModel, type OperationsModel, type RelationshipModel, type ResourceModel } from '../model.js';
+import {
+  SchemaFileError,
+  type ActionModel,
+  type AttributeModel,
+  type OperationsModel,
+  type ParamSchemaModel,
+  type RelationshipModel,
+  type ResourceModel,
+} from '../model.js';
 
 /** The shape the meta-schema guarantees; only what the model needs is typed. */
 interface RawDefinition {
@@ -36,6 +44,7 @@ interface RawLink {
   rel: string;
   optionalParams?: string[];
   requiredParams?: string[];
+  'x-paramSchemas'?: Record<string, ParamSchemaModel>;
   targetSchema?: { $ref?: string };
   'x-answer'?: ActionModel['answer'];
 }
@@ -46,6 +55,7 @@ interface RawResource {
   stability: string;
   'x-scope': string;
   'x-webhookActions': string[];
+  'x-listedWhen'?: { present: string[] };
   definitions: Record<string, RawDefinition>;
   links: RawLink[];
 }
@@ -69,6 +79,8 @@ export function buildResourceModel(file: string, json: Record<string, unknown>):
   const names = Object.keys(raw.definitions).sort(byCodePoint);
   checkProperties(file, raw.title, names, json.properties as Record<string, { $ref: string }>);
   const actions = actionsOf(file, raw.title, raw.links);
+  const attributes = names.filter((n) => !isRelationship(raw.definitions[n]!)).map((n) => attributeOf(file, n, raw.definitions[n]!, raw.definitions));
+  const listedWhen = listedWhenOf(file, raw['x-listedWhen'], attributes);
   return {
     type: raw.title,
     file,
@@ -78,11 +90,12 @@ export function buildResourceModel(file: string, json: Record<string, unknown>):
     stability: raw.stability,
     description: raw.description,
     webhookActions: raw['x-webhookActions'],
-    attributes: names.filter((n) => !isRelationship(raw.definitions[n]!)).map((n) => attributeOf(file, n, raw.definitions[n]!, raw.definitions)),
+    attributes,
     relationships: names.filter((n) => isRelationship(raw.definitions[n]!)).map((n) => relationshipOf(n, raw.definitions[n]!)),
     operations: operationsOf(raw.links),
     actions: actions.member,
     collectionActions: actions.collection,
+    ...(listedWhen && { listedWhen }),
     definition: json,
   };
 }
@@ -215,10 +228,57 @@ function actionsOf(file: string, type: string, links: RawLink[]): { member: Acti
       name,
       optionalParams: [...(link.optionalParams ?? [])].sort(byCodePoint),
       requiredParams: [...(link.requiredParams ?? [])].sort(byCodePoint),
+      paramSchemas: paramSchemasOf(file, `/links/${index}`, name, link),
       ...(target !== undefined && { target }),
       ...(link['x-answer'] !== undefined && { answer: link['x-answer'] }),
     });
   });
   const byName = (a: ActionModel, b: ActionModel) => byCodePoint(a.name, b.name);
   return { member: found.member.sort(byName), collection: found.collection.sort(byName) };
+}
+
+/**
+ * An action link's `x-paramSchemas`, sorted by name: one for every declared parameter and none
+ * for another, each with only the keywords its type has, so the engine can check every value.
+ */
+function paramSchemasOf(file: string, pointer: string, action: string, link: RawLink): Record<string, ParamSchemaModel> {
+  const given = link['x-paramSchemas'] ?? {};
+  const declared = [...(link.requiredParams ?? []), ...(link.optionalParams ?? [])];
+  for (const name of declared) {
+    if (!Object.hasOwn(given, name)) {
+      throw new SchemaFileError(
+        file,
+        `${pointer}/x-paramSchemas`,
+        `action ${action} declares parameter ${name} without its schema: x-paramSchemas needs the JSON Schema of every name in optionalParams and requiredParams`,
+      );
+    }
+  }
+  for (const [name, schema] of Object.entries(given)) {
+    const at = `${pointer}/x-paramSchemas/${name}`;
+    if (!declared.includes(name)) throw new SchemaFileError(file, at, `describes ${name}, which is in neither optionalParams nor requiredParams`);
+    const misplaced = paramKeywordsOutsideType(schema);
+    if (misplaced) throw new SchemaFileError(file, at, `${misplaced} does not apply to a parameter of type ${schema.type}`);
+  }
+  return Object.fromEntries(Object.entries(given).sort(([a], [b]) => byCodePoint(a, b)));
+}
+
+const PARAM_KEYWORDS: Record<ParamSchemaModel['type'], readonly string[]> = {
+  string: ['format', 'enum', 'maxLength'],
+  integer: ['minimum', 'maximum'],
+  boolean: [],
+  object: [],
+};
+
+/** The first keyword of `schema` its type has no use for (`minimum` on a string), if any. */
+function paramKeywordsOutsideType(schema: ParamSchemaModel): string | undefined {
+  return Object.keys(schema).find((key) => key !== 'type' && key !== 'description' && !PARAM_KEYWORDS[schema.type].includes(key));
+}
+
+/** `x-listedWhen`, once every name it gives is an attribute of the resource. */
+function listedWhenOf(file: string, given: RawResource['x-listedWhen'], attributes: readonly AttributeModel[]): ResourceModel['listedWhen'] {
+  if (given === undefined) return undefined;
+  given.present.forEach((name, index) => {
+    if (!attributes.some((a) => a.name === name)) throw new SchemaFileError(file, `/x-listedWhen/present/${index}`, `"${name}" is not an attribute of this resource`);
+  });
+  return { present: [...given.present] };
 }

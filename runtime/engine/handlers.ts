@@ -1,6 +1,6 @@
 import type { Context, Handler } from 'hono';
 import { requireScope, retryingWhenTokenStale } from '../auth/index.js';
-import { jsonApi, parseRequestBody, resourceNotFound } from '../jsonapi/index.js';
+import { ApiError, jsonApi, parseRequestBody, resourceNotFound } from '../jsonapi/index.js';
 import { parseSingleRequest } from '../query/index.js';
 import { orgScopedTransaction } from '../tenancy/index.js';
 import type { ApiEnv, EngineDependencies } from './context.js';
@@ -114,7 +114,9 @@ export function bindHandlers(module: ResourceModule, deps: EngineDependencies): 
       requireScope(auth.scopes, descriptor.scope, 'write');
       const params = actionParams(queryParams(c.req.url), declared);
       const id = pathId(c);
-      const row = await writeOne(c, actionOperation(deps.behaviours, descriptor, id, name, params));
+      const row = await writeOne(c, actionOperation(deps.behaviours, descriptor, id, name, params)).catch((error: unknown) => {
+        throw atActionParameters(error, params);
+      });
       if (!row) throw notFound(id);
       return jsonApi(c, 200, { data: render(c, row) });
     },
@@ -135,4 +137,23 @@ export function bindHandlers(module: ResourceModule, deps: EngineDependencies): 
     get: retryingWhenTokenStale(handlers.get),
     related: relatedHandler(descriptor, statements, deps),
   };
+}
+
+/**
+ * An action's write refused at a relationship that one of its parameters set, by the convention
+ * `<relationship>Id` (reassignOwner's ownerId naming no user of the org): the error names that
+ * parameter, since the request had no body for a pointer to point into.
+ */
+function atActionParameters(error: unknown, params: ReadonlyMap<string, string>): unknown {
+  if (!(error instanceof ApiError)) return error;
+  let moved = false;
+  const errors = error.errors.map((e) => {
+    const relationship = /^\/data\/relationships\/([A-Za-z0-9]+)$/.exec(e.source?.pointer ?? '')?.[1];
+    if (relationship === undefined || !params.has(`${relationship}Id`)) return e;
+    moved = true;
+    const parameter = `actionParams[${relationship}Id]`;
+    const detail = e.detail.startsWith(`${relationship} `) ? `${parameter}${e.detail.slice(relationship.length)}` : e.detail;
+    return { ...e, detail, source: { parameter } };
+  });
+  return moved ? new ApiError(error.status, errors, error.headers) : error;
 }

@@ -20,7 +20,24 @@ export interface ListResult {
 }
 
 function whereClause(request: ListRequest, descriptor: ResourceDescriptor, params: SqlParams, tables: (type: string) => ResourceDescriptor): string[] {
-  return [`t."org_id" = $1${partitionPredicate(descriptor, 't')}`, ...compileFilters(request.filters, descriptor, 't', params, '$1', tables)];
+  return [
+    `t."org_id" = $1${partitionPredicate(descriptor, 't')}`,
+    ...listedConditions(descriptor),
+    ...compileFilters(request.filters, descriptor, 't', params, '$1', tables),
+  ];
+}
+
+/**
+ * The descriptor's `listedWhen`: records without a value for one of its attributes (null, or
+ * empty text) are left out of every collection read and its count, whatever the filters say.
+ */
+function listedConditions(descriptor: ResourceDescriptor): string[] {
+  return (descriptor.listedWhen?.present ?? []).map((name) => {
+    const attribute = descriptor.attributes.find((a) => a.name === name);
+    if (!attribute) throw new Error(`${descriptor.type} is listed when ${name} is present, which is not one of its attributes`);
+    const column = `t.${quoteIdent(attribute.column)}`;
+    return attribute.type === 'string' && attribute.format === undefined ? `(${column} is not null and ${column} <> '')` : `${column} is not null`;
+  });
 }
 
 async function countMatches(tx: Transaction, request: ListRequest, descriptor: ResourceDescriptor, orgId: number, tables: (type: string) => ResourceDescriptor) {

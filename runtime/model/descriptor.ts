@@ -55,10 +55,27 @@ export interface ToManyDescriptor {
 
 export type RelationshipDescriptor = ToOneDescriptor | ToManyDescriptor;
 
+/**
+ * What the text of an action parameter must be (a link's `x-paramSchemas` entry): a string, a
+ * date-time, one of `enum`; an integer in decimal digits; true or false; or, for `object`, a
+ * deep object sent as actionParams[<name>][...] and read by the module serving the action.
+ */
+export interface ParamSchema {
+  readonly type: 'string' | 'integer' | 'boolean' | 'object';
+  readonly format?: 'date-time';
+  readonly enum?: readonly string[];
+  readonly maxLength?: number;
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly description?: string;
+}
+
 export interface ActionDescriptor {
   readonly name: string;
   readonly optionalParams: readonly string[];
   readonly requiredParams: readonly string[];
+  /** The schema of every name in optionalParams and requiredParams. */
+  readonly paramSchemas: Readonly<Record<string, ParamSchema>>;
   /** The type the action answers with, when not the resource's own (an import's bulk upsert answers with a batch). */
   readonly target?: string;
   /** What the action answers when it is no resource's record: a type and attributes without an id (an upload link). */
@@ -96,6 +113,12 @@ export interface ResourceDescriptor {
    * module that serves them mounts its own routes ahead of the resource's.
    */
   readonly collectionActions: readonly ActionDescriptor[];
+  /**
+   * Collection reads (lists, their counts, to-many related lists) show only the records with a
+   * value (not null, for text not empty) for each of these attributes: templates without a name
+   * are hidden from lists, yet read by id and linked to like any other.
+   */
+  readonly listedWhen?: { readonly present: readonly string[] };
   /**
    * Set for resources that share a table with others (custom objects): the column and value
    * that select this resource's rows, added to every statement on the table.

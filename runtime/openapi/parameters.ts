@@ -165,11 +165,12 @@ const ACTION_FILTER: JsonSchema = {
   schema: { type: 'object', additionalProperties: { anyOf: [TEXT, TEXT_LIST, { type: 'object', additionalProperties: { anyOf: [TEXT, TEXT_LIST] } }] } },
 };
 
-/** actionParams[<name>] of one action, required as the schema declares. */
+/** actionParams[<name>] of one action, required as the schema declares, each value as its x-paramSchemas entry describes it. */
 export function actionParameters(action: ActionDescriptor): JsonSchema[] {
-  const param = (name: string, required: boolean) =>
-    name === 'filter'
-      ? { name: 'actionParams[filter]', in: 'query', required, ...ACTION_FILTER }
-      : { name: `actionParams[${name}]`, in: 'query', required, schema: TEXT };
+  const param = (name: string, required: boolean): JsonSchema => {
+    if (name === 'filter') return { name: 'actionParams[filter]', in: 'query', required, ...ACTION_FILTER };
+    const { description, ...schema } = action.paramSchemas[name] ?? TEXT;
+    return { name: `actionParams[${name}]`, in: 'query', required, ...(description !== undefined && { description }), schema };
+  };
   return [...action.requiredParams.map((n) => param(n, true)), ...action.optionalParams.map((n) => param(n, false))];
 }

@@ -10,6 +10,7 @@ import { phoneNumberBehaviour } from './phone-number.js';
 import { prospectBehaviour } from './prospect.js';
 import { sequenceBehaviour } from './sequence.js';
 import { sequenceStateBehaviour } from './sequence-state.js';
+import { sequenceTemplateBehaviour } from './sequence-template.js';
 import { taskBehaviour } from './task.js';
 import { userBehaviour } from './user.js';
 import { webhookBehaviour } from './webhook.js';
@@ -29,6 +30,7 @@ export const standardBehaviours: Behaviours = withActorStamps(
       ['prospect', prospectBehaviour],
       ['sequence', sequenceBehaviour],
       ['sequenceState', sequenceStateBehaviour],
+      ['sequenceTemplate', sequenceTemplateBehaviour],
       ['task', taskBehaviour],
       ['user', userBehaviour],
       ['webhook', webhookBehaviour],

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { descriptors } from '../../generated/routes/index.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
+import { requiredActionParams } from '../helpers/samples.js';
 
 /**
  * Ids a client sends that can name no record: zero, leading zeros, and numbers past
@@ -50,7 +51,7 @@ function memberCases(): [string, PathCase][] {
     const related = d.operations.get ? d.relationships[0] : undefined;
     if (related) cases.push([`GET ${d.collection}/<id>/${related.name}`, { method: 'GET', path: (id) => `${path(id)}/${related.name}` }]);
     for (const action of d.actions) {
-      const params = action.requiredParams.map((p) => `actionParams[${p}]=x`).join('&');
+      const params = requiredActionParams(action);
       cases.push([`${action.name} on ${d.collection}`, { method: 'POST', path: (id) => `${path(id)}/actions/${action.name}${params ? `?${params}` : ''}` }]);
     }
   }

@@ -21,7 +21,7 @@ const run = promisify(execFile);
 
 interface Operation {
   operationId: string;
-  parameters?: ({ $ref: string } | { name: string; in: string; required?: boolean })[];
+  parameters?: ({ $ref: string } | { name: string; in: string; required?: boolean; schema?: unknown })[];
   security?: Record<string, string[]>[];
 }
 type OpenApi = {
@@ -144,9 +144,27 @@ describe('the document', () => {
     const markComplete = anonymous.paths['/api/v2/tasks/{id}/actions/markComplete']!.post!;
     expect(markComplete.parameters).toEqual([
       { $ref: '#/components/parameters/Id' },
-      { name: 'actionParams[completionNote]', in: 'query', required: false, schema: { type: 'string' } },
+      {
+        name: 'actionParams[completionAction]',
+        in: 'query',
+        required: false,
+        description: expect.stringContaining('finish_no_reply'),
+        schema: { type: 'string', maxLength: 255 },
+      },
+      { name: 'actionParams[completionNote]', in: 'query', required: false, description: "Replaces the task's note.", schema: { type: 'string', maxLength: 32000 } },
     ]);
     expect(markComplete.security).toEqual([{ bearerAuth: [] }, { oauth2: ['tasks.write'] }]);
+    // Each value as the link's x-paramSchemas describes it: a date-time, an id, an enum.
+    const schemasOf = (action: string) =>
+      anonymous.paths[`/api/v2/tasks/{id}/actions/${action}`]!.post!.parameters!.flatMap((p) => ('name' in p ? [[p.name, p.required, p.schema]] : []));
+    expect(schemasOf('snooze')).toEqual([
+      ['actionParams[dueAt]', false, { type: 'string', format: 'date-time' }],
+      ['actionParams[markAsUrgent]', false, { type: 'boolean' }],
+    ]);
+    expect(schemasOf('reassignOwner')).toEqual([['actionParams[ownerId]', true, { type: 'integer', minimum: 1 }]]);
+    expect(schemasOf('updateOpportunityAssociation')).toEqual([
+      ['actionParams[opportunityAssociation]', true, { type: 'string', enum: ['recent_created', 'recent_updated', 'noop'] }],
+    ]);
     const list = anonymous.paths['/api/v2/prospects']!.get!;
     const names = list.parameters!.map((p) => ('$ref' in p ? anonymous.components.parameters[p.$ref.replace('#/components/parameters/', '')].name : p.name));
     expect(names).toEqual(
@@ -244,7 +262,7 @@ const completed = must(
 );
 const bulk = must(
   await client.POST('/api/v2/batches/actions/prospectsAddTags', {
-    params: { query: { 'actionParams[filter]': { firstName: 'Grace' }, 'actionParams[skipConfirmation]': 'true' } },
+    params: { query: { 'actionParams[filter]': { firstName: 'Grace' }, 'actionParams[skipConfirmation]': true } },
     body: { data: { attributes: { tags: ['pioneer'] } } },
   }),
   'bulk action',

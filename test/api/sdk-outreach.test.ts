@@ -51,19 +51,19 @@ const NOT_SERVED: readonly { readonly operations: readonly string[]; readonly re
     ],
     reason: 'Not built yet (issue #15): Cadence has no handler for any mailbox action.',
   },
-  {
-    operations: [
-      'POST /tasks/{id}/actions/advance',
-      'POST /tasks/{id}/actions/deliver',
-      'POST /tasks/{id}/actions/reassignOwner',
-      'POST /tasks/{id}/actions/reschedule',
-      'POST /tasks/{id}/actions/updateNote',
-      'POST /tasks/{id}/actions/updateOpportunityAssociation',
-    ],
-    reason: 'Not built yet (issue #15): of the task actions Cadence handles only markComplete and snooze.',
-  },
 ];
 const NOT_SERVED_OPERATIONS = new Set(NOT_SERVED.flatMap((entry) => entry.operations));
+
+/**
+ * Actions with a required actionParams value, which these calls do not send (they send a path id
+ * and a body only): Cadence answers 400 naming the parameter, as the reference requires it.
+ */
+const REQUIRED_PARAMS_UNSENT = new Map([
+  ['POST /tasks/{id}/actions/reassignOwner', 'actionParams[ownerId]'],
+  ['POST /tasks/{id}/actions/reschedule', 'actionParams[dueAt]'],
+  ['POST /tasks/{id}/actions/updateNote', 'actionParams[note]'],
+  ['POST /tasks/{id}/actions/updateOpportunityAssociation', 'actionParams[opportunityAssociation]'],
+]);
 
 /** The package pins its document; "all 178 of its operations" is what the interop issue reported. */
 const SDK_OPERATIONS = 178;
@@ -250,8 +250,16 @@ describe('@opensdks/sdk-outreach against Cadence', () => {
   });
 
   it('gets 2xx, or 422 for a body or state the server refuses, from every operation Cadence serves', () => {
-    const unexpected = outcomes.filter((o) => !NOT_SERVED_OPERATIONS.has(nameOf(o.operation)) && !(o.status < 300 || o.status === 422));
+    const expected = (o: Outcome) => NOT_SERVED_OPERATIONS.has(nameOf(o.operation)) || REQUIRED_PARAMS_UNSENT.has(nameOf(o.operation));
+    const unexpected = outcomes.filter((o) => !expected(o) && !(o.status < 300 || o.status === 422));
     expect(unexpected.map((o) => `${o.status} ${nameOf(o.operation)} ${JSON.stringify(o.error)}`)).toEqual([]);
+  });
+
+  it('gets 400 naming the parameter from each action whose required actionParams value was not sent', () => {
+    const answered = outcomes.filter((o) => REQUIRED_PARAMS_UNSENT.has(nameOf(o.operation)));
+    expect(answered.map((o) => [nameOf(o.operation), o.status, (o.error as { errors?: { source?: unknown }[] })?.errors?.[0]?.source]).sort()).toEqual(
+      [...REQUIRED_PARAMS_UNSENT].map(([name, parameter]) => [name, 400, { parameter }]).sort(),
+    );
   });
 
   it('gets 404 for exactly the operations on the list of those Cadence does not serve', () => {

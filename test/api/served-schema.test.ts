@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ParamSchema } from '../../runtime/model/descriptor.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
+import { requiredActionParams } from '../helpers/samples.js';
 
 /** GET /api/v2/schema advertises what clients can call, and nothing they cannot. */
 
@@ -16,6 +18,7 @@ interface Link {
   rel: string;
   method: string;
   requiredParams?: string[];
+  'x-paramSchemas'?: Record<string, ParamSchema>;
 }
 
 async function actionLinks(): Promise<Link[]> {
@@ -30,7 +33,9 @@ describe('action links', () => {
     const actions = (await actionLinks()).filter((link) => link.href.includes('/{:id}/'));
     expect(actions.map((a) => a.href)).toContain('/api/v2/tasks/{:id}/actions/snooze');
     for (const action of actions) {
-      const path = action.href.replace('{:id}', '987654');
+      // Required parameters, with values their served x-paramSchemas accept, so that only the id is wrong.
+      const query = requiredActionParams({ requiredParams: action.requiredParams ?? [], paramSchemas: action['x-paramSchemas'] ?? {} });
+      const path = `${action.href.replace('{:id}', '987654')}${query ? `?${query}` : ''}`;
       const response = await api.request(action.method, path);
       expect(response.status, path).toBe(404);
       expect(response.body.errors[0].detail, path).toMatch(/^No \w+ with id 987654 exists$/);

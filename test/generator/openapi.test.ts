@@ -95,7 +95,7 @@ describe('operations: the paths a resource gets', () => {
       name: 'actions',
       given: {
         operations: { list: false, get: false, create: false, update: false, delete: false },
-        actions: [{ name: 'spin', optionalParams: [], requiredParams: [] }],
+        actions: [{ name: 'spin', optionalParams: [], requiredParams: [], paramSchemas: {} }],
       },
       want: ['POST /api/v2/widgets/{id}/actions/spin widget.actions.spin'],
     },
@@ -103,7 +103,7 @@ describe('operations: the paths a resource gets', () => {
       name: 'collection actions',
       given: {
         operations: { list: false, get: false, create: false, update: false, delete: false },
-        collectionActions: [{ name: 'spinAll', optionalParams: [], requiredParams: [] }],
+        collectionActions: [{ name: 'spinAll', optionalParams: [], requiredParams: [], paramSchemas: {} }],
       },
       want: ['POST /api/v2/widgets/actions/spinAll widget.collectionActions.spinAll'],
     },
@@ -188,14 +188,25 @@ describe('query parameters of a collection', () => {
 });
 
 describe('actions', () => {
-  const cases: { name: string; given: { optionalParams: string[]; requiredParams: string[] }; want: Json[] }[] = [
-    { name: 'no parameters', given: { optionalParams: [], requiredParams: [] }, want: [] },
+  const cases: { name: string; given: Pick<ActionModel, 'optionalParams' | 'requiredParams' | 'paramSchemas'>; want: Json[] }[] = [
+    { name: 'no parameters', given: { optionalParams: [], requiredParams: [], paramSchemas: {} }, want: [] },
     {
-      name: 'required before optional',
-      given: { optionalParams: ['note'], requiredParams: ['count'] },
+      name: 'required before optional, each value as its x-paramSchemas entry says, its description on the parameter',
+      given: {
+        optionalParams: ['dueAt', 'note', 'urgent'],
+        requiredParams: ['count'],
+        paramSchemas: {
+          count: { type: 'integer', minimum: 1 },
+          dueAt: { type: 'string', format: 'date-time', description: 'When it is due.' },
+          note: { type: 'string', maxLength: 10 },
+          urgent: { type: 'boolean' },
+        },
+      },
       want: [
-        { name: 'actionParams[count]', in: 'query', required: true, schema: { type: 'string' } },
-        { name: 'actionParams[note]', in: 'query', required: false, schema: { type: 'string' } },
+        { name: 'actionParams[count]', in: 'query', required: true, schema: { type: 'integer', minimum: 1 } },
+        { name: 'actionParams[dueAt]', in: 'query', required: false, description: 'When it is due.', schema: { type: 'string', format: 'date-time' } },
+        { name: 'actionParams[note]', in: 'query', required: false, schema: { type: 'string', maxLength: 10 } },
+        { name: 'actionParams[urgent]', in: 'query', required: false, schema: { type: 'boolean' } },
       ],
     },
   ];
@@ -212,11 +223,15 @@ describe('collection actions', () => {
   const cases: { name: string; given: Partial<ActionModel>; parameters: Json[]; response: string; scopes: string[] }[] = [
     {
       name: 'filter as a deep object, required before optional; answers with its own type',
-      given: { optionalParams: ['filter', 'skipConfirmation'], requiredParams: ['objectName'] },
+      given: {
+        optionalParams: ['filter', 'skipConfirmation'],
+        requiredParams: ['objectName'],
+        paramSchemas: { filter: { type: 'object' }, objectName: { type: 'string' }, skipConfirmation: { type: 'boolean' } },
+      },
       parameters: [
         { name: 'actionParams[objectName]', in: 'query', required: true, schema: { type: 'string' } },
         filter,
-        { name: 'actionParams[skipConfirmation]', in: 'query', required: false, schema: { type: 'string' } },
+        { name: 'actionParams[skipConfirmation]', in: 'query', required: false, schema: { type: 'boolean' } },
       ],
       response: 'widget.document',
       scopes: ['widgets.read', 'widgets.write'],
@@ -230,7 +245,7 @@ describe('collection actions', () => {
     },
   ];
   test.each(cases)('$name', ({ given, parameters, response, scopes }) => {
-    const action = { name: 'spinAll', optionalParams: [], requiredParams: [], ...given };
+    const action = { name: 'spinAll', optionalParams: [], requiredParams: [], paramSchemas: {}, ...given };
     const document = documentOf(resource('widget', { collectionActions: [action] }), resource('gadget'));
     const post = (document.paths['/api/v2/widgets/actions/spinAll'] as Json).post;
     expect(post.parameters).toEqual(parameters.map((p) => expect.objectContaining(p)));

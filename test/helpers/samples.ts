@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { descriptors } from '../../generated/routes/index.js';
-import type { AttributeDescriptor, ResourceDescriptor, ToOneDescriptor } from '../../runtime/model/descriptor.js';
+import type { ActionDescriptor, AttributeDescriptor, ParamSchema, ResourceDescriptor, ToOneDescriptor } from '../../runtime/model/descriptor.js';
 import schemaDocument from '../../generated/schema.json' with { type: 'json' };
 import type { TestApi } from './api.js';
 
@@ -42,6 +42,19 @@ export function sampleValue(resourceType: string, a: AttributeDescriptor, varian
   };
   if (a.type === 'array') return [item(definition.items.type, definition.items.format)];
   return item(a.type, a.format);
+}
+
+/** Text an action parameter's schema accepts, as it goes in a query string. */
+export function sampleParamValue(schema: ParamSchema): string {
+  if (schema.type === 'integer') return String(Math.max(schema.minimum ?? 1, 1));
+  if (schema.type === 'boolean') return 'true';
+  if (schema.format === 'date-time') return '2030-01-15T09:30:00Z';
+  return schema.enum?.[0] ?? 'x';
+}
+
+/** `actionParams[<name>]=<value>` for each of an action's required parameters, joined for a query string. */
+export function requiredActionParams(action: Pick<ActionDescriptor, 'requiredParams' | 'paramSchemas'>): string {
+  return action.requiredParams.map((name) => `actionParams[${name}]=${encodeURIComponent(sampleParamValue(action.paramSchemas[name]!))}`).join('&');
 }
 
 export function writableAttributes(d: ResourceDescriptor): AttributeDescriptor[] {

@@ -15,7 +15,7 @@ function declaring(type: string, names: string[]): ResourceDescriptor {
     relationships: [],
     operations: { list: true, get: true, create: false, update: false, delete: false },
     actions: [],
-    collectionActions: names.map((name) => ({ name, optionalParams: [], requiredParams: [] })),
+    collectionActions: names.map((name) => ({ name, optionalParams: [], requiredParams: [], paramSchemas: {} })),
   };
 }
 
@@ -71,7 +71,10 @@ describe('checkDeclaredActions', () => {
     const batch = descriptors.get('batch')!;
     const changed = new Map(descriptors).set('batch', {
       ...batch,
-      collectionActions: [...batch.collectionActions.filter((a) => a.name !== 'prospectsPauseAll'), { name: 'prospectsExplode', optionalParams: [], requiredParams: [] }],
+      collectionActions: [
+        ...batch.collectionActions.filter((a) => a.name !== 'prospectsPauseAll'),
+        { name: 'prospectsExplode', optionalParams: [], requiredParams: [], paramSchemas: {} },
+      ],
     });
     expect(() => checkDeclaredActions(changed)).toThrow(
       [

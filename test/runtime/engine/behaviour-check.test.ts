@@ -22,7 +22,7 @@ const door: ResourceDescriptor = {
     { kind: 'toMany', name: 'keys', target: 'key', inverse: 'door' },
   ],
   operations: { list: true, get: true, create: true, update: true, delete: true },
-  actions: [{ name: 'open', optionalParams: [], requiredParams: [] }],
+  actions: [{ name: 'open', optionalParams: [], requiredParams: [], paramSchemas: {} }],
   collectionActions: [],
 };
 

@@ -71,7 +71,7 @@ describe('review', () => {
       return writer.write(scope, [create('Other'), create('Acme'), create('Third')]);
     });
     expect(outcomes.map((o) => o.status)).toEqual(['written', 'refused', 'written']);
-    const refusal = outcomes[1] as { status: 'refused'; error: { status: number; errors: unknown[] } };
+    const refusal = outcomes[1] as { status: 'refused'; error: { status: number; errors: readonly unknown[] } };
     expect(refusal.error.status).toBe(422);
     expect(refusal.error.errors).toEqual([expect.objectContaining({ source: { pointer: '/data/attributes/name' }, detail: expect.stringMatching(/^taken by \d+$/) })]);
     expect(seen).toEqual([0, 1]);

@@ -45,7 +45,17 @@ export const descriptor: ResourceDescriptor = {
   operations: { list: true, get: true, create: true, update: false, delete: false },
   actions: [],
   collectionActions: [
-    { name: 'archiveAll', optionalParams: ['filter', 'skipConfirmation'], requiredParams: ['reason'] },
-    { name: 'exportAll', optionalParams: [], requiredParams: [], target: 'gadget' },
+    {
+      name: 'archiveAll',
+      optionalParams: ['filter', 'skipConfirmation'],
+      requiredParams: ['reason'],
+      paramSchemas: {
+        filter: { type: 'object' },
+        reason: { type: 'string', enum: ['expired', 'duplicate'] },
+        skipConfirmation: { type: 'boolean' },
+      },
+    },
+    { name: 'exportAll', optionalParams: [], requiredParams: [], paramSchemas: {}, target: 'gadget' },
   ],
+  listedWhen: { present: ['name'] },
 };
