@@ -382,4 +382,21 @@ describe('calls and tasks', () => {
     const events = await api.sql`select name from events where resource_type = 'task' and resource_id = ${taskId} order by id`;
     expect(events.map((e) => e.name)).toContain('task_completed');
   });
+
+  it('a call with meta.complete on a task already completed is stored, and the task stays as it was', async () => {
+    const taskId = await task();
+    expect((await api.request('POST', `/api/v2/tasks/${taskId}/actions/markComplete?actionParams[completionNote]=First`)).status).toBe(200);
+    const before = (await api.request('GET', `/api/v2/tasks/${taskId}`)).body.data.attributes;
+    const call = await api.request('POST', '/api/v2/calls', {
+      body: {
+        data: {
+          type: 'call',
+          attributes: { direction: 'outbound', outcome: 'completed' },
+          relationships: { task: { data: { type: 'task', id: taskId }, meta: { complete: true } } },
+        },
+      },
+    });
+    expect(call.status, JSON.stringify(call.body)).toBe(201);
+    expect((await api.request('GET', `/api/v2/tasks/${taskId}`)).body.data.attributes).toEqual(before);
+  });
 });
