@@ -2,7 +2,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StartedWorker } from '../../runtime/jobs/index.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { create, eventsOf, freshOrg, newUserId, runAction, type OrgClient } from '../helpers/bulk-actions.js';
-import { advance, enrol, listOf, MINUTE, pendingSteps, SimulatedClock, sequenceWith, startClockedWorker, stateOf, stepsSettled } from '../helpers/sequences.js';
+import {
+  advance,
+  enrol,
+  listOf,
+  MINUTE,
+  pendingSteps,
+  releaseDueSteps,
+  SimulatedClock,
+  sequenceWith,
+  startClockedWorker,
+  stateOf,
+  stepsSettled,
+} from '../helpers/sequences.js';
 import { until } from '../helpers/wait.js';
 import { makeCertificate, type TestCertificate } from '../runtime/webhooks/certificates.js';
 import { startReceiver, type Receiver } from '../runtime/webhooks/receivers.js';
@@ -238,8 +250,11 @@ describe('webhooks', () => {
       { stepType: 'task', interval: 0 },
     ]);
     const stateId = (await enrol(org, await prospect(org), fixture)).body.data.id;
-    await advance(api, clock, 0);
-    const task = await until('the task step', async () => (await tasksOf(org, stateId))[0]);
+    // The e-mail step runs, and schedules the task step for the same simulated moment.
+    const task = await until('the task step', async () => {
+      await releaseDueSteps(api, clock);
+      return (await tasksOf(org, stateId))[0];
+    });
     expect((await org.request('POST', `/api/v2/tasks/${task.id}/actions/markComplete?actionParams[completionNote]=Done`)).status).toBe(200);
     const delivered = () => receiver.requests.filter((r) => r.path === `/sequences-${org.orgId}`).map((r) => JSON.parse(r.body.toString()));
     const deliveries = await until('three deliveries', () => (delivered().length >= 3 ? delivered() : undefined));
@@ -249,5 +264,51 @@ describe('webhooks', () => {
       ['task.completed', Number(task.id)],
     ]);
     expect(deliveries.find((d) => d.meta.eventName === 'task.completed').data.attributes).toMatchObject({ completed: true, state: 'completed', note: 'Done' });
+  });
+});
+
+describe('manual e-mail steps', () => {
+  it('draft a mailing with the task; deliver schedules it and puts the task in progress; advance moves the state on', async () => {
+    const org = await freshOrg(api, 'Manual e-mail');
+    const owner = await newUserId(api, org);
+    const fixture = await sequenceWith(org, owner, 'interval', [
+      { stepType: 'manual_email', interval: 0 },
+      { stepType: 'call', interval: 0 },
+      { stepType: 'task', interval: 0 },
+    ]);
+    const [, call] = fixture.steps as [number, number, number];
+    const stateId = (await enrol(org, await prospect(org), fixture)).body.data.id;
+    await advance(api, clock, 0);
+    const emailTask = await until('the e-mail task', async () => (await tasksOf(org, stateId))[0]);
+    expect(emailTask.attributes).toMatchObject({ action: 'email', taskType: 'sequence_step_email', state: 'incomplete' });
+    const mailingId = emailTask.relationships.mailing.data.id;
+    expect((await org.request('GET', `/api/v2/mailings/${mailingId}`)).body.data.attributes).toMatchObject({
+      state: 'drafted',
+      subject: 'Hello',
+      mailingType: 'sequence',
+    });
+
+    const delivered = await org.request('POST', `/api/v2/tasks/${emailTask.id}/actions/deliver`);
+    expect(delivered.status, JSON.stringify(delivered.body)).toBe(200);
+    expect(delivered.body.data.attributes.state).toBe('in progress');
+    expect((await org.request('GET', `/api/v2/mailings/${mailingId}`)).body.data.attributes).toMatchObject({
+      state: 'scheduled',
+      scheduledAt: clock.now().toISOString(),
+    });
+    // Until the mailing is delivered the state stays on the e-mail step; advance moves it on.
+    expect((await stateOf(org, stateId)).step).toBe(fixture.steps[0]);
+    const advanced = await org.request('POST', `/api/v2/tasks/${emailTask.id}/actions/advance`);
+    expect(advanced.status, JSON.stringify(advanced.body)).toBe(200);
+    expect((await stateOf(org, stateId)).step).toBe(call);
+
+    // markComplete with completionAction finish_replied ends the state as replied.
+    await advance(api, clock, 0);
+    const callTask = await until('the call task', async () => (await tasksOf(org, stateId)).find((t) => t.attributes.action === 'call'));
+    const finished = await org.request('POST', `/api/v2/tasks/${callTask.id}/actions/markComplete?actionParams[completionAction]=finish_replied`);
+    expect(finished.status).toBe(200);
+    const state = await stateOf(org, stateId);
+    expect(state.state).toBe('finished');
+    expect(state.attributes.repliedAt).toBe(clock.now().toISOString());
+    expect((await pendingSteps(api)).get(stateId)).toBeUndefined();
   });
 });
