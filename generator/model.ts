@@ -2,6 +2,7 @@
  * The generator's internal model: what the loader makes of schema/ and every emitter reads.
  * It is read-only and already checked, so emitters never re-validate.
  */
+import type { ParamSchema } from '../runtime/model/descriptor.js';
 
 export type ScalarType = 'string' | 'integer' | 'number' | 'boolean' | 'object';
 export type AttributeType = ScalarType | 'array';
@@ -75,16 +76,8 @@ export interface ActionModel {
   readonly answer?: ActionAnswerModel;
 }
 
-/** What an action parameter's text must be (the meta-schema's paramSchema). */
-export interface ParamSchemaModel {
-  readonly type: 'string' | 'integer' | 'boolean' | 'object';
-  readonly format?: 'date-time';
-  readonly enum?: readonly string[];
-  readonly maxLength?: number;
-  readonly minimum?: number;
-  readonly maximum?: number;
-  readonly description?: string;
-}
+/** What an action parameter's text must be (the meta-schema's paramSchema): the runtime's own type. */
+export type ParamSchemaModel = ParamSchema;
 
 /** A document whose data has a type and attributes but no id (SPEC.md "Upload and validation results"). */
 export interface ActionAnswerModel {
