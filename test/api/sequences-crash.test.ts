@@ -37,17 +37,27 @@ async function runsByStep(orgId: number): Promise<Map<number, number>> {
 }
 
 /**
- * Once `ready` says so of the runs so far, kills a worker that holds a step job; the runs of
- * each step once it has exited (a transaction it had not committed never will be).
+ * Once `ready` says so of the runs so far, kills a worker that holds a step job; the victim, and
+ * the runs of each step once it has exited (a transaction it had not committed never will be).
  */
-async function killBetweenSteps(orgId: number, what: string, ready: (runs: Map<number, number>) => boolean): Promise<Map<number, number>> {
+async function killBetweenSteps(
+  orgId: number,
+  what: string,
+  ready: (runs: Map<number, number>) => boolean,
+): Promise<{ victim: WorkerProcess; runs: Map<number, number> }> {
   const victim: WorkerProcess = await until(
     `a worker holding a step job once ${what}`,
     async () => (ready(await runsByStep(orgId)) ? workers.holding(api.sql, SEQUENCE_STEP_TASK) : undefined),
     90_000,
   );
   await workers.kill(victim);
-  return runsByStep(orgId);
+  return { victim, runs: await runsByStep(orgId) };
+}
+
+/** The ids of the dead workers whose locked jobs the live ones released, from their log lines. */
+function releasedWorkers(...survivors: WorkerProcess[]): Set<string> {
+  const lines = survivors.flatMap((w) => w.process.stdout().split('\n')).filter((line) => line.includes('released the jobs of workers'));
+  return new Set(lines.flatMap((line) => (JSON.parse(line) as { workers: string[] }).workers));
 }
 
 /** How often each value occurs, for one readable assertion over thousands of records. */
@@ -66,7 +76,7 @@ it('workers SIGKILLed between steps: every step of every state still runs exactl
     'interval',
     Array.from({ length: STEPS }, () => ({ stepType: 'auto_email', interval: 0 })),
   );
-  const [first, second, last] = fixture.steps as [number, number, number];
+  const [, second, last] = fixture.steps as [number, number, number];
   // The prospects are fixtures (one statement); their enrolment goes through the API and a worker.
   await api.sql`
     insert into prospects (org_id, first_name, last_name, emails)
@@ -80,12 +90,12 @@ it('workers SIGKILLed between steps: every step of every state still runs exactl
   });
   expect(enrolment.status, JSON.stringify(enrolment.body)).toBe(200);
 
-  // First kill: every state past its first step, some past the second, some not.
-  const atFirstKill = await killBetweenSteps(org.orgId, 'a third of the states ran step 2', (runs) => (runs.get(second) ?? 0) >= STATES / 3);
-  await workers.start();
+  // First kill: some states past their second step, others not.
+  const firstKill = await killBetweenSteps(org.orgId, 'a third of the states ran step 2', (runs) => (runs.get(second) ?? 0) >= STATES / 3);
+  const secondWorker = await workers.start();
   // Second kill: some states finished, some not.
-  const atSecondKill = await killBetweenSteps(org.orgId, 'a third of the states ran step 3', (runs) => (runs.get(last) ?? 0) >= STATES / 3);
-  await workers.start();
+  const secondKill = await killBetweenSteps(org.orgId, 'a third of the states ran step 3', (runs) => (runs.get(last) ?? 0) >= STATES / 3);
+  const thirdWorker = await workers.start();
   try {
     await until('every state to have run every step', async () => ((await runsByStep(org.orgId)).get(last) === STATES ? true : undefined), 90_000);
     expect((await settled(org, enrolment.body.data.id)).attributes).toMatchObject({ state: 'finished', total: STATES, failures: 0 });
@@ -94,15 +104,16 @@ it('workers SIGKILLed between steps: every step of every state still runs exactl
   }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const shown = (runs: Map<number, number>) => fixture.steps.map((s) => runs.get(s) ?? 0).join('/');
-  console.info(`${STATES} states x ${STEPS} steps in ${seconds} s; runs of steps 1/2/3 when killed: ${shown(atFirstKill)} and ${shown(atSecondKill)}`);
+  console.info(`${STATES} states x ${STEPS} steps in ${seconds} s; runs of steps 1/2/3 when killed: ${shown(firstKill.runs)} and ${shown(secondKill.runs)}`);
 
   // Both kills landed between steps: some states had moved on, others had not.
-  expect(atFirstKill.get(first)).toBe(STATES);
-  expect(atFirstKill.get(second)).toBeGreaterThan(0);
-  expect(atFirstKill.get(second)).toBeLessThan(STATES);
-  expect(atSecondKill.get(last)).toBeGreaterThan(0);
-  expect(atSecondKill.get(last)).toBeLessThan(STATES);
+  expect(firstKill.runs.get(second)).toBeGreaterThan(0);
+  expect(firstKill.runs.get(second)).toBeLessThan(STATES);
+  expect(secondKill.runs.get(last)).toBeGreaterThan(0);
+  expect(secondKill.runs.get(last)).toBeLessThan(STATES);
   expect(workers.killed.size).toBe(2);
+  // And in the middle of a step: each victim died holding a job, which a live worker released to run again.
+  expect(releasedWorkers(secondWorker, thirdWorker)).toEqual(new Set([firstKill.victim.workerId, secondKill.victim.workerId]));
 
   // Every state finished.
   const states = await everyPage(org, `sequenceStates?filter[sequence][id]=${fixture.sequence}`);
