@@ -11,11 +11,13 @@
  * upserts through one `cadence worker` against plain SQL upserts), in orgs the reads do not use,
  * and bulk actions (modify and destroy over 100,000 prospects of orgs of their own, through one
  * `cadence worker`, against plain UPDATE and DELETE statements), and a CSV import (100,000
- * prospects through the five import steps over HTTP and one `cadence worker`, against COPY).
- * BENCH_ONLY=prospects,custom,webhooks,writes,bulkActions,imports runs only some parts.
+ * prospects through the five import steps over HTTP and one `cadence worker`, against COPY), and
+ * sequence steps (10,000 states whose step is due at the same moment, run by one `cadence worker`).
+ * BENCH_ONLY=prospects,custom,webhooks,writes,bulkActions,imports,sequences runs only some parts.
  *
  * BENCH_PROSPECTS_PER_ORG, BENCH_CUSTOM_RECORDS_PER_ORG, BENCH_SECONDS, BENCH_WEBHOOK_EVENTS,
- * BENCH_WEBHOOK_WRITES, BENCH_UPSERT_RECORDS, BENCH_ACTIONS_RECORDS and IMPORT_RECORDS shrink a run for trying the benchmark itself out.
+ * BENCH_WEBHOOK_WRITES, BENCH_UPSERT_RECORDS, BENCH_ACTIONS_RECORDS, IMPORT_RECORDS and
+ * BENCH_SEQUENCE_STATES shrink a run for trying the benchmark itself out.
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +30,7 @@ import { openBenchDatabase, type BenchDatabase } from './database.js';
 import { measure, stopLoad, type LoadResult, type Target } from './load.js';
 import { MAX_ACTION_RECORDS, runBulkActions } from './bulk-actions.js';
 import { runImports } from './imports.js';
+import { runSequences } from './sequences.js';
 import { benchParts } from './parts.js';
 import { killChildren, sampleRss, startChildServer, type ChildServer } from './processes.js';
 import {
@@ -43,6 +46,7 @@ import {
   bulkUpsertTable,
   importsTable,
   importsTargetLines,
+  sequencesTable,
   bulkUpsertTargetLine,
   singleCreateTable,
   singleCreateTargetLine,
@@ -79,13 +83,15 @@ const UPSERT_WEBHOOK = process.env.BENCH_UPSERT_WEBHOOK !== '0';
 const ACTIONS_RECORDS = Math.min(Number(process.env.BENCH_ACTIONS_RECORDS || MAX_ACTION_RECORDS), MAX_ACTION_RECORDS);
 /** Rows of the CSV the imports part imports (and of each of its COPY ceilings). */
 const IMPORT_RECORDS = Number(process.env.IMPORT_RECORDS || 100_000);
+/** Sequence states whose step is due at the same moment, one prospect each. */
+const SEQUENCE_STATES = Number(process.env.BENCH_SEQUENCE_STATES || 10_000);
 /**
  * The orgs (indexes into the seeded ones) the writes part writes to, none of them the org the
  * reads use: single creates (both servers), the bulk upsert through Cadence, and the ceiling's
  * two bulk runs, one before Cadence's and one after.
  */
 const WRITE_ORGS = { single: 9, bulk: 6, bulkCeiling: [7, 8] };
-/** Which parts run: BENCH_ONLY=prospects,custom,webhooks,writes,bulkActions,imports (any of them); all when unset. */
+/** Which parts run: BENCH_ONLY=prospects,custom,webhooks,writes,bulkActions,imports,sequences (any of them); all when unset. */
 const PARTS = (() => {
   try {
     return benchParts(process.env.BENCH_ONLY);
@@ -398,6 +404,35 @@ async function importsPart(state: RunState, database: BenchDatabase, cadenceServ
   }
 }
 
+/** STATES sequence steps due at the same moment through one worker, in new orgs. */
+async function sequencesPart(state: RunState, database: BenchDatabase, cadenceServer: ChildServer): Promise<() => void> {
+  print(`\nsequences: ${SEQUENCE_STATES} states whose step is due at the same moment, in new orgs; ${machineLoad()}`);
+  const sql = connectDatabase(database.url, { max: 1 });
+  try {
+    const result = await runSequences({
+      apiUrl: cadenceServer.url,
+      states: SEQUENCE_STATES,
+      sql,
+      workerEnv: (extra) => serverEnv(database.url, extra),
+      cwd: REPO_ROOT,
+      print,
+    });
+    return () => {
+      print(
+        `\n## Sequence steps\n\n${SEQUENCE_STATES} states enrolled by prospectsAddToSequence, their second \`auto_email\` step made due at one instant, timed from that instant until every one has run (sequence_step_runs); lateness = ran_at - due_at of each step\n`,
+      );
+      print(sequencesTable(result));
+    };
+  } catch (error) {
+    if (state.interrupted) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    print(`  sequences not measured: ${message}`);
+    return () => print(`\n## Sequence steps\n\nnot measured: ${message}`);
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
+
 async function run(state: RunState): Promise<void> {
   const started = performance.now();
   print(`parts: ${[...PARTS].join(', ')}; ${machineLoad()}`);
@@ -449,6 +484,7 @@ async function run(state: RunState): Promise<void> {
   writesRss?.stop();
   if (PARTS.has('bulkActions')) reports.push(await bulkActionsPart(state, database, cadenceServer));
   if (PARTS.has('imports')) reports.push(await importsPart(state, database, cadenceServer));
+  if (PARTS.has('sequences')) reports.push(await sequencesPart(state, database, cadenceServer));
   rss.stop();
 
   for (const report of reports) report();

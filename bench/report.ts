@@ -5,6 +5,7 @@ import type { CustomPairResult } from './custom-scenarios.js';
 import type { ImportsResult } from './imports.js';
 import type { LoadResult } from './load.js';
 import type { Scenario } from './scenarios.js';
+import type { SequencesResult } from './sequences.js';
 import type { ConfigurationResult, LatencyResult, WebhookResult } from './webhooks.js';
 import type { BulkUpsertResult, SingleCreateResult } from './writes.js';
 
@@ -434,4 +435,29 @@ export function importsTargetLines(result: ImportsResult): string[] {
     `- CSV import >= ${IMPORT_TARGET}x COPY rows/s: ${verdict(ratio >= IMPORT_TARGET && complete, `${number(ratio, 2)}x${incomplete}`)}`,
     `- worker RSS growth during import < ${IMPORT_RSS_GROWTH_TARGET_MB} MB: ${verdict(growth < IMPORT_RSS_GROWTH_TARGET_MB && complete, `${number(growth)} MB, ${number(run.rssBaselineMb)} -> ${number(run.rssPeakMb)} MB${incomplete}`)}`,
   ];
+}
+
+/** Sequence steps due at the same moment (issue #15): no fixed target, the figures are reported. */
+export function sequencesTable(result: SequencesResult): string {
+  const { run } = result;
+  const rows: string[][] = [];
+  const seconds = (ms: number) => `${number(ms / 1000, 2)} s`;
+  if (run) {
+    rows.push(
+      [
+        'enrolment (not timed): prospectsAddToSequence POST to batch finished / to every first step run',
+        `${number(run.enrolmentSeconds, 1)} s / ${number(run.firstStepsSeconds, 1)} s`,
+      ],
+      ['second steps due at the same moment (distinct due_at among them)', `${number(run.states)} (${number(run.distinctDueAt)})`],
+      ['**run-at to every step run**', `${number(run.seconds, 1)} s for ${number(run.ran)} steps, **${number(run.stepsPerSecond)} steps/s**`],
+      [
+        'lateness (ran_at - due_at): p50 / **p99** / max (min)',
+        `${seconds(run.lateness.p50Ms)} / **${seconds(run.lateness.p99Ms)}** / ${seconds(run.lateness.maxMs)} (${seconds(run.lateness.minMs)})`,
+      ],
+      ['states finished / mailings of the org (SQL)', `${number(run.finished)} / ${number(run.mailings)}`],
+      ['worker during the timing: CPU / peak RSS', `${number(run.workerCpuSeconds, 1)} s / ${number(run.workerRssMb)} MB`],
+    );
+  }
+  for (const error of result.errors) rows.push(['not measured', error]);
+  return table([`Sequence steps, one \`cadence worker\` (WORKER_CONCURRENCY=${result.concurrency})`, ''], rows);
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../helpers/api.js';
-import { startCadence, type RunningCadence } from '../helpers/cli.js';
 import { until } from '../helpers/wait.js';
+import { FAST_LIVENESS, WorkerProcesses } from '../helpers/worker-processes.js';
 
 /**
  * Bulk actions written by real `cadence worker` processes. A 50,000-prospect modify survives two
@@ -14,35 +14,18 @@ import { until } from '../helpers/wait.js';
 const CRASH_RECORDS = 50_000;
 const CANCEL_RECORDS = 10_000;
 const CHUNK = 1000;
-// Heartbeats every 0.5 s, stale after 2 s: a dead worker's chunk runs again within seconds.
-const FAST_LIVENESS = { WORKER_HEARTBEAT_MS: '500', WORKER_STALE_AFTER_MS: '2000', WORKER_CONCURRENCY: '2' };
 const MODIFY = '/api/v2/batches/actions/prospectsBulkModify?actionParams[skipConfirmation]=true';
 
 let api: TestApi;
-const workers: { process: RunningCadence; workerId: string }[] = [];
-const killed = new Set<string>();
+const workers = new WorkerProcesses(() => api.databaseUrl);
 
 beforeAll(async () => {
   api = await startTestApi();
 });
 afterAll(async () => {
-  for (const w of workers) w.process.kill();
+  workers.killAll();
   await api?.close();
 });
-
-async function startWorkerProcess(env: Record<string, string> = FAST_LIVENESS) {
-  const process = startCadence(api.databaseUrl, ['worker'], env);
-  const started = JSON.parse(await process.waitForLine(/"worker started"/));
-  await process.waitForLine(/looking for jobs/);
-  const worker = { process, workerId: started.workerId as string };
-  workers.push(worker);
-  return worker;
-}
-
-/** Stops every worker still running, so that the next test's workers are the only ones. */
-async function stopAllWorkers() {
-  for (const w of workers.splice(0)) await w.process.stop();
-}
 
 /** Prospects straight into the database (one statement), with no title and no events of their own. */
 async function insertProspects(orgId: number, count: number) {
@@ -58,13 +41,6 @@ async function batch(id: string, token?: string) {
   return body.data.attributes;
 }
 
-/** The workers holding a chunk job now. The public jobs view has no payload; the lock is enough. */
-async function chunkHolders(): Promise<string[]> {
-  const rows = await api.sql<{ locked_by: string }[]>`
-    select locked_by from graphile_worker.jobs where task_identifier = 'bulk_action_chunk' and locked_by is not null`;
-  return rows.map((r) => r.locked_by);
-}
-
 async function chunkJobsLeft(): Promise<number> {
   const [row] = await api.sql<{ n: number }[]>`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'bulk_action_chunk'`;
   return row!.n;
@@ -77,13 +53,11 @@ async function killMidBatch(batchId: string, doneAtLeast: number): Promise<{ don
     async () => {
       const { total, pending } = await batch(batchId);
       if (total - pending < doneAtLeast) return undefined;
-      const holders = await chunkHolders();
-      return workers.find((w) => holders.includes(w.workerId) && !killed.has(w.workerId));
+      return workers.holding(api.sql, 'bulk_action_chunk');
     },
     120_000,
   );
-  victim.process.kill();
-  killed.add(victim.workerId);
+  await workers.kill(victim);
   const { total, pending } = await batch(batchId);
   return { done: total - pending };
 }
@@ -144,12 +118,12 @@ it('workers SIGKILLed twice during a 50,000-prospect modify: every prospect chan
 
   try {
     const started = performance.now();
-    await startWorkerProcess();
-    await startWorkerProcess();
+    await workers.start();
+    await workers.start();
     const first = await killMidBatch(batchId, 1);
-    await startWorkerProcess();
+    await workers.start();
     const second = await killMidBatch(batchId, first.done + 2 * CHUNK);
-    await startWorkerProcess();
+    await workers.start();
     const done = await until(
       'the batch to finish',
       async () => {
@@ -162,12 +136,12 @@ it('workers SIGKILLed twice during a 50,000-prospect modify: every prospect chan
     // Both kills happened with the batch under way.
     expect(first.done).toBeLessThan(CRASH_RECORDS);
     expect(second.done).toBeLessThan(CRASH_RECORDS);
-    expect(killed.size).toBe(2);
+    expect(workers.killed.size).toBe(2);
 
     expect(done).toMatchObject({ state: 'finished', total: CRASH_RECORDS, pending: 0, failures: 0, summary: null });
     expect(done.finishedAt).toEqual(expect.any(String));
   } finally {
-    await stopAllWorkers();
+    await workers.stopAll();
   }
 
   // Counted as a client counts them (reading 50 pages would take most of the run); which item
@@ -208,7 +182,7 @@ it('a batch canceled while a worker processes it stops within one chunk; the res
 
   let doneAtCancel: number;
   try {
-    await startWorkerProcess({ ...FAST_LIVENESS, WORKER_CONCURRENCY: '1' });
+    await workers.start({ ...FAST_LIVENESS, WORKER_CONCURRENCY: '1' });
     await until(
       'a first chunk done',
       async () => {
@@ -236,7 +210,7 @@ it('a batch canceled while a worker processes it stops within one chunk; the res
     );
     expect(settled).toMatchObject({ state: 'canceled', total: CANCEL_RECORDS, pending: 0, failures: 0 });
   } finally {
-    await stopAllWorkers();
+    await workers.stopAll();
   }
   // Still canceled once the worker is gone: no late chunk finished it.
   expect(await batch(batchId, token)).toMatchObject({ state: 'canceled', pending: 0 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../helpers/api.js';
-import { startCadence, type RunningCadence } from '../helpers/cli.js';
 import { until } from '../helpers/wait.js';
+import { WorkerProcesses } from '../helpers/worker-processes.js';
 
 /**
  * A 20,000-record bulk upsert written by real `cadence worker` processes, two of which are
@@ -11,41 +11,23 @@ import { until } from '../helpers/wait.js';
  */
 
 const RECORDS = 20_000;
-// Heartbeats every 0.5 s, stale after 2 s: a dead worker's chunk runs again within seconds.
-const FAST_LIVENESS = { WORKER_HEARTBEAT_MS: '500', WORKER_STALE_AFTER_MS: '2000', WORKER_CONCURRENCY: '2' };
 
 let api: TestApi;
-const workers: { process: RunningCadence; workerId: string }[] = [];
+const workers = new WorkerProcesses(() => api.databaseUrl);
 
 beforeAll(async () => {
   api = await startTestApi();
 });
 afterAll(async () => {
-  for (const w of workers) w.process.kill();
+  workers.killAll();
   await api?.close();
 });
-
-async function startWorkerProcess() {
-  const process = startCadence(api.databaseUrl, ['worker'], FAST_LIVENESS);
-  const started = JSON.parse(await process.waitForLine(/"worker started"/));
-  await process.waitForLine(/looking for jobs/);
-  const worker = { process, workerId: started.workerId as string };
-  workers.push(worker);
-  return worker;
-}
 
 /** The batch as a client reads it. */
 async function batch(id: number) {
   const { status, body } = await api.request('GET', `/api/v2/batches/${id}`);
   expect(status).toBe(200);
   return body.data.attributes;
-}
-
-/** The workers holding a chunk job now. The public jobs view has no payload; the lock is enough. */
-async function chunkHolders(): Promise<string[]> {
-  const rows = await api.sql<{ locked_by: string }[]>`
-    select locked_by from graphile_worker.jobs where task_identifier = 'bulk_upsert_chunk' and locked_by is not null`;
-  return rows.map((r) => r.locked_by);
 }
 
 /** Kills, once some chunks are done and others are under way, a worker that holds a chunk. */
@@ -55,17 +37,14 @@ async function killMidBatch(batchId: number, doneAtLeast: number): Promise<{ don
     async () => {
       const { total, pending } = await batch(batchId);
       if (total - pending < doneAtLeast) return undefined;
-      const holders = await chunkHolders();
-      return workers.find((w) => holders.includes(w.workerId) && !killed.has(w.workerId));
+      return workers.holding(api.sql, 'bulk_upsert_chunk');
     },
     240_000,
   );
-  victim.process.kill();
-  killed.add(victim.workerId);
+  await workers.kill(victim);
   const { total, pending } = await batch(batchId);
   return { done: total - pending };
 }
-const killed = new Set<string>();
 
 /** Every item of the batch, page by page, as a client reads them. */
 async function allItems(batchId: number) {
@@ -92,12 +71,12 @@ it('workers SIGKILLed twice during a 20,000-record upsert: every record applied 
   expect(response.body.data.attributes).toMatchObject({ state: 'pending', total: RECORDS, pending: RECORDS });
 
   const started = performance.now();
-  await startWorkerProcess();
-  await startWorkerProcess();
+  await workers.start();
+  await workers.start();
   const first = await killMidBatch(batchId, 1);
-  await startWorkerProcess();
+  await workers.start();
   const second = await killMidBatch(batchId, first.done + 1000);
-  await startWorkerProcess();
+  await workers.start();
   const done = await until(
     'the batch to finish',
     async () => {
@@ -110,7 +89,7 @@ it('workers SIGKILLed twice during a 20,000-record upsert: every record applied 
   // Both kills happened with the batch under way.
   expect(first.done).toBeLessThan(RECORDS);
   expect(second.done).toBeLessThan(RECORDS);
-  expect(killed.size).toBe(2);
+  expect(workers.killed.size).toBe(2);
 
   expect(done).toMatchObject({ state: 'finished', total: RECORDS, pending: 0, failures: 0, summary: null });
   const items = await allItems(batchId);

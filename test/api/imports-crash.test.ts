@@ -4,6 +4,7 @@ import { freshOrg } from '../helpers/bulk-actions.js';
 import { startCadence, type RunningCadence } from '../helpers/cli.js';
 import { importEnded, importItems, startImport, uploadAndValidate } from '../helpers/imports.js';
 import { until } from '../helpers/wait.js';
+import { WorkerProcesses } from '../helpers/worker-processes.js';
 
 /**
  * CSV imports run by real `cadence` processes. A worker SIGKILLed in the middle of an import
@@ -13,27 +14,19 @@ import { until } from '../helpers/wait.js';
  */
 
 const ROWS = 30_000;
-// Heartbeats every 0.5 s, stale after 2 s: a dead worker's job runs again within seconds.
-const FAST_LIVENESS = { WORKER_HEARTBEAT_MS: '500', WORKER_STALE_AFTER_MS: '2000', WORKER_CONCURRENCY: '2' };
 
 let api: TestApi;
+const workers = new WorkerProcesses(() => api.databaseUrl);
 const processes: RunningCadence[] = [];
 
 beforeAll(async () => {
   api = await startTestApi();
 });
 afterAll(async () => {
+  workers.killAll();
   for (const p of processes) p.kill();
   await api?.close();
 });
-
-async function startWorkerProcess() {
-  const process = startCadence(api.databaseUrl, ['worker'], FAST_LIVENESS);
-  processes.push(process);
-  const started = JSON.parse(await process.waitForLine(/"worker started"/));
-  await process.waitForLine(/looking for jobs/);
-  return { process, workerId: started.workerId as string };
-}
 
 function csvOf(rows: number): string {
   const lines = ['First Name,Last Name,Email'];
@@ -45,7 +38,7 @@ it('a worker SIGKILLed mid-import: another resumes, and every row is applied exa
   const org = await freshOrg(api, 'Import crash org');
   const upload = await uploadAndValidate(api, org, csvOf(ROWS));
   expect(upload.recordCount).toBe(String(ROWS));
-  const first = await startWorkerProcess();
+  const first = await workers.start();
   const started = await startImport(org, upload, { mappings: { 'First Name': 'firstName', 'Last Name': 'lastName', Email: 'emails' } });
   expect(started.status).toBe(200);
   const importId: string = started.body.data.id;
@@ -60,8 +53,8 @@ it('a worker SIGKILLed mid-import: another resumes, and every row is applied exa
     },
     120_000,
   );
-  first.process.kill();
-  const second = await startWorkerProcess();
+  await workers.kill(first);
+  const second = await workers.start();
 
   const attributes = await importEnded(org, importId, 300_000);
   expect(attributes).toMatchObject({ state: 'finished', total: ROWS, dupes: 0, failures: 0 });

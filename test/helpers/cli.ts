@@ -34,6 +34,8 @@ export interface RunningCadence {
   stop(): Promise<CliResult>;
   /** SIGKILL, for cleaning up after a failed test; safe to call more than once. */
   kill(): void;
+  /** The result once the process has exited, however it ended; sends no signal. */
+  exited(): Promise<CliResult>;
 }
 
 /** Starts a long-running `cadence` command (serve, worker) against a test database. */
@@ -64,6 +66,9 @@ export function startCadence(databaseUrl: string, args: readonly string[], env: 
     },
     kill() {
       if (child.exitCode === null) child.kill('SIGKILL');
+    },
+    async exited() {
+      return { code: await exited, stdout, stderr };
     },
   };
 }

@@ -137,6 +137,19 @@ export async function stateOf(org: OrgClient, id: number): Promise<{ state: stri
   return { state: response.body.data.attributes.state, step: step ? Number(step.id) : null, attributes: response.body.data.attributes };
 }
 
+/** The resources of `path` (a collection with a filter), all of them, following `links.next` page by page. */
+export async function everyPage(org: OrgClient, path: string): Promise<any[]> {
+  const resources: any[] = [];
+  let next: string | undefined = `/api/v2/${path}${path.includes('?') ? '&' : '?'}page[size]=1000`;
+  while (next) {
+    const response = await org.request('GET', next);
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    resources.push(...response.body.data);
+    next = response.body.links?.next ? new URL(response.body.links.next).pathname + new URL(response.body.links.next).search : undefined;
+  }
+  return resources;
+}
+
 /** The resources of `path` (a collection with a filter), all of them. */
 export async function listOf(org: OrgClient, path: string): Promise<any[]> {
   const response = await org.request('GET', `/api/v2/${path}${path.includes('?') ? '&' : '?'}page[size]=1000`);

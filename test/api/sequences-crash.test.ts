@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { SEQUENCE_STEP_TASK } from '../../runtime/sequences/index.js';
+import { startTestApi, type TestApi } from '../helpers/api.js';
+import { freshOrg, newUserId, settled, startAction } from '../helpers/bulk-actions.js';
+import { everyPage, sequenceWith } from '../helpers/sequences.js';
+import { until } from '../helpers/wait.js';
+import { WorkerProcesses, type WorkerProcess } from '../helpers/worker-processes.js';
+
+/**
+ * Sequence steps run by real `cadence worker` processes (issue #15). Hundreds of states go
+ * through a three-step sequence of automatic e-mails due at once; the worker running them is
+ * SIGKILLed twice between steps, with some states moved on and others not. A step whose
+ * transaction died with its worker runs again on the next worker, and one that committed is
+ * not repeated: in the end every state is finished, with one mailing and one run per step and
+ * the events of exactly one pass through the sequence, as a client sees them over HTTP.
+ */
+
+const STATES = 600;
+const STEPS = 3;
+
+let api: TestApi;
+const workers = new WorkerProcesses(() => api.databaseUrl);
+
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(async () => {
+  workers.killAll();
+  await api?.close();
+});
+
+/** How many states of the org have run each step, by step id: the sequence_step_runs rows. */
+async function runsByStep(orgId: number): Promise<Map<number, number>> {
+  const rows = await api.sql<{ step: string; n: number }[]>`
+    select sequence_step_id as step, count(*)::int as n from sequence_step_runs where org_id = ${orgId} group by sequence_step_id`;
+  return new Map(rows.map((r) => [Number(r.step), r.n]));
+}
+
+/**
+ * Once `ready` says so of the runs so far, kills a worker that holds a step job; the victim, and
+ * the runs of each step once it has exited (a transaction it had not committed never will be).
+ */
+async function killBetweenSteps(
+  orgId: number,
+  what: string,
+  ready: (runs: Map<number, number>) => boolean,
+): Promise<{ victim: WorkerProcess; runs: Map<number, number> }> {
+  const victim: WorkerProcess = await until(
+    `a worker holding a step job once ${what}`,
+    async () => (ready(await runsByStep(orgId)) ? workers.holding(api.sql, SEQUENCE_STEP_TASK) : undefined),
+    90_000,
+  );
+  await workers.kill(victim);
+  return { victim, runs: await runsByStep(orgId) };
+}
+
+/** The ids of the dead workers whose locked jobs the live ones released, from their log lines. */
+function releasedWorkers(...survivors: WorkerProcess[]): Set<string> {
+  const lines = survivors.flatMap((w) => w.process.stdout().split('\n')).filter((line) => line.includes('released the jobs of workers'));
+  return new Set(lines.flatMap((line) => (JSON.parse(line) as { workers: string[] }).workers));
+}
+
+/** How often each value occurs, for one readable assertion over thousands of records. */
+function tally(values: readonly unknown[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const v of values) counts[String(v)] = (counts[String(v)] ?? 0) + 1;
+  return counts;
+}
+
+it('workers SIGKILLed between steps: every step of every state still runs exactly once', async () => {
+  const org = await freshOrg(api, 'Sequence crash org');
+  const owner = await newUserId(api, org);
+  const fixture = await sequenceWith(
+    org,
+    owner,
+    'interval',
+    Array.from({ length: STEPS }, () => ({ stepType: 'auto_email', interval: 0 })),
+  );
+  const [, second, last] = fixture.steps as [number, number, number];
+  // The prospects are fixtures (one statement); their enrolment goes through the API and a worker.
+  await api.sql`
+    insert into prospects (org_id, first_name, last_name, emails)
+    select ${org.orgId}, 'Prospect', 'n' || g, array['p' || g || '@sequence-crash.test'] from generate_series(1, ${STATES}) g`;
+
+  const started = performance.now();
+  await workers.start();
+  const enrolment = await startAction(org, 'prospectsAddToSequence', 'actionParams[skipConfirmation]=true', {
+    sequenceId: fixture.sequence,
+    mailboxId: fixture.mailbox,
+  });
+  expect(enrolment.status, JSON.stringify(enrolment.body)).toBe(200);
+
+  // First kill: some states past their second step, others not.
+  const firstKill = await killBetweenSteps(org.orgId, 'a third of the states ran step 2', (runs) => (runs.get(second) ?? 0) >= STATES / 3);
+  const secondWorker = await workers.start();
+  // Second kill: some states finished, some not.
+  const secondKill = await killBetweenSteps(org.orgId, 'a third of the states ran step 3', (runs) => (runs.get(last) ?? 0) >= STATES / 3);
+  const thirdWorker = await workers.start();
+  try {
+    await until('every state to have run every step', async () => ((await runsByStep(org.orgId)).get(last) === STATES ? true : undefined), 90_000);
+    expect((await settled(org, enrolment.body.data.id)).attributes).toMatchObject({ state: 'finished', total: STATES, failures: 0 });
+  } finally {
+    await workers.stopAll();
+  }
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  const shown = (runs: Map<number, number>) => fixture.steps.map((s) => runs.get(s) ?? 0).join('/');
+  console.info(`${STATES} states x ${STEPS} steps in ${seconds} s; runs of steps 1/2/3 when killed: ${shown(firstKill.runs)} and ${shown(secondKill.runs)}`);
+
+  // Both kills landed between steps: some states had moved on, others had not.
+  expect(firstKill.runs.get(second)).toBeGreaterThan(0);
+  expect(firstKill.runs.get(second)).toBeLessThan(STATES);
+  expect(secondKill.runs.get(last)).toBeGreaterThan(0);
+  expect(secondKill.runs.get(last)).toBeLessThan(STATES);
+  expect(workers.killed.size).toBe(2);
+  // And in the middle of a step: each victim died holding a job, which a live worker released to run again.
+  expect(releasedWorkers(secondWorker, thirdWorker)).toEqual(new Set([firstKill.victim.workerId, secondKill.victim.workerId]));
+
+  // Every state finished.
+  const states = await everyPage(org, `sequenceStates?filter[sequence][id]=${fixture.sequence}`);
+  expect(states).toHaveLength(STATES);
+  expect(tally(states.map((s) => s.attributes.state))).toEqual({ finished: STATES });
+  const stateIds = states.map((s) => Number(s.id)).sort((a, b) => a - b);
+  const everyPair = stateIds.flatMap((state) => fixture.steps.map((step) => `${state}:${step}`)).sort();
+
+  // Exactly one mailing per state and step: none repeated, none missing.
+  const mailings = await everyPage(org, `mailings?filter[sequence][id]=${fixture.sequence}`);
+  const mailingPairs = mailings.map((m) => `${m.relationships.sequenceState.data.id}:${m.relationships.sequenceStep.data.id}`);
+  expect(mailingPairs.sort()).toEqual(everyPair);
+  expect(tally(mailings.map((m) => m.attributes.state))).toEqual({ scheduled: STATES * STEPS });
+
+  // One pass through the sequence per state: two `advanced` events and one `finished`.
+  const events = await everyPage(org, 'events?filter[resourceType]=sequenceState&filter[name]=sequenceState_advanced,sequenceState_finished');
+  const byState = new Map<number, string[]>(stateIds.map((id) => [id, []]));
+  for (const e of events) byState.get(Number(e.attributes.resourceId))?.push(e.attributes.name);
+  const passes = [...byState.values()].map((names) => names.sort().join(','));
+  expect(tally(passes)).toEqual({ 'sequenceState_advanced,sequenceState_advanced,sequenceState_finished': STATES });
+  expect(events).toHaveLength(STATES * STEPS);
+
+  // And one sequence_step_runs row per state and step.
+  const runs = await api.sql<{ state: string; step: string }[]>`
+    select sequence_state_id as state, sequence_step_id as step from sequence_step_runs where org_id = ${org.orgId}`;
+  expect(runs.map((r) => `${r.state}:${r.step}`).sort()).toEqual(everyPair);
+}, 180_000);
