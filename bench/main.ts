@@ -41,18 +41,12 @@ import {
   targetsLines,
   variantsTable,
   webhooksTable,
-  bulkActionsTable,
-  bulkActionsTargetLines,
-  bulkUpsertTable,
-  importsTable,
-  importsTargetLines,
-  sequencesTable,
-  bulkUpsertTargetLine,
   singleCreateTable,
   singleCreateTargetLine,
   type ScenarioResult,
   type VariantRow,
 } from './report.js';
+import { bulkActionsTable, bulkActionsTargetLines, bulkUpsertTable, bulkUpsertTargetLine, importsTable, importsTargetLines, sequencesTable } from './report-writes.js';
 import { buildScenarios, type Scenario } from './scenarios.js';
 import { seedDatabase } from './seed.js';
 import { runWebhookBench } from './webhooks.js';
