@@ -7,7 +7,8 @@ import { LIVE_STATES, stepsOf } from './steps.js';
  * Who may be enrolled in a sequence (POST /sequenceStates, prospectsAddToSequence), decided
  * for a whole set at once: a handful of statements per set, whatever its size.
  *
- * - The sequence must be enabled (not deactivated), the prospect not opted out.
+ * - The sequence must be enabled (not deactivated), the prospect not opted out (nor out of
+ *   e-mail, when the sequence has e-mail steps).
  * - The sequence's ruleset decides duplicates. `permitDuplicateProspects`: `allow` enrols a
  *   prospect however often; `only_if_inactive` (SPEC.md's `onlyIfActive` is taken as the same
  *   rule) only when none of its states in this sequence is live; `disallow`, and a sequence
@@ -55,6 +56,11 @@ export async function reviewEnrolments(writes: readonly ReviewedWrite[], records
     }
     if (prospect.optedOut === true) {
       problems.push({ pointer: '/data/relationships/prospect', detail: `Prospect ${prospectId} has opted out and cannot be enrolled in a sequence` });
+    } else if (prospect.emailOptedOut === true && (steps.get(sequenceId) ?? []).some((step) => String(step.stepType).endsWith('email'))) {
+      problems.push({
+        pointer: '/data/relationships/prospect',
+        detail: `Prospect ${prospectId} has opted out of e-mail, and sequence ${sequenceId} sends e-mail`,
+      });
     }
     const states = statesOf.get(prospectId) ?? [];
     const ruleset = rulesetOf(sequence);

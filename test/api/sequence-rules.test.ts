@@ -70,6 +70,11 @@ describe('enrolment', () => {
 
     const optedOut = await prospect(org, { optedOut: true });
     expect422(await enrol(org, optedOut, fixture), '/data/relationships/prospect', /opted out/);
+    // Out of e-mail only: refused by a sequence that sends e-mail, enrolled in one that calls.
+    const emailOptedOut = await prospect(org, { emailOptedOut: true });
+    expect((await enrol(org, emailOptedOut, fixture)).status).toBe(201);
+    const mailing = await sequenceWith(org, owner, 'interval', [{ stepType: 'auto_email', interval: 0 }]);
+    expect422(await enrol(org, emailOptedOut, mailing), '/data/relationships/prospect', /opted out of e-mail/);
 
     const other = await freshOrg(api, 'Another org');
     const foreignMailbox = await create(other, 'mailboxes', 'mailbox', { email: 'theirs@example.test' });
@@ -79,7 +84,7 @@ describe('enrolment', () => {
     expect422(await enrol(org, await prospect(org), fixture), '/data/relationships/sequence', /inactive/);
     expect((await org.request('POST', `/api/v2/sequences/${fixture.sequence}/actions/activate`)).status).toBe(200);
     expect((await enrol(org, await prospect(org), fixture)).status).toBe(201);
-    expect(await listOf(org, `sequenceStates?filter[sequence][id]=${fixture.sequence}`)).toHaveLength(1);
+    expect(await listOf(org, `sequenceStates?filter[sequence][id]=${fixture.sequence}`)).toHaveLength(2); // the e-mail opt-out, and the prospect enrolled once the sequence was active again
   });
 
   /**
