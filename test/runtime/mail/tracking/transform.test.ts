@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createTrackingSigner, listUnsubscribeHeaders, trackingTransform, type HtmlTransformContext } from '../../../../runtime/mail/tracking/index.js';
+import { createTrackingSigner, listUnsubscribeHeaders, trackingBaseUrl, trackingTransform, type HtmlTransformContext } from '../../../../runtime/mail/tracking/index.js';
 import { decodeEntities } from '../../../../runtime/mail/tracking/html-tags.js';
 
 const signer = createTrackingSigner('k'.repeat(64));
@@ -93,5 +93,16 @@ describe('the tracking transform: pixel and unsubscribe link', () => {
     const body = transform('<p>Hi</p>', { ...context, sequence: true });
     expect(headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
     expect(body).toContain(`href="${headers['List-Unsubscribe']!.slice(1, -1)}"`);
+  });
+});
+
+describe('the base of tracking URLs', () => {
+  it.each([
+    [{ publicBaseUrl: 'https://api.example.com/', host: '0.0.0.0', port: 80 }, 'https://api.example.com'],
+    [{ publicBaseUrl: undefined, host: '127.0.0.1', port: 3000 }, 'http://127.0.0.1:3000'],
+    [{ publicBaseUrl: undefined, host: '0.0.0.0', port: 8080 }, 'http://127.0.0.1:8080'],
+    [{ publicBaseUrl: undefined, host: '::1', port: 3000 }, 'http://[::1]:3000'],
+  ])('of %o is %s', (config, base) => {
+    expect(trackingBaseUrl(config)).toBe(base);
   });
 });
