@@ -22,6 +22,7 @@ import { DEFAULT_UPLOAD_MAX_BYTES, mountImportRoutes, mountUploadRoute, type Upl
 import { webhookCleanup } from './webhooks/cleanup.js';
 import { ApiError, errorResponse, internalError, jsonApi, jsonApiMediaType, payloadTooLarge, resourceNotFound } from './jsonapi/index.js';
 import { oauthRoutes } from './oauth/index.js';
+import { createTrackingSigner, loggablePath, trackingRoutes } from './mail/tracking/index.js';
 import type { OpenApiDocument } from './openapi/index.js';
 import { standardBehaviours } from './resources/index.js';
 import { standardRecordWriter } from './resources/record-writer.js';
@@ -31,6 +32,8 @@ export interface AppDependencies {
   readonly config: Pick<Config, 'publicBaseUrl' | 'maxBodyBytes'> & Partial<Pick<Config, 'bulkAllowanceCapacity' | 'bulkAllowancePerDay' | 'uploadMaxBytes'>>;
   readonly log: Logger;
   readonly cursorSecret: string;
+  /** Signs the tracking URLs in mail (loadTrackingSecret); the workers that render mail use the same. */
+  readonly trackingSecret: string;
   readonly clock?: () => Date;
   /** The one write path; built from `clock` when not given. */
   readonly writer?: RecordWriter;
@@ -86,7 +89,7 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
     c.header('X-Request-Id', requestId);
     const started = performance.now();
     await next();
-    log.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) }, 'request');
+    log.info({ method: c.req.method, path: loggablePath(c.req.path), status: c.res.status, ms: Math.round(performance.now() - started) }, 'request');
   });
   const limitBody = bodyLimit({
     maxSize: deps.config.maxBodyBytes,
@@ -135,6 +138,9 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
     clock,
   };
   mountUploadRoute(app, uploads);
+
+  // Opens, clicks and unsubscribes from mail (issue #16): authorized by the signed URL, not a token.
+  app.route('/t', trackingRoutes({ sql: deps.sql, writer, signer: createTrackingSigner(deps.trackingSecret) }));
 
   // OAuth (SPEC.md, Authentication): the consent page and token endpoint, outside /api/v2.
   app.route('/', oauthRoutes({ sql: deps.sql, clock }));

@@ -7,7 +7,7 @@ import type { Config } from './config.js';
 import { connectDatabase } from './db/client.js';
 import { resolveDatabase } from './db/database-url.js';
 import { MIGRATIONS_DIR, runMigrations } from './db/migrate.js';
-import { loadCursorSecret } from './db/settings.js';
+import { loadCursorSecret, loadTrackingSecret } from './db/settings.js';
 import { listen } from './http/listen.js';
 import { deliveryOptions, livenessOptions, startWorker, type StartedWorker } from './jobs/index.js';
 
@@ -30,7 +30,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const worker: StartedWorker | undefined = config.inProcessWorker
     ? await startWorker({ databaseUrl: database.url, concurrency: config.workerConcurrency, log, delivery: deliveryOptions(config), liveness: livenessOptions(config) })
     : undefined;
-  const app = createApp({ sql, config, log, cursorSecret: await loadCursorSecret(sql) });
+  const app = createApp({ sql, config, log, cursorSecret: await loadCursorSecret(sql), trackingSecret: await loadTrackingSecret(sql) });
   const server: ServerType = await listen(app.fetch, { port: config.port, hostname: config.host });
   const address = server.address() as AddressInfo;
   const url = `http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`;

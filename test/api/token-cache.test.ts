@@ -6,7 +6,7 @@ import { createApp } from '../../runtime/app.js';
 import { lockOrg, unlockOrg } from '../../runtime/apps/index.js';
 import { hashToken } from '../../runtime/auth/index.js';
 import { connectDatabase } from '../../runtime/db/client.js';
-import { loadCursorSecret } from '../../runtime/db/settings.js';
+import { loadCursorSecret, loadTrackingSecret } from '../../runtime/db/settings.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 
 /**
@@ -26,6 +26,7 @@ beforeAll(async () => {
   otherServer = createApp({
     sql: otherSql,
     cursorSecret: await loadCursorSecret(otherSql),
+    trackingSecret: await loadTrackingSecret(otherSql),
     config: { publicBaseUrl: undefined, maxBodyBytes: 64 * 1024 },
     log: pino({ level: 'silent' }),
   });

@@ -6,7 +6,7 @@ import { expect } from 'vitest';
 import { createOrg, createToken, createUser, type CreatedOrg } from '../../runtime/admin/index.js';
 import { createApp } from '../../runtime/app.js';
 import { connectDatabase } from '../../runtime/db/client.js';
-import { loadCursorSecret } from '../../runtime/db/settings.js';
+import { loadCursorSecret, loadTrackingSecret } from '../../runtime/db/settings.js';
 import { listen } from '../../runtime/http/listen.js';
 import { createTestDatabase } from './database.js';
 import { assertJsonApiDocument } from './jsonapi.js';
@@ -65,6 +65,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
   const app = createApp({
     sql,
     cursorSecret: await loadCursorSecret(sql),
+    trackingSecret: await loadTrackingSecret(sql),
     ...(options.clock && { clock: options.clock }),
     config: {
       publicBaseUrl: options.publicBaseUrl,

@@ -1,0 +1,30 @@
+/**
+ * Opens, clicks and unsubscribes (issue #16): signed short URLs in the mail Cadence sends, the
+ * transform that puts them in a mailing's HTML, the routes that answer them and record each
+ * hit through the record writer, and what hits set in motion (prospect counters, opt-outs).
+ */
+export { createTrackingSigner, isTrackableUrl, type TrackingClaim, type TrackingKind, type TrackingSigner } from './token.js';
+export {
+  listUnsubscribeHeaders,
+  trackingTransform,
+  trackingUrls,
+  type HtmlTransform,
+  type HtmlTransformContext,
+  type TrackingOptions,
+  type TrackingUrls,
+} from './transform.js';
+export { recordHit, type HitDependencies, type HitOutcome } from './hits.js';
+export { loggablePath, trackingRoutes, TRANSPARENT_GIF, type TrackingRouteOptions } from './routes.js';
+export { withMailTracking } from './behaviours.js';
+
+/**
+ * The base of tracking URLs: PUBLIC_BASE_URL, else the address `cadence serve` listens on
+ * (`http://127.0.0.1:3000` by default). A worker renders mail with no request to take an
+ * origin from, so unlike API responses it cannot fall back to one; links built on the fallback
+ * only work on the machine itself, which is what a local `npm start` needs.
+ */
+export function trackingBaseUrl(config: { readonly publicBaseUrl: string | undefined; readonly host: string; readonly port: number }): string {
+  if (config.publicBaseUrl) return config.publicBaseUrl.replace(/\/+$/, '');
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
+}

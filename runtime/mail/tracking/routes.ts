@@ -1,0 +1,94 @@
+import { Hono, type Context } from 'hono';
+import type { ApiEnv } from '../../engine/index.js';
+import { recordHit, type HitDependencies } from './hits.js';
+import type { TrackingClaim, TrackingKind, TrackingSigner } from './token.js';
+
+export interface TrackingRouteOptions extends HitDependencies {
+  readonly signer: TrackingSigner;
+}
+
+/** The smallest transparent GIF: 1×1, one transparent colour (43 bytes). */
+export const TRANSPARENT_GIF = Buffer.from('R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==', 'base64');
+
+/** Nothing a tracking URL answers may be kept by a proxy or the mail client: each load is a hit. */
+const UNCACHED = { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' };
+
+/**
+ * The short signed URLs mail carries, served without a token: the signature is the
+ * authority. A token that fails its check (forged, altered, cut short, of another kind) is a
+ * plain 404 that redirects nowhere. A valid one for a mailing since deleted still answers as
+ * usual and records nothing.
+ * - GET /t/o/<token>.gif: the open pixel.
+ * - GET /t/c/<token>: a click, 302 to the signed target.
+ * - GET /t/u/<token>: a page asking to confirm; POST /t/u/<token> unsubscribes. A GET never
+ *   does: mail security scanners and previews fetch every link of a message, and would opt
+ *   prospects out who never asked. The POST is also RFC 8058's one-click unsubscribe, which
+ *   mail clients send with the body `List-Unsubscribe=One-Click` (see listUnsubscribeHeaders).
+ */
+export function trackingRoutes(options: TrackingRouteOptions): Hono<ApiEnv> {
+  const routes = new Hono<ApiEnv>();
+  const claimOf = (token: string, kind: TrackingKind) => {
+    const claim = options.signer.verify(token);
+    return claim?.kind === kind ? claim : undefined;
+  };
+
+  routes.get('/o/:file', async (c) => {
+    const file = c.req.param('file');
+    const claim = file.endsWith('.gif') ? claimOf(file.slice(0, -4), 'open') : undefined;
+    if (!claim) return notFound(c);
+    await record(c, options, claim);
+    return c.body(new Uint8Array(TRANSPARENT_GIF), 200, { ...UNCACHED, 'Content-Type': 'image/gif' });
+  });
+
+  routes.get('/c/:token', async (c) => {
+    const claim = claimOf(c.req.param('token'), 'click');
+    if (!claim) return notFound(c);
+    await record(c, options, claim);
+    return c.body(null, 302, { ...UNCACHED, Location: new URL(claim.url!).href });
+  });
+
+  routes.get('/u/:token', (c) => {
+    const claim = claimOf(c.req.param('token'), 'unsubscribe');
+    if (!claim) return notFound(c);
+    return page(c, 'Unsubscribe', `<p>Stop receiving these e-mails?</p><form method="post"><button type="submit">Unsubscribe</button></form>`);
+  });
+
+  routes.post('/u/:token', async (c) => {
+    const claim = claimOf(c.req.param('token'), 'unsubscribe');
+    if (!claim) return notFound(c);
+    await record(c, options, claim);
+    return page(c, 'Unsubscribed', '<p>You are unsubscribed and will receive no more of these e-mails.</p>');
+  });
+
+  return routes;
+}
+
+/**
+ * Records a hit, logging (never the token) and swallowing a failure: the recipient's pixel or
+ * link must work even when the database does not, and a lost hit is only a lost count.
+ * An unsubscribe that fails is the exception: it must not say it worked.
+ */
+async function record(c: Context<ApiEnv>, options: HitDependencies, claim: TrackingClaim): Promise<void> {
+  const about = { orgId: claim.orgId, mailingId: claim.mailingId, kind: claim.kind };
+  try {
+    const outcome = await recordHit(options, claim);
+    c.get('log')?.debug({ ...about, outcome }, 'tracking hit');
+  } catch (error) {
+    if (claim.kind === 'unsubscribe') throw error;
+    c.get('log')?.error({ ...about, err: error }, 'tracking hit not recorded');
+  }
+}
+
+function notFound(c: Context<ApiEnv>): Response {
+  return c.body('Not found\n', 404, { ...UNCACHED, 'Content-Type': 'text/plain; charset=utf-8' });
+}
+
+function page(c: Context<ApiEnv>, title: string, content: string): Response {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><meta name="robots" content="noindex"><title>${title}</title></head><body>${content}</body></html>`;
+  return c.body(html, 200, { ...UNCACHED, 'Content-Type': 'text/html; charset=utf-8' });
+}
+
+/** A request path with any tracking token cut out, for logs: the token is a bearer of rights. */
+export function loggablePath(path: string): string {
+  return path.replace(/^\/t\/([ocu])\/[^/]*/, '/t/$1/[token]');
+}
