@@ -19,6 +19,7 @@ import { createResourceEngine, type ApiEnv, type RecordWriter } from './engine/i
 import { mountResources, mountUnsupportedMethods } from './engine/routes.js';
 import { healthRoutes } from './health/index.js';
 import { DEFAULT_UPLOAD_MAX_BYTES, mountImportRoutes, mountUploadRoute, type UploadOptions } from './imports/index.js';
+import { connectImapFlow, mountTestSyncRoute, type ImapConnect } from './mail/sync/index.js';
 import { webhookCleanup } from './webhooks/cleanup.js';
 import { ApiError, errorResponse, internalError, jsonApi, jsonApiMediaType, payloadTooLarge, resourceNotFound } from './jsonapi/index.js';
 import { oauthRoutes } from './oauth/index.js';
@@ -39,6 +40,8 @@ export interface AppDependencies {
   readonly writer?: RecordWriter;
   /** The migrations /readyz expects applied; MIGRATIONS_DIR when unset. */
   readonly migrationsFolder?: string;
+  /** How testSync connects to IMAP servers; imapflow when not given. */
+  readonly imapConnect?: ImapConnect;
 }
 
 /**
@@ -159,6 +162,15 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
     clock,
   });
   mountImportRoutes(api, { ...uploads, writer, allowance: allowanceOptions(deps.config), behaviours: standardBehaviours });
+  // testSync waits on an IMAP server: its own route, with no transaction open meanwhile.
+  mountTestSyncRoute(api, {
+    sql: deps.sql,
+    writer,
+    behaviours: standardBehaviours,
+    publicBaseUrl: deps.config.publicBaseUrl,
+    clock,
+    connect: deps.imapConnect ?? connectImapFlow,
+  });
   mountResources(api, engine, modules.values());
   mountDefinitionRoutes(api, { sql: deps.sql, standardTypes: new Set(descriptors.keys()), publicBaseUrl: deps.config.publicBaseUrl });
   mountCustomObjectRoutes(api, customObjects);

@@ -8,6 +8,7 @@ import { deliverLifecycleTask, LIFECYCLE_TASK } from '../apps/lifecycle.js';
 import { BULK_CRONTAB, bulkTasks } from '../bulk/index.js';
 import { CustomObjectRegistry } from '../custom-objects/registry.js';
 import { IMPORT_CRONTAB, importTasks } from '../imports/index.js';
+import { connectImapFlow, MAIL_SYNC_CRONTAB, mailSyncTasks, type ImapConnect } from '../mail/sync/index.js';
 import { standardBehaviours } from '../resources/index.js';
 import { sequenceTasks } from '../sequences/index.js';
 import type { Config } from '../config.js';
@@ -42,6 +43,8 @@ export interface WorkerDependencies {
   readonly clock?: () => Date;
   /** The one write path; built from `clock` when not given. */
   readonly writer?: RecordWriter;
+  /** How mailbox sync connects to IMAP servers; imapflow when not given. */
+  readonly imapConnect?: ImapConnect;
 }
 
 /** Every task a Cadence worker runs. */
@@ -83,6 +86,7 @@ export function createTaskList(deps: WorkerDependencies): TaskList {
     ...bulkTasks({ sql: deps.sql, writer, behaviours: standardBehaviours, customObjects: customObjectsOf(deps.sql, clock, writer), clock, log: deps.log }),
     ...importTasks({ sql: deps.sql, writer, clock, log: deps.log }),
     ...sequenceTasks({ sql: deps.sql, writer, clock, log: deps.log }),
+    ...mailSyncTasks({ sql: deps.sql, writer, clock, log: deps.log, connect: deps.imapConnect ?? connectImapFlow }),
   };
 }
 
@@ -92,7 +96,7 @@ function customObjectsOf(sql: postgres.Sql, clock: () => Date, writer: RecordWri
 }
 
 /** Daily housekeeping; graphile-worker makes sure one runner in the cluster runs each. */
-const CRONTAB = ['17 3 * * * purge_expired_tokens', '27 3 * * * purge_webhook_attempts', BULK_CRONTAB, IMPORT_CRONTAB, ''].join('\n');
+const CRONTAB = ['17 3 * * * purge_expired_tokens', '27 3 * * * purge_webhook_attempts', BULK_CRONTAB, IMPORT_CRONTAB, MAIL_SYNC_CRONTAB, ''].join('\n');
 
 /** Delivery settings from configuration: WEBHOOK_ALLOWED_HOSTS and WEBHOOK_CA_FILE. */
 export function deliveryOptions(config: Pick<Config, 'webhookAllowedHosts' | 'webhookCaFile'>): DeliveryOptions {
@@ -132,6 +136,8 @@ export async function startWorker(options: {
   clock?: () => Date;
   /** Heartbeat and staleness (WORKER_HEARTBEAT_MS, WORKER_STALE_AFTER_MS); 10 s and 30 s when unset. */
   liveness?: LivenessOptions;
+  /** How mailbox sync connects to IMAP servers; imapflow when unset. */
+  imapConnect?: ImapConnect;
 }): Promise<StartedWorker> {
   const log = options.log.child({ component: 'worker' });
   const sql = connectDatabase(options.databaseUrl, { max: Math.max(2, options.concurrency) });
@@ -142,7 +148,13 @@ export async function startWorker(options: {
   const runner = await run({
     connectionString: options.databaseUrl,
     concurrency: options.concurrency,
-    taskList: createTaskList({ sql, log, delivery: options.delivery, ...(options.clock && { clock: options.clock }) }),
+    taskList: createTaskList({
+      sql,
+      log,
+      delivery: options.delivery,
+      ...(options.clock && { clock: options.clock }),
+      ...(options.imapConnect && { imapConnect: options.imapConnect }),
+    }),
     crontab: CRONTAB,
     noHandleSignals: true,
     logger: workerLogger(log),

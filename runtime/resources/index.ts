@@ -7,6 +7,7 @@ import { batchBehaviour } from './batch.js';
 import { callBehaviour } from './call.js';
 import { eventBehaviour } from './event.js';
 import { favoriteBehaviour } from './favorite.js';
+import { mailboxBehaviour } from './mailbox.js';
 import { phoneNumberBehaviour } from './phone-number.js';
 import { prospectBehaviour } from './prospect.js';
 import { sequenceBehaviour } from './sequence.js';
@@ -29,6 +30,7 @@ export const standardBehaviours: Behaviours = withActorStamps(
         ['call', callBehaviour],
         ['event', eventBehaviour],
         ['favorite', favoriteBehaviour],
+        ['mailbox', mailboxBehaviour],
         ['phoneNumber', phoneNumberBehaviour],
         ['prospect', prospectBehaviour],
         ['sequence', sequenceBehaviour],

@@ -8,6 +8,7 @@ import { createApp } from '../../runtime/app.js';
 import { connectDatabase } from '../../runtime/db/client.js';
 import { loadCursorSecret, loadTrackingSecret } from '../../runtime/db/settings.js';
 import { listen } from '../../runtime/http/listen.js';
+import type { ImapConnect } from '../../runtime/mail/sync/index.js';
 import { createTestDatabase } from './database.js';
 import { assertJsonApiDocument } from './jsonapi.js';
 
@@ -57,6 +58,8 @@ export interface TestApiOptions {
   bulkAllowance?: { capacity: number; perDay: number };
   /** The largest CSV upload (UPLOAD_MAX_BYTES); 100 MiB by default. */
   uploadMaxBytes?: number;
+  /** How testSync connects to IMAP servers (test/helpers/imap.ts: loopback only). */
+  imapConnect?: ImapConnect;
 }
 
 export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
@@ -67,6 +70,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     cursorSecret: await loadCursorSecret(sql),
     trackingSecret: await loadTrackingSecret(sql),
     ...(options.clock && { clock: options.clock }),
+    ...(options.imapConnect && { imapConnect: options.imapConnect }),
     config: {
       publicBaseUrl: options.publicBaseUrl,
       maxBodyBytes: 64 * 1024,
