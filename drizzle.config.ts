@@ -15,6 +15,7 @@ export default defineConfig({
     './runtime/bulk/tables.ts',
     './runtime/imports/tables.ts',
     './runtime/sequences/tables.ts',
+    './runtime/mail/tables.ts',
   ],
   out: './migrations',
   strict: true,

@@ -559,6 +559,6 @@ export const descriptor: ResourceDescriptor = {
     },
   ],
   operations: { list: true, get: true, create: true, update: true, delete: true },
-  actions: [],
+  actions: [{ name: 'testSend', optionalParams: [], requiredParams: [], paramSchemas: {} }],
   collectionActions: [],
 };
