@@ -18,6 +18,7 @@ import { MIGRATIONS_DIR } from './db/migrate.js';
 import { createResourceEngine, type ApiEnv, type RecordWriter } from './engine/index.js';
 import { mountResources, mountUnsupportedMethods } from './engine/routes.js';
 import { healthRoutes } from './health/index.js';
+import { defaultTransports, mountMailRoutes, type TransportFactory } from './mail/index.js';
 import { DEFAULT_UPLOAD_MAX_BYTES, mountImportRoutes, mountUploadRoute, type UploadOptions } from './imports/index.js';
 import { webhookCleanup } from './webhooks/cleanup.js';
 import { ApiError, errorResponse, internalError, jsonApi, jsonApiMediaType, payloadTooLarge, resourceNotFound } from './jsonapi/index.js';
@@ -28,12 +29,14 @@ import { standardRecordWriter } from './resources/record-writer.js';
 
 export interface AppDependencies {
   readonly sql: postgres.Sql;
-  readonly config: Pick<Config, 'publicBaseUrl' | 'maxBodyBytes'> & Partial<Pick<Config, 'bulkAllowanceCapacity' | 'bulkAllowancePerDay' | 'uploadMaxBytes'>>;
+  readonly config: Pick<Config, 'publicBaseUrl' | 'maxBodyBytes'> & Partial<Pick<Config, 'bulkAllowanceCapacity' | 'bulkAllowancePerDay' | 'uploadMaxBytes' | 'smtpUrl'>>;
   readonly log: Logger;
   readonly cursorSecret: string;
   readonly clock?: () => Date;
   /** The one write path; built from `clock` when not given. */
   readonly writer?: RecordWriter;
+  /** Where testSend's messages go; by default the mailbox's SMTP server, else SMTP_URL, else local. */
+  readonly mailTransports?: TransportFactory;
   /** The migrations /readyz expects applied; MIGRATIONS_DIR when unset. */
   readonly migrationsFolder?: string;
 }
@@ -153,6 +156,14 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
     clock,
   });
   mountImportRoutes(api, { ...uploads, writer, allowance: allowanceOptions(deps.config), behaviours: standardBehaviours });
+  mountMailRoutes(api, {
+    sql: deps.sql,
+    writer,
+    behaviours: standardBehaviours,
+    publicBaseUrl: deps.config.publicBaseUrl,
+    clock,
+    transports: deps.mailTransports ?? defaultTransports({ sql: deps.sql, clock, smtpUrl: deps.config.smtpUrl }),
+  });
   mountResources(api, engine, modules.values());
   mountDefinitionRoutes(api, { sql: deps.sql, standardTypes: new Set(descriptors.keys()), publicBaseUrl: deps.config.publicBaseUrl });
   mountCustomObjectRoutes(api, customObjects);

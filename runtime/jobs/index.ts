@@ -8,6 +8,7 @@ import { deliverLifecycleTask, LIFECYCLE_TASK } from '../apps/lifecycle.js';
 import { BULK_CRONTAB, bulkTasks } from '../bulk/index.js';
 import { CustomObjectRegistry } from '../custom-objects/registry.js';
 import { IMPORT_CRONTAB, importTasks } from '../imports/index.js';
+import { defaultTransports, mailTasks, parseAddress, type HtmlTransform, type RetryPolicy, type TransportFactory } from '../mail/index.js';
 import { standardBehaviours } from '../resources/index.js';
 import { sequenceTasks } from '../sequences/index.js';
 import type { Config } from '../config.js';
@@ -42,6 +43,22 @@ export interface WorkerDependencies {
   readonly clock?: () => Date;
   /** The one write path; built from `clock` when not given. */
   readonly writer?: RecordWriter;
+  readonly mail?: MailWorkerOptions;
+}
+
+/** How a worker sends mail (runtime/mail): from configuration (mailOptions), and injectable for tests. */
+export interface MailWorkerOptions {
+  /** SMTP_URL; unset: the local transport. Ignored when `transports` is given. */
+  readonly smtpUrl?: string | undefined;
+  /** Where each message goes; by default a mailbox's own SMTP server, else SMTP_URL, else local. */
+  readonly transports?: TransportFactory;
+  /** Composition steps of every mailing's HTML after rendering (tracking). */
+  readonly transforms?: readonly HtmlTransform[];
+  readonly retry?: RetryPolicy;
+  /** MAIL_FROM, as written there. */
+  readonly mailFrom?: string;
+  /** Base of invitation links. */
+  readonly publicBaseUrl?: string;
 }
 
 /** Every task a Cadence worker runs. */
@@ -83,6 +100,17 @@ export function createTaskList(deps: WorkerDependencies): TaskList {
     ...bulkTasks({ sql: deps.sql, writer, behaviours: standardBehaviours, customObjects: customObjectsOf(deps.sql, clock, writer), clock, log: deps.log }),
     ...importTasks({ sql: deps.sql, writer, clock, log: deps.log }),
     ...sequenceTasks({ sql: deps.sql, writer, clock, log: deps.log }),
+    ...mailTasks({
+      sql: deps.sql,
+      writer,
+      clock,
+      log: deps.log,
+      transports: deps.mail?.transports ?? defaultTransports({ sql: deps.sql, clock, smtpUrl: deps.mail?.smtpUrl }),
+      ...(deps.mail?.transforms && { transforms: deps.mail.transforms }),
+      ...(deps.mail?.retry && { retry: deps.mail.retry }),
+      mailFrom: parseAddress(deps.mail?.mailFrom ?? 'Cadence <cadence@localhost>'),
+      publicBaseUrl: deps.mail?.publicBaseUrl ?? 'http://127.0.0.1:3000',
+    }),
   };
 }
 
@@ -101,6 +129,11 @@ export function deliveryOptions(config: Pick<Config, 'webhookAllowedHosts' | 'we
     allowedHosts: parseAllowedHosts(config.webhookAllowedHosts),
     ...(config.webhookCaFile && { secureContext: trustedContext(readFileSync(config.webhookCaFile)) }),
   };
+}
+
+/** Mail settings from configuration: SMTP_URL, MAIL_FROM, and PUBLIC_BASE_URL (else the server's address) for links. */
+export function mailOptions(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'publicBaseUrl' | 'host' | 'port'>): MailWorkerOptions {
+  return { smtpUrl: config.smtpUrl, mailFrom: config.mailFrom, publicBaseUrl: config.publicBaseUrl ?? `http://${config.host}:${config.port}` };
 }
 
 /** Heartbeat and staleness from configuration: WORKER_HEARTBEAT_MS and WORKER_STALE_AFTER_MS. */
@@ -132,6 +165,8 @@ export async function startWorker(options: {
   clock?: () => Date;
   /** Heartbeat and staleness (WORKER_HEARTBEAT_MS, WORKER_STALE_AFTER_MS); 10 s and 30 s when unset. */
   liveness?: LivenessOptions;
+  /** Mail transports and settings (mailOptions); the local transport when unset. */
+  mail?: MailWorkerOptions;
 }): Promise<StartedWorker> {
   const log = options.log.child({ component: 'worker' });
   const sql = connectDatabase(options.databaseUrl, { max: Math.max(2, options.concurrency) });
@@ -142,7 +177,7 @@ export async function startWorker(options: {
   const runner = await run({
     connectionString: options.databaseUrl,
     concurrency: options.concurrency,
-    taskList: createTaskList({ sql, log, delivery: options.delivery, ...(options.clock && { clock: options.clock }) }),
+    taskList: createTaskList({ sql, log, delivery: options.delivery, ...(options.clock && { clock: options.clock }), ...(options.mail && { mail: options.mail }) }),
     crontab: CRONTAB,
     noHandleSignals: true,
     logger: workerLogger(log),

@@ -1,5 +1,6 @@
 import { descriptors } from '../../generated/routes/index.js';
 import type { Behaviours } from '../engine/index.js';
+import { withMailAutomation } from '../mail/index.js';
 import { withSequenceAutomation } from '../sequences/index.js';
 import { withActorStamps } from './actor-stamps.js';
 import { batchBehaviour } from './batch.js';
@@ -17,24 +18,27 @@ import { webhookBehaviour } from './webhook.js';
 
 /**
  * Behaviour of the standard resources that do more than store what clients send, and creator
- * and updater wherever a resource has them, and the sequence automation (runtime/sequences).
+ * and updater wherever a resource has them, the sequence automation (runtime/sequences) and the
+ * mail automation (runtime/mail: sending scheduled mailings, invitations).
  */
 export const standardBehaviours: Behaviours = withActorStamps(
-  withSequenceAutomation(
-    new Map([
-      ['batch', batchBehaviour],
-      ['call', callBehaviour],
-      ['event', eventBehaviour],
-      ['favorite', favoriteBehaviour],
-      ['phoneNumber', phoneNumberBehaviour],
-      ['prospect', prospectBehaviour],
-      ['sequence', sequenceBehaviour],
-      ['sequenceState', sequenceStateBehaviour],
-      ['sequenceTemplate', sequenceTemplateBehaviour],
-      ['task', taskBehaviour],
-      ['user', userBehaviour],
-      ['webhook', webhookBehaviour],
-    ]),
+  withMailAutomation(
+    withSequenceAutomation(
+      new Map([
+        ['batch', batchBehaviour],
+        ['call', callBehaviour],
+        ['event', eventBehaviour],
+        ['favorite', favoriteBehaviour],
+        ['phoneNumber', phoneNumberBehaviour],
+        ['prospect', prospectBehaviour],
+        ['sequence', sequenceBehaviour],
+        ['sequenceState', sequenceStateBehaviour],
+        ['sequenceTemplate', sequenceTemplateBehaviour],
+        ['task', taskBehaviour],
+        ['user', userBehaviour],
+        ['webhook', webhookBehaviour],
+      ]),
+    ),
   ),
   descriptors.values(),
 );
