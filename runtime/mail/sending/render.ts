@@ -95,7 +95,7 @@ export interface RenderedMailing {
 
 /** The mailing's subject and HTML body, filled in, and the text part derived from that HTML. */
 export function renderMailing(mailing: Row, sources: RenderSources): RenderedMailing {
-  const subject = fillVariables(String(mailing.subject ?? ''), sources);
-  const html = fillVariables(String(mailing.bodyHtml ?? ''), sources, escapeHtml);
+  const subject = fillVariables(typeof mailing.subject === 'string' ? mailing.subject : '', sources);
+  const html = fillVariables(typeof mailing.bodyHtml === 'string' ? mailing.bodyHtml : '', sources, escapeHtml);
   return { subject, html, text: plainTextOf(html) };
 }
