@@ -23,7 +23,17 @@ export { SEND_MAILING_TASK, sendJobKey } from './sending/send-jobs.js';
 export { SEND_INVITATION_TASK, parseAddress } from './sending/invitations.js';
 export { DEFAULT_RETRY_POLICY, type HtmlTransform, type HtmlTransformContext, type RetryPolicy } from './sending/send-task.js';
 export { TEMPLATE_VARIABLES } from './sending/render.js';
-export { defaultTransports, composeMime, type MailTransport, type OutgoingMessage, type SentMessage, type TransportFactory } from './sending/transports.js';
+export {
+  defaultTransports,
+  composeMime,
+  localTransport,
+  smtpSettingsOf,
+  smtpTransport,
+  type MailTransport,
+  type OutgoingMessage,
+  type SentMessage,
+  type TransportFactory,
+} from './sending/transports.js';
 export { listMailMessages, showMailMessage } from './messages.js';
 
 /** A mailing's state changes when `stateChangedAt` does; the service keeps it. */

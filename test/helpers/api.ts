@@ -8,6 +8,7 @@ import { createApp } from '../../runtime/app.js';
 import { connectDatabase } from '../../runtime/db/client.js';
 import { loadCursorSecret } from '../../runtime/db/settings.js';
 import { listen } from '../../runtime/http/listen.js';
+import type { TransportFactory } from '../../runtime/mail/index.js';
 import { createTestDatabase } from './database.js';
 import { assertJsonApiDocument } from './jsonapi.js';
 
@@ -57,6 +58,8 @@ export interface TestApiOptions {
   bulkAllowance?: { capacity: number; perDay: number };
   /** The largest CSV upload (UPLOAD_MAX_BYTES); 100 MiB by default. */
   uploadMaxBytes?: number;
+  /** Where testSend's messages go (runtime/mail); by default the mailbox's own server, else local. */
+  mailTransports?: (sql: postgres.Sql) => TransportFactory;
 }
 
 export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
@@ -66,6 +69,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     sql,
     cursorSecret: await loadCursorSecret(sql),
     ...(options.clock && { clock: options.clock }),
+    ...(options.mailTransports && { mailTransports: options.mailTransports(sql) }),
     config: {
       publicBaseUrl: options.publicBaseUrl,
       maxBodyBytes: 64 * 1024,

@@ -4,7 +4,8 @@ import type { Logger } from 'pino';
 import type postgres from 'postgres';
 import type { WriteEffects, WrittenRecord } from '../../engine/index.js';
 import { enqueueJobs } from '../../jobs/enqueue.js';
-import { CredentialProblem, inviteUser } from '../../oauth/index.js';
+import { CredentialProblem } from '../../oauth/credentials.js';
+import { inviteUser } from '../../oauth/invitations.js';
 import { escapeHtml } from './render.js';
 import type { Address, TransportFactory } from './transports.js';
 
@@ -23,9 +24,16 @@ interface InvitationPayload {
   readonly userId: number;
 }
 
-/** The user `afterWrite`: an invitation job for each created user with an e-mail address, unless `meta.sendInvite` is false. */
+/**
+ * The user `afterWrite`: an invitation job for each user a client created (POST /users: its
+ * resource object, so `meta`, came with the request) with an e-mail address, unless
+ * `meta.sendInvite` is false. The service's own creates (an org's first admin by `cadence org
+ * create`) carry no meta and invite nobody; the operator runs `cadence user invite`.
+ */
 export async function queueInvitations(written: readonly WrittenRecord[], effects: WriteEffects): Promise<void> {
-  const invited = written.filter((w) => w.kind === 'create' && w.meta?.sendInvite !== false && typeof w.row.email === 'string' && w.row.email !== '');
+  const invited = written.filter(
+    (w) => w.kind === 'create' && w.meta !== undefined && w.meta.sendInvite !== false && typeof w.row.email === 'string' && w.row.email !== '',
+  );
   await enqueueJobs(
     effects.tx,
     invited.map((w) => ({

@@ -57,7 +57,10 @@ async function bounceSequenceStates(written: readonly WrittenRecord[], effects: 
       const state = states.get(Number(w.row.sequenceState));
       if (!state || !LIVE_STATES.includes(String(state.state))) return [];
       return [
-        effects.update('sequenceState', Number(state.id), { state: 'bounced', errorReason: `Mailing ${String(w.row.id)} bounced: ${typeof w.row.errorReason === 'string' ? w.row.errorReason : 'no reason given'}` }),
+        effects.update('sequenceState', Number(state.id), {
+          state: 'bounced',
+          errorReason: `Mailing ${String(w.row.id)} bounced: ${typeof w.row.errorReason === 'string' ? w.row.errorReason : 'no reason given'}`,
+        }),
       ];
     }),
   );
