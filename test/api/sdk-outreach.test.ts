@@ -43,13 +43,8 @@ const NOT_SERVED: readonly { readonly operations: readonly string[]; readonly re
       'SPEC.md lists no `audit` resource and the reference OpenAPI (/work/shared/reference) has no /audits either.',
   },
   {
-    operations: [
-      'POST /mailboxes/{id}/actions/linkEwsMasterAccount',
-      'POST /mailboxes/{id}/actions/testSend',
-      'POST /mailboxes/{id}/actions/testSync',
-      'POST /mailboxes/{id}/actions/unlinkEwsMasterAccount',
-    ],
-    reason: 'Not built yet (issue #15): Cadence has no handler for any mailbox action.',
+    operations: ['POST /mailboxes/{id}/actions/linkEwsMasterAccount', 'POST /mailboxes/{id}/actions/testSync', 'POST /mailboxes/{id}/actions/unlinkEwsMasterAccount'],
+    reason: 'Not built yet (issue #16): of the mailbox actions Cadence serves testSend only.',
   },
 ];
 const NOT_SERVED_OPERATIONS = new Set(NOT_SERVED.flatMap((entry) => entry.operations));
