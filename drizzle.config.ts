@@ -16,6 +16,7 @@ export default defineConfig({
     './runtime/imports/tables.ts',
     './runtime/sequences/tables.ts',
     './runtime/mail/sync/tables.ts',
+    './runtime/mail/tables.ts',
   ],
   out: './migrations',
   strict: true,

@@ -18,6 +18,7 @@ import { MIGRATIONS_DIR } from './db/migrate.js';
 import { createResourceEngine, type ApiEnv, type RecordWriter } from './engine/index.js';
 import { mountResources, mountUnsupportedMethods } from './engine/routes.js';
 import { healthRoutes } from './health/index.js';
+import { defaultTransports, mountMailRoutes, type TransportFactory } from './mail/index.js';
 import { DEFAULT_UPLOAD_MAX_BYTES, mountImportRoutes, mountUploadRoute, type UploadOptions } from './imports/index.js';
 import { connectImapFlow, mountTestSyncRoute, type ImapConnect } from './mail/sync/index.js';
 import { webhookCleanup } from './webhooks/cleanup.js';
@@ -30,7 +31,7 @@ import { standardRecordWriter } from './resources/record-writer.js';
 
 export interface AppDependencies {
   readonly sql: postgres.Sql;
-  readonly config: Pick<Config, 'publicBaseUrl' | 'maxBodyBytes'> & Partial<Pick<Config, 'bulkAllowanceCapacity' | 'bulkAllowancePerDay' | 'uploadMaxBytes'>>;
+  readonly config: Pick<Config, 'publicBaseUrl' | 'maxBodyBytes'> & Partial<Pick<Config, 'bulkAllowanceCapacity' | 'bulkAllowancePerDay' | 'uploadMaxBytes' | 'smtpUrl'>>;
   readonly log: Logger;
   readonly cursorSecret: string;
   /** Signs the tracking URLs in mail (loadTrackingSecret); the workers that render mail use the same. */
@@ -38,6 +39,8 @@ export interface AppDependencies {
   readonly clock?: () => Date;
   /** The one write path; built from `clock` when not given. */
   readonly writer?: RecordWriter;
+  /** Where testSend's messages go; by default the mailbox's SMTP server, else SMTP_URL, else local. */
+  readonly mailTransports?: TransportFactory;
   /** The migrations /readyz expects applied; MIGRATIONS_DIR when unset. */
   readonly migrationsFolder?: string;
   /** How testSync connects to IMAP servers; imapflow when not given. */
@@ -162,15 +165,10 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
     clock,
   });
   mountImportRoutes(api, { ...uploads, writer, allowance: allowanceOptions(deps.config), behaviours: standardBehaviours });
-  // testSync waits on an IMAP server: its own route, with no transaction open meanwhile.
-  mountTestSyncRoute(api, {
-    sql: deps.sql,
-    writer,
-    behaviours: standardBehaviours,
-    publicBaseUrl: deps.config.publicBaseUrl,
-    clock,
-    connect: deps.imapConnect ?? connectImapFlow,
-  });
+  // testSend and testSync wait on mail servers: routes of their own, with no transaction open meanwhile.
+  const mailRoute = { sql: deps.sql, writer, behaviours: standardBehaviours, publicBaseUrl: deps.config.publicBaseUrl, clock };
+  mountMailRoutes(api, { ...mailRoute, transports: deps.mailTransports ?? defaultTransports({ sql: deps.sql, clock, smtpUrl: deps.config.smtpUrl }) });
+  mountTestSyncRoute(api, { ...mailRoute, connect: deps.imapConnect ?? connectImapFlow });
   mountResources(api, engine, modules.values());
   mountDefinitionRoutes(api, { sql: deps.sql, standardTypes: new Set(descriptors.keys()), publicBaseUrl: deps.config.publicBaseUrl });
   mountCustomObjectRoutes(api, customObjects);

@@ -28,6 +28,10 @@ export interface Config {
   readonly bulkAllowancePerDay: number;
   /** UPLOAD_MAX_BYTES: the largest CSV file an upload link takes. */
   readonly uploadMaxBytes: number;
+  /** SMTP_URL: the deployment's mail server for mailboxes without their own; unset: the local transport. */
+  readonly smtpUrl: string | undefined;
+  /** MAIL_FROM: who the service's own messages (invitations) are from. */
+  readonly mailFrom: string;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -70,5 +74,7 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     bulkAllowancePerDay: positiveInteger(env, 'BULK_ALLOWANCE_PER_DAY', 5_000_000),
     // SPEC.md does not say how large a CSV file may be; issue #14 asks for 100 MB by default.
     uploadMaxBytes: positiveInteger(env, 'UPLOAD_MAX_BYTES', 100 * 1024 * 1024),
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM || 'Cadence <cadence@localhost>',
   };
 }

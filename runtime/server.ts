@@ -9,7 +9,7 @@ import { resolveDatabase } from './db/database-url.js';
 import { MIGRATIONS_DIR, runMigrations } from './db/migrate.js';
 import { loadCursorSecret, loadTrackingSecret } from './db/settings.js';
 import { listen } from './http/listen.js';
-import { deliveryOptions, livenessOptions, startWorker, type StartedWorker } from './jobs/index.js';
+import { deliveryOptions, livenessOptions, mailOptions, startWorker, type StartedWorker } from './jobs/index.js';
 
 /** How long in-flight requests may finish on shutdown before their connections are closed. */
 const CLOSE_GRACE_MS = 5000;
@@ -28,7 +28,14 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   await runMigrations(database.url, MIGRATIONS_DIR);
   const sql = connectDatabase(database.url, { max: config.databasePoolSize });
   const worker: StartedWorker | undefined = config.inProcessWorker
-    ? await startWorker({ databaseUrl: database.url, concurrency: config.workerConcurrency, log, delivery: deliveryOptions(config), liveness: livenessOptions(config) })
+    ? await startWorker({
+        databaseUrl: database.url,
+        concurrency: config.workerConcurrency,
+        log,
+        delivery: deliveryOptions(config),
+        liveness: livenessOptions(config),
+        mail: mailOptions(config),
+      })
     : undefined;
   const app = createApp({ sql, config, log, cursorSecret: await loadCursorSecret(sql), trackingSecret: await loadTrackingSecret(sql) });
   const server: ServerType = await listen(app.fetch, { port: config.port, hostname: config.host });

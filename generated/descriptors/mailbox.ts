@@ -559,6 +559,9 @@ export const descriptor: ResourceDescriptor = {
     },
   ],
   operations: { list: true, get: true, create: true, update: true, delete: true },
-  actions: [{ name: 'testSync', optionalParams: [], requiredParams: [], paramSchemas: {} }],
+  actions: [
+    { name: 'testSend', optionalParams: [], requiredParams: [], paramSchemas: {} },
+    { name: 'testSync', optionalParams: [], requiredParams: [], paramSchemas: {} },
+  ],
   collectionActions: [],
 };

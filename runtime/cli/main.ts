@@ -16,8 +16,9 @@ import { CredentialProblem, inviteUser, setPassword } from '../oauth/index.js';
 import { connectDatabase } from '../db/client.js';
 import { resolveDatabase } from '../db/database-url.js';
 import { MIGRATIONS_DIR, runMigrations } from '../db/migrate.js';
-import { deliveryOptions, livenessOptions, startWorker } from '../jobs/index.js';
+import { deliveryOptions, livenessOptions, mailOptions, startWorker } from '../jobs/index.js';
 import { createLogger } from '../logger.js';
+import { listMailMessages, showMailMessage } from '../mail/index.js';
 import { startServer } from '../server.js';
 import type postgres from 'postgres';
 
@@ -38,7 +39,9 @@ const USAGE = `usage:
   cadence app key add --app GUID --public-key-file FILE.pem
   cadence app key revoke --app GUID --key ID
   cadence app install --app GUID --org ID      prints the install id and a setup token (15 minutes)
-  cadence app uninstall --app GUID --org ID`;
+  cadence app uninstall --app GUID --org ID
+  cadence mail list --org ID [--limit N]       messages the local transport stored (no SMTP_URL), newest first
+  cadence mail show ID --org ID                one of them, with its whole MIME text`;
 
 class UsageError extends Error {}
 
@@ -137,6 +140,7 @@ async function workerCommand(config: Config): Promise<void> {
     log,
     delivery: deliveryOptions(config),
     liveness: livenessOptions(config),
+    mail: mailOptions(config),
   });
   await Promise.race([untilSignal(), worker.runner.promise]);
   await worker.stop();
@@ -167,6 +171,7 @@ function parseCommandLine(argv: string[]) {
         'lifecycle-url': { type: 'string' },
         'public-key-file': { type: 'string' },
         login: { type: 'string' },
+        limit: { type: 'string' },
       },
     });
   } catch (error) {
@@ -187,7 +192,8 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<vo
     return;
   }
   const config = readConfig(env);
-  const command = positionals.join(' ');
+  // `mail show <id>` takes the message's id as an argument of its own.
+  const command = positionals[0] === 'mail' && positionals[1] === 'show' ? 'mail show' : positionals.join(' ');
   switch (command) {
     case 'serve':
       return serveCommand(config);
@@ -292,6 +298,21 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<vo
       const orgId = positiveInteger('org', values.org);
       const change = command === 'app install' ? installApp : uninstallApp;
       return withDatabase(config, async (sql) => print(await change(sql, { appId, orgId })));
+    }
+    case 'mail list': {
+      const orgId = positiveInteger('org', values.org);
+      const limit = values.limit === undefined ? undefined : positiveInteger('limit', values.limit);
+      return withDatabase(config, async (sql) => print(await listMailMessages(sql, orgId, limit)));
+    }
+    case 'mail show': {
+      const orgId = positiveInteger('org', values.org);
+      if (positionals.length !== 3 || !/^[1-9][0-9]*$/.test(positionals[2]!)) throw new UsageError('mail show takes one message id, e.g. cadence mail show 7 --org 1');
+      const id = Number(positionals[2]);
+      return withDatabase(config, async (sql) => {
+        const message = await showMailMessage(sql, orgId, id);
+        if (!message) throw new AdminError(`org ${orgId} has no mail message ${id}`);
+        print(message);
+      });
     }
     default:
       throw new UsageError(`unknown command: ${command}`);

@@ -122,6 +122,8 @@ export interface WrittenRecord {
   readonly action?: string;
   /** The action's `effect`, when it gave one. */
   readonly effect?: string;
+  /** A create's resource object `meta` as sent (a user's `sendInvite`); absent when none was. */
+  readonly meta?: Readonly<Record<string, unknown>>;
 }
 
 /** What `afterWrite` may do: read, write other records through the same writer, enqueue jobs. */

@@ -233,7 +233,8 @@ async function writeGroup(
     if (p.op.kind === 'create') {
       if (recorded) events.push(eventOf(p, 'created', snapshot(rules, row)));
       created.push({ descriptor, row, changes: p.changes! });
-      written.push({ kind: 'create', row, previous: null, changed: NOTHING_CHANGED });
+      const meta = p.op.changes.meta;
+      written.push({ kind: 'create', row, previous: null, changed: NOTHING_CHANGED, ...(meta && { meta }) });
     } else if (p.op.kind === 'delete') {
       if (recorded) events.push(eventOf(p, 'destroyed', snapshot(rules, row)));
       written.push({ kind: 'delete', row, previous: p.current, changed: NOTHING_CHANGED });

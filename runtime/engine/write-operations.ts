@@ -17,6 +17,8 @@ export interface Changes {
   readonly relationships: ReadonlyMap<ToOneDescriptor, number | null>;
   /** Relationship objects' `meta` as sent (a call's `task` with `meta.complete`). */
   readonly relationshipMeta?: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
+  /** The resource object's `meta` as sent with a create (a user's `sendInvite`). */
+  readonly meta?: Readonly<Record<string, unknown>>;
 }
 
 /** An update's changes, with the domain event to record besides `updated` when there is one. */

@@ -9,6 +9,9 @@ import { BULK_CRONTAB, bulkTasks } from '../bulk/index.js';
 import { CustomObjectRegistry } from '../custom-objects/registry.js';
 import { IMPORT_CRONTAB, importTasks } from '../imports/index.js';
 import { connectImapFlow, MAIL_SYNC_CRONTAB, mailSyncTasks, type ImapConnect } from '../mail/sync/index.js';
+import { mailTracking, trackingBaseUrl } from '../mail/tracking/index.js';
+import { loadTrackingSecret } from '../db/settings.js';
+import { defaultTransports, mailTasks, parseAddress, type HeaderSource, type HtmlTransform, type RetryPolicy, type TransportFactory } from '../mail/index.js';
 import { standardBehaviours } from '../resources/index.js';
 import { sequenceTasks } from '../sequences/index.js';
 import type { Config } from '../config.js';
@@ -45,7 +48,28 @@ export interface WorkerDependencies {
   readonly writer?: RecordWriter;
   /** How mailbox sync connects to IMAP servers; imapflow when not given. */
   readonly imapConnect?: ImapConnect;
+  readonly mail?: MailWorkerOptions;
 }
+
+/** How a worker sends mail (runtime/mail): from configuration (mailOptions), and injectable for tests. */
+export interface MailWorkerOptions {
+  /** SMTP_URL; unset: the local transport. Ignored when `transports` is given. */
+  readonly smtpUrl?: string | undefined;
+  /** Where each message goes; by default a mailbox's own SMTP server, else SMTP_URL, else local. */
+  readonly transports?: TransportFactory;
+  /** Composition steps of every mailing's HTML after rendering; tracking's (signed with the deployment's secret) when unset. */
+  readonly transforms?: readonly HtmlTransform[];
+  /** Headers every mailing gets from its context; tracking's List-Unsubscribe when `transforms` is unset. */
+  readonly headers?: readonly HeaderSource[];
+  readonly retry?: RetryPolicy;
+  /** MAIL_FROM, as written there. */
+  readonly mailFrom?: string;
+  /** Base of invitation links. */
+  readonly publicBaseUrl?: string;
+}
+
+/** Where links in mail point when neither PUBLIC_BASE_URL nor the server's address is given: `npm start`'s. */
+const DEFAULT_PUBLIC_BASE_URL = 'http://127.0.0.1:3000';
 
 /** Every task a Cadence worker runs. */
 export function createTaskList(deps: WorkerDependencies): TaskList {
@@ -87,6 +111,18 @@ export function createTaskList(deps: WorkerDependencies): TaskList {
     ...importTasks({ sql: deps.sql, writer, clock, log: deps.log }),
     ...sequenceTasks({ sql: deps.sql, writer, clock, log: deps.log }),
     ...mailSyncTasks({ sql: deps.sql, writer, clock, log: deps.log, connect: deps.imapConnect ?? connectImapFlow }),
+    ...mailTasks({
+      sql: deps.sql,
+      writer,
+      clock,
+      log: deps.log,
+      transports: deps.mail?.transports ?? defaultTransports({ sql: deps.sql, clock, smtpUrl: deps.mail?.smtpUrl }),
+      ...(deps.mail?.transforms && { transforms: deps.mail.transforms }),
+      ...(deps.mail?.headers && { headers: deps.mail.headers }),
+      ...(deps.mail?.retry && { retry: deps.mail.retry }),
+      mailFrom: parseAddress(deps.mail?.mailFrom ?? 'Cadence <cadence@localhost>'),
+      publicBaseUrl: deps.mail?.publicBaseUrl ?? DEFAULT_PUBLIC_BASE_URL,
+    }),
   };
 }
 
@@ -105,6 +141,21 @@ export function deliveryOptions(config: Pick<Config, 'webhookAllowedHosts' | 'we
     allowedHosts: parseAllowedHosts(config.webhookAllowedHosts),
     ...(config.webhookCaFile && { secureContext: trustedContext(readFileSync(config.webhookCaFile)) }),
   };
+}
+
+/** Mail settings from configuration: SMTP_URL, MAIL_FROM, and PUBLIC_BASE_URL (else the server's address) for links. */
+export function mailOptions(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'publicBaseUrl' | 'host' | 'port'>): MailWorkerOptions {
+  return { smtpUrl: config.smtpUrl, mailFrom: config.mailFrom, publicBaseUrl: trackingBaseUrl(config) };
+}
+
+/**
+ * The mail settings with tracking's transform and headers, signed with the deployment's
+ * tracking secret, unless the caller chose its own transforms.
+ */
+async function withTracking(sql: postgres.Sql, mail: MailWorkerOptions = {}): Promise<MailWorkerOptions> {
+  if (mail.transforms) return mail;
+  const tracking = mailTracking(await loadTrackingSecret(sql), mail.publicBaseUrl ?? DEFAULT_PUBLIC_BASE_URL);
+  return { ...mail, transforms: tracking.transforms, headers: [...(mail.headers ?? []), ...tracking.headers] };
 }
 
 /** Heartbeat and staleness from configuration: WORKER_HEARTBEAT_MS and WORKER_STALE_AFTER_MS. */
@@ -138,9 +189,12 @@ export async function startWorker(options: {
   liveness?: LivenessOptions;
   /** How mailbox sync connects to IMAP servers; imapflow when unset. */
   imapConnect?: ImapConnect;
+  /** Mail transports and settings (mailOptions); the local transport when unset. */
+  mail?: MailWorkerOptions;
 }): Promise<StartedWorker> {
   const log = options.log.child({ component: 'worker' });
   const sql = connectDatabase(options.databaseUrl, { max: Math.max(2, options.concurrency) });
+  const mail = await withTracking(sql, options.mail);
   // The runner's one pool is created, and its id known, before run() returns.
   const events: WorkerEvents = new EventEmitter();
   const poolIds: string[] = [];
@@ -154,6 +208,7 @@ export async function startWorker(options: {
       delivery: options.delivery,
       ...(options.clock && { clock: options.clock }),
       ...(options.imapConnect && { imapConnect: options.imapConnect }),
+      mail,
     }),
     crontab: CRONTAB,
     noHandleSignals: true,

@@ -1,6 +1,7 @@
 import { descriptors } from '../../generated/routes/index.js';
 import type { Behaviours } from '../engine/index.js';
 import { withMailTracking } from '../mail/tracking/index.js';
+import { withMailAutomation } from '../mail/index.js';
 import { withSequenceAutomation } from '../sequences/index.js';
 import { withActorStamps } from './actor-stamps.js';
 import { batchBehaviour } from './batch.js';
@@ -19,27 +20,30 @@ import { webhookBehaviour } from './webhook.js';
 
 /**
  * Behaviour of the standard resources that do more than store what clients send, and creator
- * and updater wherever a resource has them, the sequence automation (runtime/sequences) and
- * what mail results set in motion (runtime/mail/tracking).
+ * and updater wherever a resource has them, the sequence automation (runtime/sequences), the
+ * mail automation (runtime/mail: sending scheduled mailings, invitations) and what mail results
+ * set in motion (runtime/mail/tracking).
  */
 export const standardBehaviours: Behaviours = withActorStamps(
   withMailTracking(
-    withSequenceAutomation(
-      new Map([
-        ['batch', batchBehaviour],
-        ['call', callBehaviour],
-        ['event', eventBehaviour],
-        ['favorite', favoriteBehaviour],
-        ['mailbox', mailboxBehaviour],
-        ['phoneNumber', phoneNumberBehaviour],
-        ['prospect', prospectBehaviour],
-        ['sequence', sequenceBehaviour],
-        ['sequenceState', sequenceStateBehaviour],
-        ['sequenceTemplate', sequenceTemplateBehaviour],
-        ['task', taskBehaviour],
-        ['user', userBehaviour],
-        ['webhook', webhookBehaviour],
-      ]),
+    withMailAutomation(
+      withSequenceAutomation(
+        new Map([
+          ['batch', batchBehaviour],
+          ['call', callBehaviour],
+          ['event', eventBehaviour],
+          ['favorite', favoriteBehaviour],
+          ['mailbox', mailboxBehaviour],
+          ['phoneNumber', phoneNumberBehaviour],
+          ['prospect', prospectBehaviour],
+          ['sequence', sequenceBehaviour],
+          ['sequenceState', sequenceStateBehaviour],
+          ['sequenceTemplate', sequenceTemplateBehaviour],
+          ['task', taskBehaviour],
+          ['user', userBehaviour],
+          ['webhook', webhookBehaviour],
+        ]),
+      ),
     ),
   ),
   descriptors.values(),

@@ -43,8 +43,8 @@ const NOT_SERVED: readonly { readonly operations: readonly string[]; readonly re
       'SPEC.md lists no `audit` resource and the reference OpenAPI (/work/shared/reference) has no /audits either.',
   },
   {
-    operations: ['POST /mailboxes/{id}/actions/linkEwsMasterAccount', 'POST /mailboxes/{id}/actions/testSend', 'POST /mailboxes/{id}/actions/unlinkEwsMasterAccount'],
-    reason: 'Not built yet (issue #15): of the mailbox actions Cadence serves testSync only (runtime/mail/sync).',
+    operations: ['POST /mailboxes/{id}/actions/linkEwsMasterAccount', 'POST /mailboxes/{id}/actions/unlinkEwsMasterAccount'],
+    reason: 'Not built: Exchange (EWS) master accounts; mailboxes send over SMTP and sync over IMAP (runtime/mail).',
   },
 ];
 const NOT_SERVED_OPERATIONS = new Set(NOT_SERVED.flatMap((entry) => entry.operations));

@@ -9,6 +9,7 @@ import { connectDatabase } from '../../runtime/db/client.js';
 import { loadCursorSecret, loadTrackingSecret } from '../../runtime/db/settings.js';
 import { listen } from '../../runtime/http/listen.js';
 import type { ImapConnect } from '../../runtime/mail/sync/index.js';
+import type { TransportFactory } from '../../runtime/mail/index.js';
 import { createTestDatabase } from './database.js';
 import { assertJsonApiDocument } from './jsonapi.js';
 
@@ -60,6 +61,8 @@ export interface TestApiOptions {
   uploadMaxBytes?: number;
   /** How testSync connects to IMAP servers (test/helpers/imap.ts: loopback only). */
   imapConnect?: ImapConnect;
+  /** Where testSend's messages go (runtime/mail); by default the mailbox's own server, else local. */
+  mailTransports?: (sql: postgres.Sql) => TransportFactory;
 }
 
 export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
@@ -71,6 +74,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     trackingSecret: await loadTrackingSecret(sql),
     ...(options.clock && { clock: options.clock }),
     ...(options.imapConnect && { imapConnect: options.imapConnect }),
+    ...(options.mailTransports && { mailTransports: options.mailTransports(sql) }),
     config: {
       publicBaseUrl: options.publicBaseUrl,
       maxBodyBytes: 64 * 1024,

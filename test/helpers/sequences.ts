@@ -111,7 +111,9 @@ export async function sequenceWith(
       await create(org, 'sequenceTemplates', 'sequenceTemplate', {}, { sequenceStep: { type: 'sequenceStep', id }, template: { type: 'template', id: template } });
     }
   }
-  const mailbox = await create(org, 'mailboxes', 'mailbox', { email: `rep${Math.random()}@example.test` }, { user: { type: 'user', id: owner } });
+  // Sending is test/api/mail-sending.test.ts's subject: here mailings stay scheduled (held by
+  // sendDisabled), so that what the sequence tests see does not race the send job.
+  const mailbox = await create(org, 'mailboxes', 'mailbox', { email: `rep${Math.random()}@example.test`, sendDisabled: true }, { user: { type: 'user', id: owner } });
   return { sequence, steps: stepIds, mailbox, owner, template };
 }
 

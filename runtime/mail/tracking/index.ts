@@ -3,6 +3,9 @@
  * transform that puts them in a mailing's HTML, the routes that answer them and record each
  * hit through the record writer, and what hits set in motion (prospect counters, opt-outs).
  */
+import { createTrackingSigner } from './token.js';
+import { listUnsubscribeHeaders, trackingTransform, type HtmlTransform, type HtmlTransformContext, type TrackingOptions } from './transform.js';
+
 export { createTrackingSigner, isTrackableUrl, type TrackingClaim, type TrackingKind, type TrackingSigner } from './token.js';
 export {
   listUnsubscribeHeaders,
@@ -27,4 +30,20 @@ export function trackingBaseUrl(config: { readonly publicBaseUrl: string | undef
   if (config.publicBaseUrl) return config.publicBaseUrl.replace(/\/+$/, '');
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
+}
+
+/**
+ * What tracking adds to every mailing a worker sends: the transform (links, pixel, the
+ * unsubscribe link of sequence mail) and, for sequence mail, List-Unsubscribe headers, signed
+ * with the deployment's tracking secret (loadTrackingSecret) so the API can verify them.
+ */
+export function mailTracking(
+  secret: string,
+  publicBaseUrl: string,
+): { transforms: HtmlTransform[]; headers: ((context: HtmlTransformContext) => Record<string, string>)[] } {
+  const options: TrackingOptions = { signer: createTrackingSigner(secret), publicBaseUrl };
+  return {
+    transforms: [trackingTransform(options)],
+    headers: [(context) => (context.sequence ? listUnsubscribeHeaders(options, context) : {})],
+  };
 }

@@ -1,0 +1,114 @@
+import type { TaskList } from 'graphile-worker';
+import type { Hono } from 'hono';
+import type { Logger } from 'pino';
+import type postgres from 'postgres';
+import type { ActionHandler, ApiEnv, Behaviours, RecordWriter, ResourceBehaviour } from '../engine/index.js';
+import { queueInvitations, SEND_INVITATION_TASK, sendInvitationTask } from './sending/invitations.js';
+import { afterMailingWrites } from './sending/mailing-writes.js';
+import { SEND_MAILING_TASK } from './sending/send-jobs.js';
+import { DEFAULT_RETRY_POLICY, sendMailingTask, type HeaderSource, type HtmlTransform, type RetryPolicy } from './sending/send-task.js';
+import { mountTestSend, TEST_SEND_PATH } from './sending/test-send.js';
+import type { Address, TransportFactory } from './sending/transports.js';
+
+/**
+ * E-mail (issue #16). Sending: a scheduled mailing is a `send_mailing` job at its time, rendered
+ * from its prospect, account and sender, sent through its mailbox's SMTP server or the
+ * deployment's default transport, and moved to delivered, bounced or failed (or retried) with
+ * its events; mailbox limits hold mailings to the next day; `testSend` checks a mailbox; new
+ * users get their invitation. Like the sequence automation it is behaviour of the standard
+ * resources, so every path that writes a mailing follows it.
+ */
+
+export { SEND_MAILING_TASK, sendJobKey } from './sending/send-jobs.js';
+export { SEND_INVITATION_TASK, parseAddress } from './sending/invitations.js';
+export { DEFAULT_RETRY_POLICY, type HeaderSource, type HtmlTransform, type HtmlTransformContext, type RetryPolicy } from './sending/send-task.js';
+export { TEMPLATE_VARIABLES } from './sending/render.js';
+export {
+  defaultTransports,
+  composeMime,
+  localTransport,
+  smtpSettingsOf,
+  smtpTransport,
+  type MailTransport,
+  type OutgoingMessage,
+  type SentMessage,
+  type TransportFactory,
+} from './sending/transports.js';
+export { listMailMessages, showMailMessage } from './messages.js';
+
+/** A mailing's state changes when `stateChangedAt` does; the service keeps it. */
+const mailingBehaviour: Partial<ResourceBehaviour> = {
+  derives: ['stateChangedAt'],
+  derive(next, previous, write) {
+    return previous && next.state === previous.state ? {} : { stateChangedAt: write.now.toISOString() };
+  },
+  afterWrite: afterMailingWrites,
+};
+
+/**
+ * testSend talks to an SMTP server, which an engine action (run inside the write's transaction)
+ * must not: runtime/mail serves it with a route of its own mounted ahead of the engine (see
+ * mountMailRoutes). The engine still wants a handler for every declared action; this one is
+ * never reached while that route is mounted.
+ */
+export const testSendServedElsewhere: ActionHandler = {
+  changes: [],
+  handle() {
+    throw new Error(`testSend is served by runtime/mail's own route (${TEST_SEND_PATH}), which was not mounted`);
+  },
+};
+
+export const mailAutomation: ReadonlyMap<string, Partial<ResourceBehaviour>> = new Map<string, Partial<ResourceBehaviour>>([
+  ['mailing', mailingBehaviour],
+  ['user', { afterWrite: queueInvitations }],
+]);
+
+/** `behaviours` with the mail automation's hooks added to the resources it concerns. */
+export function withMailAutomation(behaviours: Behaviours): Behaviours {
+  const combined = new Map(behaviours);
+  for (const [type, hooks] of mailAutomation) {
+    const own = behaviours.get(type);
+    if (own?.afterWrite && hooks.afterWrite) throw new Error(`${type} already has an afterWrite; compose them`);
+    if (own?.derive && hooks.derive) throw new Error(`${type} already has a derive; compose them`);
+    combined.set(type, { ...own, ...hooks });
+  }
+  return combined;
+}
+
+export interface MailDependencies {
+  readonly sql: postgres.Sql;
+  readonly writer: RecordWriter;
+  readonly clock: () => Date;
+  readonly log: Logger;
+  readonly transports: TransportFactory;
+  /** Composition steps of every mailing's HTML after rendering (tracking); none by default. */
+  readonly transforms?: readonly HtmlTransform[];
+  /** Headers every mailing's message gets from its context (List-Unsubscribe); none by default. */
+  readonly headers?: readonly HeaderSource[];
+  readonly retry?: RetryPolicy;
+  /** MAIL_FROM: who invitations are from. */
+  readonly mailFrom: Address;
+  /** Base of the invitation links. */
+  readonly publicBaseUrl: string;
+}
+
+export function mailTasks(deps: MailDependencies): TaskList {
+  return {
+    [SEND_MAILING_TASK]: sendMailingTask({ ...deps, transforms: deps.transforms ?? [], headers: deps.headers ?? [], retry: deps.retry ?? DEFAULT_RETRY_POLICY }),
+    [SEND_INVITATION_TASK]: sendInvitationTask(deps),
+  };
+}
+
+export interface MailRouteOptions {
+  readonly sql: postgres.Sql;
+  readonly writer: RecordWriter;
+  readonly behaviours: Behaviours;
+  readonly publicBaseUrl: string | undefined;
+  readonly clock: () => Date;
+  readonly transports: TransportFactory;
+}
+
+/** The mailbox's testSend, on the /api/v2 router ahead of the resource routes. */
+export function mountMailRoutes(api: Hono<ApiEnv>, options: MailRouteOptions): void {
+  mountTestSend(api, options);
+}

@@ -1,0 +1,115 @@
+import type { AddressInfo } from 'node:net';
+import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
+import { SEND_MAILING_TASK } from '../../runtime/mail/index.js';
+import type { TestApi } from './api.js';
+import type { SimulatedClock } from './sequences.js';
+import { until } from './wait.js';
+
+/**
+ * A real SMTP server on 127.0.0.1 (the smtp-server package), for test/api/mail-sending.test.ts.
+ * It keeps every message it accepts, byte for byte, and the logins it was given; `answer`
+ * decides, per message, whether it accepts it or answers 4xx or 5xx after DATA, as a real
+ * server refusing a recipient or deferring would.
+ */
+
+export interface ReceivedMessage {
+  readonly from: string;
+  readonly to: string[];
+  /** The message as received, headers and body, CRLF line ends. */
+  readonly raw: string;
+}
+
+export type SmtpAnswer = 'accept' | { readonly code: number; readonly message: string };
+
+export interface TestSmtpServer {
+  readonly port: number;
+  readonly received: ReceivedMessage[];
+  /** username:password of each login, to check what a mailbox sent. */
+  readonly logins: string[];
+  /** What the next messages get; 'accept' by default. */
+  answer: (message: ReceivedMessage) => SmtpAnswer;
+  close(): Promise<void>;
+}
+
+export async function startSmtpServer(options: { username?: string; password?: string } = {}): Promise<TestSmtpServer> {
+  const received: ReceivedMessage[] = [];
+  const logins: string[] = [];
+  const state: { answer: (message: ReceivedMessage) => SmtpAnswer } = { answer: () => 'accept' };
+  const address = (a: SMTPServerAddress | false) => (a ? a.address : '');
+  const server = new SMTPServer({
+    // Plain SMTP on loopback: no STARTTLS offered, logins allowed without TLS.
+    secure: false,
+    disabledCommands: ['STARTTLS'],
+    allowInsecureAuth: true,
+    authOptional: options.username === undefined,
+    logger: false,
+    onAuth(auth, _session, callback) {
+      logins.push(`${auth.username}:${auth.password}`);
+      if (auth.username === options.username && auth.password === options.password) return callback(null, { user: auth.username });
+      return callback(Object.assign(new Error('Authentication credentials invalid'), { responseCode: 535 }));
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        const message = { from: address(session.envelope.mailFrom), to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') };
+        const answer = state.answer(message);
+        if (answer === 'accept') {
+          received.push(message);
+          return callback(null, 'OK: queued as test');
+        }
+        return callback(Object.assign(new Error(answer.message), { responseCode: answer.code }));
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as AddressInfo).port;
+  return {
+    port,
+    received,
+    logins,
+    get answer() {
+      return state.answer;
+    },
+    set answer(next) {
+      state.answer = next;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Makes the send jobs due by the simulated clock runnable now (see releaseDueSteps). */
+export async function releaseDueSends(api: TestApi, clock: SimulatedClock): Promise<number> {
+  const released = await api.sql`
+    update graphile_worker._private_jobs j set run_at = now()
+      from graphile_worker._private_tasks t
+     where t.id = j.task_id and t.identifier = ${SEND_MAILING_TASK} and j.run_at <= ${clock.now().toISOString()}::timestamptz and j.run_at > now()`;
+  return released.count;
+}
+
+/** Pending send jobs: their run-at times by mailing id. */
+export async function pendingSends(api: TestApi): Promise<Map<number, string>> {
+  const rows = await api.sql<{ mailing: string; run_at: Date }[]>`
+    select j.payload->>'mailingId' as mailing, j.run_at from graphile_worker._private_jobs j
+      join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = ${SEND_MAILING_TASK} and j.locked_at is null`;
+  return new Map(rows.map((r) => [Number(r.mailing), r.run_at.toISOString()]));
+}
+
+/** Until no send job is due or running. */
+export async function sendsSettled(api: TestApi): Promise<void> {
+  await until('due send jobs to have run', async () => {
+    const [row] = await api.sql<{ n: number }[]>`
+      select count(*)::int as n from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
+       where t.identifier = ${SEND_MAILING_TASK} and (j.run_at <= now() or j.locked_at is not null) and j.attempts < j.max_attempts`;
+    return row!.n === 0 ? true : undefined;
+  });
+}
+
+/** The decoded text of a quoted-printable body part. */
+export function decodeQuotedPrintable(text: string): string {
+  const bytes = Buffer.from(
+    text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+    'latin1',
+  );
+  return bytes.toString('utf8');
+}
