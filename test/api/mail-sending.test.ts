@@ -1,14 +1,12 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import type postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorker, type StartedWorker } from '../../runtime/jobs/index.js';
-import { localTransport, smtpSettingsOf, smtpTransport, type TransportFactory } from '../../runtime/mail/index.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { attributesOf, create, eventsOf, freshOrg, type OrgClient } from '../helpers/bulk-actions.js';
 import { runCadence } from '../helpers/cli.js';
 import { enrol, MINUTE, pendingSteps, releaseDueSteps, SimulatedClock, sequenceWith, stateOf, stepsSettled } from '../helpers/sequences.js';
-import { decodeQuotedPrintable, pendingSends, releaseDueSends, sendsSettled, startSmtpServer, type TestSmtpServer } from '../helpers/smtp.js';
+import { decodeQuotedPrintable, loopbackTransports, pendingSends, releaseDueSends, sendsSettled, startSmtpServer, type TestSmtpServer } from '../helpers/smtp.js';
 import { until } from '../helpers/wait.js';
 
 /**
@@ -32,24 +30,18 @@ const orgs: OrgClient[] = [];
 const clock = new SimulatedClock(Date.parse('2099-03-10T09:00:00.000Z'));
 
 /** The mailbox's own SMTP server, at 127.0.0.1 whatever host it names; else the local transport. */
-function loopbackTransports(sql: postgres.Sql): TransportFactory {
-  return (mailbox) => {
-    const settings = smtpSettingsOf(mailbox);
-    return settings ? smtpTransport({ ...settings, host: '127.0.0.1' }) : localTransport(sql, clock.now);
-  };
-}
 
 beforeAll(async () => {
   smtp = await startSmtpServer({ username: SMTP_USER, password: SECRET });
   const log = pino({ level: 'debug' }, new Writable({ write: (chunk, _encoding, done) => done(void logLines.push(String(chunk))) }));
-  api = await startTestApi({ clock: clock.now, log, mailTransports: loopbackTransports });
+  api = await startTestApi({ clock: clock.now, log, mailTransports: (sql) => loopbackTransports(sql, clock.now) });
   worker = await startWorker({
     databaseUrl: api.databaseUrl,
     concurrency: 2,
     clock: clock.now,
     log,
     delivery: { allowedHosts: new Set(), resolver: async () => ['127.0.0.1'] },
-    mail: { transports: loopbackTransports(api.sql), mailFrom: 'Cadence <invites@cadence.test>', publicBaseUrl: 'https://cadence.test' },
+    mail: { transports: loopbackTransports(api.sql, clock.now), mailFrom: 'Cadence <invites@cadence.test>', publicBaseUrl: 'https://cadence.test' },
   });
 });
 

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
-import { SEND_MAILING_TASK } from '../../runtime/mail/index.js';
+import type postgres from 'postgres';
+import { localTransport, SEND_MAILING_TASK, smtpSettingsOf, smtpTransport, type TransportFactory } from '../../runtime/mail/index.js';
 import type { TestApi } from './api.js';
 import type { SimulatedClock } from './sequences.js';
 import { until } from './wait.js';
@@ -112,4 +113,15 @@ export function decodeQuotedPrintable(text: string): string {
     'latin1',
   );
   return bytes.toString('utf8');
+}
+
+/**
+ * Transports for tests: a mailbox's own SMTP settings, sent to 127.0.0.1 whatever host they
+ * name (mailboxes name an outside host, which no test may reach); else the local transport.
+ */
+export function loopbackTransports(sql: postgres.Sql, clock: () => Date): TransportFactory {
+  return (mailbox) => {
+    const settings = smtpSettingsOf(mailbox);
+    return settings ? smtpTransport({ ...settings, host: '127.0.0.1' }) : localTransport(sql, clock);
+  };
 }
