@@ -1,5 +1,7 @@
+import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadTrackingSecret } from '../../runtime/db/settings.js';
 import { startWorker, type StartedWorker } from '../../runtime/jobs/index.js';
 import { SYNC_MAILBOX_TASK } from '../../runtime/mail/sync/index.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
@@ -23,16 +25,19 @@ let worker: StartedWorker;
 let smtp: TestSmtpServer;
 let imap: ImapServer;
 const clock = new SimulatedClock();
+/** Everything the API and the worker log, at debug level: no secret may be in it. */
+const logLines: string[] = [];
+const log = pino({ level: 'debug' }, new Writable({ write: (chunk, _encoding, done) => done(void logLines.push(String(chunk))) }));
 
 beforeAll(async () => {
   imap = await startImapServer();
   smtp = await startSmtpServer({ username: 'rep', password: 'smtp-secret-e2e' });
-  api = await startTestApi({ clock: clock.now, imapConnect: loopbackImapConnect, mailTransports: (sql) => loopbackTransports(sql, clock.now) });
+  api = await startTestApi({ clock: clock.now, log, imapConnect: loopbackImapConnect, mailTransports: (sql) => loopbackTransports(sql, clock.now) });
   worker = await startWorker({
     databaseUrl: api.databaseUrl,
     concurrency: 2,
     clock: clock.now,
-    log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    log,
     delivery: { allowedHosts: new Set(), resolver: async () => ['127.0.0.1'] },
     imapConnect: loopbackImapConnect,
     // Tracking's transform and headers are the worker's own default; links point at this API.
@@ -149,5 +154,14 @@ describe('a sequence e-mail', () => {
     expect((await attributesOf(org, `prospects/${prospect}`)).replyCount).toBe(1);
     const events = await eventsOf(org, 'mailing', ['mailing_delivered', 'mailing_opened', 'mailing_replied']);
     expect(events.map(([name]) => name)).toEqual(['mailing_delivered', 'mailing_opened', 'mailing_replied']);
+
+    // No secret anywhere: not the SMTP or IMAP password, not the signing key, not a token.
+    const secret = await loadTrackingSecret(api.sql);
+    const token = pixel!.slice(pixel!.lastIndexOf('/') + 1, -'.gif'.length);
+    expect(logLines.length).toBeGreaterThan(0);
+    for (const text of [raw, logLines.join('\n')]) {
+      for (const hidden of ['smtp-secret-e2e', login.password, secret]) expect(text).not.toContain(hidden);
+    }
+    expect(logLines.join('\n')).not.toContain(token);
   });
 });
