@@ -12,6 +12,8 @@ declare module 'autocannon' {
     readonly path: string;
     readonly headers?: Record<string, string>;
     readonly body?: string;
+    /** Called before each request is sent; returns the request to send (e.g. with another path). */
+    readonly setupRequest?: (request: Request) => Request;
   }
 
   interface Options {
@@ -35,8 +37,10 @@ declare module 'autocannon' {
     readonly errors: number;
     readonly timeouts: number;
     readonly non2xx: number;
+    readonly '2xx': number;
   }
 
   function autocannon(options: Options): Promise<Result> & { stop(): void };
   export default autocannon;
+  export type { Request };
 }

@@ -1,5 +1,5 @@
 // Load generation: autocannon against one server, a warm-up first, then the measured run.
-import autocannon from 'autocannon';
+import autocannon, { type Request } from 'autocannon';
 import { cpuMilliseconds } from './processes.js';
 
 export interface LoadOptions {
@@ -16,6 +16,8 @@ export interface LoadResult {
   readonly p99Ms: number;
   /** Responses that were not 2xx, plus connection errors and timeouts. */
   readonly failures: number;
+  /** 2xx responses of the warm-up and the measured run together: every request the server handled. */
+  readonly answered: number;
 }
 
 export interface Target {
@@ -28,6 +30,8 @@ export interface Target {
   /** GET when unset; a POST sends `body` with every request (and its content-type in `headers`). */
   readonly method?: 'GET' | 'POST';
   readonly body?: string;
+  /** When set, every request's path is drawn from it instead of `paths` (each connection draws its own). */
+  readonly pickPath?: () => string;
 }
 
 const running = new Set<{ stop(): void }>();
@@ -44,7 +48,9 @@ async function run(target: Target, connections: number, seconds: number) {
     duration: seconds,
     timeout: 10,
     headers: target.headers,
-    requests: target.paths.map((path) => ({ method: target.method ?? 'GET', path, ...(target.body !== undefined && { body: target.body }) })),
+    requests: target.pickPath
+      ? [{ method: target.method ?? 'GET', path: '/', setupRequest: (request: Request) => ({ ...request, path: target.pickPath!() }) }]
+      : target.paths.map((path) => ({ method: target.method ?? 'GET', path, ...(target.body !== undefined && { body: target.body }) })),
   });
   running.add(instance);
   try {
@@ -57,7 +63,7 @@ async function run(target: Target, connections: number, seconds: number) {
 export async function measure(target: Target, options: LoadOptions): Promise<LoadResult> {
   // The warm-up fills caches, prepares statements on every pooled connection and lets V8
   // optimise the hot paths; its numbers are thrown away.
-  await run(target, options.connections, options.warmUpSeconds);
+  const warmUp = await run(target, options.connections, options.warmUpSeconds);
   const cpuBefore = cpuMilliseconds(target.pid);
   const result = await run(target, options.connections, options.seconds);
   const cpuUsed = cpuMilliseconds(target.pid) - cpuBefore;
@@ -67,5 +73,6 @@ export async function measure(target: Target, options: LoadOptions): Promise<Loa
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     failures: result.non2xx + result.errors,
+    answered: warmUp['2xx'] + result['2xx'],
   };
 }

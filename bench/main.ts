@@ -12,12 +12,14 @@
  * and bulk actions (modify and destroy over 100,000 prospects of orgs of their own, through one
  * `cadence worker`, against plain UPDATE and DELETE statements), and a CSV import (100,000
  * prospects through the five import steps over HTTP and one `cadence worker`, against COPY), and
- * sequence steps (10,000 states whose step is due at the same moment, run by one `cadence worker`).
- * BENCH_ONLY=prospects,custom,webhooks,writes,bulkActions,imports,sequences runs only some parts.
+ * sequence steps (10,000 states whose step is due at the same moment, run by one `cadence worker`),
+ * and e-mail (10,000 mailings due at the same moment sent by one `cadence worker` to an SMTP server
+ * in this process, then their tracking pixel under load against a bare route).
+ * BENCH_ONLY=prospects,custom,webhooks,writes,bulkActions,imports,sequences,mail runs only some parts.
  *
  * BENCH_PROSPECTS_PER_ORG, BENCH_CUSTOM_RECORDS_PER_ORG, BENCH_SECONDS, BENCH_WEBHOOK_EVENTS,
- * BENCH_WEBHOOK_WRITES, BENCH_UPSERT_RECORDS, BENCH_ACTIONS_RECORDS, IMPORT_RECORDS and
- * BENCH_SEQUENCE_STATES shrink a run for trying the benchmark itself out.
+ * BENCH_WEBHOOK_WRITES, BENCH_UPSERT_RECORDS, BENCH_ACTIONS_RECORDS, IMPORT_RECORDS,
+ * BENCH_SEQUENCE_STATES and BENCH_MAILINGS shrink a run for trying the benchmark itself out.
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +32,7 @@ import { openBenchDatabase, type BenchDatabase } from './database.js';
 import { measure, stopLoad, type LoadResult, type Target } from './load.js';
 import { MAX_ACTION_RECORDS, runBulkActions } from './bulk-actions.js';
 import { runImports } from './imports.js';
+import { mailPart } from './mail.js';
 import { runSequences } from './sequences.js';
 import { benchParts } from './parts.js';
 import { killChildren, sampleRss, startChildServer, type ChildServer } from './processes.js';
@@ -79,13 +82,15 @@ const ACTIONS_RECORDS = Math.min(Number(process.env.BENCH_ACTIONS_RECORDS || MAX
 const IMPORT_RECORDS = Number(process.env.IMPORT_RECORDS || 100_000);
 /** Sequence states whose step is due at the same moment, one prospect each. */
 const SEQUENCE_STATES = Number(process.env.BENCH_SEQUENCE_STATES || 10_000);
+/** Mailings due at the same moment, one prospect each. */
+const MAILINGS = Number(process.env.BENCH_MAILINGS || 10_000);
 /**
  * The orgs (indexes into the seeded ones) the writes part writes to, none of them the org the
  * reads use: single creates (both servers), the bulk upsert through Cadence, and the ceiling's
  * two bulk runs, one before Cadence's and one after.
  */
 const WRITE_ORGS = { single: 9, bulk: 6, bulkCeiling: [7, 8] };
-/** Which parts run: BENCH_ONLY=prospects,custom,webhooks,writes,bulkActions,imports,sequences (any of them); all when unset. */
+/** Which parts run: BENCH_ONLY=prospects,custom,webhooks,writes,bulkActions,imports,sequences,mail (any of them); all when unset. */
 const PARTS = (() => {
   try {
     return benchParts(process.env.BENCH_ONLY);
@@ -479,6 +484,12 @@ async function run(state: RunState): Promise<void> {
   if (PARTS.has('bulkActions')) reports.push(await bulkActionsPart(state, database, cadenceServer));
   if (PARTS.has('imports')) reports.push(await importsPart(state, database, cadenceServer));
   if (PARTS.has('sequences')) reports.push(await sequencesPart(state, database, cadenceServer));
+  if (PARTS.has('mail')) {
+    const sql = connectDatabase(database.url, { max: 1 });
+    const options = { apiUrl: cadenceServer.url, serverPid: cadenceServer.pid, mailings: MAILINGS, rounds: ROUNDS, load: LOAD, sql, cwd: REPO_ROOT, print };
+    const workerEnv = (extra: Record<string, string>) => serverEnv(database.url, extra);
+    reports.push(await mailPart({ ...options, workerEnv }, () => state.interrupted === true).finally(() => sql.end({ timeout: 5 })));
+  }
   rss.stop();
 
   for (const report of reports) report();
