@@ -7,7 +7,7 @@ import { queueInvitations, SEND_INVITATION_TASK, sendInvitationTask } from './se
 import { afterMailingWrites } from './sending/mailing-writes.js';
 import { SEND_MAILING_TASK } from './sending/send-jobs.js';
 import { DEFAULT_RETRY_POLICY, sendMailingTask, type HeaderSource, type HtmlTransform, type RetryPolicy } from './sending/send-task.js';
-import { mountTestSend, TEST_SEND_PATH } from './sending/test-send.js';
+import { mountTestSend, TEST_SEND_PATH, type TestSendOptions } from './sending/test-send.js';
 import type { Address, TransportFactory } from './sending/transports.js';
 
 /**
@@ -99,14 +99,8 @@ export function mailTasks(deps: MailDependencies): TaskList {
   };
 }
 
-export interface MailRouteOptions {
-  readonly sql: postgres.Sql;
-  readonly writer: RecordWriter;
-  readonly behaviours: Behaviours;
-  readonly publicBaseUrl: string | undefined;
-  readonly clock: () => Date;
-  readonly transports: TransportFactory;
-}
+/** What the mail routes need: testSend's options. */
+export type MailRouteOptions = TestSendOptions;
 
 /** The mailbox's testSend, on the /api/v2 router ahead of the resource routes. */
 export function mountMailRoutes(api: Hono<ApiEnv>, options: MailRouteOptions): void {

@@ -10,6 +10,9 @@ import { orgScopedTransaction, type Transaction } from '../../tenancy/index.js';
 import { renderMailing, UnfilledVariable } from './render.js';
 import { nextUtcDay, scheduleSends, sendDueAt, type SendJobPayload } from './send-jobs.js';
 import { storedLocally, type OutgoingMessage, type TransportFactory } from './transports.js';
+import type { HeaderSource, HtmlTransform } from '../html-transform.js';
+
+export type { HeaderSource, HtmlTransform, HtmlTransformContext } from '../html-transform.js';
 
 /**
  * The `send_mailing` job. SMTP is outside any transaction, so a send is three steps:
@@ -26,25 +29,6 @@ import { storedLocally, type OutgoingMessage, type TransportFactory } from './tr
  * it may have been sent, for a person to decide (scheduling it again sends it again). So a
  * crash never sends twice silently; it can at worst leave one send to a person.
  */
-
-/**
- * A step of the HTML body's composition after rendering (the tracking pixel, rewritten links,
- * an unsubscribe link), applied in order. The plain-text part is derived before them.
- */
-export type HtmlTransform = (html: string, context: HtmlTransformContext) => string;
-
-/** Headers a mailing's message carries besides its own (List-Unsubscribe), from the same context. */
-export type HeaderSource = (context: HtmlTransformContext) => Readonly<Record<string, string>>;
-
-export interface HtmlTransformContext {
-  readonly orgId: number;
-  readonly mailingId: number;
-  readonly prospectId: number | null;
-  readonly trackOpens: boolean;
-  readonly trackLinks: boolean;
-  /** Whether the mailing is a sequence's (mailingType `sequence`). */
-  readonly sequence: boolean;
-}
 
 export interface RetryPolicy {
   /** Temporary failures retried before the mailing is `failed`. */

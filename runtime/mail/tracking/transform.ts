@@ -1,19 +1,8 @@
 import { escapeAttribute, outlineHtml } from './html-tags.js';
 import { isTrackableUrl, type TrackingSigner } from './token.js';
+import type { HtmlTransform, HtmlTransformContext } from '../html-transform.js';
 
-/** What the renderer knows of the mailing a body belongs to. */
-export interface HtmlTransformContext {
-  readonly orgId: number;
-  readonly mailingId: number;
-  readonly prospectId: number | null;
-  readonly trackOpens: boolean;
-  readonly trackLinks: boolean;
-  /** Whether the mailing is a sequence's: every such e-mail carries an unsubscribe link. */
-  readonly sequence: boolean;
-}
-
-/** A step of rendering a mailing's HTML body; the sender applies a list of them in order. */
-export type HtmlTransform = (html: string, context: HtmlTransformContext) => string;
+export type { HtmlTransform, HtmlTransformContext } from '../html-transform.js';
 
 export interface TrackingOptions {
   readonly signer: TrackingSigner;
