@@ -2,7 +2,7 @@ import type { Context, Handler } from 'hono';
 import { requireScope, retryingWhenTokenStale } from '../auth/index.js';
 import { ApiError, jsonApi, parseRequestBody, resourceNotFound } from '../jsonapi/index.js';
 import { parseSingleRequest } from '../query/index.js';
-import { orgScopedTransaction } from '../tenancy/index.js';
+import { orgScopedTransaction, retryingOnConflict } from '../tenancy/index.js';
 import type { ApiEnv, EngineDependencies } from './context.js';
 import { apiErrorOfWrite } from './database-errors.js';
 import type { ResourceModule } from '../model/descriptor.js';
@@ -50,7 +50,11 @@ export function bindHandlers(module: ResourceModule, deps: EngineDependencies): 
   const writeOne = async (c: Context<ApiEnv>, operation: WriteOperation): Promise<Row | undefined> => {
     const { orgId } = c.get('auth');
     try {
-      const [outcome] = await orgScopedTransaction(deps.sql, orgId, (tx) => deps.writer.write({ tx, orgId, actor: actorOf(c), catalog: deps.catalog }, [operation]));
+      // A write whose consequences reach other records can deadlock with another such write;
+      // PostgreSQL then aborts one, which did nothing and is run again (tenancy/retry.ts).
+      const [outcome] = await retryingOnConflict(() =>
+        orgScopedTransaction(deps.sql, orgId, (tx) => deps.writer.write({ tx, orgId, actor: actorOf(c), catalog: deps.catalog }, [operation])),
+      );
       if (outcome!.status === 'refused') throw outcome!.error;
       return outcome!.status === 'written' ? outcome!.row : undefined;
     } catch (error) {

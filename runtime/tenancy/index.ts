@@ -102,3 +102,4 @@ async function endTransaction(connection: postgres.ReservedSql, statement: 'comm
     connection.release();
   }
 }
+export { isTransientConflict, retryingOnConflict } from './retry.js';

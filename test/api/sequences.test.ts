@@ -312,3 +312,34 @@ describe('manual e-mail steps', () => {
     expect((await pendingSteps(api)).get(stateId)).toBeUndefined();
   });
 });
+
+describe('writes that meet on a sequence state', () => {
+  it('deleting prospects while their sequence tasks are completed: no request fails, every state finishes', async () => {
+    const org = await freshOrg(api, 'Concurrent deletes and completions');
+    const owner = await newUserId(api, org);
+    const fixture = await sequenceWith(org, owner, 'interval', [
+      { stepType: 'call', interval: 0 },
+      { stepType: 'task', interval: 0 },
+    ]);
+    const prospects: number[] = [];
+    const states: number[] = [];
+    for (let i = 0; i < 24; i++) {
+      prospects.push(await prospect(org));
+      states.push((await enrol(org, prospects[i]!, fixture)).body.data.id);
+    }
+    const tasks = await until('a call task per state', async () => {
+      await releaseDueSteps(api, clock);
+      const found = await listOf(org, `tasks?filter[sequence][id]=${fixture.sequence}`);
+      return found.length === states.length ? found : undefined;
+    });
+    // A completion locks its task, then moves the state on; a deletion finishes the state, then
+    // clears the prospect from its tasks: opposite orders, 48 requests on a pool of 4.
+    const responses = await Promise.all([
+      ...tasks.map((t) => org.request('POST', `/api/v2/tasks/${t.id}/actions/markComplete`)),
+      ...prospects.map((p) => org.request('DELETE', `/api/v2/prospects/${p}`)),
+    ]);
+    expect(responses.filter((r) => r.status >= 500).map((r) => JSON.stringify(r.body))).toEqual([]);
+    expect(responses.map((r) => r.status).every((s) => s === 200 || s === 204)).toBe(true);
+    for (const id of states) expect((await stateOf(org, id)).state).toBe('finished');
+  });
+});

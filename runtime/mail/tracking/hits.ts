@@ -3,7 +3,7 @@ import { descriptors } from '../../../generated/routes/index.js';
 import { changesByName, SERVICE_ACTOR, type RecordWriter, type UpdateOperation, type WriteEffects } from '../../engine/index.js';
 import type { Row } from '../../engine/render.js';
 import { relationshipAlias, toOnes } from '../../model/sql-text.js';
-import { orgScopedTransaction } from '../../tenancy/index.js';
+import { orgScopedTransaction, retryingOnConflict } from '../../tenancy/index.js';
 import type { TrackingClaim } from './token.js';
 
 export interface HitDependencies {
@@ -20,15 +20,17 @@ export type HitOutcome = 'recorded' | 'missing';
  * none is lost. The prospect's counters follow from the mailing's (behaviours.ts).
  */
 export async function recordHit(deps: HitDependencies, claim: TrackingClaim): Promise<HitOutcome> {
-  return orgScopedTransaction(deps.sql, claim.orgId, async (tx) => {
-    const effects = deps.writer.effects({ tx, orgId: claim.orgId, actor: SERVICE_ACTOR, isolated: false });
-    const operation = claim.kind === 'unsubscribe' ? unsubscribeOperation(claim.mailingId) : hitOperation(claim);
-    const [outcome] = await effects.write([operation]);
-    if (outcome!.status === 'missing') return 'missing';
-    if (outcome!.status === 'refused') throw outcome!.error;
-    if (claim.kind === 'unsubscribe') await optOutProspect(effects, outcome!.row);
-    return 'recorded';
-  });
+  return retryingOnConflict(() =>
+    orgScopedTransaction(deps.sql, claim.orgId, async (tx) => {
+      const effects = deps.writer.effects({ tx, orgId: claim.orgId, actor: SERVICE_ACTOR, isolated: false });
+      const operation = claim.kind === 'unsubscribe' ? unsubscribeOperation(claim.mailingId) : hitOperation(claim);
+      const [outcome] = await effects.write([operation]);
+      if (outcome!.status === 'missing') return 'missing';
+      if (outcome!.status === 'refused') throw outcome!.error;
+      if (claim.kind === 'unsubscribe') await optOutProspect(effects, outcome!.row);
+      return 'recorded';
+    }),
+  );
 }
 
 const mailings = () => descriptors.get('mailing')!;
