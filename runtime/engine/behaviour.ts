@@ -133,6 +133,11 @@ export interface WriteEffects extends WriteContext {
   readonly records: RecordReader;
   /** Writes a set through the same writer, in the same transaction; see RecordWriter.write. */
   write(operations: readonly WriteOperation[]): Promise<WriteOutcome[]>;
+  /**
+   * Writes any number of operations a thousand per set, as bulk jobs write them (a sequence
+   * deactivated with 100,000 states), ignoring the outcomes.
+   */
+  writeInChunks(operations: readonly WriteOperation[]): Promise<void>;
   /** The update applying another resource's action to a record, for `write`. */
   action(type: string, id: number, action: string, params?: ReadonlyMap<string, string>, effect?: string): UpdateOperation;
   /** The update setting values by attribute or to-one relationship name, with a domain event (`advanced`). */

@@ -339,15 +339,22 @@ async function reviewed(set: SetWrite, rules: RuleContext, checked: readonly Pre
   return accepted;
 }
 
+/** How many records `writeInChunks` writes per set: a bulk job's chunk. */
+const EFFECT_CHUNK = 1000;
+
 /** What `afterWrite` hooks may do, within the set's transaction and through the same writer. */
 function writeEffects(set: SetWrite): WriteEffects {
+  const write: WriteEffects['write'] = (operations) => set.writer.write({ tx: set.tx, orgId: set.orgId, actor: set.actor, catalog: set.catalog }, operations);
   return {
     orgId: set.orgId,
     now: set.now,
     actor: set.actor,
     tx: set.tx,
     records: recordReader(set),
-    write: (operations) => set.writer.write({ tx: set.tx, orgId: set.orgId, actor: set.actor, catalog: set.catalog }, operations),
+    write,
+    async writeInChunks(operations) {
+      for (let i = 0; i < operations.length; i += EFFECT_CHUNK) await write(operations.slice(i, i + EFFECT_CHUNK));
+    },
     action: (type, id, action, params, effect) => actionOperation(set.options.behaviours, set.catalog.entry(type).descriptor, id, action, params, effect),
     update: (type, id, values, domainEvent) => ({
       kind: 'update',

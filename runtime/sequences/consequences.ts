@@ -1,16 +1,9 @@
-import type { WriteEffects, WriteOperation, WrittenRecord } from '../engine/index.js';
+import type { WriteEffects, WrittenRecord } from '../engine/index.js';
 import type { Row } from '../engine/render.js';
 import { moveOn, type MoveKind } from './advance.js';
 import { LIVE_STATES, stepsOf } from './steps.js';
 
 /** What writes of other resources set in motion for sequence states, in the same transaction. */
-
-/** Sequence states are written a thousand per set, as bulk actions write them. */
-const CHUNK = 1000;
-
-async function writeInChunks(effects: WriteEffects, operations: readonly WriteOperation[]): Promise<void> {
-  for (let i = 0; i < operations.length; i += CHUNK) await effects.write(operations.slice(i, i + CHUNK));
-}
 
 const MOVES: Readonly<Record<string, MoveKind>> = { advance: 'advance', finish: 'finish', finishReplied: 'finishReplied' };
 
@@ -43,7 +36,7 @@ export async function afterSequenceWrites(written: readonly WrittenRecord[], eff
   const enabling = toggled.filter((w) => w.row.enabled === true).map((w) => Number(w.row.id));
   const holds = disabling.length ? await effects.records.find('sequenceState', { sequence: disabling, state: ['pending', 'active'] }) : [];
   const releases = enabling.length ? await effects.records.find('sequenceState', { sequence: enabling, state: ['disabled'] }) : [];
-  await writeInChunks(effects, [
+  await effects.writeInChunks([
     ...holds.map((s) => effects.update('sequenceState', Number(s.id), { state: 'disabled' })),
     ...releases.map((s) => effects.update('sequenceState', Number(s.id), { state: 'active' })),
   ]);
@@ -59,8 +52,7 @@ export async function afterStepWrites(written: readonly WrittenRecord[], effects
   const waiting = (await effects.records.find('sequenceState', { sequence: sequenceIds, state: ['active'] })).filter((s) => s.sequenceStep == null);
   if (waiting.length === 0) return;
   const steps = await stepsOf(effects.records, sequenceIds);
-  await writeInChunks(
-    effects,
+  await effects.writeInChunks(
     waiting.flatMap((s) => {
       const first = steps.get(Number(s.sequence))?.[0];
       return first ? [effects.update('sequenceState', Number(s.id), { sequenceStep: Number(first.id), activeAt: effects.now.toISOString() })] : [];
@@ -77,8 +69,5 @@ export async function beforeProspectsDeleted(rows: readonly Row[], effects: Writ
     prospect: rows.map((r) => Number(r.id)),
     state: LIVE_STATES,
   });
-  await writeInChunks(
-    effects,
-    live.map((s) => effects.update('sequenceState', Number(s.id), { state: 'finished', errorReason: 'The prospect was deleted' }, 'finished')),
-  );
+  await effects.writeInChunks(live.map((s) => effects.update('sequenceState', Number(s.id), { state: 'finished', errorReason: 'The prospect was deleted' }, 'finished')));
 }

@@ -35,13 +35,6 @@ export function withMailTracking(behaviours: Behaviours): Behaviours {
   return combined;
 }
 
-/** Records are written a thousand per set, as bulk actions write them. */
-const CHUNK = 1000;
-
-async function writeInChunks(effects: WriteEffects, operations: readonly WriteOperation[]): Promise<void> {
-  for (let i = 0; i < operations.length; i += CHUNK) await effects.write(operations.slice(i, i + CHUNK));
-}
-
 const count = (value: unknown) => (typeof value === 'number' ? value : Number(value ?? 0)) || 0;
 
 async function afterMailingWrites(written: readonly WrittenRecord[], effects: WriteEffects): Promise<void> {
@@ -63,7 +56,7 @@ async function afterMailingWrites(written: readonly WrittenRecord[], effects: Wr
   const at = effects.now.toISOString();
   // Touches first: a set that delivers one mailing and counts a hit on another starts the
   // counts from 0 and then adds the hit (the writer applies a record's second change after its first).
-  await writeInChunks(effects, [
+  await effects.writeInChunks([
     ...[...touched].map((id) => effects.update('prospect', id, { touchedAt: at, openCount: 0, clickCount: 0, replyCount: 0 })),
     ...[...added].map(([id, sum]): WriteOperation => ({
       kind: 'update',
@@ -91,8 +84,5 @@ async function afterProspectWrites(written: readonly WrittenRecord[], effects: W
   );
   if (optingOut.length === 0) return;
   const live = await effects.records.find('sequenceState', { prospect: optingOut.map((w) => Number(w.row.id)), state: LIVE_STATES });
-  await writeInChunks(
-    effects,
-    live.map((s) => effects.update('sequenceState', Number(s.id), { state: 'opted_out' })),
-  );
+  await effects.writeInChunks(live.map((s) => effects.update('sequenceState', Number(s.id), { state: 'opted_out' })));
 }
