@@ -9,6 +9,7 @@ import generatedSchema from '../generated/schema.json' with { type: 'json' };
 import { appInstallRoutes } from './apps/index.js';
 import { bearerAuthentication, bearerToken, lookupToken, TokenCache } from './auth/index.js';
 import { allowanceOptions, isUpsertPath, mountBulkRoutes } from './bulk/index.js';
+import { mountComplianceRequestRoute } from './compliance/index.js';
 import { mountDefinitionRoutes } from './custom-objects/definitions-api.js';
 import { CustomObjectRegistry, mountCustomObjectRoutes } from './custom-objects/registry.js';
 import { withCustomObjectsOpenApi } from './custom-objects/served-openapi.js';
@@ -169,6 +170,8 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
   const mailRoute = { sql: deps.sql, writer, behaviours: standardBehaviours, publicBaseUrl: deps.config.publicBaseUrl, clock };
   mountMailRoutes(api, { ...mailRoute, transports: deps.mailTransports ?? defaultTransports({ sql: deps.sql, clock, smtpUrl: deps.config.smtpUrl }) });
   mountTestSyncRoute(api, { ...mailRoute, connect: deps.imapConnect ?? connectImapFlow });
+  // SPEC.md's non-standard create (snake_case attributes, answered with the batch UUID).
+  mountComplianceRequestRoute(api, { sql: deps.sql, writer });
   mountResources(api, engine, modules.values());
   mountDefinitionRoutes(api, { sql: deps.sql, standardTypes: new Set(descriptors.keys()), publicBaseUrl: deps.config.publicBaseUrl });
   mountCustomObjectRoutes(api, customObjects);

@@ -8,6 +8,7 @@ export { calls } from './call.js';
 export { callDispositions } from './callDisposition.js';
 export { callPurposes } from './callPurpose.js';
 export { complianceRequests } from './complianceRequest.js';
+export { complianceRequestTasks } from './complianceRequestTask.js';
 export { contentCategories } from './contentCategory.js';
 export { contentCategoryMemberships } from './contentCategoryMembership.js';
 export { contentCategoryOwnerships } from './contentCategoryOwnership.js';

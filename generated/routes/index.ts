@@ -9,6 +9,7 @@ import { descriptor as callDescriptor } from '../descriptors/call.js';
 import { descriptor as callDispositionDescriptor } from '../descriptors/callDisposition.js';
 import { descriptor as callPurposeDescriptor } from '../descriptors/callPurpose.js';
 import { descriptor as complianceRequestDescriptor } from '../descriptors/complianceRequest.js';
+import { descriptor as complianceRequestTaskDescriptor } from '../descriptors/complianceRequestTask.js';
 import { descriptor as contentCategoryDescriptor } from '../descriptors/contentCategory.js';
 import { descriptor as contentCategoryMembershipDescriptor } from '../descriptors/contentCategoryMembership.js';
 import { descriptor as contentCategoryOwnershipDescriptor } from '../descriptors/contentCategoryOwnership.js';
@@ -59,6 +60,7 @@ import { callModule } from './call.js';
 import { callDispositionModule } from './callDisposition.js';
 import { callPurposeModule } from './callPurpose.js';
 import { complianceRequestModule } from './complianceRequest.js';
+import { complianceRequestTaskModule } from './complianceRequestTask.js';
 import { contentCategoryModule } from './contentCategory.js';
 import { contentCategoryMembershipModule } from './contentCategoryMembership.js';
 import { contentCategoryOwnershipModule } from './contentCategoryOwnership.js';
@@ -112,6 +114,7 @@ export const descriptors: ReadonlyMap<string, ResourceDescriptor> = new Map([
   ['callDisposition', callDispositionDescriptor],
   ['callPurpose', callPurposeDescriptor],
   ['complianceRequest', complianceRequestDescriptor],
+  ['complianceRequestTask', complianceRequestTaskDescriptor],
   ['contentCategory', contentCategoryDescriptor],
   ['contentCategoryMembership', contentCategoryMembershipDescriptor],
   ['contentCategoryOwnership', contentCategoryOwnershipDescriptor],
@@ -173,6 +176,7 @@ function standardModules(): ReadonlyMap<string, ResourceModule> {
     ['callDisposition', callDispositionModule],
     ['callPurpose', callPurposeModule],
     ['complianceRequest', complianceRequestModule],
+    ['complianceRequestTask', complianceRequestTaskModule],
     ['contentCategory', contentCategoryModule],
     ['contentCategoryMembership', contentCategoryMembershipModule],
     ['contentCategoryOwnership', contentCategoryOwnershipModule],

@@ -4,34 +4,43 @@ export interface ComplianceRequestAttributes {
    * UUID shared by the requests created together; the create response returns it as batch_compliance_request_id.
    */
   batchComplianceRequest: string | null;
+  /**
+   * The reference's name for batchComplianceRequest: the same UUID.
+   */
   batchComplianceRequestUuid: string | null;
   createdAt: string | null;
   /**
    * object_type in SPEC.md; only Prospect.
    */
-  objectType: 'Prospect';
+  objectType: 'Prospect' | null;
+  /**
+   * What the deletion removed, by kind of data (prospects found, tasks run); set when the request is done.
+   */
   pii: {} | null;
   /**
-   * E-mail of the prospect whose data is deleted (request_object_email in SPEC.md).
+   * E-mail of the prospect whose data is deleted (request_object_email in SPEC.md); cleared when the request is done, so the service keeps no copy of it.
    */
-  requestObjectEmail: string;
+  requestObjectEmail: string | null;
   requestObjectId: string | null;
   /**
    * request_type in SPEC.md; only Delete.
    */
-  requestType: 'Delete';
+  requestType: 'Delete' | null;
   /**
-   * E-mail of the requesting user (requester_email in SPEC.md).
+   * E-mail of the requesting user (requester_email in SPEC.md), a user of the organisation.
    */
-  requesterEmail: string;
+  requesterEmail: string | null;
   /**
    * The requester relationship's id as an attribute; read-only here, because it is the requester relationship's column (write the relationship).
    */
   requesterId: number | null;
   /**
-   * done is the only permanent state.
+   * pending until its tasks are planned, running while they run, done when every task is done (the only permanent state).
    */
   state: 'pending' | 'running' | 'done' | null;
   updatedAt: string | null;
+  /**
+   * The request's own UUID.
+   */
   uuid: string | null;
 }

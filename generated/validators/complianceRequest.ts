@@ -11,25 +11,16 @@ const schema11 = {
   properties: {
     data: {
       type: 'object',
-      required: ['type', 'attributes'],
+      required: ['type'],
       additionalProperties: false,
       properties: {
         type: { type: 'string' },
         id: {},
         attributes: {
           type: 'object',
-          required: ['objectType', 'requestObjectEmail', 'requestType', 'requesterEmail'],
+          required: [],
           additionalProperties: false,
-          properties: {
-            batchComplianceRequestUuid: { type: ['string', 'null'] },
-            objectType: { type: 'string', maxLength: 255, enum: ['Prospect'] },
-            pii: { type: ['object', 'null'] },
-            requestObjectEmail: { type: 'string', format: 'email', maxLength: 255 },
-            requestObjectId: { type: ['string', 'null'] },
-            requestType: { type: 'string', maxLength: 255, enum: ['Delete'] },
-            requesterEmail: { type: 'string', format: 'email', maxLength: 255 },
-            uuid: { type: ['string', 'null'] },
-          },
+          properties: { requestObjectId: { type: ['string', 'null'] } },
         },
         relationships: { type: 'object', required: [], additionalProperties: false, properties: {} },
         meta: { type: 'object' },
@@ -38,9 +29,6 @@ const schema11 = {
     },
   },
 };
-const func2 = require('ajv/dist/runtime/ucs2length').default;
-const formats0 =
-  /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 function validate10(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   /*# sourceURL="create" */ let vErrors = null;
   let errors = 0;
@@ -78,21 +66,6 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (data0.attributes === undefined) {
-          const err2 = {
-            instancePath: instancePath + '/data',
-            schemaPath: '#/properties/data/required',
-            keyword: 'required',
-            params: { missingProperty: 'attributes' },
-            message: "must have required property '" + 'attributes' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
         for (const key0 in data0) {
           if (!(
             key0 === 'type' ||
@@ -102,12 +75,29 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             key0 === 'meta' ||
             key0 === 'links'
           )) {
-            const err3 = {
+            const err2 = {
               instancePath: instancePath + '/data',
               schemaPath: '#/properties/data/additionalProperties',
               keyword: 'additionalProperties',
               params: { additionalProperty: key0 },
               message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err2];
+            } else {
+              vErrors.push(err2);
+            }
+            errors++;
+          }
+        }
+        if (data0.type !== undefined) {
+          if (typeof data0.type !== 'string') {
+            const err3 = {
+              instancePath: instancePath + '/data/type',
+              schemaPath: '#/properties/data/properties/type/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
             };
             if (vErrors === null) {
               vErrors = [err3];
@@ -117,63 +107,70 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data0.type !== undefined) {
-          if (typeof data0.type !== 'string') {
-            const err4 = {
-              instancePath: instancePath + '/data/type',
-              schemaPath: '#/properties/data/properties/type/type',
+        if (data0.attributes !== undefined) {
+          let data2 = data0.attributes;
+          if (data2 && typeof data2 == 'object' && !Array.isArray(data2)) {
+            for (const key1 in data2) {
+              if (!(key1 === 'requestObjectId')) {
+                const err4 = {
+                  instancePath: instancePath + '/data/attributes',
+                  schemaPath: '#/properties/data/properties/attributes/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key1 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err4];
+                } else {
+                  vErrors.push(err4);
+                }
+                errors++;
+              }
+            }
+            if (data2.requestObjectId !== undefined) {
+              let data3 = data2.requestObjectId;
+              if (typeof data3 !== 'string' && data3 !== null) {
+                const err5 = {
+                  instancePath: instancePath + '/data/attributes/requestObjectId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/requestObjectId/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.requestObjectId.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err5];
+                } else {
+                  vErrors.push(err5);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err6 = {
+              instancePath: instancePath + '/data/attributes',
+              schemaPath: '#/properties/data/properties/attributes/type',
               keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
+              params: { type: 'object' },
+              message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err4];
+              vErrors = [err6];
             } else {
-              vErrors.push(err4);
+              vErrors.push(err6);
             }
             errors++;
           }
         }
-        if (data0.attributes !== undefined) {
-          let data2 = data0.attributes;
-          if (data2 && typeof data2 == 'object' && !Array.isArray(data2)) {
-            if (data2.objectType === undefined) {
-              const err5 = {
-                instancePath: instancePath + '/data/attributes',
-                schemaPath: '#/properties/data/properties/attributes/required',
-                keyword: 'required',
-                params: { missingProperty: 'objectType' },
-                message: "must have required property '" + 'objectType' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err5];
-              } else {
-                vErrors.push(err5);
-              }
-              errors++;
-            }
-            if (data2.requestObjectEmail === undefined) {
-              const err6 = {
-                instancePath: instancePath + '/data/attributes',
-                schemaPath: '#/properties/data/properties/attributes/required',
-                keyword: 'required',
-                params: { missingProperty: 'requestObjectEmail' },
-                message: "must have required property '" + 'requestObjectEmail' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err6];
-              } else {
-                vErrors.push(err6);
-              }
-              errors++;
-            }
-            if (data2.requestType === undefined) {
+        if (data0.relationships !== undefined) {
+          let data4 = data0.relationships;
+          if (data4 && typeof data4 == 'object' && !Array.isArray(data4)) {
+            for (const key2 in data4) {
               const err7 = {
-                instancePath: instancePath + '/data/attributes',
-                schemaPath: '#/properties/data/properties/attributes/required',
-                keyword: 'required',
-                params: { missingProperty: 'requestType' },
-                message: "must have required property '" + 'requestType' + "'",
+                instancePath: instancePath + '/data/relationships',
+                schemaPath: '#/properties/data/properties/relationships/additionalProperties',
+                keyword: 'additionalProperties',
+                params: { additionalProperty: key2 },
+                message: 'must NOT have additional properties',
               };
               if (vErrors === null) {
                 vErrors = [err7];
@@ -182,353 +179,8 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
-            if (data2.requesterEmail === undefined) {
-              const err8 = {
-                instancePath: instancePath + '/data/attributes',
-                schemaPath: '#/properties/data/properties/attributes/required',
-                keyword: 'required',
-                params: { missingProperty: 'requesterEmail' },
-                message: "must have required property '" + 'requesterEmail' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err8];
-              } else {
-                vErrors.push(err8);
-              }
-              errors++;
-            }
-            for (const key1 in data2) {
-              if (!(
-                key1 === 'batchComplianceRequestUuid' ||
-                key1 === 'objectType' ||
-                key1 === 'pii' ||
-                key1 === 'requestObjectEmail' ||
-                key1 === 'requestObjectId' ||
-                key1 === 'requestType' ||
-                key1 === 'requesterEmail' ||
-                key1 === 'uuid'
-              )) {
-                const err9 = {
-                  instancePath: instancePath + '/data/attributes',
-                  schemaPath: '#/properties/data/properties/attributes/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key1 },
-                  message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err9];
-                } else {
-                  vErrors.push(err9);
-                }
-                errors++;
-              }
-            }
-            if (data2.batchComplianceRequestUuid !== undefined) {
-              let data3 = data2.batchComplianceRequestUuid;
-              if (typeof data3 !== 'string' && data3 !== null) {
-                const err10 = {
-                  instancePath: instancePath + '/data/attributes/batchComplianceRequestUuid',
-                  schemaPath: '#/properties/data/properties/attributes/properties/batchComplianceRequestUuid/type',
-                  keyword: 'type',
-                  params: {
-                    type: schema11.properties.data.properties.attributes.properties.batchComplianceRequestUuid.type,
-                  },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err10];
-                } else {
-                  vErrors.push(err10);
-                }
-                errors++;
-              }
-            }
-            if (data2.objectType !== undefined) {
-              let data4 = data2.objectType;
-              if (!(data4 === 'Prospect')) {
-                const err11 = {
-                  instancePath: instancePath + '/data/attributes/objectType',
-                  schemaPath: '#/properties/data/properties/attributes/properties/objectType/enum',
-                  keyword: 'enum',
-                  params: { allowedValues: schema11.properties.data.properties.attributes.properties.objectType.enum },
-                  message: 'must be equal to one of the allowed values',
-                };
-                if (vErrors === null) {
-                  vErrors = [err11];
-                } else {
-                  vErrors.push(err11);
-                }
-                errors++;
-              }
-              if (typeof data4 === 'string') {
-                if (func2(data4) > 255) {
-                  const err12 = {
-                    instancePath: instancePath + '/data/attributes/objectType',
-                    schemaPath: '#/properties/data/properties/attributes/properties/objectType/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err12];
-                  } else {
-                    vErrors.push(err12);
-                  }
-                  errors++;
-                }
-              } else {
-                const err13 = {
-                  instancePath: instancePath + '/data/attributes/objectType',
-                  schemaPath: '#/properties/data/properties/attributes/properties/objectType/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                };
-                if (vErrors === null) {
-                  vErrors = [err13];
-                } else {
-                  vErrors.push(err13);
-                }
-                errors++;
-              }
-            }
-            if (data2.pii !== undefined) {
-              let data5 = data2.pii;
-              if (!(data5 && typeof data5 == 'object' && !Array.isArray(data5)) && data5 !== null) {
-                const err14 = {
-                  instancePath: instancePath + '/data/attributes/pii',
-                  schemaPath: '#/properties/data/properties/attributes/properties/pii/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.pii.type },
-                  message: 'must be object,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err14];
-                } else {
-                  vErrors.push(err14);
-                }
-                errors++;
-              }
-            }
-            if (data2.requestObjectEmail !== undefined) {
-              let data6 = data2.requestObjectEmail;
-              if (typeof data6 === 'string') {
-                if (func2(data6) > 255) {
-                  const err15 = {
-                    instancePath: instancePath + '/data/attributes/requestObjectEmail',
-                    schemaPath: '#/properties/data/properties/attributes/properties/requestObjectEmail/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err15];
-                  } else {
-                    vErrors.push(err15);
-                  }
-                  errors++;
-                }
-                if (!formats0.test(data6)) {
-                  const err16 = {
-                    instancePath: instancePath + '/data/attributes/requestObjectEmail',
-                    schemaPath: '#/properties/data/properties/attributes/properties/requestObjectEmail/format',
-                    keyword: 'format',
-                    params: { format: 'email' },
-                    message: 'must match format "' + 'email' + '"',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err16];
-                  } else {
-                    vErrors.push(err16);
-                  }
-                  errors++;
-                }
-              } else {
-                const err17 = {
-                  instancePath: instancePath + '/data/attributes/requestObjectEmail',
-                  schemaPath: '#/properties/data/properties/attributes/properties/requestObjectEmail/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                };
-                if (vErrors === null) {
-                  vErrors = [err17];
-                } else {
-                  vErrors.push(err17);
-                }
-                errors++;
-              }
-            }
-            if (data2.requestObjectId !== undefined) {
-              let data7 = data2.requestObjectId;
-              if (typeof data7 !== 'string' && data7 !== null) {
-                const err18 = {
-                  instancePath: instancePath + '/data/attributes/requestObjectId',
-                  schemaPath: '#/properties/data/properties/attributes/properties/requestObjectId/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.requestObjectId.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err18];
-                } else {
-                  vErrors.push(err18);
-                }
-                errors++;
-              }
-            }
-            if (data2.requestType !== undefined) {
-              let data8 = data2.requestType;
-              if (!(data8 === 'Delete')) {
-                const err19 = {
-                  instancePath: instancePath + '/data/attributes/requestType',
-                  schemaPath: '#/properties/data/properties/attributes/properties/requestType/enum',
-                  keyword: 'enum',
-                  params: { allowedValues: schema11.properties.data.properties.attributes.properties.requestType.enum },
-                  message: 'must be equal to one of the allowed values',
-                };
-                if (vErrors === null) {
-                  vErrors = [err19];
-                } else {
-                  vErrors.push(err19);
-                }
-                errors++;
-              }
-              if (typeof data8 === 'string') {
-                if (func2(data8) > 255) {
-                  const err20 = {
-                    instancePath: instancePath + '/data/attributes/requestType',
-                    schemaPath: '#/properties/data/properties/attributes/properties/requestType/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err20];
-                  } else {
-                    vErrors.push(err20);
-                  }
-                  errors++;
-                }
-              } else {
-                const err21 = {
-                  instancePath: instancePath + '/data/attributes/requestType',
-                  schemaPath: '#/properties/data/properties/attributes/properties/requestType/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                };
-                if (vErrors === null) {
-                  vErrors = [err21];
-                } else {
-                  vErrors.push(err21);
-                }
-                errors++;
-              }
-            }
-            if (data2.requesterEmail !== undefined) {
-              let data9 = data2.requesterEmail;
-              if (typeof data9 === 'string') {
-                if (func2(data9) > 255) {
-                  const err22 = {
-                    instancePath: instancePath + '/data/attributes/requesterEmail',
-                    schemaPath: '#/properties/data/properties/attributes/properties/requesterEmail/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err22];
-                  } else {
-                    vErrors.push(err22);
-                  }
-                  errors++;
-                }
-                if (!formats0.test(data9)) {
-                  const err23 = {
-                    instancePath: instancePath + '/data/attributes/requesterEmail',
-                    schemaPath: '#/properties/data/properties/attributes/properties/requesterEmail/format',
-                    keyword: 'format',
-                    params: { format: 'email' },
-                    message: 'must match format "' + 'email' + '"',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err23];
-                  } else {
-                    vErrors.push(err23);
-                  }
-                  errors++;
-                }
-              } else {
-                const err24 = {
-                  instancePath: instancePath + '/data/attributes/requesterEmail',
-                  schemaPath: '#/properties/data/properties/attributes/properties/requesterEmail/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                };
-                if (vErrors === null) {
-                  vErrors = [err24];
-                } else {
-                  vErrors.push(err24);
-                }
-                errors++;
-              }
-            }
-            if (data2.uuid !== undefined) {
-              let data10 = data2.uuid;
-              if (typeof data10 !== 'string' && data10 !== null) {
-                const err25 = {
-                  instancePath: instancePath + '/data/attributes/uuid',
-                  schemaPath: '#/properties/data/properties/attributes/properties/uuid/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.uuid.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err25];
-                } else {
-                  vErrors.push(err25);
-                }
-                errors++;
-              }
-            }
           } else {
-            const err26 = {
-              instancePath: instancePath + '/data/attributes',
-              schemaPath: '#/properties/data/properties/attributes/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err26];
-            } else {
-              vErrors.push(err26);
-            }
-            errors++;
-          }
-        }
-        if (data0.relationships !== undefined) {
-          let data11 = data0.relationships;
-          if (data11 && typeof data11 == 'object' && !Array.isArray(data11)) {
-            for (const key2 in data11) {
-              const err27 = {
-                instancePath: instancePath + '/data/relationships',
-                schemaPath: '#/properties/data/properties/relationships/additionalProperties',
-                keyword: 'additionalProperties',
-                params: { additionalProperty: key2 },
-                message: 'must NOT have additional properties',
-              };
-              if (vErrors === null) {
-                vErrors = [err27];
-              } else {
-                vErrors.push(err27);
-              }
-              errors++;
-            }
-          } else {
-            const err28 = {
+            const err8 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
               keyword: 'type',
@@ -536,17 +188,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err28];
+              vErrors = [err8];
             } else {
-              vErrors.push(err28);
+              vErrors.push(err8);
             }
             errors++;
           }
         }
         if (data0.meta !== undefined) {
-          let data12 = data0.meta;
-          if (!(data12 && typeof data12 == 'object' && !Array.isArray(data12))) {
-            const err29 = {
+          let data5 = data0.meta;
+          if (!(data5 && typeof data5 == 'object' && !Array.isArray(data5))) {
+            const err9 = {
               instancePath: instancePath + '/data/meta',
               schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
@@ -554,17 +206,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err29];
+              vErrors = [err9];
             } else {
-              vErrors.push(err29);
+              vErrors.push(err9);
             }
             errors++;
           }
         }
         if (data0.links !== undefined) {
-          let data13 = data0.links;
-          if (!(data13 && typeof data13 == 'object' && !Array.isArray(data13))) {
-            const err30 = {
+          let data6 = data0.links;
+          if (!(data6 && typeof data6 == 'object' && !Array.isArray(data6))) {
+            const err10 = {
               instancePath: instancePath + '/data/links',
               schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
@@ -572,15 +224,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err30];
+              vErrors = [err10];
             } else {
-              vErrors.push(err30);
+              vErrors.push(err10);
             }
             errors++;
           }
         }
       } else {
-        const err31 = {
+        const err11 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -588,15 +240,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err31];
+          vErrors = [err11];
         } else {
-          vErrors.push(err31);
+          vErrors.push(err11);
         }
         errors++;
       }
     }
   } else {
-    const err32 = {
+    const err12 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -604,9 +256,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err32];
+      vErrors = [err12];
     } else {
-      vErrors.push(err32);
+      vErrors.push(err12);
     }
     errors++;
   }

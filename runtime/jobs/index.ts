@@ -6,6 +6,7 @@ import type postgres from 'postgres';
 import { descriptors } from '../../generated/routes/index.js';
 import { deliverLifecycleTask, LIFECYCLE_TASK } from '../apps/lifecycle.js';
 import { BULK_CRONTAB, bulkTasks } from '../bulk/index.js';
+import { complianceTasks, type ComplianceFaults } from '../compliance/index.js';
 import { CustomObjectRegistry } from '../custom-objects/registry.js';
 import { IMPORT_CRONTAB, importTasks } from '../imports/index.js';
 import { connectImapFlow, MAIL_SYNC_CRONTAB, mailSyncTasks, type ImapConnect } from '../mail/sync/index.js';
@@ -49,6 +50,8 @@ export interface WorkerDependencies {
   /** How mailbox sync connects to IMAP servers; imapflow when not given. */
   readonly imapConnect?: ImapConnect;
   readonly mail?: MailWorkerOptions;
+  /** Where compliance tasks fail on purpose (tests' fault injection); none when unset. */
+  readonly complianceFaults?: ComplianceFaults;
 }
 
 /** How a worker sends mail (runtime/mail): from configuration (mailOptions), and injectable for tests. */
@@ -110,6 +113,7 @@ export function createTaskList(deps: WorkerDependencies): TaskList {
     ...bulkTasks({ sql: deps.sql, writer, behaviours: standardBehaviours, customObjects: customObjectsOf(deps.sql, clock, writer), clock, log: deps.log }),
     ...importTasks({ sql: deps.sql, writer, clock, log: deps.log }),
     ...sequenceTasks({ sql: deps.sql, writer, clock, log: deps.log }),
+    ...complianceTasks({ sql: deps.sql, writer, clock, log: deps.log, faults: deps.complianceFaults }),
     ...mailSyncTasks({ sql: deps.sql, writer, clock, log: deps.log, connect: deps.imapConnect ?? connectImapFlow }),
     ...mailTasks({
       sql: deps.sql,
@@ -191,6 +195,8 @@ export async function startWorker(options: {
   imapConnect?: ImapConnect;
   /** Mail transports and settings (mailOptions); the local transport when unset. */
   mail?: MailWorkerOptions;
+  /** Where compliance tasks fail on purpose (tests' fault injection). */
+  complianceFaults?: ComplianceFaults;
 }): Promise<StartedWorker> {
   const log = options.log.child({ component: 'worker' });
   const sql = connectDatabase(options.databaseUrl, { max: Math.max(2, options.concurrency) });
@@ -208,6 +214,7 @@ export async function startWorker(options: {
       delivery: options.delivery,
       ...(options.clock && { clock: options.clock }),
       ...(options.imapConnect && { imapConnect: options.imapConnect }),
+      ...(options.complianceFaults && { complianceFaults: options.complianceFaults }),
       mail,
     }),
     crontab: CRONTAB,

@@ -24,6 +24,18 @@ function loadResponseSchema(): Record<string, unknown> {
     throw new Error(`${SCHEMA_FILE.pathname} changed shape: the relationship links.api patch no longer applies`);
   }
   relationshipLinks.properties.api = { $ref: '#/definitions/link' };
+  // The third: SPEC.md's compliance request create answers `{data: {batch_compliance_request_id}}`,
+  // primary data that is no resource object. Exactly that shape is added.
+  const data = schema.definitions?.data;
+  if (!Array.isArray(data?.oneOf) || data.oneOf.length !== 3) {
+    throw new Error(`${SCHEMA_FILE.pathname} changed shape: the compliance request answer patch no longer applies`);
+  }
+  data.oneOf.push({
+    type: 'object',
+    required: ['batch_compliance_request_id'],
+    properties: { batch_compliance_request_id: { type: 'string', format: 'uuid' } },
+    additionalProperties: false,
+  });
   return schema;
 }
 

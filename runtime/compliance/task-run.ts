@@ -1,0 +1,136 @@
+import type { Task } from 'graphile-worker';
+import { SERVICE_ACTOR } from '../engine/index.js';
+import { orgScopedTransaction, type Transaction } from '../tenancy/index.js';
+import type { ErasureContext } from './erasure/step.js';
+import { enqueueTaskRuns, nextAttemptAt, type RunTaskPayload } from './jobs.js';
+import type { ComplianceJobDependencies } from './plan.js';
+import { deleteProspectAndRecords } from './prospect-deletion.js';
+import { forgetAddress, lockRequest } from './request-rows.js';
+import { lockTask, PROSPECT_KIND, PROSPECT_PHASE, recordFailure, remainingTasks, setTaskState, TRACE_PHASE, type TaskRow } from './task-rows.js';
+
+/** Where a test makes a run fail (fault injection): called inside the run's transaction, before the work. */
+export type ComplianceFaults = (run: { readonly taskId: number; readonly kind: string; readonly attempt: number }) => void | Promise<void>;
+
+export interface RunTaskDependencies extends ComplianceJobDependencies {
+  readonly faults?: ComplianceFaults | undefined;
+}
+
+/**
+ * The job of one task. It marks the task `running` (committed, so clients see it), then does
+ * the work, marks it `done` and moves the request on, all in one transaction: a crash or an
+ * error rolls the work back whole. An error is recorded in a transaction of its own
+ * (`temporary_failure`, the attempt counted, the error kept without the address) with the
+ * next run enqueued at a backoff by the service's clock; the job itself succeeds, so
+ * graphile-worker's attempt limit never ends the retries: `done` is the only way out.
+ */
+export function runTaskTask(deps: RunTaskDependencies): Task {
+  return async (payload) => {
+    const job = payload as RunTaskPayload;
+    const started = await orgScopedTransaction(deps.sql, job.orgId, async (tx) => {
+      const task = await lockTask(tx, job.orgId, job.taskId);
+      // Pending: its phase has not begun (a job from an earlier plan can only be stale).
+      if (!task || task.state === 'done' || task.state === 'pending') return undefined;
+      await setTaskState(tx, job.orgId, [task.id], 'running', deps.clock());
+      return task;
+    });
+    if (!started) return;
+    let email = '';
+    try {
+      await orgScopedTransaction(deps.sql, job.orgId, async (tx) => {
+        const task = await lockTask(tx, job.orgId, job.taskId);
+        if (!task || task.state === 'done') return;
+        email = await requestAddress(tx, job.orgId, task.requestId);
+        await deps.faults?.({ taskId: task.id, kind: task.kind, attempt: task.attempts + 1 });
+        const effects = deps.writer.effects({ tx, orgId: job.orgId, actor: SERVICE_ACTOR });
+        await runWork(deps, { tx, subject: { orgId: job.orgId, email }, effects, log: deps.log }, task);
+        await setTaskState(tx, job.orgId, [task.id], 'done', effects.now);
+        await moveRequestOn(deps, tx, job.orgId, task.requestId);
+      });
+    } catch (error) {
+      await recordTaskFailure(deps, job, started, withoutAddress(errorText(error), email));
+    }
+  };
+}
+
+async function runWork(deps: RunTaskDependencies, context: ErasureContext, task: TaskRow): Promise<void> {
+  if (task.kind === PROSPECT_KIND) {
+    if (task.prospectId !== null) await deleteProspectAndRecords(context, task.prospectId);
+    return;
+  }
+  const step = deps.traceSteps.find((s) => s.kind === task.kind);
+  if (!step) throw new Error(`no erasure step of kind ${task.kind} is known to this worker`);
+  await step.run(context);
+}
+
+async function requestAddress(tx: Transaction, orgId: number, requestId: number): Promise<string> {
+  const [row] = await tx.unsafe<{ email: string | null }[]>(
+    'select request_object_email as email from compliance_requests where org_id = $1 and id = $2',
+    [orgId, requestId] as never[],
+    {
+      prepare: true,
+    },
+  );
+  if (!row?.email) throw new Error(`compliance request ${requestId} has no address to erase`);
+  return row.email;
+}
+
+/**
+ * After a task is done: with the request locked, the last phase-1 task queues phase 2, and the
+ * last task of all finishes the request (its address forgotten, its summary in `pii`).
+ */
+async function moveRequestOn(deps: RunTaskDependencies, tx: Transaction, orgId: number, requestId: number): Promise<void> {
+  const request = await lockRequest(tx, orgId, requestId);
+  if (!request || request.state !== 'running') return;
+  const phases = await remainingTasks(tx, orgId, requestId);
+  const prospects = phases.find((p) => p.phase === PROSPECT_PHASE);
+  const traces = phases.find((p) => p.phase === TRACE_PHASE);
+  if ((prospects?.unfinished ?? 0) > 0) return;
+  if (traces && traces.pending.length > 0) {
+    await setTaskState(tx, orgId, traces.pending, 'queued', deps.clock());
+    await enqueueTaskRuns(tx, orgId, traces.pending);
+    return;
+  }
+  if ((traces?.unfinished ?? 0) > 0) return;
+  await finishRequest(deps, tx, orgId, requestId, prospects ? await countProspectTasks(tx, orgId, requestId) : 0);
+}
+
+async function countProspectTasks(tx: Transaction, orgId: number, requestId: number): Promise<number> {
+  const [row] = await tx.unsafe<{ n: number }[]>(
+    `select count(*)::int as n from compliance_request_tasks where org_id = $1 and compliance_request_id = $2 and phase = ${PROSPECT_PHASE}`,
+    [orgId, requestId] as never[],
+    { prepare: true },
+  );
+  return row?.n ?? 0;
+}
+
+/** `done`, the only permanent state: what was erased is summarised in `pii`, and the address is gone. */
+export async function finishRequest(deps: ComplianceJobDependencies, tx: Transaction, orgId: number, requestId: number, prospectsDeleted: number): Promise<void> {
+  await forgetAddress(tx, orgId, requestId);
+  const effects = deps.writer.effects({ tx, orgId, actor: SERVICE_ACTOR });
+  const pii = { prospectsDeleted, scrubbed: deps.traceSteps.map((s) => s.kind) };
+  await effects.write([effects.update('complianceRequest', requestId, { state: 'done', pii })]);
+  deps.log.info({ orgId, complianceRequestId: requestId, prospectsDeleted }, 'compliance request done');
+}
+
+async function recordTaskFailure(deps: RunTaskDependencies, job: RunTaskPayload, task: TaskRow, error: string): Promise<void> {
+  await orgScopedTransaction(deps.sql, job.orgId, async (tx) => {
+    const now = deps.clock();
+    const at = nextAttemptAt(task.attempts + 1, now);
+    const attempts = await recordFailure(tx, job.orgId, task.id, error, at, now);
+    await enqueueTaskRuns(tx, job.orgId, [task.id], at);
+    deps.log.warn(
+      { orgId: job.orgId, complianceTaskId: task.id, kind: task.kind, attempts, nextAttemptAt: at.toISOString(), error },
+      'compliance task failed; it runs again',
+    );
+  });
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The error as kept and logged: never with the address the request erases. */
+function withoutAddress(text: string, email: string): string {
+  if (email === '') return text;
+  return text.replace(new RegExp(email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), '[redacted]');
+}
