@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { CsvError } from 'csv-parse';
 import type postgres from 'postgres';
 import { summarizeCsv } from '../../imports/csv-summary.js';
 import type { Transaction } from '../../tenancy/index.js';
@@ -50,7 +51,8 @@ async function redactUpload(tx: Transaction, orgId: number, storageKey: string, 
   let found;
   try {
     found = await findRecordsHolding(storedChunks(tx, orgId, storageKey), pattern);
-  } catch {
+  } catch (error) {
+    if (!(error instanceof CsvError)) throw error;
     if (!(await rawBytesHold(storedChunks(tx, orgId, storageKey), pattern))) return 'kept';
     await tx`delete from uploads where org_id = ${orgId} and storage_key = ${storageKey}`;
     return 'deleted';
