@@ -272,6 +272,20 @@ describe('a deletion request', () => {
     ];
     await until('the destroyed webhooks', () => (expected.every((e) => delivered().includes(e)) ? true : undefined));
     expect(delivered()).not.toContain(`prospect.destroyed:${kept}`);
+
+    // The address is left nowhere in the org: not in the events (the prospects' created and
+    // destroyed events, the note's, the request's own), nor in the request; the other org keeps its own.
+    const holding = async (orgId: number) => {
+      const [row] = await api.sql<{ events: number; requests: number; attempts: number }[]>`
+        select (select count(*)::int from events where org_id = ${orgId} and payload::text ilike ${'%' + address + '%'}) as events,
+               (select count(*)::int from compliance_requests where org_id = ${orgId} and request_object_email is not null) as requests,
+               (select count(*)::int from webhook_attempts where org_id = ${orgId} and error ilike ${'%' + address + '%'}) as attempts`;
+      return row;
+    };
+    expect(await holding(org.orgId)).toEqual({ events: 0, requests: 0, attempts: 0 });
+    expect((await holding(other.orgId))!.events).toBeGreaterThan(0);
+    const [redacted] = await api.sql<{ n: number }[]>`select count(*)::int as n from events where org_id = ${org.orgId} and payload::text like '%[redacted]%'`;
+    expect(redacted!.n).toBeGreaterThan(0);
   });
 
   it('ends done with no prospect found: the address may still be elsewhere', async () => {
