@@ -77,7 +77,7 @@ export const descriptor: ResourceDescriptor = {
       type: 'string',
       filterable: false,
       sortable: false,
-      readOnly: false,
+      readOnly: true,
       required: false,
       search: false,
     },

@@ -21,6 +21,9 @@ export interface ComplianceRequestAttributes {
    * E-mail of the prospect whose data is deleted (request_object_email in SPEC.md); cleared when the request is done, so the service keeps no copy of it.
    */
   requestObjectEmail: string | null;
+  /**
+   * The reference's id of the object a request names; always null here, since requests name prospects by e-mail.
+   */
   requestObjectId: string | null;
   /**
    * request_type in SPEC.md; only Delete.

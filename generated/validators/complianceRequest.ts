@@ -16,12 +16,7 @@ const schema11 = {
       properties: {
         type: { type: 'string' },
         id: {},
-        attributes: {
-          type: 'object',
-          required: [],
-          additionalProperties: false,
-          properties: { requestObjectId: { type: ['string', 'null'] } },
-        },
+        attributes: { type: 'object', required: [], additionalProperties: false, properties: {} },
         relationships: { type: 'object', required: [], additionalProperties: false, properties: {} },
         meta: { type: 'object' },
         links: { type: 'object' },
@@ -111,42 +106,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           let data2 = data0.attributes;
           if (data2 && typeof data2 == 'object' && !Array.isArray(data2)) {
             for (const key1 in data2) {
-              if (!(key1 === 'requestObjectId')) {
-                const err4 = {
-                  instancePath: instancePath + '/data/attributes',
-                  schemaPath: '#/properties/data/properties/attributes/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key1 },
-                  message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err4];
-                } else {
-                  vErrors.push(err4);
-                }
-                errors++;
+              const err4 = {
+                instancePath: instancePath + '/data/attributes',
+                schemaPath: '#/properties/data/properties/attributes/additionalProperties',
+                keyword: 'additionalProperties',
+                params: { additionalProperty: key1 },
+                message: 'must NOT have additional properties',
+              };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
               }
-            }
-            if (data2.requestObjectId !== undefined) {
-              let data3 = data2.requestObjectId;
-              if (typeof data3 !== 'string' && data3 !== null) {
-                const err5 = {
-                  instancePath: instancePath + '/data/attributes/requestObjectId',
-                  schemaPath: '#/properties/data/properties/attributes/properties/requestObjectId/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.requestObjectId.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err5];
-                } else {
-                  vErrors.push(err5);
-                }
-                errors++;
-              }
+              errors++;
             }
           } else {
-            const err6 = {
+            const err5 = {
               instancePath: instancePath + '/data/attributes',
               schemaPath: '#/properties/data/properties/attributes/type',
               keyword: 'type',
@@ -154,18 +129,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err6];
+              vErrors = [err5];
             } else {
-              vErrors.push(err6);
+              vErrors.push(err5);
             }
             errors++;
           }
         }
         if (data0.relationships !== undefined) {
-          let data4 = data0.relationships;
-          if (data4 && typeof data4 == 'object' && !Array.isArray(data4)) {
-            for (const key2 in data4) {
-              const err7 = {
+          let data3 = data0.relationships;
+          if (data3 && typeof data3 == 'object' && !Array.isArray(data3)) {
+            for (const key2 in data3) {
+              const err6 = {
                 instancePath: instancePath + '/data/relationships',
                 schemaPath: '#/properties/data/properties/relationships/additionalProperties',
                 keyword: 'additionalProperties',
@@ -173,16 +148,34 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have additional properties',
               };
               if (vErrors === null) {
-                vErrors = [err7];
+                vErrors = [err6];
               } else {
-                vErrors.push(err7);
+                vErrors.push(err6);
               }
               errors++;
             }
           } else {
-            const err8 = {
+            const err7 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err7];
+            } else {
+              vErrors.push(err7);
+            }
+            errors++;
+          }
+        }
+        if (data0.meta !== undefined) {
+          let data4 = data0.meta;
+          if (!(data4 && typeof data4 == 'object' && !Array.isArray(data4))) {
+            const err8 = {
+              instancePath: instancePath + '/data/meta',
+              schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
@@ -195,12 +188,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data0.meta !== undefined) {
-          let data5 = data0.meta;
+        if (data0.links !== undefined) {
+          let data5 = data0.links;
           if (!(data5 && typeof data5 == 'object' && !Array.isArray(data5))) {
             const err9 = {
-              instancePath: instancePath + '/data/meta',
-              schemaPath: '#/properties/data/properties/meta/type',
+              instancePath: instancePath + '/data/links',
+              schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
@@ -213,26 +206,8 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data0.links !== undefined) {
-          let data6 = data0.links;
-          if (!(data6 && typeof data6 == 'object' && !Array.isArray(data6))) {
-            const err10 = {
-              instancePath: instancePath + '/data/links',
-              schemaPath: '#/properties/data/properties/links/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err10];
-            } else {
-              vErrors.push(err10);
-            }
-            errors++;
-          }
-        }
       } else {
-        const err11 = {
+        const err10 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -240,15 +215,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err11];
+          vErrors = [err10];
         } else {
-          vErrors.push(err11);
+          vErrors.push(err10);
         }
         errors++;
       }
     }
   } else {
-    const err12 = {
+    const err11 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -256,9 +231,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err12];
+      vErrors = [err11];
     } else {
-      vErrors.push(err12);
+      vErrors.push(err11);
     }
     errors++;
   }

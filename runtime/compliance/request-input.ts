@@ -1,4 +1,5 @@
-import { badRequest, conflict, forbidden, isObject, validationError, type FieldError } from '../jsonapi/index.js';
+import { descriptors } from '../../generated/routes/index.js';
+import { badRequest, conflict, forbidden, isObject, pointerSegment, validationError, type FieldError } from '../jsonapi/index.js';
 
 /** A deletion request as SPEC.md's create names it (snake_case attributes, all required). */
 export interface ComplianceRequestInput {
@@ -10,16 +11,18 @@ export interface ComplianceRequestInput {
 }
 
 /**
- * The create's attributes: SPEC.md's snake_case names, and the camelCase names of the schema
- * (requesterEmail, ...) as the same thing, since the resource's other attributes are camelCase
- * and clients built from the served schema write those.
+ * The create's attributes: SPEC.md's snake_case names only. The record's own attributes
+ * (camelCase, all read-only) are the service's; a create naming them is refused like any write
+ * of a read-only attribute.
  */
 const ATTRIBUTES = [
-  { name: 'requester_email', alias: 'requesterEmail', kind: 'email' },
-  { name: 'request_type', alias: 'requestType', kind: 'enum', values: ['Delete'] },
-  { name: 'object_type', alias: 'objectType', kind: 'enum', values: ['Prospect'] },
-  { name: 'request_object_email', alias: 'requestObjectEmail', kind: 'email' },
+  { name: 'requester_email', kind: 'email' },
+  { name: 'request_type', kind: 'enum', values: ['Delete'] },
+  { name: 'object_type', kind: 'enum', values: ['Prospect'] },
+  { name: 'request_object_email', kind: 'email' },
 ] as const;
+
+const CREATE_NAMES: ReadonlySet<string> = new Set(ATTRIBUTES.map((a) => a.name));
 
 /** Addresses of no more than this length: PostgreSQL indexes and SMTP (RFC 5321) agree on 254. */
 const MAX_EMAIL_LENGTH = 254;
@@ -42,12 +45,13 @@ export function readComplianceRequest(body: Record<string, unknown>): Compliance
     throw validationError([{ pointer: '/data/attributes', detail: 'attributes must be an object' }]);
   }
   const given = data.attributes ?? {};
+  const refused = refusedMembers(given, data.relationships);
+  if (refused.length) throw validationError(refused);
   const problems: FieldError[] = [];
   const values = new Map<string, string>();
   for (const attribute of ATTRIBUTES) {
-    const name = Object.hasOwn(given, attribute.name) || !Object.hasOwn(given, attribute.alias) ? attribute.name : attribute.alias;
-    const pointer = `/data/attributes/${name}`;
-    const value = given[name];
+    const pointer = `/data/attributes/${attribute.name}`;
+    const value = given[attribute.name];
     if (value === undefined || value === null || value === '') {
       problems.push({ pointer, detail: `${attribute.name} is required` });
     } else if (typeof value !== 'string') {
@@ -67,4 +71,20 @@ export function readComplianceRequest(body: Record<string, unknown>): Compliance
     objectType: 'Prospect',
     requestObjectEmail: values.get('request_object_email')!,
   };
+}
+
+/** Members a create cannot set: the record's read-only attributes, unknown names, any relationship (the requester is found by e-mail). */
+function refusedMembers(attributes: Record<string, unknown>, relationships: unknown): FieldError[] {
+  const refused: FieldError[] = [];
+  for (const name of Object.keys(attributes)) {
+    if (CREATE_NAMES.has(name)) continue;
+    const known = descriptors.get('complianceRequest')!.attributes.some((a) => a.name === name);
+    refused.push({ pointer: `/data/attributes/${pointerSegment(name)}`, detail: known ? `${name} is read-only` : `"${name}" is not a known attribute` });
+  }
+  if (isObject(relationships)) {
+    for (const name of Object.keys(relationships)) {
+      refused.push({ pointer: `/data/relationships/${pointerSegment(name)}`, detail: `${name} cannot be written: the requester is the user with requester_email` });
+    }
+  }
+  return refused;
 }
