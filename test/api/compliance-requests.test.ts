@@ -113,6 +113,14 @@ describe('POST /api/v2/complianceRequests', () => {
     expect(request.relationships.requester.data).toEqual({ type: 'user', id: org.userId });
   });
 
+  it('takes 12 concurrent creates on a pool of 4 connections, each its own request', async () => {
+    const org = await freshOrg(api, 'Compliance concurrency');
+    const batches = await Promise.all(Array.from({ length: 12 }, (_, i) => submit(org, `concurrent${i}@example.test`)));
+    expect(new Set(batches).size).toBe(12);
+    const listed = await listOf(org, 'complianceRequests');
+    expect(listed.map((r) => r.attributes.batchComplianceRequest).sort()).toEqual([...batches].sort());
+  });
+
   it('refuses missing and unacceptable attributes with one 422 each, pointing at them', async () => {
     const org = await freshOrg(api, 'Compliance refusals');
     const missing = await org.request('POST', '/api/v2/complianceRequests', requestBody({}));
