@@ -86,6 +86,20 @@ export interface ActionAnswerModel {
   readonly attributes: Readonly<Record<string, Record<string, unknown>>>;
 }
 
+/**
+ * A create that is no JSON:API create (the link's `x-createBody`): SPEC.md's compliance request
+ * takes snake_case attributes and answers `{data: {<answer>}}`. A module of the runtime serves
+ * it ahead of the engine; the schema says what it takes, for the OpenAPI document.
+ */
+export interface CreateBodyModel {
+  /** JSON Schema of each attribute of `data.attributes`. */
+  readonly attributes: Readonly<Record<string, Record<string, unknown>>>;
+  /** The attributes that must be given. */
+  readonly required: readonly string[];
+  /** JSON Schema of each member of the answer's `data`. */
+  readonly answer: Readonly<Record<string, Record<string, unknown>>>;
+}
+
 export interface OperationsModel {
   readonly list: boolean;
   readonly get: boolean;
@@ -107,6 +121,8 @@ export interface ResourceModel {
   readonly attributes: readonly AttributeModel[];
   readonly relationships: readonly RelationshipModel[];
   readonly operations: OperationsModel;
+  /** Set when the create link declares a create that is no JSON:API create. */
+  readonly createBody?: CreateBodyModel;
   /** POST <member>/actions/<name>: one record's actions. */
   readonly actions: readonly ActionModel[];
   /** POST <collection>/actions/<name>: actions on the collection (bulk actions), not on one record. */

@@ -163,4 +163,30 @@ export const descriptor: ResourceDescriptor = {
   operations: { list: true, get: true, create: true, update: false, delete: false },
   actions: [],
   collectionActions: [],
+  createBody: {
+    attributes: {
+      requester_email: {
+        type: 'string',
+        format: 'email',
+        maxLength: 254,
+        description: 'E-mail of the requesting user, a user of the organisation.',
+      },
+      request_type: { type: 'string', enum: ['Delete'] },
+      object_type: { type: 'string', enum: ['Prospect'] },
+      request_object_email: {
+        type: 'string',
+        format: 'email',
+        maxLength: 254,
+        description: 'E-mail of the prospects whose data is deleted.',
+      },
+    },
+    required: ['requester_email', 'request_type', 'object_type', 'request_object_email'],
+    answer: {
+      batch_compliance_request_id: {
+        type: 'string',
+        format: 'uuid',
+        description: 'Find the request with filter[batchComplianceRequest].',
+      },
+    },
+  },
 };

@@ -32,6 +32,7 @@ export function descriptorOf(resource: ResourceModel): ResourceDescriptor {
     actions: resource.actions,
     collectionActions: resource.collectionActions,
     ...(resource.listedWhen && { listedWhen: resource.listedWhen }),
+    ...(resource.createBody && { createBody: resource.createBody }),
   };
 }
 

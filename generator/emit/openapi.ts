@@ -38,6 +38,7 @@ export function openApiResourceOf(resource: ResourceModel): OpenApiResource {
     operations: resource.operations,
     actions: resource.actions,
     collectionActions: resource.collectionActions,
+    ...(resource.createBody && { createBody: resource.createBody }),
   };
 }
 

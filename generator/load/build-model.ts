@@ -4,6 +4,7 @@ import {
   SchemaFileError,
   type ActionModel,
   type AttributeModel,
+  type CreateBodyModel,
   type OperationsModel,
   type ParamSchemaModel,
   type RelationshipModel,
@@ -47,6 +48,7 @@ interface RawLink {
   'x-paramSchemas'?: Record<string, ParamSchemaModel>;
   targetSchema?: { $ref?: string };
   'x-answer'?: ActionModel['answer'];
+  'x-createBody'?: CreateBodyModel;
 }
 
 interface RawResource {
@@ -81,6 +83,7 @@ export function buildResourceModel(file: string, json: Record<string, unknown>):
   const actions = actionsOf(file, raw.title, raw.links);
   const attributes = names.filter((n) => !isRelationship(raw.definitions[n]!)).map((n) => attributeOf(file, n, raw.definitions[n]!, raw.definitions));
   const listedWhen = listedWhenOf(file, raw['x-listedWhen'], attributes);
+  const createBody = createBodyOf(file, raw.links);
   return {
     type: raw.title,
     file,
@@ -93,6 +96,7 @@ export function buildResourceModel(file: string, json: Record<string, unknown>):
     attributes,
     relationships: names.filter((n) => isRelationship(raw.definitions[n]!)).map((n) => relationshipOf(n, raw.definitions[n]!)),
     operations: operationsOf(raw.links),
+    ...(createBody && { createBody }),
     actions: actions.member,
     collectionActions: actions.collection,
     ...(listedWhen && { listedWhen }),
@@ -186,6 +190,20 @@ function relationshipOf(name: string, d: RawDefinition): RelationshipModel {
     required: d['x-required'] ?? false,
     filterBy: [...(d['x-filterBy'] ?? [])].sort(byCodePoint),
   };
+}
+
+/** The create link's `x-createBody`, which no other link may carry; every required name must be an attribute of it. */
+function createBodyOf(file: string, links: RawLink[]): CreateBodyModel | undefined {
+  let found: CreateBodyModel | undefined;
+  links.forEach((link, index) => {
+    const body = link['x-createBody'];
+    if (body === undefined) return;
+    if (link.rel !== 'create') throw new SchemaFileError(file, `/links/${index}/x-createBody`, 'only a create link can declare a create body');
+    const unknown = body.required.filter((name) => !Object.hasOwn(body.attributes, name));
+    if (unknown.length) throw new SchemaFileError(file, `/links/${index}/x-createBody/required`, `${unknown.join(', ')} must be attributes of the create body`);
+    found = { attributes: body.attributes, required: [...body.required], answer: body.answer };
+  });
+  return found;
 }
 
 function operationsOf(links: RawLink[]): OperationsModel {

@@ -11,34 +11,32 @@ export interface ComplianceRequestInput {
 }
 
 /**
- * The create's attributes: SPEC.md's snake_case names only. The record's own attributes
- * (camelCase, all read-only) are the service's; a create naming them is refused like any write
- * of a read-only attribute.
+ * The create's attributes, as schema/complianceRequest.json's `x-createBody` declares them
+ * (SPEC.md's snake_case names; the record's own camelCase attributes are all read-only). Each is
+ * a string, checked for what its schema says: `enum`, `format: email`, `maxLength`.
  */
-const ATTRIBUTES = [
-  { name: 'requester_email', kind: 'email' },
-  { name: 'request_type', kind: 'enum', values: ['Delete'] },
-  { name: 'object_type', kind: 'enum', values: ['Prospect'] },
-  { name: 'request_object_email', kind: 'email' },
-] as const;
+const descriptor = descriptors.get('complianceRequest')!;
+const createBody = descriptor.createBody!;
 
-const CREATE_NAMES: ReadonlySet<string> = new Set(ATTRIBUTES.map((a) => a.name));
-
-/** Addresses of no more than this length: PostgreSQL indexes and SMTP (RFC 5321) agree on 254. */
-const MAX_EMAIL_LENGTH = 254;
+interface StringSchema {
+  readonly enum?: readonly string[];
+  readonly format?: string;
+  readonly maxLength?: number;
+}
 
 /** One @, something either side, no spaces: what an address to search by needs, no more. */
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
 /**
  * Reads `POST /api/v2/complianceRequests`' body: identity problems are 409/403 as for any
- * create, and every missing or unacceptable attribute is one 422 with its pointer.
+ * create; members a create cannot set, then every missing or unacceptable attribute, are one
+ * 422 each with its pointer.
  */
 export function readComplianceRequest(body: Record<string, unknown>): ComplianceRequestInput {
   const data = body.data;
   if (!isObject(data)) throw badRequest('invalidBody', 'The body must have a "data" object', { pointer: '/data' });
-  if (data.type !== undefined && data.type !== 'complianceRequest') {
-    throw conflict(`data.type ${JSON.stringify(data.type)} does not match this collection's type "complianceRequest"`, { pointer: '/data/type' });
+  if (data.type !== undefined && data.type !== descriptor.type) {
+    throw conflict(`data.type ${JSON.stringify(data.type)} does not match this collection's type "${descriptor.type}"`, { pointer: '/data/type' });
   }
   if (data.id !== undefined) throw forbidden('clientGeneratedId', 'Ids are assigned by the service; remove data.id from the create request', { pointer: '/data/id' });
   if (data.attributes !== undefined && !isObject(data.attributes)) {
@@ -49,20 +47,10 @@ export function readComplianceRequest(body: Record<string, unknown>): Compliance
   if (refused.length) throw validationError(refused);
   const problems: FieldError[] = [];
   const values = new Map<string, string>();
-  for (const attribute of ATTRIBUTES) {
-    const pointer = `/data/attributes/${attribute.name}`;
-    const value = given[attribute.name];
-    if (value === undefined || value === null || value === '') {
-      problems.push({ pointer, detail: `${attribute.name} is required` });
-    } else if (typeof value !== 'string') {
-      problems.push({ pointer, detail: `${attribute.name} must be a string` });
-    } else if (attribute.kind === 'enum' && !(attribute.values as readonly string[]).includes(value)) {
-      problems.push({ pointer, detail: `${attribute.name} must be ${attribute.values.map((v) => `"${v}"`).join(' or ')}, not ${JSON.stringify(value)}` });
-    } else if (attribute.kind === 'email' && (value.trim().length > MAX_EMAIL_LENGTH || !EMAIL.test(value.trim()))) {
-      problems.push({ pointer, detail: `${attribute.name} must be an e-mail address of at most ${MAX_EMAIL_LENGTH} characters` });
-    } else {
-      values.set(attribute.name, value.trim());
-    }
+  for (const [name, schema] of Object.entries(createBody.attributes) as [string, StringSchema][]) {
+    const problem = problemOf(name, given[name], schema, createBody.required.includes(name));
+    if (problem) problems.push({ pointer: `/data/attributes/${name}`, detail: problem });
+    else if (typeof given[name] === 'string') values.set(name, given[name].trim());
   }
   if (problems.length) throw validationError(problems);
   return {
@@ -73,12 +61,23 @@ export function readComplianceRequest(body: Record<string, unknown>): Compliance
   };
 }
 
+/** What is wrong with one attribute's value, if anything. */
+function problemOf(name: string, value: unknown, schema: StringSchema, required: boolean): string | undefined {
+  if (value === undefined || value === null || value === '') return required ? `${name} is required` : undefined;
+  if (typeof value !== 'string') return `${name} must be a string`;
+  if (schema.enum && !schema.enum.includes(value)) return `${name} must be ${schema.enum.map((v) => `"${v}"`).join(' or ')}, not ${JSON.stringify(value)}`;
+  const text = value.trim();
+  if (schema.format === 'email' && !EMAIL.test(text)) return `${name} must be an e-mail address`;
+  if (schema.maxLength !== undefined && text.length > schema.maxLength) return `${name} must be at most ${schema.maxLength} characters`;
+  return undefined;
+}
+
 /** Members a create cannot set: the record's read-only attributes, unknown names, any relationship (the requester is found by e-mail). */
 function refusedMembers(attributes: Record<string, unknown>, relationships: unknown): FieldError[] {
   const refused: FieldError[] = [];
   for (const name of Object.keys(attributes)) {
-    if (CREATE_NAMES.has(name)) continue;
-    const known = descriptors.get('complianceRequest')!.attributes.some((a) => a.name === name);
+    if (Object.hasOwn(createBody.attributes, name)) continue;
+    const known = descriptor.attributes.some((a) => a.name === name);
     refused.push({ pointer: `/data/attributes/${pointerSegment(name)}`, detail: known ? `${name} is read-only` : `"${name}" is not a known attribute` });
   }
   if (isObject(relationships)) {

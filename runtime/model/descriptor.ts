@@ -120,6 +120,16 @@ export interface ResourceDescriptor {
    */
   readonly listedWhen?: { readonly present: readonly string[] };
   /**
+   * A create that is no JSON:API create (schema `x-createBody`): the JSON Schema of each
+   * attribute it takes, those required, and the members of its answer's `data`. The module that
+   * serves it (SPEC.md's compliance request: runtime/compliance) reads its attributes from here.
+   */
+  readonly createBody?: {
+    readonly attributes: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+    readonly required: readonly string[];
+    readonly answer: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  };
+  /**
    * Set for resources that share a table with others (custom objects): the column and value
    * that select this resource's rows, added to every statement on the table.
    */

@@ -129,6 +129,7 @@ function listOperation(resource: OpenApiResource, context: PathContext): JsonSch
 
 function createOperation(resource: OpenApiResource, context: PathContext): JsonSchema {
   const { type, scope } = resource;
+  if (resource.createBody) return nonStandardCreateOperation(resource, resource.createBody);
   return {
     summary: `Create a ${type}`,
     operationId: `${type}.create`,
@@ -141,6 +142,49 @@ function createOperation(resource: OpenApiResource, context: PathContext): JsonS
         description: `The ${type} created.`,
         headers: { Location: { description: 'Its URL.', schema: { type: 'string', format: 'uri' } } },
         content: { [MEDIA_TYPE]: { schema: schemaRef(schemaNames.document(type)) } },
+      },
+      ...errors(WRITE_ERRORS),
+    },
+  };
+}
+
+/**
+ * A create that is no JSON:API create (schema `x-createBody`, SPEC.md's compliance request):
+ * its own attributes in, `{data: {...}}` with no type or id out.
+ */
+function nonStandardCreateOperation(resource: OpenApiResource, body: NonNullable<OpenApiResource['createBody']>): JsonSchema {
+  const { type, scope } = resource;
+  const content = {
+    schema: {
+      type: 'object',
+      required: ['data'],
+      properties: {
+        data: {
+          type: 'object',
+          required: ['attributes'],
+          properties: {
+            type: { type: 'string', enum: [type] },
+            attributes: { type: 'object', properties: { ...body.attributes }, required: [...body.required] },
+          },
+        },
+      },
+    },
+  };
+  return {
+    summary: `Create a ${type}`,
+    description: 'Not a JSON:API create: the attributes below, and an answer whose data has neither type nor id.',
+    operationId: `${type}.create`,
+    tags: [type],
+    security: security([`${scope}.write`]),
+    requestBody: { required: true, content: { [MEDIA_TYPE]: content, 'application/json': content } },
+    responses: {
+      '201': {
+        description: `The ${type} was created; it is processed asynchronously.`,
+        content: {
+          [MEDIA_TYPE]: {
+            schema: { type: 'object', required: ['data'], properties: { data: { type: 'object', properties: { ...body.answer }, required: Object.keys(body.answer) } } },
+          },
+        },
       },
       ...errors(WRITE_ERRORS),
     },

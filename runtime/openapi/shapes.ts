@@ -39,6 +39,12 @@ export interface OpenApiResource {
   readonly operations: OperationsDescriptor;
   readonly actions: readonly ActionDescriptor[];
   readonly collectionActions: readonly ActionDescriptor[];
+  /** A create that is no JSON:API create (schema `x-createBody`): what it takes and answers. */
+  readonly createBody?: {
+    readonly attributes: Readonly<Record<string, JsonSchema>>;
+    readonly required: readonly string[];
+    readonly answer: Readonly<Record<string, JsonSchema>>;
+  };
 }
 
 /**

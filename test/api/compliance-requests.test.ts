@@ -156,7 +156,7 @@ describe('POST /api/v2/complianceRequests', () => {
         id: 'validationError',
         status: '422',
         title: 'Validation Error',
-        detail: 'request_object_email must be an e-mail address of at most 254 characters',
+        detail: 'request_object_email must be an e-mail address',
         source: { pointer: '/data/attributes/request_object_email' },
       },
     ]);

@@ -288,6 +288,26 @@ describe('request bodies', () => {
   });
 });
 
+describe('a create that is no JSON:API create (x-createBody)', () => {
+  test('takes its own attributes and answers data without type or id', () => {
+    const createBody = {
+      attributes: { requester_email: { type: 'string', format: 'email' }, request_type: { type: 'string', enum: ['Delete'] } },
+      required: ['requester_email'],
+      answer: { ticket: { type: 'string', format: 'uuid' } },
+    };
+    const create = (documentOf(resource('widget', { createBody })).paths['/api/v2/widgets'] as Json).post;
+    const body = create.requestBody.content['application/vnd.api+json'].schema.properties.data;
+    expect(body.properties.type).toEqual({ type: 'string', enum: ['widget'] });
+    expect(body.properties.attributes).toEqual({ type: 'object', properties: createBody.attributes, required: ['requester_email'] });
+    expect(create.responses['201'].content['application/vnd.api+json'].schema).toEqual({
+      type: 'object',
+      required: ['data'],
+      properties: { data: { type: 'object', properties: createBody.answer, required: ['ticket'] } },
+    });
+    expect(create.responses['201'].headers).toBeUndefined();
+  });
+});
+
 describe('adding resources at run time', () => {
   test('gives the document that would have been emitted with them', () => {
     const gadget = resource('gadget', { attributes: [attribute('label', { filterable: true, sortable: true })] });
