@@ -4,7 +4,7 @@ import { RUN_TASK_TASK } from '../../runtime/compliance/index.js';
 import { startWorker, type StartedWorker } from '../../runtime/jobs/index.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { create, freshOrg, newUserId, userWithScopes, type OrgClient } from '../helpers/bulk-actions.js';
-import { enrol, listOf, MINUTE, SimulatedClock, sequenceWith } from '../helpers/sequences.js';
+import { enrol, listOf, MINUTE, releaseDueJobs, SimulatedClock, sequenceWith } from '../helpers/sequences.js';
 import { until } from '../helpers/wait.js';
 import { makeCertificate, type TestCertificate } from '../runtime/webhooks/certificates.js';
 import { startReceiver, type Receiver } from '../runtime/webhooks/receivers.js';
@@ -91,12 +91,7 @@ async function untilDone(org: OrgClient, batch: string) {
 }
 
 /** Makes the task runs due by the simulated clock (retries) runnable now. */
-async function releaseDueRetries(): Promise<void> {
-  await api.sql`
-    update graphile_worker._private_jobs j set run_at = now()
-      from graphile_worker._private_tasks t
-     where t.id = j.task_id and t.identifier = ${RUN_TASK_TASK} and j.run_at <= ${clock.now().toISOString()}::timestamptz and j.run_at > now()`;
-}
+const releaseDueRetries = () => releaseDueJobs(api, clock, RUN_TASK_TASK);
 
 async function status(org: OrgClient, path: string): Promise<number> {
   return (await org.request('GET', `/api/v2/${path}`)).status;

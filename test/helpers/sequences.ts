@@ -37,11 +37,16 @@ export async function advance(api: TestApi, clock: SimulatedClock, ms: number): 
 }
 
 /** Makes the step jobs due by the simulated clock runnable now. */
-export async function releaseDueSteps(api: TestApi, clock: SimulatedClock): Promise<number> {
+export function releaseDueSteps(api: TestApi, clock: SimulatedClock): Promise<number> {
+  return releaseDueJobs(api, clock, SEQUENCE_STEP_TASK);
+}
+
+/** Makes the jobs of `task` due by the simulated clock (their run-at was set by it) runnable now. */
+export async function releaseDueJobs(api: TestApi, clock: SimulatedClock, task: string): Promise<number> {
   const released = await api.sql`
     update graphile_worker._private_jobs j set run_at = now()
       from graphile_worker._private_tasks t
-     where t.id = j.task_id and t.identifier = ${SEQUENCE_STEP_TASK} and j.run_at <= ${clock.now().toISOString()}::timestamptz and j.run_at > now()`;
+     where t.id = j.task_id and t.identifier = ${task} and j.run_at <= ${clock.now().toISOString()}::timestamptz and j.run_at > now()`;
   return released.count;
 }
 
