@@ -31,7 +31,8 @@ import { standardRecordWriter } from './resources/record-writer.js';
 
 export interface AppDependencies {
   readonly sql: postgres.Sql;
-  readonly config: Pick<Config, 'publicBaseUrl' | 'maxBodyBytes'> & Partial<Pick<Config, 'bulkAllowanceCapacity' | 'bulkAllowancePerDay' | 'uploadMaxBytes' | 'smtpUrl'>>;
+  readonly config: Pick<Config, 'publicBaseUrl' | 'maxBodyBytes'> &
+    Partial<Pick<Config, 'bulkAllowanceCapacity' | 'bulkAllowancePerDay' | 'uploadMaxBytes' | 'smtpUrl' | 'countTimeBudgetMs'>>;
   readonly log: Logger;
   readonly cursorSecret: string;
   /** Signs the tracking URLs in mail (loadTrackingSecret); the workers that render mail use the same. */
@@ -74,6 +75,7 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
     cursorSecret: deps.cursorSecret,
     clock,
     writer,
+    countTimeBudgetMs: deps.config.countTimeBudgetMs,
   };
   const engine = createResourceEngine({ ...engineOptions, descriptors });
   // Custom objects: the same engine, with descriptors built from each org's definitions.

@@ -63,6 +63,8 @@ export interface TestApiOptions {
   imapConnect?: ImapConnect;
   /** Where testSend's messages go (runtime/mail); by default the mailbox's own server, else local. */
   mailTransports?: (sql: postgres.Sql) => TransportFactory;
+  /** COUNT_TIME_BUDGET_MS; no budget by default. */
+  countTimeBudgetMs?: number;
 }
 
 export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
@@ -80,6 +82,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       maxBodyBytes: 64 * 1024,
       ...(options.bulkAllowance && { bulkAllowanceCapacity: options.bulkAllowance.capacity, bulkAllowancePerDay: options.bulkAllowance.perDay }),
       ...(options.uploadMaxBytes !== undefined && { uploadMaxBytes: options.uploadMaxBytes }),
+      ...(options.countTimeBudgetMs !== undefined && { countTimeBudgetMs: options.countTimeBudgetMs }),
     },
     // TEST_LOG_LEVEL=error shows what the server logs, e.g. the cause of a 500.
     log: options.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
