@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp as registerApp } from '../../runtime/apps/index.js';
 import { hashToken, newAccessToken } from '../../runtime/auth/index.js';
-import { setOrgRateLimit } from '../../runtime/ratelimit/index.js';
+import { purgeRequestCountsTask, setOrgRateLimit } from '../../runtime/ratelimit/index.js';
 import { startTestApi, type ApiResponse, type TestApi } from '../helpers/api.js';
 
 /**
@@ -71,7 +71,9 @@ describe('one process', () => {
     // Refused requests are not counted: settled, the holder's count is the five admitted.
     await api.request('POST', '/api/v2/accounts', { token, body: { data: { type: 'account', attributes: { name: 'Refused' } } } });
     await api.rateLimiter!.settle();
-    const [row] = await api.sql<{ count: number }[]>`select count from cadence_system.request_counts where holder like 'user:%' and count = 5`;
+    const [row] = await api.sql<{ count: number }[]>`
+      select c.count from cadence_system.request_counts c join cadence_system.access_tokens t on c.holder = 'user:' || t.user_id and c.org_id = t.org_id
+       where t.token_hash = ${hashToken(token)}`;
     expect(row?.count).toBe(5);
     expect((await api.sql`select 1 from accounts where name = 'Refused'`).length).toBe(0);
 
@@ -174,5 +176,18 @@ describe('one process', () => {
     expect(answers.filter((a) => a.status === 429)).toHaveLength(18);
     const remaining = answers.filter((a) => a.status === 200).map((a) => Number(a.headers.get('x-ratelimit-remaining')));
     expect(remaining.sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i));
+  });
+
+  it('purges the counts of hours that ended more than an hour ago', async () => {
+    const org = await api.newOrg('Purged');
+    const hour = (offset: number) => new Date((Math.floor(now / 3_600_000) + offset) * 3_600_000).toISOString();
+    for (const offset of [-3, -2, -1, 0]) {
+      await api.sql`insert into cadence_system.request_counts (org_id, holder, window_start, count) values (${org.orgId}, 'user:1', ${hour(offset)}, 1)`;
+    }
+    await (purgeRequestCountsTask({ sql: api.sql, clock }) as () => Promise<void>)();
+    const kept = await api.sql<{ window_start: string }[]>`
+      select to_char(window_start at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as window_start
+        from cadence_system.request_counts where org_id = ${org.orgId} order by window_start`;
+    expect(kept.map((r) => r.window_start)).toEqual([hour(-1), hour(0)]);
   });
 });
