@@ -15,7 +15,8 @@
  * sequence steps (10,000 states whose step is due at the same moment, run by one `cadence worker`),
  * and e-mail (10,000 mailings due at the same moment sent by one `cadence worker` to an SMTP server
  * in this process, then their tracking pixel under load against a bare route).
- * BENCH_ONLY=prospects,custom,webhooks,writes,bulkActions,imports,sequences,mail runs only some parts.
+ * And the request rate limit's cost: a list page on a `cadence serve` with it on against one with it off.
+ * BENCH_ONLY=prospects,custom,rateLimit,webhooks,writes,bulkActions,imports,sequences,mail runs only some parts.
  *
  * BENCH_PROSPECTS_PER_ORG, BENCH_CUSTOM_RECORDS_PER_ORG, BENCH_SECONDS, BENCH_WEBHOOK_EVENTS,
  * BENCH_WEBHOOK_WRITES, BENCH_UPSERT_RECORDS, BENCH_ACTIONS_RECORDS, IMPORT_RECORDS,
@@ -34,6 +35,7 @@ import { MAX_ACTION_RECORDS, runBulkActions } from './bulk-actions.js';
 import { runImports } from './imports.js';
 import { mailPart } from './mail.js';
 import { runSequences } from './sequences.js';
+import { BENCH_RATE_LIMIT_PER_HOUR, rateLimitTable, rateLimitTargetLine, runRateLimitBench } from './rate-limit.js';
 import { benchParts } from './parts.js';
 import { killChildren, sampleRss, startChildServer, type ChildServer } from './processes.js';
 import {
@@ -90,7 +92,7 @@ const MAILINGS = Number(process.env.BENCH_MAILINGS || 10_000);
  * two bulk runs, one before Cadence's and one after.
  */
 const WRITE_ORGS = { single: 9, bulk: 6, bulkCeiling: [7, 8] };
-/** Which parts run: BENCH_ONLY=prospects,custom,webhooks,writes,bulkActions,imports,sequences,mail (any of them); all when unset. */
+/** Which parts run: BENCH_ONLY=prospects,custom,rateLimit,webhooks,writes,bulkActions,imports,sequences,mail (any of them); all when unset. */
 const PARTS = (() => {
   try {
     return benchParts(process.env.BENCH_ONLY);
@@ -121,9 +123,12 @@ interface RunState {
 const print = (line = '') => process.stdout.write(`${line}\n`);
 const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(1);
 
-/** The environment of the servers: ours, with links left on each request's own origin. */
+/**
+ * The environment of the servers: ours, with links left on each request's own origin, and a
+ * request rate limit (on, as deployments run) that the benchmark's millions of requests never reach.
+ */
 function serverEnv(databaseUrl: string, extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, ...extra };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, RATE_LIMIT_PER_HOUR: BENCH_RATE_LIMIT_PER_HOUR, ...extra };
   delete env.PUBLIC_BASE_URL;
   return env;
 }
@@ -236,6 +241,28 @@ async function customPart(database: BenchDatabase, org: CreatedOrg, bookings: Se
     print(customTable(results));
     print('\ntargets:');
     for (const line of customTargetLines(results)) print(line);
+  };
+}
+
+/** A list page on `cadence serve` with the request rate limit on, against one with it off. */
+async function rateLimitPart(state: RunState, database: BenchDatabase, org: CreatedOrg): Promise<() => void> {
+  print(
+    `\nrate limit: ${LOAD.connections} connections, ${LOAD.warmUpSeconds} s warm-up + ${LOAD.seconds} s per server and round, ${ROUNDS} rounds alternating which goes first, org ${org.orgId}; ${machineLoad()}`,
+  );
+  const result = await runRateLimitBench({
+    token: org.token,
+    rounds: ROUNDS,
+    load: LOAD,
+    serverEnv: (extra) => serverEnv(database.url, extra),
+    cwd: REPO_ROOT,
+    print,
+    servers: state.servers,
+  });
+  return () => {
+    print(`\n## Request rate limit (list, page of 50; cadence serve with it on against one with it off, median of ${ROUNDS} rounds)\n`);
+    print(rateLimitTable(result));
+    print('\ntargets:');
+    print(rateLimitTargetLine(result));
   };
 }
 
@@ -441,7 +468,7 @@ async function run(state: RunState): Promise<void> {
 
   // Custom objects point at prospects and are compared with them: they need the prospects too.
   // Bulk upserts update prospects of their orgs: the writes part needs them too.
-  const seedSize = PARTS.has('prospects') || PARTS.has('custom') || PARTS.has('writes') ? SEED : { ...SEED, prospectsPerOrg: 0 };
+  const seedSize = PARTS.has('prospects') || PARTS.has('custom') || PARTS.has('rateLimit') || PARTS.has('writes') ? SEED : { ...SEED, prospectsPerOrg: 0 };
   const seedStarted = performance.now();
   const seeded = await seedDatabase(database.url, seedSize);
   print(
@@ -473,6 +500,7 @@ async function run(state: RunState): Promise<void> {
     getOne = prospects.results.find((r) => r.scenario.name === 'GET one prospect');
   }
   if (PARTS.has('custom')) reports.push(await customPart(database, org, bookings!, cadence));
+  if (PARTS.has('rateLimit')) reports.push(await rateLimitPart(state, database, org));
   // Writes last: the webhook part adds accounts and events to the org the others read.
   if (PARTS.has('webhooks')) reports.push(await webhooksPart(database, org, cadence));
   // Writes in orgs of their own, after every read.

@@ -1,5 +1,5 @@
 // BENCH_ONLY: which parts of the benchmark run, as a comma list; all of them when unset.
-export const PARTS = ['prospects', 'custom', 'webhooks', 'writes', 'bulkActions', 'imports', 'sequences', 'mail'] as const;
+export const PARTS = ['prospects', 'custom', 'rateLimit', 'webhooks', 'writes', 'bulkActions', 'imports', 'sequences', 'mail'] as const;
 export type Part = (typeof PARTS)[number];
 
 export function benchParts(only: string | undefined): ReadonlySet<Part> {

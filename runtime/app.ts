@@ -29,10 +29,12 @@ import { createTrackingSigner, loggablePath, trackingRoutes } from './mail/track
 import type { OpenApiDocument } from './openapi/index.js';
 import { standardBehaviours } from './resources/index.js';
 import { standardRecordWriter } from './resources/record-writer.js';
+import { requestRateLimit, type RequestRateLimiter } from './ratelimit/index.js';
 
 export interface AppDependencies {
   readonly sql: postgres.Sql;
-  readonly config: Pick<Config, 'publicBaseUrl' | 'maxBodyBytes'> & Partial<Pick<Config, 'bulkAllowanceCapacity' | 'bulkAllowancePerDay' | 'uploadMaxBytes' | 'smtpUrl'>>;
+  readonly config: Pick<Config, 'publicBaseUrl' | 'maxBodyBytes'> &
+    Partial<Pick<Config, 'bulkAllowanceCapacity' | 'bulkAllowancePerDay' | 'uploadMaxBytes' | 'smtpUrl' | 'countTimeBudgetMs'>>;
   readonly log: Logger;
   readonly cursorSecret: string;
   /** Signs the tracking URLs in mail (loadTrackingSecret); the workers that render mail use the same. */
@@ -46,6 +48,12 @@ export interface AppDependencies {
   readonly migrationsFolder?: string;
   /** How testSync connects to IMAP servers; imapflow when not given. */
   readonly imapConnect?: ImapConnect;
+  /**
+   * Counts authenticated /api/v2 requests against their holders' hourly limits (runtime/ratelimit),
+   * with the same clock as `clock`; none: no request rate limit (RATE_LIMIT_PER_HOUR=0). Whoever
+   * builds it stops it when the server closes.
+   */
+  readonly rateLimiter?: RequestRateLimiter;
 }
 
 /**
@@ -75,6 +83,7 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
     cursorSecret: deps.cursorSecret,
     clock,
     writer,
+    countTimeBudgetMs: deps.config.countTimeBudgetMs,
   };
   const engine = createResourceEngine({ ...engineOptions, descriptors });
   // Custom objects: the same engine, with descriptors built from each org's definitions.
@@ -154,6 +163,7 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
 
   const api = new Hono<ApiEnv>();
   api.use('*', bearerAuthentication(deps.sql, { cache: new TokenCache() }));
+  if (deps.rateLimiter) api.use('*', requestRateLimit(deps.rateLimiter));
   // Ahead of the resource routes: the bulk module serves the batch's confirm and cancel, and
   // both serve collection actions the schema declares on batch and import.
   mountBulkRoutes(api, {

@@ -32,6 +32,10 @@ export interface Config {
   readonly smtpUrl: string | undefined;
   /** MAIL_FROM: who the service's own messages (invitations) are from. */
   readonly mailFrom: string;
+  /** RATE_LIMIT_PER_HOUR: requests a token holder may make per hour, unless its org has its own limit; 0: no request rate limit. */
+  readonly rateLimitPerHour: number;
+  /** COUNT_TIME_BUDGET_MS: how long a `count=true` may count before the page comes back with count 0 and count_truncated; 0: no limit. */
+  readonly countTimeBudgetMs: number;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -76,5 +80,8 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     uploadMaxBytes: positiveInteger(env, 'UPLOAD_MAX_BYTES', 100 * 1024 * 1024),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'Cadence <cadence@localhost>',
+    // SPEC.md does not say what the request rate limit is; issue #17 asks for 10,000 an hour.
+    rateLimitPerHour: integer(env, 'RATE_LIMIT_PER_HOUR', 10_000),
+    countTimeBudgetMs: integer(env, 'COUNT_TIME_BUDGET_MS', 2_000),
   };
 }

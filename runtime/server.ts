@@ -10,6 +10,7 @@ import { MIGRATIONS_DIR, runMigrations } from './db/migrate.js';
 import { loadCursorSecret, loadTrackingSecret } from './db/settings.js';
 import { listen } from './http/listen.js';
 import { deliveryOptions, livenessOptions, mailOptions, startWorker, type StartedWorker } from './jobs/index.js';
+import { RequestRateLimiter } from './ratelimit/index.js';
 
 /** How long in-flight requests may finish on shutdown before their connections are closed. */
 const CLOSE_GRACE_MS = 5000;
@@ -37,7 +38,16 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
         mail: mailOptions(config),
       })
     : undefined;
-  const app = createApp({ sql, config, log, cursorSecret: await loadCursorSecret(sql), trackingSecret: await loadTrackingSecret(sql) });
+  // RATE_LIMIT_PER_HOUR=0 turns request rate limits off.
+  const rateLimiter = config.rateLimitPerHour > 0 ? new RequestRateLimiter({ sql, log, perHour: config.rateLimitPerHour, clock: () => new Date() }) : undefined;
+  const app = createApp({
+    sql,
+    config,
+    log,
+    cursorSecret: await loadCursorSecret(sql),
+    trackingSecret: await loadTrackingSecret(sql),
+    ...(rateLimiter && { rateLimiter }),
+  });
   const server: ServerType = await listen(app.fetch, { port: config.port, hostname: config.host });
   const address = server.address() as AddressInfo;
   const url = `http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`;
@@ -51,6 +61,8 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       const force = setTimeout(() => (server as Server).closeAllConnections(), CLOSE_GRACE_MS);
       await closed;
       clearTimeout(force);
+      // After the last request: what they admitted reaches PostgreSQL before the pool closes.
+      await rateLimiter?.stop();
       await worker?.stop();
       await sql.end({ timeout: 5 });
       await database.stop();

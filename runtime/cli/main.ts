@@ -19,6 +19,7 @@ import { MIGRATIONS_DIR, runMigrations } from '../db/migrate.js';
 import { deliveryOptions, livenessOptions, mailOptions, startWorker } from '../jobs/index.js';
 import { createLogger } from '../logger.js';
 import { listMailMessages, showMailMessage } from '../mail/index.js';
+import { setOrgRateLimit } from '../ratelimit/index.js';
 import { startServer } from '../server.js';
 import type postgres from 'postgres';
 
@@ -34,6 +35,7 @@ const USAGE = `usage:
   cadence token create --org ID --user ID --scopes a.read,b.write [--ttl SECONDS]
   cadence custom-object define --org ID --file DEFINITION.json
   cadence org lock|unlock|delete --org ID
+  cadence org set-rate-limit --org ID --per-hour N|--default   requests per hour per token holder in the org
   cadence app create --name NAME [--redirect-uri URI]... [--scopes a.read,b.write] [--s2s-scopes prospects.all,accounts.read]
                     [--lifecycle-url HTTPS-URL]   prints lifecycleWebhookSecret, the key its deliveries are signed with
   cadence app key add --app GUID --public-key-file FILE.pem
@@ -172,6 +174,8 @@ function parseCommandLine(argv: string[]) {
         'public-key-file': { type: 'string' },
         login: { type: 'string' },
         limit: { type: 'string' },
+        'per-hour': { type: 'string' },
+        default: { type: 'boolean' },
       },
     });
   } catch (error) {
@@ -265,6 +269,12 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<vo
       const orgId = positiveInteger('org', values.org);
       const change = { 'org lock': lockOrg, 'org unlock': unlockOrg, 'org delete': deleteOrg }[command];
       return withDatabase(config, async (sql) => print(await change(sql, orgId)));
+    }
+    case 'org set-rate-limit': {
+      const orgId = positiveInteger('org', values.org);
+      if ((values['per-hour'] === undefined) === !values.default) throw new UsageError('org set-rate-limit takes either --per-hour N or --default');
+      const perHour = values.default ? null : positiveInteger('per-hour', values['per-hour']);
+      return withDatabase(config, async (sql) => print(await setOrgRateLimit(sql, orgId, perHour)));
     }
     case 'app create': {
       const registration = {

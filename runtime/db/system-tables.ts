@@ -4,7 +4,8 @@
  * before anyone knows which org the request belongs to. The API role cannot read them; the
  * server reads them over its owner connection only to authenticate.
  */
-import { bigint, foreignKey, index, pgSchema, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, check, foreignKey, index, integer, pgSchema, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { users } from '../../generated/db/user.js';
 
 export const cadenceSystem = pgSchema('cadence_system');
@@ -12,13 +13,19 @@ export const cadenceSystem = pgSchema('cadence_system');
 /** Every hand-written table's timestamps: with time zone, milliseconds, read as ISO strings. */
 export const timestampColumn = (name: string) => timestamp(name, { withTimezone: true, precision: 3, mode: 'string' });
 
-export const orgs = cadenceSystem.table('orgs', {
-  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-  name: text('name').notNull(),
-  lockedAt: timestampColumn('locked_at'),
-  deletedAt: timestampColumn('deleted_at'),
-  createdAt: timestampColumn('created_at').notNull().defaultNow(),
-});
+export const orgs = cadenceSystem.table(
+  'orgs',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    name: text('name').notNull(),
+    lockedAt: timestampColumn('locked_at'),
+    deletedAt: timestampColumn('deleted_at'),
+    createdAt: timestampColumn('created_at').notNull().defaultNow(),
+    /** Requests per hour per token holder in this org (runtime/ratelimit); null: the deployment's RATE_LIMIT_PER_HOUR. */
+    requestLimitPerHour: integer('request_limit_per_hour'),
+  },
+  (t) => [check('orgs_request_limit_per_hour_check', sql`${t.requestLimitPerHour} > 0`)],
+);
 
 /**
  * Bearer tokens, stored only as the SHA-256 of the token. `userId` is null for tokens that act

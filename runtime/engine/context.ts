@@ -33,4 +33,6 @@ export interface EngineDependencies {
   readonly clock: () => Date;
   /** The one write path; writes pass `catalog`, which holds an org's custom objects too. */
   readonly writer: RecordWriter;
+  /** COUNT_TIME_BUDGET_MS: how long a `count=true` may count before it is answered as throttled; undefined: no limit. */
+  readonly countTimeBudgetMs: number | undefined;
 }

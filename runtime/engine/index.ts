@@ -48,6 +48,8 @@ export interface EngineOptions {
   readonly clock?: () => Date;
   /** The one write path, shared by every engine (standard resources and each org's custom objects). */
   readonly writer: RecordWriter;
+  /** COUNT_TIME_BUDGET_MS: a count taking longer is answered with count 0 and count_truncated; unset or 0: no limit. */
+  readonly countTimeBudgetMs?: number | undefined;
 }
 
 /** Every to-one column in any resource that points at `type`, by type. */
@@ -100,6 +102,7 @@ export function createResourceEngine(options: EngineOptions): ResourceEngine {
     cursorSecret: options.cursorSecret,
     clock: options.clock ?? (() => new Date()),
     writer: options.writer,
+    countTimeBudgetMs: options.countTimeBudgetMs || undefined,
   };
   return { bind: (module) => bindHandlers(module, deps) };
 }

@@ -77,7 +77,7 @@ export function listResponder(descriptor: ResourceDescriptor, statements: Resour
       deps.sql,
       auth.orgId,
       async (tx) => {
-        const result = await runList(tx, descriptor, statements, request, auth.orgId, tables);
+        const result = await runList(tx, descriptor, statements, request, auth.orgId, tables, deps.countTimeBudgetMs);
         const included = request.include.length
           ? await loadIncluded(
               tx,

@@ -4,6 +4,7 @@ import type { ResourceDescriptor } from '../model/descriptor.js';
 import type { Row } from './render.js';
 import { partitionPredicate, quoteIdent } from '../model/sql-text.js';
 import type { ResourceStatements } from './statements.js';
+import { withinTimeBudget } from './count-budget.js';
 
 /**
  * Runs a collection query: one statement for the page (one extra row says whether another page
@@ -16,7 +17,7 @@ export interface ListResult {
   /** Whether a page exists after the last row / before the first row. */
   readonly hasNext: boolean;
   readonly hasPrev: boolean;
-  readonly count?: { value: number; truncated: boolean };
+  readonly count?: ListCount;
 }
 
 function whereClause(request: ListRequest, descriptor: ResourceDescriptor, params: SqlParams, tables: (type: string) => ResourceDescriptor): string[] {
@@ -40,16 +41,40 @@ function listedConditions(descriptor: ResourceDescriptor): string[] {
   });
 }
 
-async function countMatches(tx: Transaction, request: ListRequest, descriptor: ResourceDescriptor, orgId: number, tables: (type: string) => ResourceDescriptor) {
+/** What a count came to: SPEC.md's count cap and count throttling both end in `truncated`. */
+export interface ListCount {
+  readonly value: number;
+  readonly truncated: boolean;
+}
+
+/** SPEC.md's "Count throttling": a count that takes longer than its budget is given up. */
+const THROTTLED_COUNT: ListCount = { value: 0, truncated: true };
+
+/**
+ * Counts the matches up to the cap. With a budget (COUNT_TIME_BUDGET_MS), a count that takes
+ * longer is cancelled by PostgreSQL and answered as throttled, instead of holding the request
+ * (and its connection) for as long as a count over millions of rows takes.
+ */
+async function countMatches(
+  tx: Transaction,
+  request: ListRequest,
+  descriptor: ResourceDescriptor,
+  orgId: number,
+  tables: (type: string) => ResourceDescriptor,
+  budgetMs: number | undefined,
+): Promise<ListCount> {
   const params = new SqlParams([orgId]);
   const where = whereClause(request, descriptor, params, tables);
   const limit = COUNT_CAP + 1;
-  const [row] = await tx.unsafe<{ n: number }[]>(
-    `select count(*)::int as n from (select 1 from ${quoteIdent(descriptor.table)} t where ${where.join(' and ')} limit ${limit}) matches`,
-    params.values as never[],
-    { prepare: true },
-  );
-  const n = row!.n;
+  const count = () =>
+    tx.unsafe<{ n: number }[]>(
+      `select count(*)::int as n from (select 1 from ${quoteIdent(descriptor.table)} t where ${where.join(' and ')} limit ${limit}) matches`,
+      params.values as never[],
+      { prepare: true },
+    );
+  const rows = budgetMs ? await withinTimeBudget(tx, budgetMs, count) : await count();
+  if (!rows) return THROTTLED_COUNT;
+  const n = rows[0]!.n;
   return n > COUNT_CAP ? { value: COUNT_CAP, truncated: true } : { value: n, truncated: false };
 }
 
@@ -60,6 +85,8 @@ export async function runList(
   request: ListRequest,
   orgId: number,
   tables: (type: string) => ResourceDescriptor,
+  /** COUNT_TIME_BUDGET_MS; undefined or 0: counts take as long as they take. */
+  countBudgetMs?: number,
 ): Promise<ListResult> {
   const params = new SqlParams([orgId]);
   const where = whereClause(request, descriptor, params, tables);
@@ -77,7 +104,7 @@ export async function runList(
   const more = fetched.length > size;
   const rows = fetched.slice(0, size);
   if (reverse) rows.reverse();
-  const count = request.count || page.kind === 'offset' ? await countMatches(tx, request, descriptor, orgId, tables) : undefined;
+  const count = request.count || page.kind === 'offset' ? await countMatches(tx, request, descriptor, orgId, tables, countBudgetMs) : undefined;
   if (page.kind === 'offset') {
     return { rows, hasNext: more, hasPrev: page.offset > 0, ...(count && { count }) };
   }

@@ -14,6 +14,7 @@ import { mailTracking, trackingBaseUrl } from '../mail/tracking/index.js';
 import { loadTrackingSecret } from '../db/settings.js';
 import { defaultTransports, mailTasks, parseAddress, type HeaderSource, type HtmlTransform, type RetryPolicy, type TransportFactory } from '../mail/index.js';
 import { standardBehaviours } from '../resources/index.js';
+import { PURGE_REQUEST_COUNTS_TASK, purgeRequestCountsTask, RATE_LIMIT_CRONTAB } from '../ratelimit/index.js';
 import { sequenceTasks } from '../sequences/index.js';
 import type { Config } from '../config.js';
 import { connectDatabase } from '../db/client.js';
@@ -102,6 +103,7 @@ export function createTaskList(deps: WorkerDependencies): TaskList {
         );
       }
     },
+    [PURGE_REQUEST_COUNTS_TASK]: purgeRequestCountsTask({ sql: deps.sql, clock }),
     deliver_webhook: deliverWebhookTask({
       sql: deps.sql,
       writer,
@@ -136,7 +138,9 @@ function customObjectsOf(sql: postgres.Sql, clock: () => Date, writer: RecordWri
 }
 
 /** Daily housekeeping; graphile-worker makes sure one runner in the cluster runs each. */
-const CRONTAB = ['17 3 * * * purge_expired_tokens', '27 3 * * * purge_webhook_attempts', BULK_CRONTAB, IMPORT_CRONTAB, MAIL_SYNC_CRONTAB, ''].join('\n');
+const CRONTAB = ['17 3 * * * purge_expired_tokens', '27 3 * * * purge_webhook_attempts', BULK_CRONTAB, IMPORT_CRONTAB, MAIL_SYNC_CRONTAB, RATE_LIMIT_CRONTAB, ''].join(
+  '\n',
+);
 
 /** Delivery settings from configuration: WEBHOOK_ALLOWED_HOSTS and WEBHOOK_CA_FILE. */
 export function deliveryOptions(config: Pick<Config, 'webhookAllowedHosts' | 'webhookCaFile'>): DeliveryOptions {

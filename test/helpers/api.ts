@@ -10,6 +10,7 @@ import { loadCursorSecret, loadTrackingSecret } from '../../runtime/db/settings.
 import { listen } from '../../runtime/http/listen.js';
 import type { ImapConnect } from '../../runtime/mail/sync/index.js';
 import type { TransportFactory } from '../../runtime/mail/index.js';
+import { RequestRateLimiter } from '../../runtime/ratelimit/index.js';
 import { createTestDatabase } from './database.js';
 import { assertJsonApiDocument } from './jsonapi.js';
 
@@ -36,6 +37,8 @@ export interface TestApi {
   readonly sql: postgres.Sql;
   /** An org with an admin user and an every-scope token. */
   readonly org: CreatedOrg;
+  /** The server's request rate limiter, when `rateLimit` was given. */
+  readonly rateLimiter: RequestRateLimiter | undefined;
   request(method: string, path: string, options?: RequestOptions): Promise<ApiResponse>;
   newOrg(name?: string): Promise<CreatedOrg>;
   newUserToken(orgId: number, scopes: string[], admin?: boolean): Promise<string>;
@@ -63,11 +66,18 @@ export interface TestApiOptions {
   imapConnect?: ImapConnect;
   /** Where testSend's messages go (runtime/mail); by default the mailbox's own server, else local. */
   mailTransports?: (sql: postgres.Sql) => TransportFactory;
+  /** COUNT_TIME_BUDGET_MS; no budget by default. */
+  countTimeBudgetMs?: number;
+  /** Request rate limits (RATE_LIMIT_PER_HOUR, and how often counts are settled); none by default. */
+  rateLimit?: { perHour: number; settleIntervalMs?: number };
 }
 
 export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
   const database = await createTestDatabase();
   const sql = connectDatabase(database.url, { max: options.poolSize ?? 4, ...(options.onQuery && { onQuery: options.onQuery }) });
+  // TEST_LOG_LEVEL=error shows what the server logs, e.g. the cause of a 500.
+  const log = options.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const rateLimiter = options.rateLimit && new RequestRateLimiter({ sql, log, clock: options.clock ?? (() => new Date()), ...options.rateLimit });
   const app = createApp({
     sql,
     cursorSecret: await loadCursorSecret(sql),
@@ -75,14 +85,15 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     ...(options.clock && { clock: options.clock }),
     ...(options.imapConnect && { imapConnect: options.imapConnect }),
     ...(options.mailTransports && { mailTransports: options.mailTransports(sql) }),
+    ...(rateLimiter && { rateLimiter }),
     config: {
       publicBaseUrl: options.publicBaseUrl,
       maxBodyBytes: 64 * 1024,
       ...(options.bulkAllowance && { bulkAllowanceCapacity: options.bulkAllowance.capacity, bulkAllowancePerDay: options.bulkAllowance.perDay }),
       ...(options.uploadMaxBytes !== undefined && { uploadMaxBytes: options.uploadMaxBytes }),
+      ...(options.countTimeBudgetMs !== undefined && { countTimeBudgetMs: options.countTimeBudgetMs }),
     },
-    // TEST_LOG_LEVEL=error shows what the server logs, e.g. the cause of a 500.
-    log: options.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    log,
   });
   const server: ServerType = await listen(app.fetch, { port: 0, hostname: '127.0.0.1' });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -109,6 +120,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     databaseUrl: database.url,
     sql,
     org,
+    rateLimiter,
     request,
     newOrg: (name = 'Other org') => createOrg(sql, { name }),
     async newUserToken(orgId, scopes, admin = false) {
@@ -117,6 +129,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     },
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await rateLimiter?.stop();
       await sql.end({ timeout: 5 });
       await database.drop();
     },
