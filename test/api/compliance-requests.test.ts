@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RUN_TASK_TASK } from '../../runtime/compliance/index.js';
 import { startWorker, type StartedWorker } from '../../runtime/jobs/index.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
-import { create, freshOrg, newUserId, userWithScopes, type OrgClient } from '../helpers/bulk-actions.js';
+import { create, freshOrg, newUserId, settled, userWithScopes, type OrgClient } from '../helpers/bulk-actions.js';
+import { importCsv } from '../helpers/imports.js';
 import { enrol, listOf, MINUTE, releaseDueJobs, SimulatedClock, sequenceWith } from '../helpers/sequences.js';
 import { until } from '../helpers/wait.js';
 import { makeCertificate, type TestCertificate } from '../runtime/webhooks/certificates.js';
@@ -289,6 +290,45 @@ describe('a deletion request', () => {
     expect((await holding(other.orgId))!.events).toBeGreaterThan(0);
     const [redacted] = await api.sql<{ n: number }[]>`select count(*)::int as n from events where org_id = ${org.orgId} and payload::text like '%[redacted]%'`;
     expect(redacted!.n).toBeGreaterThan(0);
+  });
+
+  it("scrubs the address from a bulk upsert's items, an imported CSV file and its import keys, over HTTP", async () => {
+    const address = `ada.${Date.now()}@example.test`;
+    const org = await freshOrg(api, 'Compliance bulk and import');
+    const upserted = await org.request('POST', '/api/v2/imports/actions/bulkUpsert', {
+      body: {
+        data: {
+          attributes: {
+            records: [
+              { data: { type: 'prospect', attributes: { firstName: 'Ada', emails: [address] } } },
+              { data: { type: 'prospect', attributes: { firstName: 'Bob', emails: ['bob@example.test'] } } },
+            ],
+          },
+        },
+      },
+    });
+    expect(upserted.status, JSON.stringify(upserted.body)).toBe(200);
+    await settled(org, upserted.body.data.id);
+    const csv = `First Name,Email\nAda,${address.toUpperCase()}\nCarol,carol@example.test\n`;
+    const imported = await importCsv(api, org, csv, { mappings: { 'First Name': 'firstName', Email: 'emails' }, dupeMethod: 'skip' });
+    expect(imported.attributes.state).toBe('finished');
+    const holding = async () => {
+      const [row] = await api.sql<{ items: number; chunks: number; keys: number; prospects: number; others: number }[]>`
+        select (select count(*)::int from batch_items where org_id = ${org.orgId} and concat(data, info, errors::text) ilike ${'%' + address + '%'}) as items,
+               (select count(*)::int from upload_chunks where org_id = ${org.orgId} and convert_from(bytes, 'UTF8') ilike ${'%' + address + '%'}) as chunks,
+               (select count(*)::int from import_keys where org_id = ${org.orgId} and key ilike ${address}) as keys,
+               (select count(*)::int from prospects where org_id = ${org.orgId} and array_to_string(emails, ',') ilike ${'%' + address + '%'}) as prospects,
+               (select count(*)::int from upload_chunks where org_id = ${org.orgId} and convert_from(bytes, 'UTF8') like '%carol@example.test%') as others`;
+      return row!;
+    };
+    const before = await holding();
+    expect(before.items).toBeGreaterThan(0);
+    expect(before.chunks).toBe(1);
+    expect(before.prospects).toBeGreaterThan(0);
+
+    await untilDone(org, await submit(org, address));
+    expect(await holding()).toEqual({ items: 0, chunks: 0, keys: 0, prospects: 0, others: 1 });
+    expect((await listOf(org, 'prospects')).map((p) => p.attributes.firstName).sort()).toEqual(['Bob', 'Carol']);
   });
 
   it('ends done with no prospect found: the address may still be elsewhere', async () => {
