@@ -23,9 +23,15 @@ export function recordResponder(type: string, options: ResponderOptions) {
   const collections = new Map([...descriptors].map(([t, d]) => [t, d.collection]));
   const present = options.behaviours.get(type)?.present;
   return {
+    /** The record, which must exist (one this transaction wrote or locked). */
     async read(tx: Transaction, orgId: number, id: number): Promise<Row> {
-      const [row] = await tx.unsafe<Row[]>(getOne, [orgId, id], { prepare: true });
+      const row = await this.find(tx, orgId, id);
       if (!row) throw new Error(`${type} ${id} of org ${orgId} is missing`);
+      return row;
+    },
+    /** The record, or undefined: one a concurrent request may have deleted since it was last read. */
+    async find(tx: Transaction, orgId: number, id: number): Promise<Row | undefined> {
+      const [row] = await tx.unsafe<Row[]>(getOne, [orgId, id], { prepare: true });
       return row;
     },
     render(c: Context<ApiEnv>, row: Row): ResourceObject {

@@ -47,7 +47,9 @@ export function mountTestSend(api: Hono<ApiEnv>, options: TestSendOptions): void
       async (tx) => {
         const effects = options.writer.effects({ tx, orgId: auth.orgId, actor: SERVICE_ACTOR });
         const mailbox = (await effects.records.rows('mailbox', [id])).get(id);
-        return mailbox && { mailbox, shown: await mailboxes.read(tx, auth.orgId, id) };
+        // Each statement sees what has committed by then: a delete between the two is a 404 too.
+        const shown = mailbox && (await mailboxes.find(tx, auth.orgId, id));
+        return shown && { mailbox, shown };
       },
       { readOnly: true },
     );

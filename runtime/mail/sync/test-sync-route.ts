@@ -63,7 +63,9 @@ export function mountTestSyncRoute(api: Hono<ApiEnv>, options: TestSyncOptions):
         ? actionFailed('imapConnectionFailed', `Could not connect to the IMAP server at ${where}: ${failure.answer}`)
         : actionFailed('imapLoginFailed', `The IMAP server at ${where} refused the login: ${failure.answer}`);
     }
-    const shown = await orgScopedTransaction(options.sql, orgId, (tx) => mailboxes.read(tx, orgId, id), { readOnly: true });
+    // Deleted while the IMAP server was answering: gone, as for any read of a deleted record.
+    const shown = await orgScopedTransaction(options.sql, orgId, (tx) => mailboxes.find(tx, orgId, id), { readOnly: true });
+    if (!shown) throw resourceNotFound(`No mailbox with id ${id} exists`);
     return jsonApi(c, 200, { data: mailboxes.render(c, shown) });
   });
 }
