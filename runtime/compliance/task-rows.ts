@@ -94,24 +94,18 @@ export async function recordFailure(tx: Transaction, orgId: number, taskId: numb
   return row?.attempts ?? 0;
 }
 
-/** How many of a request's tasks are in each phase and whether done: what decides the next step. */
-export async function remainingTasks(tx: Transaction, orgId: number, requestId: number): Promise<{ phase: number; pending: number[]; unfinished: number }[]> {
-  const rows = await tx.unsafe<{ phase: number; pending: string[]; unfinished: number }[]>(
-    `select phase, coalesce(array_agg(id order by id) filter (where state = 'pending'), '{}') as pending,
+/** Per phase, a request's tasks: how many, which are pending, how many not done. What decides the next step. */
+export async function remainingTasks(
+  tx: Transaction,
+  orgId: number,
+  requestId: number,
+): Promise<{ phase: number; total: number; pending: number[]; unfinished: number }[]> {
+  const rows = await tx.unsafe<{ phase: number; total: number; pending: string[]; unfinished: number }[]>(
+    `select phase, count(*)::int as total, coalesce(array_agg(id order by id) filter (where state = 'pending'), '{}') as pending,
             (count(*) filter (where state <> 'done'))::int as unfinished
        from compliance_request_tasks where org_id = $1 and compliance_request_id = $2 group by phase order by phase`,
     [orgId, requestId] as never[],
     { prepare: true },
   );
-  return rows.map((r) => ({ phase: r.phase, pending: r.pending.map(Number), unfinished: r.unfinished }));
-}
-
-/** Per kind, how many tasks the request ran: the request's `pii` summary once done. */
-export async function taskSummary(tx: Transaction, orgId: number, requestId: number): Promise<Record<string, number>> {
-  const rows = await tx.unsafe<{ kind: string; n: number }[]>(
-    `select kind, count(*)::int as n from compliance_request_tasks where org_id = $1 and compliance_request_id = $2 group by kind order by kind`,
-    [orgId, requestId] as never[],
-    { prepare: true },
-  );
-  return Object.fromEntries(rows.map((r) => [r.kind, r.n]));
+  return rows.map((r) => ({ phase: r.phase, total: r.total, pending: r.pending.map(Number), unfinished: r.unfinished }));
 }

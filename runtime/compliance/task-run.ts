@@ -1,7 +1,7 @@
 import type { Task } from 'graphile-worker';
 import { SERVICE_ACTOR } from '../engine/index.js';
 import { orgScopedTransaction, type Transaction } from '../tenancy/index.js';
-import type { ErasureContext } from './erasure/step.js';
+import { addressPattern, REDACTED, type ErasureContext } from './erasure/index.js';
 import { enqueueTaskRuns, nextAttemptAt, type RunTaskPayload } from './jobs.js';
 import type { ComplianceJobDependencies } from './plan.js';
 import { deleteProspectAndRecords } from './prospect-deletion.js';
@@ -91,16 +91,7 @@ async function moveRequestOn(deps: RunTaskDependencies, tx: Transaction, orgId: 
     return;
   }
   if ((traces?.unfinished ?? 0) > 0) return;
-  await finishRequest(deps, tx, orgId, requestId, prospects ? await countProspectTasks(tx, orgId, requestId) : 0);
-}
-
-async function countProspectTasks(tx: Transaction, orgId: number, requestId: number): Promise<number> {
-  const [row] = await tx.unsafe<{ n: number }[]>(
-    `select count(*)::int as n from compliance_request_tasks where org_id = $1 and compliance_request_id = $2 and phase = ${PROSPECT_PHASE}`,
-    [orgId, requestId] as never[],
-    { prepare: true },
-  );
-  return row?.n ?? 0;
+  await finishRequest(deps, tx, orgId, requestId, prospects?.total ?? 0);
 }
 
 /** `done`, the only permanent state: what was erased is summarised in `pii`, and the address is gone. */
@@ -129,8 +120,7 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** The error as kept and logged: never with the address the request erases. */
+/** The error as kept and logged: never with the address the request erases (matched as the erasure steps match it). */
 function withoutAddress(text: string, email: string): string {
-  if (email === '') return text;
-  return text.replace(new RegExp(email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), '[redacted]');
+  return email === '' ? text : text.replace(addressPattern(email).js, REDACTED);
 }

@@ -76,8 +76,8 @@ function security(scopes: readonly string[]): JsonSchema[] {
   return [{ bearerAuth: [] }, { oauth2: [...new Set(scopes)].sort() }];
 }
 
-function requestBody(name: string): JsonSchema {
-  const content = { schema: schemaRef(name) };
+function requestBody(schema: JsonSchema): JsonSchema {
+  const content = { schema };
   return { required: true, content: { [MEDIA_TYPE]: content, 'application/json': content } };
 }
 
@@ -136,7 +136,7 @@ function createOperation(resource: OpenApiResource, context: PathContext): JsonS
     tags: [type],
     security: security([`${scope}.write`]),
     parameters: writeParameters(context.parameters, resource),
-    requestBody: requestBody(schemaNames.create(type)),
+    requestBody: requestBody(schemaRef(schemaNames.create(type))),
     responses: {
       '201': {
         description: `The ${type} created.`,
@@ -154,18 +154,16 @@ function createOperation(resource: OpenApiResource, context: PathContext): JsonS
  */
 function nonStandardCreateOperation(resource: OpenApiResource, body: NonNullable<OpenApiResource['createBody']>): JsonSchema {
   const { type, scope } = resource;
-  const content = {
-    schema: {
-      type: 'object',
-      required: ['data'],
-      properties: {
-        data: {
-          type: 'object',
-          required: ['attributes'],
-          properties: {
-            type: { type: 'string', enum: [type] },
-            attributes: { type: 'object', properties: { ...body.attributes }, required: [...body.required] },
-          },
+  const document = {
+    type: 'object',
+    required: ['data'],
+    properties: {
+      data: {
+        type: 'object',
+        required: ['attributes'],
+        properties: {
+          type: { type: 'string', enum: [type] },
+          attributes: { type: 'object', properties: { ...body.attributes }, required: [...body.required] },
         },
       },
     },
@@ -176,7 +174,7 @@ function nonStandardCreateOperation(resource: OpenApiResource, body: NonNullable
     operationId: `${type}.create`,
     tags: [type],
     security: security([`${scope}.write`]),
-    requestBody: { required: true, content: { [MEDIA_TYPE]: content, 'application/json': content } },
+    requestBody: requestBody(document),
     responses: {
       '201': {
         description: `The ${type} was created; it is processed asynchronously.`,
@@ -211,7 +209,7 @@ function updateOperation(resource: OpenApiResource, context: PathContext): JsonS
     tags: [type],
     security: security([`${scope}.write`]),
     parameters: [parameterRef('Id'), ...writeParameters(context.parameters, resource)],
-    requestBody: requestBody(schemaNames.update(type)),
+    requestBody: requestBody(schemaRef(schemaNames.update(type))),
     responses: ok(`The ${type} as updated.`, schemaRef(schemaNames.document(type)), WRITE_ERRORS),
   };
 }

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type postgres from 'postgres';
-import { readCount, settleCounts, type CounterDelta, type CounterRow } from './counter-store.js';
+import { readCount, settleCounts, type CounterDelta, type CounterKey, type CounterRow } from './counter-store.js';
 import type { HolderKey } from './holder.js';
 import { hourWindowAt, type HourWindow } from './window.js';
 
@@ -24,6 +24,11 @@ export interface RateDecision {
   readonly remaining: number;
   readonly window: HourWindow;
   readonly now: Date;
+}
+
+/** A holder in a window, as the map of counts and the settle's answers are keyed. */
+function idOf(key: CounterKey): string {
+  return `${key.orgId}:${key.windowStart}:${key.holder}`;
 }
 
 /** One holder in one window, as this process knows it. */
@@ -97,12 +102,11 @@ export class RequestRateLimiter {
   }
 
   private countOf(holder: HolderKey, window: HourWindow): WindowCount {
-    const id = `${holder.orgId}:${window.start}:${holder.holder}`;
-    let count = this.counts.get(id);
+    const key = { orgId: holder.orgId, holder: holder.holder, windowStart: window.start, delta: 0 as const };
+    let count = this.counts.get(idOf(key));
     if (!count) {
-      const key = { orgId: holder.orgId, holder: holder.holder, windowStart: window.start, delta: 0 as const };
       count = { key, settled: 0, inFlight: 0, pending: 0, limit: this.options.perHour, observedAt: -Infinity, asked: false, loading: undefined };
-      this.counts.set(id, count);
+      this.counts.set(idOf(key), count);
     }
     return count;
   }
@@ -143,9 +147,9 @@ export class RequestRateLimiter {
         this.options.sql,
         batch.map((c) => ({ ...c.key, delta: c.inFlight })),
       );
-      const byKey = new Map(rows.map((r) => [`${r.orgId}:${r.windowStart}:${r.holder}`, r]));
+      const byKey = new Map(rows.map((r) => [idOf(r), r]));
       for (const count of batch) {
-        const row = byKey.get(`${count.key.orgId}:${count.key.windowStart}:${count.key.holder}`);
+        const row = byKey.get(idOf(count.key));
         // No row: the org is gone. The admissions stay counted here for the rest of the window.
         if (row) this.apply(count, row, sent);
         else count.settled += count.inFlight;
