@@ -62,6 +62,8 @@ export interface TestApiOptions {
   bulkAllowance?: { capacity: number; perDay: number };
   /** The largest CSV upload (UPLOAD_MAX_BYTES); 100 MiB by default. */
   uploadMaxBytes?: number;
+  /** The largest request body (MAX_BODY_BYTES); 64 KiB by default, 2 MiB in production. */
+  maxBodyBytes?: number;
   /** How testSync connects to IMAP servers (test/helpers/imap.ts: loopback only). */
   imapConnect?: ImapConnect;
   /** Where testSend's messages go (runtime/mail); by default the mailbox's own server, else local. */
@@ -88,7 +90,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     ...(rateLimiter && { rateLimiter }),
     config: {
       publicBaseUrl: options.publicBaseUrl,
-      maxBodyBytes: 64 * 1024,
+      maxBodyBytes: options.maxBodyBytes ?? 64 * 1024,
       ...(options.bulkAllowance && { bulkAllowanceCapacity: options.bulkAllowance.capacity, bulkAllowancePerDay: options.bulkAllowance.perDay }),
       ...(options.uploadMaxBytes !== undefined && { uploadMaxBytes: options.uploadMaxBytes }),
       ...(options.countTimeBudgetMs !== undefined && { countTimeBudgetMs: options.countTimeBudgetMs }),
