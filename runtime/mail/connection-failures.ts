@@ -6,7 +6,7 @@
 
 const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ETIMEOUT', 'CONNECT_TIMEOUT', 'GREETING_TIMEOUT', 'UPGRADE_TIMEOUT']);
 const UNREACHABLE_CODES = new Set(['EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'EADDRNOTAVAIL']);
-const CLOSED_CODES = new Set(['ECONNRESET', 'EPIPE', 'EConnectionClosed', 'NoConnection']);
+const CLOSED_CODES = new Set(['ECONNRESET', 'EPIPE', 'EConnectionClosed', 'NoConnection', 'ClosedAfterConnectText', 'ClosedAfterConnectTLS']);
 // OpenSSL's verification codes and Node's TLS errors name our side's verdict, not the server's words.
 const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|EPROTO$)/;
 

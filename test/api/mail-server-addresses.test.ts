@@ -36,10 +36,7 @@ const logLines: string[] = [];
 beforeAll(async () => {
   smtp = await startSmtpServer({ banner: SMTP_BANNER });
   banner = await startBannerServer(BANNER);
-  const servers = mailServerRule(
-    ALLOWED,
-    tableResolver({ [ALLOWED]: ['127.0.0.1'], [INTERNAL]: ['127.0.0.1'], 'mixed.example.test': ['93.184.215.14', '10.0.0.1'] }),
-  );
+  const servers = mailServerRule(ALLOWED, tableResolver({ [ALLOWED]: ['127.0.0.1'], [INTERNAL]: ['127.0.0.1'], 'mixed.example.test': ['93.184.215.14', '10.0.0.1'] }));
   const log = pino({ level: 'debug' }, new Writable({ write: (chunk, _encoding, done) => done(void logLines.push(String(chunk))) }));
   api = await startTestApi({ clock: clock.now, log, mailServers: servers });
   worker = await startWorker({
@@ -200,7 +197,12 @@ describe('testSync', () => {
     const before = banner.connections;
     const response = await org.request('POST', `/api/v2/mailboxes/${id}/actions/testSync`);
     expect(response.body.errors).toEqual([
-      { id: 'imapConnectionFailed', status: '422', title: 'Unprocessable Entity', detail: `Could not connect to the IMAP server at ${ALLOWED}:${banner.port}: the connection failed` },
+      {
+        id: 'imapConnectionFailed',
+        status: '422',
+        title: 'Unprocessable Entity',
+        detail: `Could not connect to the IMAP server at ${ALLOWED}:${banner.port}: connection closed by the server`,
+      },
     ]);
     expect(JSON.stringify(response.body)).not.toContain('secret-banner');
     expect(banner.connections).toBe(before + 1);

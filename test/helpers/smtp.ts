@@ -137,4 +137,3 @@ export function loopbackTransports(sql: postgres.Sql, clock: () => Date): Transp
     return settings ? smtpTransport({ ...settings, host: '127.0.0.1' }, loopbackMailServers) : localTransport(sql, clock);
   };
 }
-

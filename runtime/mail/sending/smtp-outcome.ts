@@ -2,9 +2,7 @@ import { connectionFailureOf } from '../connection-failures.js';
 import { MailServerRefused } from '../server-address.js';
 
 /** What the server's answer means for the mailing. */
-export type Outcome =
-  | { readonly kind: 'delivered'; readonly answer: string }
-  | { readonly kind: 'temporary' | 'bounced' | 'failed'; readonly answer: string };
+export type Outcome = { readonly kind: 'delivered'; readonly answer: string } | { readonly kind: 'temporary' | 'bounced' | 'failed'; readonly answer: string };
 
 interface NodemailerError {
   readonly code?: unknown;
@@ -37,7 +35,8 @@ export function outcomeOfError(error: unknown): Outcome {
     return { kind, answer: oneLine(e.response) };
   }
   if (e.code === 'EPROTOCOL') return { kind, answer: `The server did not answer as an SMTP server${replyCodes(e)}` };
-  if (e.code === 'ETLS') return { kind, answer: `TLS with the SMTP server failed${typeof e.originalCode === 'string' && /^[A-Z0-9_]+$/.test(e.originalCode) ? ` (${e.originalCode})` : ''}` };
+  if (e.code === 'ETLS')
+    return { kind, answer: `TLS with the SMTP server failed${typeof e.originalCode === 'string' && /^[A-Z0-9_]+$/.test(e.originalCode) ? ` (${e.originalCode})` : ''}` };
   const failure = connectionFailureOf(e.originalCode) ?? connectionFailureOf(e.code === 'ECONNECTION' ? undefined : e.code);
   if (failure) return { kind, answer: `Could not talk to the SMTP server: ${failure}` };
   if (code !== undefined) return { kind, answer: `The SMTP server answered ${code}` };
@@ -53,6 +52,9 @@ function replyCodes(e: NodemailerError): string {
 }
 
 function oneLine(text: string): string {
-  const line = text.replace(/[\r\n\t]+/g, ' ').replace(/\p{Cc}/gu, '');
+  const line = text
+    .replace(/[\r\n\t]+/g, ' ')
+    .replace(/\p{Cc}/gu, '')
+    .trim();
   return line.length > REPLY_CHARS ? `${line.slice(0, REPLY_CHARS)}…` : line;
 }
