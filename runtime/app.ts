@@ -19,9 +19,9 @@ import { MIGRATIONS_DIR } from './db/migrate.js';
 import { createResourceEngine, type ApiEnv, type RecordWriter } from './engine/index.js';
 import { mountResources, mountUnsupportedMethods } from './engine/routes.js';
 import { healthRoutes } from './health/index.js';
-import { defaultTransports, mountMailRoutes, type TransportFactory } from './mail/index.js';
+import { defaultTransports, mailServerRule, mountMailRoutes, type MailServerRule, type TransportFactory } from './mail/index.js';
 import { DEFAULT_UPLOAD_MAX_BYTES, mountImportRoutes, mountUploadRoute, type UploadOptions } from './imports/index.js';
-import { connectImapFlow, mountTestSyncRoute, type ImapConnect } from './mail/sync/index.js';
+import { imapFlowConnect, mountTestSyncRoute, type ImapConnect } from './mail/sync/index.js';
 import { webhookCleanup } from './webhooks/cleanup.js';
 import { ApiError, errorResponse, internalError, jsonApi, jsonApiMediaType, payloadTooLarge, resourceNotFound } from './jsonapi/index.js';
 import { oauthRoutes } from './oauth/index.js';
@@ -34,7 +34,7 @@ import { requestRateLimit, type RequestRateLimiter } from './ratelimit/index.js'
 export interface AppDependencies {
   readonly sql: postgres.Sql;
   readonly config: Pick<Config, 'publicBaseUrl' | 'maxBodyBytes'> &
-    Partial<Pick<Config, 'bulkAllowanceCapacity' | 'bulkAllowancePerDay' | 'uploadMaxBytes' | 'smtpUrl' | 'countTimeBudgetMs'>>;
+    Partial<Pick<Config, 'bulkAllowanceCapacity' | 'bulkAllowancePerDay' | 'uploadMaxBytes' | 'smtpUrl' | 'mailAllowedHosts' | 'countTimeBudgetMs'>>;
   readonly log: Logger;
   readonly cursorSecret: string;
   /** Signs the tracking URLs in mail (loadTrackingSecret); the workers that render mail use the same. */
@@ -46,8 +46,10 @@ export interface AppDependencies {
   readonly mailTransports?: TransportFactory;
   /** The migrations /readyz expects applied; MIGRATIONS_DIR when unset. */
   readonly migrationsFolder?: string;
-  /** How testSync connects to IMAP servers; imapflow when not given. */
+  /** How testSync connects to IMAP servers; imapflow, under `mailServers`, when not given. */
   readonly imapConnect?: ImapConnect;
+  /** Where mailboxes' own mail servers may be; from config.mailAllowedHosts, resolved by getaddrinfo, when not given. */
+  readonly mailServers?: MailServerRule;
   /**
    * Counts authenticated /api/v2 requests against their holders' hourly limits (runtime/ratelimit),
    * with the same clock as `clock`; none: no request rate limit (RATE_LIMIT_PER_HOUR=0). Whoever
@@ -178,8 +180,9 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
   mountImportRoutes(api, { ...uploads, writer, allowance: allowanceOptions(deps.config), behaviours: standardBehaviours });
   // testSend and testSync wait on mail servers: routes of their own, with no transaction open meanwhile.
   const mailRoute = { sql: deps.sql, writer, behaviours: standardBehaviours, publicBaseUrl: deps.config.publicBaseUrl, clock };
-  mountMailRoutes(api, { ...mailRoute, transports: deps.mailTransports ?? defaultTransports({ sql: deps.sql, clock, smtpUrl: deps.config.smtpUrl }) });
-  mountTestSyncRoute(api, { ...mailRoute, connect: deps.imapConnect ?? connectImapFlow });
+  const mailServers = deps.mailServers ?? mailServerRule(deps.config.mailAllowedHosts);
+  mountMailRoutes(api, { ...mailRoute, transports: deps.mailTransports ?? defaultTransports({ sql: deps.sql, clock, smtpUrl: deps.config.smtpUrl, mailServers }) });
+  mountTestSyncRoute(api, { ...mailRoute, connect: deps.imapConnect ?? imapFlowConnect(mailServers) });
   // SPEC.md's non-standard create (snake_case attributes, answered with the batch UUID).
   mountComplianceRequestRoute(api, { sql: deps.sql, writer });
   mountResources(api, engine, modules.values());

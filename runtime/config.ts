@@ -30,6 +30,8 @@ export interface Config {
   readonly uploadMaxBytes: number;
   /** SMTP_URL: the deployment's mail server for mailboxes without their own; unset: the local transport. */
   readonly smtpUrl: string | undefined;
+  /** MAIL_ALLOWED_HOSTS: mail server hosts or addresses a mailbox may name although they are private. */
+  readonly mailAllowedHosts: string | undefined;
   /** MAIL_FROM: who the service's own messages (invitations) are from. */
   readonly mailFrom: string;
   /** RATE_LIMIT_PER_HOUR: requests a token holder may make per hour, unless its org has its own limit; 0: no request rate limit. */
@@ -79,6 +81,7 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     // SPEC.md does not say how large a CSV file may be; issue #14 asks for 100 MB by default.
     uploadMaxBytes: positiveInteger(env, 'UPLOAD_MAX_BYTES', 100 * 1024 * 1024),
     smtpUrl: env.SMTP_URL || undefined,
+    mailAllowedHosts: env.MAIL_ALLOWED_HOSTS || undefined,
     mailFrom: env.MAIL_FROM || 'Cadence <cadence@localhost>',
     // SPEC.md does not say what the request rate limit is; issue #17 asks for 10,000 an hour.
     rateLimitPerHour: integer(env, 'RATE_LIMIT_PER_HOUR', 10_000),

@@ -9,10 +9,20 @@ import { BULK_CRONTAB, bulkTasks } from '../bulk/index.js';
 import { complianceTasks, type ComplianceFaults } from '../compliance/index.js';
 import { CustomObjectRegistry } from '../custom-objects/registry.js';
 import { IMPORT_CRONTAB, importTasks } from '../imports/index.js';
-import { connectImapFlow, MAIL_SYNC_CRONTAB, mailSyncTasks, type ImapConnect } from '../mail/sync/index.js';
+import { imapFlowConnect, MAIL_SYNC_CRONTAB, mailSyncTasks, type ImapConnect } from '../mail/sync/index.js';
 import { mailTracking, trackingBaseUrl } from '../mail/tracking/index.js';
 import { loadTrackingSecret } from '../db/settings.js';
-import { defaultTransports, mailTasks, parseAddress, type HeaderSource, type HtmlTransform, type RetryPolicy, type TransportFactory } from '../mail/index.js';
+import {
+  defaultTransports,
+  mailServerRule,
+  mailTasks,
+  parseAddress,
+  type HeaderSource,
+  type HtmlTransform,
+  type MailServerRule,
+  type RetryPolicy,
+  type TransportFactory,
+} from '../mail/index.js';
 import { standardBehaviours } from '../resources/index.js';
 import { PURGE_REQUEST_COUNTS_TASK, purgeRequestCountsTask, RATE_LIMIT_CRONTAB } from '../ratelimit/index.js';
 import { sequenceTasks } from '../sequences/index.js';
@@ -48,7 +58,7 @@ export interface WorkerDependencies {
   readonly clock?: () => Date;
   /** The one write path; built from `clock` when not given. */
   readonly writer?: RecordWriter;
-  /** How mailbox sync connects to IMAP servers; imapflow when not given. */
+  /** How mailbox sync connects to IMAP servers; imapflow, under `mail.servers`, when not given. */
   readonly imapConnect?: ImapConnect;
   readonly mail?: MailWorkerOptions;
   /** Where compliance tasks fail on purpose (tests' fault injection); none when unset. */
@@ -61,6 +71,8 @@ export interface MailWorkerOptions {
   readonly smtpUrl?: string | undefined;
   /** Where each message goes; by default a mailbox's own SMTP server, else SMTP_URL, else local. */
   readonly transports?: TransportFactory;
+  /** Where mailboxes' own SMTP and IMAP servers may be (MAIL_ALLOWED_HOSTS); no private address when unset. */
+  readonly servers?: MailServerRule;
   /** Composition steps of every mailing's HTML after rendering; tracking's (signed with the deployment's secret) when unset. */
   readonly transforms?: readonly HtmlTransform[];
   /** Headers every mailing gets from its context; tracking's List-Unsubscribe when `transforms` is unset. */
@@ -79,6 +91,7 @@ const DEFAULT_PUBLIC_BASE_URL = 'http://127.0.0.1:3000';
 export function createTaskList(deps: WorkerDependencies): TaskList {
   const clock = deps.clock ?? (() => new Date());
   const writer = deps.writer ?? standardRecordWriter(clock);
+  const mailServers = deps.mail?.servers ?? mailServerRule(undefined);
   return {
     // Expired tokens are kept 30 days (to explain a 401 "expired"), then removed; so are OAuth
     // codes, refresh tokens and invitations. A grant goes when its last refresh token has.
@@ -116,13 +129,13 @@ export function createTaskList(deps: WorkerDependencies): TaskList {
     ...importTasks({ sql: deps.sql, writer, clock, log: deps.log }),
     ...sequenceTasks({ sql: deps.sql, writer, clock, log: deps.log }),
     ...complianceTasks({ sql: deps.sql, writer, clock, log: deps.log, faults: deps.complianceFaults }),
-    ...mailSyncTasks({ sql: deps.sql, writer, clock, log: deps.log, connect: deps.imapConnect ?? connectImapFlow }),
+    ...mailSyncTasks({ sql: deps.sql, writer, clock, log: deps.log, connect: deps.imapConnect ?? imapFlowConnect(mailServers) }),
     ...mailTasks({
       sql: deps.sql,
       writer,
       clock,
       log: deps.log,
-      transports: deps.mail?.transports ?? defaultTransports({ sql: deps.sql, clock, smtpUrl: deps.mail?.smtpUrl }),
+      transports: deps.mail?.transports ?? defaultTransports({ sql: deps.sql, clock, smtpUrl: deps.mail?.smtpUrl, mailServers }),
       ...(deps.mail?.transforms && { transforms: deps.mail.transforms }),
       ...(deps.mail?.headers && { headers: deps.mail.headers }),
       ...(deps.mail?.retry && { retry: deps.mail.retry }),
@@ -151,9 +164,9 @@ export function deliveryOptions(config: Pick<Config, 'webhookAllowedHosts' | 'we
   };
 }
 
-/** Mail settings from configuration: SMTP_URL, MAIL_FROM, and PUBLIC_BASE_URL (else the server's address) for links. */
-export function mailOptions(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'publicBaseUrl' | 'host' | 'port'>): MailWorkerOptions {
-  return { smtpUrl: config.smtpUrl, mailFrom: config.mailFrom, publicBaseUrl: trackingBaseUrl(config) };
+/** Mail settings from configuration: SMTP_URL, MAIL_ALLOWED_HOSTS, MAIL_FROM, and PUBLIC_BASE_URL (else the server's address) for links. */
+export function mailOptions(config: Pick<Config, 'smtpUrl' | 'mailAllowedHosts' | 'mailFrom' | 'publicBaseUrl' | 'host' | 'port'>): MailWorkerOptions {
+  return { smtpUrl: config.smtpUrl, servers: mailServerRule(config.mailAllowedHosts), mailFrom: config.mailFrom, publicBaseUrl: trackingBaseUrl(config) };
 }
 
 /**

@@ -107,8 +107,8 @@ export function validationError(fields: readonly FieldError[]): ApiError {
   );
 }
 
-export function actionFailed(id: string, detail: string): ApiError {
-  return single(422, id, 'Unprocessable Entity', detail);
+export function actionFailed(id: string, detail: string, source?: ErrorSource): ApiError {
+  return single(422, id, 'Unprocessable Entity', detail, source);
 }
 
 export function internalError(requestId: string): ApiError {

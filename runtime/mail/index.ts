@@ -35,6 +35,7 @@ export {
   type TransportFactory,
 } from './sending/transports.js';
 export { listMailMessages, showMailMessage } from './messages.js';
+export { mailServerRule, MailServerRefused, type MailServerRule } from './server-address.js';
 
 /** A mailing's state changes when `stateChangedAt` does; the service keeps it. */
 const mailingBehaviour: Partial<ResourceBehaviour> = {

@@ -277,7 +277,7 @@ describe('out of office', () => {
 });
 
 describe('testSync', () => {
-  it('answers 200 with the mailbox when the login works, 422 with the server answer when it does not', async () => {
+  it('answers 200 with the mailbox when the login works, 422 saying the login was refused when it does not', async () => {
     const f = await fixture();
     const ok = await f.org.request('POST', `/api/v2/mailboxes/${f.mailbox}/actions/testSync`);
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
@@ -293,7 +293,7 @@ describe('testSync', () => {
         id: 'imapLoginFailed',
         status: '422',
         title: 'Unprocessable Entity',
-        detail: `The IMAP server at 127.0.0.1:${imap.port} refused the login: Authentication failed.`,
+        detail: `The IMAP server at 127.0.0.1:${imap.port} refused the login: authentication failed [AUTHENTICATIONFAILED]`,
       },
     ]);
 
@@ -311,7 +311,7 @@ describe('testSync', () => {
     expect(refused.status).toBe(422);
     expect(refused.body.errors[0]).toMatchObject({
       id: 'imapConnectionFailed',
-      detail: expect.stringContaining('Could not connect to the IMAP server at 127.0.0.1:1: ECONNREFUSED'),
+      detail: 'Could not connect to the IMAP server at 127.0.0.1:1: connection refused',
     });
     const other = await freshOrg(api, 'Other org');
     expect((await other.request('POST', `/api/v2/mailboxes/${f.mailbox}/actions/testSync`)).status).toBe(404);

@@ -9,7 +9,7 @@ import { connectDatabase } from '../../runtime/db/client.js';
 import { loadCursorSecret, loadTrackingSecret } from '../../runtime/db/settings.js';
 import { listen } from '../../runtime/http/listen.js';
 import type { ImapConnect } from '../../runtime/mail/sync/index.js';
-import type { TransportFactory } from '../../runtime/mail/index.js';
+import type { MailServerRule, TransportFactory } from '../../runtime/mail/index.js';
 import { RequestRateLimiter } from '../../runtime/ratelimit/index.js';
 import { createTestDatabase } from './database.js';
 import { assertJsonApiDocument } from './jsonapi.js';
@@ -68,6 +68,8 @@ export interface TestApiOptions {
   imapConnect?: ImapConnect;
   /** Where testSend's messages go (runtime/mail); by default the mailbox's own server, else local. */
   mailTransports?: (sql: postgres.Sql) => TransportFactory;
+  /** Where mailboxes' own mail servers may be (MAIL_ALLOWED_HOSTS and the resolver); no private address, getaddrinfo, by default. */
+  mailServers?: MailServerRule;
   /** COUNT_TIME_BUDGET_MS; no budget by default. */
   countTimeBudgetMs?: number;
   /** Request rate limits (RATE_LIMIT_PER_HOUR, and how often counts are settled); none by default. */
@@ -87,6 +89,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     ...(options.clock && { clock: options.clock }),
     ...(options.imapConnect && { imapConnect: options.imapConnect }),
     ...(options.mailTransports && { mailTransports: options.mailTransports(sql) }),
+    ...(options.mailServers && { mailServers: options.mailServers }),
     ...(rateLimiter && { rateLimiter }),
     config: {
       publicBaseUrl: options.publicBaseUrl,

@@ -4,7 +4,8 @@ import { createConnection, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ImapFlow } from 'imapflow';
-import { connectImapFlow, type ImapConnect } from '../../runtime/mail/sync/index.js';
+import { imapFlowConnect, type ImapConnect } from '../../runtime/mail/sync/index.js';
+import { loopbackMailServers } from './mail-servers.js';
 
 /**
  * A real IMAP server for tests (issue #16): Debian's dovecot on 127.0.0.1, run as an
@@ -166,8 +167,11 @@ function chownTree(path: string, uid: number, gid: number): void {
   }
 }
 
-/** The service's IMAP connection, refusing any host but loopback: no test reaches an outside host. */
+/**
+ * The service's IMAP connection, with 127.0.0.1 on the address rule's allow-list, refusing any
+ * other host: no test reaches an outside host.
+ */
 export const loopbackImapConnect: ImapConnect = (settings) => {
   if (settings.host !== '127.0.0.1') return Promise.reject(new Error(`a test tried to reach the IMAP host ${settings.host}`));
-  return connectImapFlow(settings);
+  return imapFlowConnect(loopbackMailServers)(settings);
 };

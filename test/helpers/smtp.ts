@@ -3,6 +3,7 @@ import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
 import type postgres from 'postgres';
 import { localTransport, SEND_MAILING_TASK, smtpSettingsOf, smtpTransport, type TransportFactory } from '../../runtime/mail/index.js';
 import type { TestApi } from './api.js';
+import { loopbackMailServers } from './mail-servers.js';
 import type { SimulatedClock } from './sequences.js';
 import { until } from './wait.js';
 
@@ -27,17 +28,21 @@ export interface TestSmtpServer {
   readonly received: ReceivedMessage[];
   /** username:password of each login, to check what a mailbox sent. */
   readonly logins: string[];
+  /** TCP connections accepted so far: none, for a server the address rule refused. */
+  readonly connections: number;
   /** What the next messages get; 'accept' by default. */
   answer: (message: ReceivedMessage) => SmtpAnswer;
   close(): Promise<void>;
 }
 
-export async function startSmtpServer(options: { username?: string; password?: string } = {}): Promise<TestSmtpServer> {
+export async function startSmtpServer(options: { username?: string; password?: string; banner?: string } = {}): Promise<TestSmtpServer> {
   const received: ReceivedMessage[] = [];
   const logins: string[] = [];
   const state: { answer: (message: ReceivedMessage) => SmtpAnswer } = { answer: () => 'accept' };
   const address = (a: SMTPServerAddress | false) => (a ? a.address : '');
+  let connections = 0;
   const server = new SMTPServer({
+    ...(options.banner !== undefined && { banner: options.banner }),
     // Plain SMTP on loopback: no STARTTLS offered, logins allowed without TLS.
     secure: false,
     disabledCommands: ['STARTTLS'],
@@ -63,12 +68,18 @@ export async function startSmtpServer(options: { username?: string; password?: s
       });
     },
   });
+  server.server.on('connection', () => {
+    connections += 1;
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.server.address() as AddressInfo).port;
   return {
     port,
     received,
     logins,
+    get connections() {
+      return connections;
+    },
     get answer() {
       return state.answer;
     },
@@ -117,11 +128,12 @@ export function decodeQuotedPrintable(text: string): string {
 
 /**
  * Transports for tests: a mailbox's own SMTP settings, sent to 127.0.0.1 whatever host they
- * name (mailboxes name an outside host, which no test may reach); else the local transport.
+ * name (mailboxes name an outside host, which no test may reach), through the address rule
+ * with 127.0.0.1 allowed; else the local transport.
  */
 export function loopbackTransports(sql: postgres.Sql, clock: () => Date): TransportFactory {
   return (mailbox) => {
     const settings = smtpSettingsOf(mailbox);
-    return settings ? smtpTransport({ ...settings, host: '127.0.0.1' }) : localTransport(sql, clock);
+    return settings ? smtpTransport({ ...settings, host: '127.0.0.1' }, loopbackMailServers) : localTransport(sql, clock);
   };
 }

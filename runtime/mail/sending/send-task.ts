@@ -9,6 +9,7 @@ import { quoteIdent } from '../../model/sql-text.js';
 import { orgScopedTransaction, type Transaction } from '../../tenancy/index.js';
 import { renderMailing, UnfilledVariable } from './render.js';
 import { nextUtcDay, scheduleSends, sendDueAt, type SendJobPayload } from './send-jobs.js';
+import { outcomeOfError, type Outcome } from './smtp-outcome.js';
 import { storedLocally, type OutgoingMessage, type TransportFactory } from './transports.js';
 import type { HeaderSource, HtmlTransform } from '../html-transform.js';
 
@@ -22,7 +23,8 @@ export type { HeaderSource, HtmlTransform, HtmlTransformContext } from '../html-
  *    it will carry; commit;
  * 2. hand the message to the mailbox's transport, with no transaction open;
  * 3. in another transaction, store what the server answered: `delivered`, a retry (`scheduled`
- *    again at `retryAt`), `bounced` (5xx) or `failed`.
+ *    again at `retryAt`), `bounced` (5xx) or `failed` (also when the mailbox's smtpHost is a
+ *    private address: the transport refuses it without connecting).
  * A job that finds its mailing `delivering` knows an earlier attempt stopped between 1 and 3
  * (a worker killed) and may have sent it: it does not send again. A message the local transport
  * stored is known to be delivered; otherwise the mailing is `failed` with an errorReason saying
@@ -52,22 +54,6 @@ export interface SendDependencies {
   readonly transforms: readonly HtmlTransform[];
   readonly headers: readonly HeaderSource[];
   readonly retry: RetryPolicy;
-}
-
-/** What the server's answer means for the mailing. */
-type Outcome = { readonly kind: 'delivered'; readonly answer: string } | { readonly kind: 'temporary' | 'bounced' | 'failed'; readonly answer: string };
-
-/**
- * A transport's refusal: 5xx is permanent (a bounce); a refused login is the mailbox's settings,
- * not the recipient (failed); anything else (4xx, a connection lost or refused, a timeout) is
- * temporary.
- */
-export function outcomeOfError(error: unknown): Outcome {
-  const e = error as { responseCode?: unknown; response?: unknown; code?: unknown; message?: unknown };
-  const answer = typeof e.response === 'string' ? e.response : typeof e.message === 'string' ? e.message : String(error);
-  if (e.code === 'EAUTH') return { kind: 'failed', answer: `The SMTP server refused the mailbox's login: ${answer}` };
-  if (typeof e.responseCode === 'number' && e.responseCode >= 500) return { kind: 'bounced', answer };
-  return { kind: 'temporary', answer };
 }
 
 export function sendMailingTask(deps: SendDependencies): Task {

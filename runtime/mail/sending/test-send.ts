@@ -10,7 +10,8 @@ import type { Row } from '../../engine/render.js';
 import { pathRecordId } from '../../engine/responses.js';
 import { actionFailed, jsonApi, resourceNotFound } from '../../jsonapi/index.js';
 import { orgScopedTransaction } from '../../tenancy/index.js';
-import { outcomeOfError } from './send-task.js';
+import { MailServerRefused } from '../server-address.js';
+import { outcomeOfError } from './smtp-outcome.js';
 import type { TransportFactory } from './transports.js';
 
 export interface TestSendOptions {
@@ -30,8 +31,10 @@ export const TEST_SEND_PATH = '/mailboxes/:id/actions/testSend';
  * transaction, and no transaction may stay open while an SMTP server answers, so this route is
  * served here, ahead of the engine: the mailbox is read in a short read-only transaction, the
  * message sent with none open. The answer is the mailbox, with the server's reply in
- * `meta.smtpResponse`; a refusal (or no answer) is 422 with the reply in `detail`. Nothing is
- * written: a test is not the mailbox's sending record.
+ * `meta.smtpResponse`; a refusal (or no answer) is 422 with what went wrong in `detail` (see
+ * outcomeOfError for what of the server's words it keeps), and an smtpHost the address rule
+ * refuses is 422 before any connection. Nothing is written: a test is not the mailbox's sending
+ * record.
  */
 export function mountTestSend(api: Hono<ApiEnv>, options: TestSendOptions): void {
   const mailboxes = recordResponder('mailbox', options);
@@ -75,6 +78,7 @@ async function sendTestMessage(transports: TransportFactory, orgId: number, mail
     });
     return sent.response;
   } catch (error) {
-    throw actionFailed('testSendFailed', `The mail server refused the test message: ${outcomeOfError(error).answer}`);
+    if (error instanceof MailServerRefused) throw actionFailed('mailServerRefused', error.message, { pointer: `/data/attributes/${error.field}` });
+    throw actionFailed('testSendFailed', `The test message was not sent: ${outcomeOfError(error).answer}`);
   }
 }

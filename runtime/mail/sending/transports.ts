@@ -3,13 +3,15 @@ import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type postgres from 'postgres';
 import type { Row } from '../../engine/render.js';
 import { orgScopedTransaction } from '../../tenancy/index.js';
+import { mailServerAddress, type MailServerRule } from '../server-address.js';
 
 /**
  * Where messages go. A mailbox with `smtpHost` sends through its own server (`smtpPort`,
  * `smtpUsername`, write-only `smtpPassword`, `smtpSsl`); any other message goes through the
  * deployment's default: SMTP_URL when set, else the local transport, which keeps the whole
  * MIME message in PostgreSQL (mail_messages) and accepts it, so a deployment without a mail
- * server loses nothing. Every transport composes the message with nodemailer.
+ * server loses nothing. Every transport composes the message with nodemailer. A mailbox's own
+ * server is a host its tenant names: it is checked (server-address.ts) before each connection.
  */
 
 export interface Address {
@@ -38,7 +40,10 @@ export interface SentMessage {
 }
 
 export interface MailTransport {
-  /** Rejects with nodemailer's error (`responseCode`, `response`, `code`) when the server refuses. */
+  /**
+   * Rejects with nodemailer's error (`responseCode`, `response`, `code`) when the server refuses,
+   * or with MailServerRefused when the mailbox's server may not be connected to.
+   */
   send(message: OutgoingMessage): Promise<SentMessage>;
 }
 
@@ -82,39 +87,50 @@ function mailOptions(message: OutgoingMessage) {
   };
 }
 
-function nodemailerTransport(transport: Transporter<SMTPTransport.SentMessageInfo>): MailTransport {
+async function sendAndClose(transport: Transporter<SMTPTransport.SentMessageInfo>, message: OutgoingMessage): Promise<SentMessage> {
+  try {
+    const info = await transport.sendMail(mailOptions(message));
+    return { response: info.response };
+  } finally {
+    transport.close();
+  }
+}
+
+/**
+ * A transport to a mailbox's SMTP server. Each send resolves and checks the host first and
+ * connects to the checked address, so no later lookup (DNS rebinding) can send it elsewhere;
+ * the certificate is still checked against the host's name.
+ */
+export function smtpTransport(settings: SmtpSettings, servers: MailServerRule): MailTransport {
   return {
     async send(message) {
-      try {
-        const info = await transport.sendMail(mailOptions(message));
-        return { response: info.response };
-      } finally {
-        transport.close();
-      }
+      const server = await mailServerAddress('smtpHost', settings.host, servers);
+      const transport = nodemailer.createTransport({
+        host: server.address,
+        ...(settings.port !== null && { port: settings.port }),
+        secure: settings.ssl,
+        ...(server.servername !== undefined && { tls: { servername: server.servername } }),
+        ...(settings.username !== null && { auth: { user: settings.username, pass: settings.password ?? '' } }),
+        connectionTimeout: SMTP_TIMEOUT_MS,
+        greetingTimeout: SMTP_TIMEOUT_MS,
+        socketTimeout: SMTP_TIMEOUT_MS,
+        // nodemailer logs nothing unless told to; it is never told to, so no credential reaches a log.
+        logger: false,
+      });
+      return sendAndClose(transport, message);
     },
   };
 }
 
-/** A transport to one SMTP server. */
-export function smtpTransport(settings: SmtpSettings): MailTransport {
-  return nodemailerTransport(
-    nodemailer.createTransport({
-      host: settings.host,
-      ...(settings.port !== null && { port: settings.port }),
-      secure: settings.ssl,
-      ...(settings.username !== null && { auth: { user: settings.username, pass: settings.password ?? '' } }),
-      connectionTimeout: SMTP_TIMEOUT_MS,
-      greetingTimeout: SMTP_TIMEOUT_MS,
-      socketTimeout: SMTP_TIMEOUT_MS,
-      // nodemailer logs nothing unless told to; it is never told to, so no credential reaches a log.
-      logger: false,
-    }),
-  );
-}
-
-/** The deployment's SMTP server, from SMTP_URL (smtp://user:pass@host:port, smtps:// for TLS). */
+/**
+ * The deployment's SMTP server, from SMTP_URL (smtp://user:pass@host:port, smtps:// for TLS).
+ * Not checked against the address rule: the operator sets it, so it is configuration, not a
+ * tenant's input, and is often a relay on the operator's own network.
+ */
 export function smtpUrlTransport(url: string): MailTransport {
-  return nodemailerTransport(nodemailer.createTransport(url));
+  return {
+    send: (message) => sendAndClose(nodemailer.createTransport(url), message),
+  };
 }
 
 /** Composes the MIME message as nodemailer would send it. */
@@ -161,13 +177,15 @@ export interface DefaultTransportOptions {
   readonly clock: () => Date;
   /** SMTP_URL; unset: the local transport. */
   readonly smtpUrl: string | undefined;
+  /** Where mailboxes' own SMTP servers may be (MAIL_ALLOWED_HOSTS). */
+  readonly mailServers: MailServerRule;
 }
 
 /** The transports of a deployment: the mailbox's SMTP server, else SMTP_URL, else local. */
 export function defaultTransports(options: DefaultTransportOptions): TransportFactory {
   return (mailbox) => {
     const own = smtpSettingsOf(mailbox);
-    if (own) return smtpTransport(own);
+    if (own) return smtpTransport(own, options.mailServers);
     if (options.smtpUrl) return smtpUrlTransport(options.smtpUrl);
     return localTransport(options.sql, options.clock);
   };

@@ -1,4 +1,6 @@
 import { ImapFlow } from 'imapflow';
+import { connectionFailureOf } from '../connection-failures.js';
+import { mailServerAddress, MailServerRefused, type MailServerRule } from '../server-address.js';
 import { parseHeaderBlock, SYNC_HEADER_FIELDS } from './message-headers.js';
 
 /** Where and as whom to log in; the password goes to the server and nowhere else. */
@@ -37,10 +39,14 @@ export interface ImapSession {
  */
 export type ImapConnect = (settings: ImapSettings) => Promise<ImapSession>;
 
-/** A failed connection or login, with the server's answer: no settings, so no password, in it. */
+/**
+ * A failed connection or login, in our words: no settings, so no password, and none of the
+ * server's text (for a service that is not an IMAP server, that would be its banner). 'refused'
+ * is the address rule declining imapHost before any connection.
+ */
 export class ImapFailure extends Error {
   constructor(
-    readonly kind: 'login' | 'connection' | 'command',
+    readonly kind: 'login' | 'connection' | 'command' | 'refused',
     readonly answer: string,
   ) {
     super(answer);
@@ -49,44 +55,56 @@ export class ImapFailure extends Error {
 }
 
 /**
- * imapflow's errors carry the command they failed on, which for LOGIN holds the password:
- * only the server's answer and the socket's message are kept.
+ * imapflow's errors carry the command they failed on, which for LOGIN holds the password, and
+ * the server's text: only their codes are kept (Node's for the socket, the server's bracketed
+ * response code, e.g. AUTHENTICATIONFAILED, for a refusal).
  */
 export function imapFailureOf(error: unknown): ImapFailure {
   if (error instanceof ImapFailure) return error;
-  const e = (error ?? {}) as { authenticationFailed?: boolean; responseText?: string; code?: string; message?: string };
-  if (e.authenticationFailed) return new ImapFailure('login', e.responseText || 'Authentication failed');
-  if (e.responseText) return new ImapFailure('command', e.responseText);
-  return new ImapFailure('connection', e.code ? `${e.code}: ${e.message ?? ''}`.trim() : (e.message ?? 'the connection failed'));
+  if (error instanceof MailServerRefused) return new ImapFailure('refused', error.message);
+  const e = (error ?? {}) as { authenticationFailed?: boolean; responseText?: string; serverResponseCode?: unknown; code?: unknown; tlsFailed?: boolean };
+  const responseCode = typeof e.serverResponseCode === 'string' && /^[A-Z][A-Z0-9-]{0,39}$/.test(e.serverResponseCode) ? ` [${e.serverResponseCode}]` : '';
+  if (e.authenticationFailed) return new ImapFailure('login', `authentication failed${responseCode}`);
+  if (e.responseText) return new ImapFailure('command', `a command was refused${responseCode}`);
+  const failure = connectionFailureOf(e.code) ?? (e.tlsFailed ? 'TLS failed' : 'the connection failed');
+  return new ImapFailure('connection', failure);
 }
 
 const TIMEOUTS = { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 60_000 };
 
-/** The connection of a running service: imapflow, with its logging off (it would show commands). */
-export const connectImapFlow: ImapConnect = async (settings) => {
-  const client = new ImapFlow({
-    host: settings.host,
-    port: settings.port,
-    secure: settings.secure,
-    auth: { user: settings.user, pass: settings.password },
-    logger: false,
-    ...TIMEOUTS,
-  });
-  // A socket error after connecting would otherwise be an unhandled 'error' event.
-  client.on('error', () => undefined);
-  try {
-    await client.connect();
-  } catch (error) {
-    client.close();
-    throw imapFailureOf(error);
-  }
-  return {
-    readInbox: (since, limit) => readInbox(client, since, limit).catch((error: unknown) => Promise.reject(imapFailureOf(error))),
-    async logout() {
-      await client.logout().catch(() => client.close());
-    },
+/**
+ * The connection of a running service: imapflow, with its logging off (it would show
+ * commands). The host is resolved and checked first, and imapflow connects to the checked
+ * address (verifying TLS against the host's name), so no later lookup can take it elsewhere.
+ */
+export function imapFlowConnect(servers: MailServerRule): ImapConnect {
+  return async (settings) => {
+    const server = await mailServerAddress('imapHost', settings.host, servers).catch((error: unknown) => Promise.reject(imapFailureOf(error)));
+    const client = new ImapFlow({
+      host: server.address,
+      ...(server.servername !== undefined && { servername: server.servername }),
+      port: settings.port,
+      secure: settings.secure,
+      auth: { user: settings.user, pass: settings.password },
+      logger: false,
+      ...TIMEOUTS,
+    });
+    // A socket error after connecting would otherwise be an unhandled 'error' event.
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+    } catch (error) {
+      client.close();
+      throw imapFailureOf(error);
+    }
+    return {
+      readInbox: (since, limit) => readInbox(client, since, limit).catch((error: unknown) => Promise.reject(imapFailureOf(error))),
+      async logout() {
+        await client.logout().catch(() => client.close());
+      },
+    };
   };
-};
+}
 
 async function readInbox(client: ImapFlow, since: { uidValidity: string; afterUid: number } | null, limit: number): Promise<InboxBatch> {
   const lock = await client.getMailboxLock('INBOX', { readOnly: true });

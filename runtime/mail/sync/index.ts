@@ -11,7 +11,7 @@ import { SYNC_MAILBOX_TASK, SYNC_MAILBOXES_TASK, syncMailboxesTask, syncMailboxT
  * state, and resumes it later when the sequence's ruleset says so. testSync checks a login.
  */
 
-export { connectImapFlow, ImapFailure, type ImapConnect, type ImapSession, type ImapSettings } from './imap-client.js';
+export { imapFlowConnect, ImapFailure, type ImapConnect, type ImapSession, type ImapSettings } from './imap-client.js';
 export { mountTestSyncRoute, testSyncServedElsewhere, type TestSyncOptions } from './test-sync-route.js';
 export { DEFAULT_OOTO_RESUME_DAYS, RESUME_OOTO_TASK } from './out-of-office.js';
 export { DEFAULT_SYNC_FREQUENCY_SECONDS, SYNC_MAILBOX_TASK, SYNC_MAILBOXES_TASK, syncJob } from './sync-task.js';

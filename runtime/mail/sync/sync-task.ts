@@ -73,9 +73,10 @@ interface SyncTarget {
 /**
  * Syncs one mailbox's INBOX: reads the mailbox and how far it was read, reads the new messages
  * over IMAP with no transaction open, then in one transaction acts on them, moves the position
- * on and stamps syncSuccessAt and syncFinishedAt. A failed connection or login stamps
- * syncErroredAt instead, and is logged with the server's answer (never the settings); the next
- * turn of the crontab tries again. A run repeated after its commit finds nothing new.
+ * on and stamps syncSuccessAt and syncFinishedAt. A failed connection or login, or an imapHost
+ * the address rule refuses (never connected to), stamps syncErroredAt instead, and is logged
+ * with what failed (never the settings); the next turn of the crontab tries again. A run
+ * repeated after its commit finds nothing new.
  */
 export function syncMailboxTask(deps: MailSyncDependencies): Task {
   return async (payload) => {

@@ -34,8 +34,9 @@ export const testSyncServedElsewhere: ActionHandler = {
 
 /**
  * POST /api/v2/mailboxes/<id>/actions/testSync: logs in to the mailbox's IMAP server with its
- * settings and logs out. 200 with the mailbox when the login works; 422 with the server's
- * answer (or the connection's error) when it does not. No transaction is open meanwhile.
+ * settings and logs out. 200 with the mailbox when the login works; 422 saying what failed (in
+ * our words: see imapFailureOf) when it does not, and 422 without connecting when the address
+ * rule refuses imapHost. No transaction is open meanwhile.
  */
 export function mountTestSyncRoute(api: Hono<ApiEnv>, options: TestSyncOptions): void {
   const mailboxes = recordResponder('mailbox', options);
@@ -59,9 +60,14 @@ export function mountTestSyncRoute(api: Hono<ApiEnv>, options: TestSyncOptions):
     } catch (error) {
       const failure = imapFailureOf(error);
       const where = `${settings.host}:${settings.port}`;
-      throw failure.kind === 'connection'
-        ? actionFailed('imapConnectionFailed', `Could not connect to the IMAP server at ${where}: ${failure.answer}`)
-        : actionFailed('imapLoginFailed', `The IMAP server at ${where} refused the login: ${failure.answer}`);
+      switch (failure.kind) {
+        case 'refused':
+          throw actionFailed('mailServerRefused', failure.answer, { pointer: '/data/attributes/imapHost' });
+        case 'connection':
+          throw actionFailed('imapConnectionFailed', `Could not connect to the IMAP server at ${where}: ${failure.answer}`);
+        default:
+          throw actionFailed('imapLoginFailed', `The IMAP server at ${where} refused the login: ${failure.answer}`);
+      }
     }
     // Deleted while the IMAP server was answering: gone, as for any read of a deleted record.
     const shown = await orgScopedTransaction(options.sql, orgId, (tx) => mailboxes.find(tx, orgId, id), { readOnly: true });

@@ -1,5 +1,4 @@
 // Outbound webhook delivery: the host check, one HTTPS POST, and the retry loop around both.
-export { classifyAddress, parseHostLiteral, type AddressClass, type HostLiteral } from './addresses.js';
 export { DNS_ATTEMPTS, parseAllowedHosts, resolveDeliveryTarget, systemResolver, type DeliveryTarget, type HostResolver, type ResolveOptions } from './resolve.js';
 export { RESPONSE_TIMEOUT_MS, sendWebhook, trustedContext, type SendOptions, type SendResult, type WebhookRequest } from './send.js';
 export {

@@ -1,14 +1,15 @@
 import { isIP } from 'node:net';
 
 /**
- * Which addresses a webhook may be delivered to. A receiver must be on the public internet:
- * anything reachable only from inside our network (private ranges, loopback, link-local and
- * cloud metadata, ...) would let a webhook URL probe it, so such addresses are 'private'.
- * Ranges follow the IANA special-purpose address registries.
+ * Which addresses a connection named by a tenant (a webhook URL, a mailbox's mail servers) may
+ * reach. The other end must be on the public internet: anything reachable only from inside our
+ * network (private ranges, loopback, link-local and cloud metadata, ...) would let a tenant
+ * probe it, so such addresses are 'private'. Ranges follow the IANA special-purpose address
+ * registries.
  */
 export type AddressClass = 'public' | 'private';
 
-/** A URL host as a delivery sees it: an IP literal, a loopback name, or a name to resolve. */
+/** A host as a connection sees it: an IP literal, a loopback name, or a name to resolve. */
 export type HostLiteral =
   | { readonly kind: 'ip'; readonly address: string; readonly family: 4 | 6 }
   | { readonly kind: 'localhost'; readonly name: string }
@@ -60,7 +61,7 @@ const PRIVATE_IPV6: readonly Range[] = [
   'ff00::/8', // multicast
 ].map(parseRange);
 
-// Everything outside global unicast is reserved, so it is never a receiver.
+// Everything outside global unicast is reserved, so it is never the other end.
 const GLOBAL_UNICAST_IPV6 = parseRange('2000::/3');
 
 const IPV4_MAPPED = parseRange('::ffff:0:0/96');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyAddress, parseHostLiteral } from '../../../runtime/webhooks/delivery/addresses.js';
+import { classifyAddress, parseHostLiteral } from '../../../runtime/outbound/addresses.js';
 
 describe('classifyAddress', () => {
   const cases: Array<[address: string, want: 'public' | 'private', why: string]> = [
