@@ -71,7 +71,7 @@ async function upsert(url: string, name: string): Promise<string> {
   const body = JSON.stringify({ data: { attributes: { records: [{ data: { type: 'account', attributes: { name } } }] } } });
   const response = await fetch(`${url}/api/v2/imports/actions/bulkUpsert`, { method: 'POST', headers: headers(), body });
   expect(response.status).toBe(200);
-  return ((await response.json()) as any).data.id as string;
+  return (await response.json()).data.id as string;
 }
 
 /** The batch once no longer pending. */
@@ -79,7 +79,7 @@ function settled(url: string, batchId: string, timeoutMs = 60_000): Promise<any>
   return until(
     `batch ${batchId} to settle`,
     async () => {
-      const batch = (await (await fetch(`${url}/api/v2/batches/${batchId}`, { headers: headers() })).json()) as any;
+      const batch = await (await fetch(`${url}/api/v2/batches/${batchId}`, { headers: headers() })).json();
       return batch.data.attributes.state === 'pending' ? undefined : batch.data;
     },
     timeoutMs,
