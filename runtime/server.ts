@@ -29,7 +29,6 @@ export async function startServer(config: Config, log: Logger, env: NodeJS.Proce
   const database = await resolveDatabase({ DATABASE_URL: config.databaseUrl, CADENCE_DATA_DIR: config.dataDir }, (line) => log.debug({ component: 'postgres' }, line));
   await runMigrations(database.url, MIGRATIONS_DIR);
   const sql = connectDatabase(database.url, { max: config.databasePoolSize });
-  const worker: SupervisedWorker | undefined = config.superviseWorker ? superviseWorker({ env: { ...env, DATABASE_URL: database.url }, log }) : undefined;
   // RATE_LIMIT_PER_HOUR=0 turns request rate limits off.
   const rateLimiter = config.rateLimitPerHour > 0 ? new RequestRateLimiter({ sql, log, perHour: config.rateLimitPerHour, clock: () => new Date() }) : undefined;
   const app = createApp({
@@ -41,6 +40,8 @@ export async function startServer(config: Config, log: Logger, env: NodeJS.Proce
     ...(rateLimiter && { rateLimiter }),
   });
   const server: ServerType = await listen(app.fetch, { port: config.port, hostname: config.host });
+  // Once serving: a server that cannot start leaves no worker behind.
+  const worker: SupervisedWorker | undefined = config.superviseWorker ? superviseWorker({ env: { ...env, DATABASE_URL: database.url }, log }) : undefined;
   const address = server.address() as AddressInfo;
   const url = `http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`;
   log.info({ url, embeddedDatabase: database.embedded }, 'cadence is serving');

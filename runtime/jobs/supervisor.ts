@@ -23,7 +23,8 @@ export interface RestartPolicy {
   readonly resetAfterMs: number;
 }
 
-export const DEFAULT_RESTART_POLICY: RestartPolicy = { initialDelayMs: 1000, maxDelayMs: 10_000, resetAfterMs: 60_000 };
+/** Short at first: a worker starts in 2 to 7 s (loading its modules), and should be back within 10. */
+export const DEFAULT_RESTART_POLICY: RestartPolicy = { initialDelayMs: 500, maxDelayMs: 10_000, resetAfterMs: 60_000 };
 
 /** How long a stopping worker may finish its running jobs before it is killed. */
 export const DEFAULT_STOP_GRACE_MS = 30_000;
