@@ -114,7 +114,7 @@ function customObjectsOf(sql: postgres.Sql, clock: () => Date, writer: RecordWri
   return new CustomObjectRegistry(sql, descriptors, { sql, behaviours: standardBehaviours, cursorSecret: 'unused-by-workers', clock, writer });
 }
 
-/** Daily housekeeping; graphile-worker makes sure one runner in the cluster runs each. */
+/** Every feature's schedules; graphile-worker makes sure one runner in the cluster runs each. */
 const CRONTAB = [TOKEN_CRONTAB, WEBHOOK_CRONTAB, BULK_CRONTAB, IMPORT_CRONTAB, MAIL_SYNC_CRONTAB, RATE_LIMIT_CRONTAB, ''].join('\n');
 
 /** Delivery settings from configuration: WEBHOOK_ALLOWED_HOSTS and WEBHOOK_CA_FILE. */
