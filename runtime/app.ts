@@ -16,6 +16,7 @@ import { withCustomObjectsOpenApi } from './custom-objects/served-openapi.js';
 import { withCustomObjects } from './custom-objects/served-schema.js';
 import type { Config } from './config.js';
 import { MIGRATIONS_DIR } from './db/migrate.js';
+import { checkDeclaredActions } from './declared-actions.js';
 import { createResourceEngine, type ApiEnv, type RecordWriter } from './engine/index.js';
 import { mountResources, mountUnsupportedMethods } from './engine/routes.js';
 import { healthRoutes } from './health/index.js';
@@ -168,6 +169,7 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
   if (deps.rateLimiter) api.use('*', requestRateLimit(deps.rateLimiter));
   // Ahead of the resource routes: the bulk module serves the batch's confirm and cancel, and
   // both serve collection actions the schema declares on batch and import.
+  checkDeclaredActions(descriptors);
   mountBulkRoutes(api, {
     sql: deps.sql,
     writer,

@@ -11,8 +11,11 @@ export interface Config {
   readonly publicBaseUrl: string | undefined;
   readonly maxBodyBytes: number;
   readonly logLevel: string;
-  /** Whether `serve` runs a graphile-worker runner in the same process. */
-  readonly inProcessWorker: boolean;
+  /**
+   * CADENCE_IN_PROCESS_WORKER (named when the worker ran inside `serve`): unless 'false', `serve`
+   * also runs background work, in a `cadence worker` child process it supervises.
+   */
+  readonly superviseWorker: boolean;
   readonly workerConcurrency: number;
   /** WORKER_HEARTBEAT_MS: how often a worker says it is alive and looks for dead workers' jobs. */
   readonly workerHeartbeatMs: number;
@@ -69,7 +72,7 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     // Bulk upsert requests may be up to 2 MB (SPEC.md's limits); nothing else needs more.
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 2 * 1024 * 1024),
     logLevel: env.LOG_LEVEL || 'info',
-    inProcessWorker: env.CADENCE_IN_PROCESS_WORKER !== 'false',
+    superviseWorker: env.CADENCE_IN_PROCESS_WORKER !== 'false',
     workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 4),
     workerHeartbeatMs,
     workerStaleAfterMs,

@@ -9,7 +9,7 @@ import { resolveDatabase } from './db/database-url.js';
 import { MIGRATIONS_DIR, runMigrations } from './db/migrate.js';
 import { loadCursorSecret, loadTrackingSecret } from './db/settings.js';
 import { listen } from './http/listen.js';
-import { deliveryOptions, livenessOptions, mailOptions, startWorker, type StartedWorker } from './jobs/index.js';
+import { superviseWorker, type SupervisedWorker } from './jobs/supervisor.js';
 import { RequestRateLimiter } from './ratelimit/index.js';
 
 /** How long in-flight requests may finish on shutdown before their connections are closed. */
@@ -22,22 +22,13 @@ export interface RunningServer {
 
 /**
  * Starts everything `cadence serve` runs: the database (embedded when DATABASE_URL is unset),
- * migrations, the HTTP server and, unless disabled, an in-process worker.
+ * migrations, the HTTP server and, unless CADENCE_IN_PROCESS_WORKER=false, a `cadence worker`
+ * child process (jobs/supervisor.ts) that `env` is passed to, with the database's URL.
  */
-export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
+export async function startServer(config: Config, log: Logger, env: NodeJS.ProcessEnv): Promise<RunningServer> {
   const database = await resolveDatabase({ DATABASE_URL: config.databaseUrl, CADENCE_DATA_DIR: config.dataDir }, (line) => log.debug({ component: 'postgres' }, line));
   await runMigrations(database.url, MIGRATIONS_DIR);
   const sql = connectDatabase(database.url, { max: config.databasePoolSize });
-  const worker: StartedWorker | undefined = config.inProcessWorker
-    ? await startWorker({
-        databaseUrl: database.url,
-        concurrency: config.workerConcurrency,
-        log,
-        delivery: deliveryOptions(config),
-        liveness: livenessOptions(config),
-        mail: mailOptions(config),
-      })
-    : undefined;
   // RATE_LIMIT_PER_HOUR=0 turns request rate limits off.
   const rateLimiter = config.rateLimitPerHour > 0 ? new RequestRateLimiter({ sql, log, perHour: config.rateLimitPerHour, clock: () => new Date() }) : undefined;
   const app = createApp({
@@ -49,6 +40,8 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     ...(rateLimiter && { rateLimiter }),
   });
   const server: ServerType = await listen(app.fetch, { port: config.port, hostname: config.host });
+  // Once serving: a server that cannot start leaves no worker behind.
+  const worker: SupervisedWorker | undefined = config.superviseWorker ? superviseWorker({ env: { ...env, DATABASE_URL: database.url }, log }) : undefined;
   const address = server.address() as AddressInfo;
   const url = `http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`;
   log.info({ url, embeddedDatabase: database.embedded }, 'cadence is serving');
@@ -59,11 +52,13 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       (server as Server).closeIdleConnections();
       const force = setTimeout(() => (server as Server).closeAllConnections(), CLOSE_GRACE_MS);
+      // The worker finishes its running jobs meanwhile; the database outlives both.
+      const workerStopped = worker?.stop();
       await closed;
       clearTimeout(force);
       // After the last request: what they admitted reaches PostgreSQL before the pool closes.
       await rateLimiter?.stop();
-      await worker?.stop();
+      await workerStopped;
       await sql.end({ timeout: 5 });
       await database.stop();
     },

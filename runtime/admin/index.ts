@@ -1,10 +1,12 @@
 import type postgres from 'postgres';
 import { descriptors } from '../../generated/routes/index.js';
-import { allScopes, hashToken, newAccessToken } from '../auth/index.js';
+import { hashToken, newAccessToken } from '../auth/index.js';
 import { changesOfAttributes, SERVICE_ACTOR, type RecordWriter } from '../engine/index.js';
-import { CUSTOM_OBJECT_SCOPE } from '../custom-objects/descriptor.js';
 import { standardRecordWriter } from '../resources/record-writer.js';
 import { enterOrg, leaveOrg, type Transaction } from '../tenancy/index.js';
+import { AdminError, knownScopes, requireOrg } from '../operator/index.js';
+
+export { AdminError, knownScopes, requireOrg } from '../operator/index.js';
 
 /**
  * Operator actions the CLI (and tests) perform: creating orgs, users and tokens. Users are
@@ -12,17 +14,8 @@ import { enterOrg, leaveOrg, type Transaction } from '../tenancy/index.js';
  * created over the API.
  */
 
-export class AdminError extends Error {
-  override name = 'AdminError';
-}
-
 const DEFAULT_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
 const userDescriptor = descriptors.get('user')!;
-
-/** Every scope a token can hold. */
-export function knownScopes(): string[] {
-  return allScopes([...[...descriptors.values()].map((d) => d.scope), CUSTOM_OBJECT_SCOPE]);
-}
 
 /**
  * Operator commands run one at a time, each with the process's clock: the writer is built per
@@ -75,12 +68,6 @@ export async function createOrg(sql: postgres.Sql, options: { name: string; admi
     const granted = await insertToken(tx, { orgId, userId, scopes: knownScopes(), ttlSeconds: DEFAULT_TOKEN_TTL_SECONDS });
     return { orgId, userId, ...granted };
   });
-}
-
-/** Operator commands name orgs by id; a deleted or unknown one gets a clear error. */
-export async function requireOrg(tx: Transaction, orgId: number): Promise<void> {
-  const [org] = await tx`select 1 from cadence_system.orgs where id = ${orgId} and deleted_at is null`;
-  if (!org) throw new AdminError(`org ${orgId} does not exist`);
 }
 
 export async function createUser(sql: postgres.Sql, options: { orgId: number; email: string; admin: boolean }): Promise<{ userId: number }> {

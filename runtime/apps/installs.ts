@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type postgres from 'postgres';
-import { AdminError } from '../admin/index.js';
+import { AdminError } from '../operator/index.js';
 import { hashToken } from '../auth/index.js';
 import { isGuid } from './guids.js';
 import { enqueueLifecycleEvent } from './lifecycle.js';

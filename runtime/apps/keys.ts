@@ -1,6 +1,6 @@
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import type postgres from 'postgres';
-import { AdminError } from '../admin/index.js';
+import { AdminError } from '../operator/index.js';
 import { requireApp } from './register.js';
 
 /** RS256 with shorter keys is refused by jose, and SPEC.md's example key has 2048 bits. */

@@ -1,5 +1,5 @@
 import type postgres from 'postgres';
-import { AdminError } from '../admin/index.js';
+import { AdminError } from '../operator/index.js';
 import { enqueueOrgDeleted } from './lifecycle.js';
 
 /**

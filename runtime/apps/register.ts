@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type postgres from 'postgres';
-import { AdminError, knownScopes } from '../admin/index.js';
+import { AdminError, knownScopes } from '../operator/index.js';
 import { hashToken } from '../auth/index.js';
 import { unknownS2sScopes } from './scopes.js';
 

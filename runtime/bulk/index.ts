@@ -2,7 +2,6 @@ import type { Hono } from 'hono';
 import type { TaskList } from 'graphile-worker';
 import type { Logger } from 'pino';
 import type postgres from 'postgres';
-import { descriptors } from '../../generated/routes/index.js';
 import type { Config } from '../config.js';
 import type { ApiEnv, Behaviours } from '../engine/index.js';
 import type { RecordWriter } from '../engine/write-operations.js';
@@ -11,7 +10,6 @@ import { ACTION_CHUNK_TASK } from './actions/action-batch.js';
 import { bulkActionChunkTask } from './actions/action-chunk.js';
 import { mountActionRoutes } from './actions/action-route.js';
 import { CHUNK_TASK } from './batch-store.js';
-import { checkDeclaredActions } from './declared-actions.js';
 import { bulkUpsertChunkTask } from './upsert-chunk.js';
 import { PURGE_TASK, purgeBulkUpsertsTask } from './purge-task.js';
 import { mountUpsertRoutes } from './upsert-route.js';
@@ -50,7 +48,6 @@ export interface BulkRouteOptions {
  * router (behind bearer authentication), ahead of the resource routes.
  */
 export function mountBulkRoutes(api: Hono<ApiEnv>, options: BulkRouteOptions): void {
-  checkDeclaredActions(descriptors);
   const { customObjects, writer: _writer, ...rest } = options;
   mountUpsertRoutes(api, { ...rest, targets: new UpsertTargets(customObjects) });
   mountActionRoutes(api, options);

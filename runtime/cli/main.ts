@@ -16,16 +16,17 @@ import { CredentialProblem, inviteUser, setPassword } from '../oauth/index.js';
 import { connectDatabase } from '../db/client.js';
 import { resolveDatabase } from '../db/database-url.js';
 import { MIGRATIONS_DIR, runMigrations } from '../db/migrate.js';
-import { deliveryOptions, livenessOptions, mailOptions, startWorker } from '../jobs/index.js';
 import { createLogger } from '../logger.js';
 import { listMailMessages, showMailMessage } from '../mail/index.js';
 import { setOrgRateLimit } from '../ratelimit/index.js';
 import { startServer } from '../server.js';
+import { startWorker, workerOptionsFrom } from '../worker.js';
+import { logUnhandledErrors } from './unhandled-errors.js';
 import type postgres from 'postgres';
 
 const USAGE = `usage:
   cadence help, --help, -h          this text (--help also after any command)
-  cadence serve                     run the API (and an in-process worker)
+  cadence serve                     run the API (and a worker process it supervises)
   cadence worker                    run background workers only
   cadence migrate                   apply database migrations
   cadence org create --name NAME [--admin-email EMAIL]
@@ -126,27 +127,33 @@ function replaceSignalHandler(current: (signal: NodeJS.Signals) => void, next: (
 
 async function serveCommand(config: Config): Promise<void> {
   const log = createLogger(config.logLevel);
-  const server = await startServer(config, log);
+  logUnhandledErrors(log);
+  const server = await startServer(config, log, process.env);
   await untilSignal();
   log.info('shutting down');
   await server.close();
 }
 
+/**
+ * Resolves when the `cadence serve` that started this worker is gone (its IPC channel closed,
+ * however it ended); never when nothing started it that way.
+ */
+function untilSupervisorGone(): Promise<void> {
+  if (!process.connected) return new Promise(() => {});
+  return new Promise((resolve) => process.once('disconnect', resolve));
+}
+
 async function workerCommand(config: Config): Promise<void> {
   const log = createLogger(config.logLevel);
+  logUnhandledErrors(log);
   const database = await resolveDatabase({ DATABASE_URL: config.databaseUrl, CADENCE_DATA_DIR: config.dataDir });
   await runMigrations(database.url, MIGRATIONS_DIR);
-  const worker = await startWorker({
-    databaseUrl: database.url,
-    concurrency: config.workerConcurrency,
-    log,
-    delivery: deliveryOptions(config),
-    liveness: livenessOptions(config),
-    mail: mailOptions(config),
-  });
-  await Promise.race([untilSignal(), worker.runner.promise]);
+  const worker = await startWorker({ databaseUrl: database.url, log, ...workerOptionsFrom(config) });
+  await Promise.race([untilSignal(), untilSupervisorGone(), worker.runner.promise]);
   await worker.stop();
   await database.stop();
+  // An open IPC channel would keep the stopped worker's process alive.
+  if (process.connected) process.disconnect();
 }
 
 /** Reads the command line; a malformed one is a usage error, not a crash with a stack trace. */

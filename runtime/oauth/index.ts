@@ -9,3 +9,4 @@ export { storeCredentials, signIn, userEmail, CredentialProblem, MAX_FAILED_SIGN
 export { inviteUser, INVITATION_TTL_MS, type IssuedInvitation } from './invitations.js';
 export { AUTHORIZATION_CODE_TTL_MS, OAUTH_ACCESS_TOKEN_TTL_MS, REFRESH_TOKEN_TTL_MS } from './grants.js';
 export { setPassword } from './set-password.js';
+export { PURGE_EXPIRED_TOKENS_TASK, purgeExpiredTokensTask, TOKEN_CRONTAB } from './purge-task.js';

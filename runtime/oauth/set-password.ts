@@ -1,5 +1,5 @@
 import type postgres from 'postgres';
-import { requireOrg } from '../admin/index.js';
+import { requireOrg } from '../operator/index.js';
 import { CredentialProblem, storeCredentials, userEmail } from './credentials.js';
 
 /** The operator's way to set a user's password (`cadence user set-password`). */

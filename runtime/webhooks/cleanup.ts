@@ -2,7 +2,7 @@ import type { Handler } from 'hono';
 import type postgres from 'postgres';
 import { SERVICE_ACTOR, type RecordWriter } from '../engine/index.js';
 import { orgScopedTransaction } from '../tenancy/index.js';
-import { orgOfCleanupToken } from '../resources/webhook.js';
+import { orgOfCleanupToken } from './cleanup-token.js';
 
 /**
  * POST /api/v2/webhooks/cleanup with `Authorization: Bearer <cleanupToken>`: removes that one

@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminError } from '../../runtime/admin/index.js';
 import { createApp, deleteOrg, installApp, lockOrg, uninstallApp, unlockOrg } from '../../runtime/apps/index.js';
-import { startWorker, type StartedWorker } from '../../runtime/jobs/index.js';
+import { startWorker, type StartedWorker } from '../../runtime/worker.js';
 import { runCadence } from '../helpers/cli.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { until } from '../helpers/wait.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StartedWorker } from '../../runtime/jobs/index.js';
+import type { StartedWorker } from '../../runtime/worker.js';
 import { startTestApi, type ApiResponse, type TestApi } from '../helpers/api.js';
 import { until } from '../helpers/wait.js';
 import {

@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorker, type StartedWorker } from '../../runtime/jobs/index.js';
+import { startWorker, type StartedWorker } from '../../runtime/worker.js';
 import { MEDIA_TYPE, startTestApi, type ApiResponse, type TestApi } from '../helpers/api.js';
 import { until } from '../helpers/wait.js';
 import { makeCertificate, type TestCertificate } from '../runtime/webhooks/certificates.js';

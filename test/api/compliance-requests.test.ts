@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RUN_TASK_TASK } from '../../runtime/compliance/index.js';
-import { startWorker, type StartedWorker } from '../../runtime/jobs/index.js';
+import { startWorker, type StartedWorker } from '../../runtime/worker.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { create, freshOrg, newUserId, settled, userWithScopes, type OrgClient } from '../helpers/bulk-actions.js';
 import { importCsv } from '../helpers/imports.js';

@@ -76,7 +76,7 @@ it('a worker SIGKILLed mid-import: another resumes, and every row is applied exa
 
 it('a file uploaded to one API process is imported through another, by its worker', async () => {
   const org = await freshOrg(api, 'Two processes org');
-  // No worker process runs now: the job can only be taken by this server's in-process worker.
+  // No worker process runs now: the job can only be taken by the worker this server supervises.
   const server = startCadence(api.databaseUrl, ['serve'], { PORT: '0', LOG_LEVEL: 'info', CADENCE_IN_PROCESS_WORKER: 'true' });
   processes.push(server);
   const otherUrl = JSON.parse(await server.waitForLine(/cadence is serving/)).url as string;

@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorker, type StartedWorker } from '../../runtime/jobs/index.js';
+import { startWorker, type StartedWorker } from '../../runtime/worker.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { freshOrg, orgClient, userWithScopes, type OrgClient } from '../helpers/bulk-actions.js';
 import { makeCertificate, type TestCertificate } from '../runtime/webhooks/certificates.js';

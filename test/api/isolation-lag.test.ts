@@ -44,7 +44,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  // eslint-disable-next-line no-console
   console.log(`isolation-lag reports: ${JSON.stringify(reports)}`);
   await workers.stopAll();
   await api?.close();
@@ -80,8 +79,8 @@ async function giveEveryProspectTheErasedAddress(): Promise<void> {
   await api.sql`update prospects set emails = array[${ERASED_ADDRESS}] where org_id = ${heavy.orgId}`;
   await api.sql`update events set payload = regexp_replace(payload::text, ${pattern}, ${ERASED_ADDRESS}, 'g')::jsonb where org_id = ${heavy.orgId}`;
   await api.sql`update batch_items set data = regexp_replace(data, ${pattern}, ${ERASED_ADDRESS}, 'g') where org_id = ${heavy.orgId}`;
-  const [{ count }] = await api.sql<{ count: number }[]>`select count(*)::int as count from prospects where org_id = ${heavy.orgId}`;
-  expect(count).toBe(20_000);
+  const [row] = await api.sql<{ count: number }[]>`select count(*)::int as count from prospects where org_id = ${heavy.orgId}`;
+  expect(row?.count).toBe(20_000);
 }
 
 async function bulkUpsertSettled(records: unknown[]): Promise<void> {

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTrackingSecret } from '../../runtime/db/settings.js';
-import { startWorker, type StartedWorker } from '../../runtime/jobs/index.js';
+import { startWorker, type StartedWorker } from '../../runtime/worker.js';
 import { SYNC_MAILBOX_TASK } from '../../runtime/mail/sync/index.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { attributesOf, create, eventsOf, freshOrg, newUserId } from '../helpers/bulk-actions.js';

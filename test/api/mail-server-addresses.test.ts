@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorker, type StartedWorker } from '../../runtime/jobs/index.js';
+import { startWorker, type StartedWorker } from '../../runtime/worker.js';
 import { mailServerRule } from '../../runtime/mail/index.js';
 import { SYNC_MAILBOX_TASK } from '../../runtime/mail/sync/index.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorker, type StartedWorker } from '../../runtime/jobs/index.js';
+import { startWorker, type StartedWorker } from '../../runtime/worker.js';
 import { RESUME_OOTO_TASK, SYNC_MAILBOX_TASK, SYNC_MAILBOXES_TASK } from '../../runtime/mail/sync/index.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { attributesOf, create, eventsOf, freshOrg, newUserId, type OrgClient } from '../helpers/bulk-actions.js';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createUser, type CreatedOrg } from '../../runtime/admin/index.js';
 import { createApp, installApp, lockOrg, uninstallApp, unlockOrg } from '../../runtime/apps/index.js';
 import { hashToken } from '../../runtime/auth/index.js';
-import { createTaskList } from '../../runtime/jobs/index.js';
+import { createTaskList } from '../../runtime/worker.js';
 import { inviteUser, MAX_FAILED_SIGN_INS, setPassword, SIGN_IN_LOCK_MS } from '../../runtime/oauth/index.js';
 import { runCadence } from '../helpers/cli.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorker } from '../../runtime/jobs/index.js';
+import { startWorker } from '../../runtime/worker.js';
 import { MEDIA_TYPE, startTestApi, type TestApi } from '../helpers/api.js';
 import { startCadence, type RunningCadence } from '../helpers/cli.js';
 import { assertJsonApiDocument } from '../helpers/jsonapi.js';

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorker, type StartedWorker } from '../../runtime/jobs/index.js';
+import { startWorker, type StartedWorker } from '../../runtime/worker.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { until } from '../helpers/wait.js';
 import { makeCertificate, type TestCertificate } from '../runtime/webhooks/certificates.js';

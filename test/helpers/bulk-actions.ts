@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import { expect } from 'vitest';
 import { createToken, createUser } from '../../runtime/admin/index.js';
-import { startWorker, type StartedWorker } from '../../runtime/jobs/index.js';
+import { startWorker, type StartedWorker } from '../../runtime/worker.js';
 import type { ApiResponse, RequestOptions, TestApi } from './api.js';
 import { until } from './wait.js';
 

@@ -26,6 +26,8 @@ export function runCadence(databaseUrl: string, args: readonly string[], options
 }
 
 export interface RunningCadence {
+  /** The process's id. */
+  readonly pid: number | undefined;
   /** Everything printed so far on standard output (JSON log lines for serve and worker). */
   stdout(): string;
   /** Resolves with the first standard-output line that matches. */
@@ -50,6 +52,7 @@ export function startCadence(databaseUrl: string, args: readonly string[], env: 
   child.stderr.on('data', (chunk) => (stderr += chunk));
   const exited = new Promise<number>((resolve) => child.once('close', (code, signal) => resolve(code ?? (signal ? 128 : 1))));
   return {
+    pid: child.pid,
     stdout: () => stdout,
     waitForLine: (pattern, timeoutMs = 60_000) =>
       until(

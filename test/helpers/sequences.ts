@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { expect } from 'vitest';
-import { startWorker, type StartedWorker } from '../../runtime/jobs/index.js';
+import { startWorker, type StartedWorker } from '../../runtime/worker.js';
 import { SEQUENCE_STEP_TASK } from '../../runtime/sequences/index.js';
 import type { DeliveryOptions } from '../../runtime/webhooks/delivery/index.js';
 import type { TestApi } from './api.js';

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { descriptors } from '../../../generated/routes/index.js';
-import { BULK_ACTIONS } from '../../../runtime/bulk/actions/definitions.js';
-import { checkDeclaredActions, collectionActionProblems } from '../../../runtime/bulk/declared-actions.js';
-import type { ResourceDescriptor } from '../../../runtime/model/descriptor.js';
+import { descriptors } from '../../generated/routes/index.js';
+import { BULK_ACTIONS } from '../../runtime/bulk/actions/definitions.js';
+import { checkDeclaredActions, collectionActionProblems } from '../../runtime/declared-actions.js';
+import type { ResourceDescriptor } from '../../runtime/model/descriptor.js';
 
 function declaring(type: string, names: string[]): ResourceDescriptor {
   return {

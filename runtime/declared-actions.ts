@@ -1,12 +1,13 @@
-import type { ResourceDescriptor } from '../model/descriptor.js';
-import { IMPORT_ACTION_PATHS, UPLOAD_ACTION_PATHS } from '../imports/index.js';
-import { BULK_ACTIONS } from './actions/definitions.js';
-import { UPSERT_PATHS } from './upsert-route.js';
+import type { ResourceDescriptor } from './model/descriptor.js';
+import { IMPORT_ACTION_PATHS, UPLOAD_ACTION_PATHS } from './imports/index.js';
+import { BULK_ACTIONS } from './bulk/actions/definitions.js';
+import { UPSERT_PATHS } from './bulk/upsert-route.js';
 
 /**
  * The schema declares the bulk endpoints, and the CSV upload steps, as collection actions (of
- * batch and import), so that /api/v2/schema and the OpenAPI document describe them; this module
- * and runtime/imports serve them with routes of their own. The two are code and data, checked
+ * batch and import), so that /api/v2/schema and the OpenAPI document describe them; runtime/bulk
+ * and runtime/imports serve them with routes of their own. This check sits beside app.ts, which
+ * mounts both, so that neither feature imports the other's routes. The two are code and data, checked
  * against each other at start, so an action added or renamed on one side only fails the start
  * rather than a request or a client.
  */

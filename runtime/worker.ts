@@ -1,0 +1,251 @@
+import { EventEmitter } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { Logger as WorkerLogger, run, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
+import type { Logger } from 'pino';
+import type postgres from 'postgres';
+import { descriptors } from '../generated/routes/index.js';
+import { deliverLifecycleTask, LIFECYCLE_TASK } from './apps/lifecycle.js';
+import { BULK_CRONTAB, bulkTasks } from './bulk/index.js';
+import { complianceTasks, type ComplianceFaults } from './compliance/index.js';
+import { PURGE_EXPIRED_TOKENS_TASK, purgeExpiredTokensTask, TOKEN_CRONTAB } from './oauth/index.js';
+import { CustomObjectRegistry } from './custom-objects/registry.js';
+import { IMPORT_CRONTAB, importTasks } from './imports/index.js';
+import { imapFlowConnect, MAIL_SYNC_CRONTAB, mailSyncTasks, type ImapConnect } from './mail/sync/index.js';
+import { mailTracking, trackingBaseUrl } from './mail/tracking/index.js';
+import { loadTrackingSecret } from './db/settings.js';
+import {
+  defaultTransports,
+  mailServerRule,
+  mailTasks,
+  parseAddress,
+  type HeaderSource,
+  type HtmlTransform,
+  type MailServerRule,
+  type RetryPolicy,
+  type TransportFactory,
+} from './mail/index.js';
+import { standardBehaviours } from './resources/index.js';
+import { PURGE_REQUEST_COUNTS_TASK, purgeRequestCountsTask, RATE_LIMIT_CRONTAB } from './ratelimit/index.js';
+import { sequenceTasks } from './sequences/index.js';
+import type { Config } from './config.js';
+import { connectDatabase } from './db/client.js';
+import type { RecordWriter } from './engine/index.js';
+import { standardRecordWriter } from './resources/record-writer.js';
+import { deliverWebhookTask } from './webhooks/deliver-task.js';
+import { PURGE_WEBHOOK_ATTEMPTS_TASK, purgeWebhookAttemptsTask, WEBHOOK_CRONTAB } from './webhooks/purge-task.js';
+import { parseAllowedHosts, systemResolver, trustedContext, type DeliveryOptions } from './webhooks/delivery/index.js';
+import { DEFAULT_LIVENESS, startLiveness, type LivenessOptions } from './jobs/liveness.js';
+
+/**
+ * Background work runs on graphile-worker: jobs live in PostgreSQL, are enqueued in the same
+ * transaction as the change that needs them, and any number of worker processes share them.
+ * Schedules are crontab entries or jobs with a run_at, never timers in a process.
+ *
+ * A job runs at least once. When a worker dies in the middle of a job (SIGKILL, a lost
+ * machine), another worker runs it again within a minute (liveness.ts: heartbeats, and a sweep
+ * that releases the jobs of workers that stopped sending them); a worker that is alive keeps its
+ * jobs however long they take. So tasks are idempotent where they can be (a delivery already
+ * acknowledged is not sent again), and where they cannot, the receiver can tell: every webhook
+ * delivery carries its event's id, the same on every retry and every re-run.
+ */
+
+export interface WorkerDependencies {
+  readonly sql: postgres.Sql;
+  readonly log: Logger;
+  readonly delivery: DeliveryOptions;
+  readonly clock?: () => Date;
+  /** The one write path; built from `clock` when not given. */
+  readonly writer?: RecordWriter;
+  /** How mailbox sync connects to IMAP servers; imapflow, under `mail.servers`, when not given. */
+  readonly imapConnect?: ImapConnect;
+  readonly mail?: MailWorkerOptions;
+  /** Where compliance tasks fail on purpose (tests' fault injection); none when unset. */
+  readonly complianceFaults?: ComplianceFaults;
+}
+
+/** How a worker sends mail (runtime/mail): from configuration (mailOptions), and injectable for tests. */
+export interface MailWorkerOptions {
+  /** SMTP_URL; unset: the local transport. Ignored when `transports` is given. */
+  readonly smtpUrl?: string | undefined;
+  /** Where each message goes; by default a mailbox's own SMTP server, else SMTP_URL, else local. */
+  readonly transports?: TransportFactory;
+  /** Where mailboxes' own SMTP and IMAP servers may be (MAIL_ALLOWED_HOSTS); no private address when unset. */
+  readonly servers?: MailServerRule;
+  /** Composition steps of every mailing's HTML after rendering; tracking's (signed with the deployment's secret) when unset. */
+  readonly transforms?: readonly HtmlTransform[];
+  /** Headers every mailing gets from its context; tracking's List-Unsubscribe when `transforms` is unset. */
+  readonly headers?: readonly HeaderSource[];
+  readonly retry?: RetryPolicy;
+  /** MAIL_FROM, as written there. */
+  readonly mailFrom?: string;
+  /** Base of invitation links. */
+  readonly publicBaseUrl?: string;
+}
+
+/** Where links in mail point when neither PUBLIC_BASE_URL nor the server's address is given: `npm start`'s. */
+const DEFAULT_PUBLIC_BASE_URL = 'http://127.0.0.1:3000';
+
+/** Every task a Cadence worker runs. */
+export function createTaskList(deps: WorkerDependencies): TaskList {
+  const clock = deps.clock ?? (() => new Date());
+  const writer = deps.writer ?? standardRecordWriter(clock);
+  const mailServers = deps.mail?.servers ?? mailServerRule(undefined);
+  return {
+    [PURGE_EXPIRED_TOKENS_TASK]: purgeExpiredTokensTask({ sql: deps.sql }),
+    [PURGE_WEBHOOK_ATTEMPTS_TASK]: purgeWebhookAttemptsTask({ sql: deps.sql }),
+    [PURGE_REQUEST_COUNTS_TASK]: purgeRequestCountsTask({ sql: deps.sql, clock }),
+    deliver_webhook: deliverWebhookTask({
+      sql: deps.sql,
+      writer,
+      delivery: deps.delivery,
+      clock,
+      log: deps.log,
+    }),
+    [LIFECYCLE_TASK]: deliverLifecycleTask({ sql: deps.sql, delivery: deps.delivery, log: deps.log }),
+    ...bulkTasks({ sql: deps.sql, writer, behaviours: standardBehaviours, customObjects: customObjectsOf(deps.sql, clock, writer), clock, log: deps.log }),
+    ...importTasks({ sql: deps.sql, writer, clock, log: deps.log }),
+    ...sequenceTasks({ sql: deps.sql, writer, clock, log: deps.log }),
+    ...complianceTasks({ sql: deps.sql, writer, clock, log: deps.log, faults: deps.complianceFaults }),
+    ...mailSyncTasks({ sql: deps.sql, writer, clock, log: deps.log, connect: deps.imapConnect ?? imapFlowConnect(mailServers) }),
+    ...mailTasks({
+      sql: deps.sql,
+      writer,
+      clock,
+      log: deps.log,
+      transports: deps.mail?.transports ?? defaultTransports({ sql: deps.sql, clock, smtpUrl: deps.mail?.smtpUrl, mailServers }),
+      ...(deps.mail?.transforms && { transforms: deps.mail.transforms }),
+      ...(deps.mail?.headers && { headers: deps.mail.headers }),
+      ...(deps.mail?.retry && { retry: deps.mail.retry }),
+      mailFrom: parseAddress(deps.mail?.mailFrom ?? 'Cadence <cadence@localhost>'),
+      publicBaseUrl: deps.mail?.publicBaseUrl ?? DEFAULT_PUBLIC_BASE_URL,
+    }),
+  };
+}
+
+/** Orgs' custom objects for jobs; workers never page through lists, so no cursor secret. */
+function customObjectsOf(sql: postgres.Sql, clock: () => Date, writer: RecordWriter): CustomObjectRegistry {
+  return new CustomObjectRegistry(sql, descriptors, { sql, behaviours: standardBehaviours, cursorSecret: 'unused-by-workers', clock, writer });
+}
+
+/** Every feature's schedules; graphile-worker makes sure one runner in the cluster runs each. */
+const CRONTAB = [TOKEN_CRONTAB, WEBHOOK_CRONTAB, BULK_CRONTAB, IMPORT_CRONTAB, MAIL_SYNC_CRONTAB, RATE_LIMIT_CRONTAB, ''].join('\n');
+
+/** Delivery settings from configuration: WEBHOOK_ALLOWED_HOSTS and WEBHOOK_CA_FILE. */
+export function deliveryOptions(config: Pick<Config, 'webhookAllowedHosts' | 'webhookCaFile'>): DeliveryOptions {
+  return {
+    resolver: systemResolver,
+    allowedHosts: parseAllowedHosts(config.webhookAllowedHosts),
+    ...(config.webhookCaFile && { secureContext: trustedContext(readFileSync(config.webhookCaFile)) }),
+  };
+}
+
+/** Mail settings from configuration: SMTP_URL, MAIL_ALLOWED_HOSTS, MAIL_FROM, and PUBLIC_BASE_URL (else the server's address) for links. */
+export function mailOptions(config: Pick<Config, 'smtpUrl' | 'mailAllowedHosts' | 'mailFrom' | 'publicBaseUrl' | 'host' | 'port'>): MailWorkerOptions {
+  return { smtpUrl: config.smtpUrl, servers: mailServerRule(config.mailAllowedHosts), mailFrom: config.mailFrom, publicBaseUrl: trackingBaseUrl(config) };
+}
+
+/**
+ * The mail settings with tracking's transform and headers, signed with the deployment's
+ * tracking secret, unless the caller chose its own transforms.
+ */
+async function withTracking(sql: postgres.Sql, mail: MailWorkerOptions = {}): Promise<MailWorkerOptions> {
+  if (mail.transforms) return mail;
+  const tracking = mailTracking(await loadTrackingSecret(sql), mail.publicBaseUrl ?? DEFAULT_PUBLIC_BASE_URL);
+  return { ...mail, transforms: tracking.transforms, headers: [...(mail.headers ?? []), ...tracking.headers] };
+}
+
+/** Heartbeat and staleness from configuration: WORKER_HEARTBEAT_MS and WORKER_STALE_AFTER_MS. */
+export function livenessOptions(config: Pick<Config, 'workerHeartbeatMs' | 'workerStaleAfterMs'>): LivenessOptions {
+  return { heartbeatMs: config.workerHeartbeatMs, staleAfterMs: config.workerStaleAfterMs };
+}
+
+function workerLogger(log: Logger): WorkerLogger {
+  return new WorkerLogger((scope) => (level, message, meta) => {
+    // LogLevel is an ambient const enum (unusable under isolatedModules); its values are these strings.
+    const name: string = level;
+    const method = name === 'error' ? 'error' : name === 'warning' ? 'warn' : name === 'debug' ? 'debug' : 'info';
+    log[method]({ scope, ...meta }, message);
+  });
+}
+
+export interface StartedWorker {
+  readonly runner: Runner;
+  /** graphile-worker's id for this runner's pool: the `locked_by` of the jobs it runs. */
+  readonly workerId: string;
+  stop(): Promise<void>;
+}
+
+/** What configuration decides about a worker; `cadence worker` and tests' workers take the same. */
+export interface WorkerOptions {
+  /** WORKER_CONCURRENCY: jobs run at once. */
+  readonly concurrency: number;
+  readonly delivery: DeliveryOptions;
+  /** Heartbeat and staleness (WORKER_HEARTBEAT_MS, WORKER_STALE_AFTER_MS); 10 s and 30 s when unset. */
+  readonly liveness?: LivenessOptions;
+  /** Mail transports and settings (mailOptions); the local transport when unset. */
+  readonly mail?: MailWorkerOptions;
+}
+
+/** A worker's options from configuration. */
+export function workerOptionsFrom(config: Config): WorkerOptions {
+  return { concurrency: config.workerConcurrency, delivery: deliveryOptions(config), liveness: livenessOptions(config), mail: mailOptions(config) };
+}
+
+export async function startWorker(
+  options: WorkerOptions & {
+    readonly databaseUrl: string;
+    readonly log: Logger;
+    readonly clock?: () => Date;
+    /** How mailbox sync connects to IMAP servers; imapflow when unset. */
+    readonly imapConnect?: ImapConnect;
+    /** Where compliance tasks fail on purpose (tests' fault injection). */
+    readonly complianceFaults?: ComplianceFaults;
+  },
+): Promise<StartedWorker> {
+  const log = options.log.child({ component: 'worker' });
+  const sql = connectDatabase(options.databaseUrl, { max: Math.max(2, options.concurrency) });
+  const mail = await withTracking(sql, options.mail);
+  // The runner's one pool is created, and its id known, before run() returns.
+  const events: WorkerEvents = new EventEmitter();
+  const poolIds: string[] = [];
+  events.on('pool:create', ({ workerPool }) => poolIds.push(workerPool.id));
+  const runner = await run({
+    connectionString: options.databaseUrl,
+    concurrency: options.concurrency,
+    taskList: createTaskList({
+      sql,
+      log,
+      delivery: options.delivery,
+      ...(options.clock && { clock: options.clock }),
+      ...(options.imapConnect && { imapConnect: options.imapConnect }),
+      ...(options.complianceFaults && { complianceFaults: options.complianceFaults }),
+      mail,
+    }),
+    crontab: CRONTAB,
+    noHandleSignals: true,
+    logger: workerLogger(log),
+    events,
+  });
+  const [workerId] = poolIds;
+  if (poolIds.length !== 1 || !workerId) throw new Error(`expected one graphile-worker pool, got ${poolIds.length}`);
+  // A connection of its own, so that a heartbeat never waits behind the jobs for one.
+  const livenessSql = connectDatabase(options.databaseUrl, { max: 1 });
+  const liveness = startLiveness(livenessSql, workerId, options.liveness ?? DEFAULT_LIVENESS, log);
+  log.info({ workerId, pid: process.pid }, 'worker started');
+  return {
+    runner,
+    workerId,
+    async stop() {
+      // Heartbeats go on while running jobs finish, however long that takes.
+      try {
+        await runner.stop();
+      } finally {
+        try {
+          await liveness.stop();
+        } finally {
+          await Promise.all([livenessSql.end({ timeout: 5 }), sql.end({ timeout: 5 })]);
+        }
+      }
+    },
+  };
+}
