@@ -263,7 +263,7 @@ describe('validateUpload refuses', () => {
         'The file is not UTF-8 text: an invalid byte sequence ends within its first 10 bytes',
       ],
       ['a NUL byte', 'name,note\nA,b\u0000c\n', 'The file contains NUL bytes; a CSV file is text'],
-      ['an unclosed quote', 'name,note\nA,"never closed\nB,c\n', 'The file is not valid CSV: Quote Not Closed: the parsing is finished with an opening quote at line 3'],
+      ['an unclosed quote', 'name,note\nA,"never closed\nB,c\n', 'A quote opened on line 2 is never closed'],
       ['an empty file', '', 'The file is empty: a CSV file starts with a header row'],
       ['a duplicate header', 'email,name,email\n', 'The header row names "email" more than once'],
       ['an empty header', 'email,,name\n', 'Column 2 of the header row has no name'],
