@@ -278,6 +278,26 @@ describe('validateUpload refuses', () => {
     }
   });
 
+  it('a file past the limits: 422 invalidCsv saying which limit, once the file has passed it', async () => {
+    const mib = 1024 * 1024;
+    const wideHeader = Array.from({ length: 1_000_000 }, (_, i) => `c${i}`).join(',');
+    // Its columns are counted up to the 1 MiB a record may take.
+    const columnsInFirstMib = wideHeader.slice(0, mib).split(',').length - 1;
+    const cases: [string, string, string][] = [
+      ['a one-row file with a 2 MiB field', `name\n${'x'.repeat(2 * mib)}\n`, 'The row starting on line 2 is over 1 MiB, the most a record may take'],
+      ['an unclosed quote followed by 10 MB', `name,note\nA,"never closed\n${'y'.repeat(10_000_000)}\n`, 'A quote opened on line 2 is not closed within 1 MiB, the most a record may take'],
+      ['a header of 1,000,000 columns', `${wideHeader}\n1\n`, `The header row has over ${columnsInFirstMib} columns; at most 1000 are allowed`],
+      ['a header of 1,001 columns', `${wideHeader.split(',', 1001).join(',')}\n`, 'The header row has 1001 columns; at most 1000 are allowed'],
+    ];
+    for (const [what, file, detail] of cases) {
+      const { storageKey, hash } = await uploaded(file);
+      expect(error(await validate(storageKey, hash)), what).toEqual({
+        status: 422,
+        errors: [{ id: 'invalidCsv', status: '422', title: 'Unprocessable Entity', detail }],
+      });
+    }
+  });
+
   it('missing, unknown and malformed parameters: 400 naming the parameter', async () => {
     const key = '3f1c1f4e-9d7a-4c39-8a55-0d8f3a1e2b7c';
     const hash = sha512('x');
