@@ -1,4 +1,4 @@
-import { setImmediate as turnOfEventLoop } from 'node:timers/promises';
+import { turnOfEventLoop } from '../slices.js';
 import { CsvScanner, ScanError, type ScannedRecord, type ScanProblem } from './csv-scanner.js';
 
 /**

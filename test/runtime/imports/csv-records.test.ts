@@ -40,7 +40,7 @@ function csvParseRecords(text: string): { line: number; record: string[] }[] {
     relax_column_count: true,
     record_delimiter: ['\r\n', '\n', '\r'],
     skip_empty_lines: true,
-  }) as { record: string[]; info: { lines: number } }[];
+  }) as unknown as { record: string[]; info: { lines: number } }[];
   return parsed.map(({ record, info }) => ({ line: info.lines, record }));
 }
 
