@@ -285,7 +285,11 @@ describe('validateUpload refuses', () => {
     const columnsInFirstMib = wideHeader.slice(0, mib).split(',').length - 1;
     const cases: [string, string, string][] = [
       ['a one-row file with a 2 MiB field', `name\n${'x'.repeat(2 * mib)}\n`, 'The row starting on line 2 is over 1 MiB, the most a record may take'],
-      ['an unclosed quote followed by 10 MB', `name,note\nA,"never closed\n${'y'.repeat(10_000_000)}\n`, 'A quote opened on line 2 is not closed within 1 MiB, the most a record may take'],
+      [
+        'an unclosed quote followed by 10 MB',
+        `name,note\nA,"never closed\n${'y'.repeat(10_000_000)}\n`,
+        'A quote opened on line 2 is not closed within 1 MiB, the most a record may take',
+      ],
       ['a header of 1,000,000 columns', `${wideHeader}\n1\n`, `The header row has over ${columnsInFirstMib} columns; at most 1000 are allowed`],
       ['a header of 1,001 columns', `${wideHeader.split(',', 1001).join(',')}\n`, 'The header row has 1001 columns; at most 1000 are allowed'],
     ];

@@ -61,7 +61,9 @@ describe('records', () => {
         const { headers, rows } = await read(file, chunkSize);
         expect(headers).toEqual(expected[0]!.record);
         expect(rows.map((row) => ('values' in row ? row.values : row.malformed))).toEqual(
-          expected.slice(1).map(({ record }) => (record.length === 2 ? record : `The row has ${record.length} field${record.length === 1 ? '' : 's'}; the header row has 2`)),
+          expected
+            .slice(1)
+            .map(({ record }) => (record.length === 2 ? record : `The row has ${record.length} field${record.length === 1 ? '' : 's'}; the header row has 2`)),
         );
         // csv-parse counts a CRLF inside quotes as two lines; outside them as one, as here.
         if (!/"[^"]*\r\n/.test(body)) expect(rows.map((row) => row.line)).toEqual(expected.slice(1).map((r) => r.line));
@@ -101,7 +103,11 @@ describe('a file is refused, saying why', () => {
     ['an unclosed quote at the end', 'a,b\n1,2\n3,"four\n5,6\n', 'A quote opened on line 3 is never closed'],
     ['a field over the limit', `a\n${'x'.repeat(2 * mib)}\n`, 'The row starting on line 2 is over 1 MiB, the most a record may take'],
     ['a row over the limit in short fields', `a,b\n1,2\n${'x,'.repeat(mib / 2 + 1)}\n`, 'The row starting on line 3 is over 1 MiB, the most a record may take'],
-    ['a quote left open before more than the limit', `a,b\n1,"open\n${'y'.repeat(10 * mib)}\n`, 'A quote opened on line 2 is not closed within 1 MiB, the most a record may take'],
+    [
+      'a quote left open before more than the limit',
+      `a,b\n1,"open\n${'y'.repeat(10 * mib)}\n`,
+      'A quote opened on line 2 is not closed within 1 MiB, the most a record may take',
+    ],
     ['a header over the limit', `${'h'.repeat(mib + 1)}\n1\n`, 'The header row is over 1 MiB, the most a record may take'],
     ['a header of a million columns', `${'c,'.repeat(999_999)}c\n`, `The header row has over 524288 columns; at most ${MAX_COLUMNS} are allowed`],
     ['a header of a million empty names', `${','.repeat(999_999)}\n`, `The header row has 1000000 columns; at most ${MAX_COLUMNS} are allowed`],
