@@ -1,21 +1,25 @@
-import { Readable } from 'node:stream';
-import { CsvError, parse } from 'csv-parse';
+import { turnOfEventLoop } from '../slices.js';
+import { CsvScanner, ScanError, type ScannedRecord, type ScanProblem } from './csv-scanner.js';
 
 /**
  * CSV files as Cadence reads them, for validateUpload and for imports alike, so that the
  * record count a client is shown is the number of rows the import goes through. The file
- * arrives as a stream of chunks and is parsed by csv-parse as it comes; memory does not grow
- * with the file.
+ * arrives as a stream of chunks and is read as it comes: memory holds a piece of the file and a
+ * record, not the file.
  *
  * - UTF-8, with or without a BOM; quoted fields may hold commas, quotes and line breaks; lines
  *   end in CRLF, LF or CR, mixed or not. A quote inside an unquoted field is kept as text.
- * - The first record is the header row. Its names must be non-empty and distinct.
+ * - The first record is the header row: at most MAX_COLUMNS names, non-empty and distinct.
  * - Each later record is a row. A row with more or fewer fields than the header is malformed:
  *   it is still a row (counted, and an import's failed item with its line number), not a
  *   reason to refuse the file. Blank lines are not rows.
  * - What makes the whole file unreadable is InvalidCsv: bytes that are not UTF-8, NUL bytes,
- *   no header row, a quote left open at the end (the rest of the file would be one field),
- *   a record over MAX_RECORD_BYTES.
+ *   no header row, too many columns, a quote left open (the rest of the file would be one
+ *   field), a record over MAX_RECORD_BYTES.
+ *
+ * The file is read in slices (issue #25): PIECE_BYTES of it at a time, and at most SLICE_ROWS
+ * rows, with a turn of the event loop between slices, so that a large file, or one of a great
+ * many short rows, never holds the process's other requests up for long.
  */
 
 /** A file that is not CSV Cadence can import; the message says why, for the client. */
@@ -27,6 +31,15 @@ export class InvalidCsv extends Error {}
  */
 export const MAX_RECORD_BYTES = 1024 * 1024;
 
+/** The most columns a header row may have: more than any import maps, few enough to check at once. */
+export const MAX_COLUMNS = 1000;
+
+/** Bytes of the file read between two turns of the event loop: about a millisecond's work. */
+export const PIECE_BYTES = 64 * 1024;
+
+/** Rows produced between two turns of the event loop, however short they are. */
+export const SLICE_ROWS = 1000;
+
 /** A row: its values, or why it could not be read. `line` is the file line it ends on. */
 export type CsvRow = { readonly line: number; readonly values: readonly string[] } | { readonly line: number; readonly malformed: string };
 
@@ -36,108 +49,110 @@ export interface CsvFile {
   readonly rows: AsyncIterable<CsvRow>;
 }
 
-/** The chunks decoded as UTF-8 (a BOM is left to the parser), refusing invalid sequences and NUL characters. */
-async function* utf8Text(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
+const MIB = `${MAX_RECORD_BYTES / (1024 * 1024)} MiB`;
+
+/** The chunks in pieces of at most PIECE_BYTES, refused when they are not UTF-8 (a BOM is the scanner's) or hold NUL bytes. */
+async function* textPieces(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   let offset = 0;
-  const decode = (bytes?: Uint8Array): string => {
+  const check = (piece?: Uint8Array) => {
     try {
-      return bytes ? decoder.decode(bytes, { stream: true }) : decoder.decode();
+      if (piece) decoder.decode(piece, { stream: true });
+      else decoder.decode();
     } catch {
       throw new InvalidCsv(`The file is not UTF-8 text: an invalid byte sequence ends within its first ${offset} bytes`);
     }
-  };
-  const checked = (text: string): string => {
-    if (text.includes('\u0000')) throw new InvalidCsv('The file contains NUL bytes; a CSV file is text');
-    return text;
+    if (piece?.includes(0)) throw new InvalidCsv('The file contains NUL bytes; a CSV file is text');
   };
   for await (const chunk of chunks) {
-    offset += chunk.byteLength;
-    yield checked(decode(chunk));
+    for (let at = 0; at < chunk.byteLength; at += PIECE_BYTES) {
+      const piece = chunk.subarray(at, at + PIECE_BYTES);
+      offset += piece.byteLength;
+      check(piece);
+      yield piece;
+    }
   }
-  yield checked(decode());
+  check();
 }
 
-function checkHeaders(headers: readonly string[]): void {
+/** What is wrong with a file the scanner cannot read, in the client's words. */
+function problemMessage(problem: ScanProblem, inHeader: boolean): string {
+  if (problem.kind === 'quoteNotClosed') return `A quote opened on line ${problem.quoteOpenedOn} is never closed`;
+  if (problem.quoteOpenedOn !== undefined) return `A quote opened on line ${problem.quoteOpenedOn} is not closed within ${MIB}, the most a record may take`;
+  if (inHeader && problem.fieldCount > MAX_COLUMNS) return `The header row has over ${problem.fieldCount} columns; at most ${MAX_COLUMNS} are allowed`;
+  if (inHeader) return `The header row is over ${MIB}, the most a record may take`;
+  return `The row starting on line ${problem.line} is over ${MIB}, the most a record may take`;
+}
+
+/** The file's records one by one, with a turn of the event loop after each piece read and every SLICE_ROWS records. */
+function recordReader(chunks: AsyncIterable<Uint8Array>) {
+  const scanner = new CsvScanner(MAX_RECORD_BYTES);
+  const pieces = textPieces(chunks)[Symbol.asyncIterator]();
+  let ended = false;
+  let sinceTurn = 0;
+  return async (keepFields: number, inHeader: boolean): Promise<ScannedRecord | undefined> => {
+    for (;;) {
+      let record: ScannedRecord | undefined;
+      try {
+        record = scanner.next(keepFields);
+      } catch (error) {
+        if (error instanceof ScanError) throw new InvalidCsv(problemMessage(error.problem, inHeader));
+        throw error;
+      }
+      if (record) {
+        if (++sinceTurn >= SLICE_ROWS) {
+          sinceTurn = 0;
+          await turnOfEventLoop();
+        }
+        return record;
+      }
+      if (ended) return undefined;
+      const piece = await pieces.next();
+      if (piece.done) {
+        scanner.end();
+        ended = true;
+      } else {
+        scanner.push(piece.value);
+      }
+      sinceTurn = 0;
+      await turnOfEventLoop();
+    }
+  };
+}
+
+function checkHeaders(header: ScannedRecord): readonly string[] {
+  if (header.fieldCount > MAX_COLUMNS) throw new InvalidCsv(`The header row has ${header.fieldCount} columns; at most ${MAX_COLUMNS} are allowed`);
   const seen = new Set<string>();
-  headers.forEach((header, index) => {
-    if (header.trim() === '') throw new InvalidCsv(`Column ${index + 1} of the header row has no name`);
-    if (seen.has(header)) throw new InvalidCsv(`The header row names "${header}" more than once`);
-    seen.add(header);
+  header.fields.forEach((name, index) => {
+    if (name.trim() === '') throw new InvalidCsv(`Column ${index + 1} of the header row has no name`);
+    if (seen.has(name)) throw new InvalidCsv(`The header row names "${name}" more than once`);
+    seen.add(name);
   });
+  return header.fields;
 }
 
-interface ParsedRecord {
-  readonly record: string[];
-  readonly info: { readonly lines: number };
-}
-
-/** A malformed row as the parser reports it; errors it cannot skip past are the file's. */
-function malformedRow(error: CsvError & { lines?: number }, headerCount: number): CsvRow {
-  if (error.code === 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH') {
-    const fields = Array.isArray(error.record) ? error.record.length : undefined;
-    const detail = fields === undefined ? 'a different number of fields' : `${fields} field${fields === 1 ? '' : 's'}`;
-    return { line: error.lines ?? 0, malformed: `The row has ${detail}; the header row has ${headerCount}` };
-  }
-  return { line: error.lines ?? 0, malformed: error.message };
+/** A record after the header as a row: malformed when its field count is not the header's. */
+function rowOf(record: ScannedRecord, headerCount: number): CsvRow {
+  if (record.fieldCount === headerCount) return { line: record.line, values: record.fields };
+  const fields = `${record.fieldCount} field${record.fieldCount === 1 ? '' : 's'}`;
+  return { line: record.line, malformed: `The row has ${fields}; the header row has ${headerCount}` };
 }
 
 /**
- * Opens a CSV file: reads up to its header row, then hands out its rows as they are parsed.
+ * Opens a CSV file: reads up to its header row, then hands out its rows as they are read.
  * Throws InvalidCsv, at opening or while rows are read, for a file that cannot be read.
  */
 export async function openCsv(chunks: AsyncIterable<Uint8Array>): Promise<CsvFile> {
-  const parser = parse({
-    bom: true,
-    info: true,
-    relax_quotes: true,
-    record_delimiter: ['\r\n', '\n', '\r'],
-    skip_empty_lines: true,
-    skip_records_with_error: true,
-    max_record_size: MAX_RECORD_BYTES,
-  });
-  // Rows the parser skipped, reported by event; put back in file order as records are read.
-  const skipped: (CsvError & { lines?: number })[] = [];
-  parser.on('skip', (error: CsvError) => skipped.push(error));
-  const source = Readable.from(utf8Text(chunks));
-  source.on('error', (error) => parser.destroy(error));
-  source.pipe(parser);
-
-  const records = (parser as AsyncIterable<ParsedRecord>)[Symbol.asyncIterator]();
-  const next = async (): Promise<IteratorResult<ParsedRecord>> => {
-    try {
-      return await records.next();
-    } catch (error) {
-      if (error instanceof CsvError) throw new InvalidCsv(`The file is not valid CSV: ${error.message}`);
-      throw error;
-    }
-  };
-  const fileError = (error: CsvError) => (error.code === 'CSV_QUOTE_NOT_CLOSED' ? new InvalidCsv(`The file is not valid CSV: ${error.message}`) : undefined);
-
-  const first = await next();
-  if (first.done) {
-    const unreadable = skipped.map(fileError).find(Boolean);
-    throw unreadable ?? new InvalidCsv('The file is empty: a CSV file starts with a header row');
-  }
-  const headers = first.value.record;
-  checkHeaders(headers);
+  const nextRecord = recordReader(chunks);
+  const header = await nextRecord(MAX_COLUMNS, true);
+  if (!header) throw new InvalidCsv('The file is empty: a CSV file starts with a header row');
+  const headers = checkHeaders(header);
 
   async function* rows(): AsyncGenerator<CsvRow> {
-    const skippedBefore = function* (line: number): Generator<CsvRow> {
-      while (skipped.length && (skipped[0]!.lines ?? 0) < line) {
-        const error = skipped.shift()!;
-        const unreadable = fileError(error);
-        if (unreadable) throw unreadable;
-        yield malformedRow(error, headers.length);
-      }
-    };
-    for (;;) {
-      const result = await next();
-      if (result.done) break;
-      yield* skippedBefore(result.value.info.lines);
-      yield { line: result.value.info.lines, values: result.value.record };
+    // Fields past the header's count are only counted: such a row is malformed whatever they hold.
+    for (let record = await nextRecord(headers.length, false); record; record = await nextRecord(headers.length, false)) {
+      yield rowOf(record, headers.length);
     }
-    yield* skippedBefore(Number.POSITIVE_INFINITY);
   }
   return { headers, rows: rows() };
 }

@@ -263,7 +263,7 @@ describe('validateUpload refuses', () => {
         'The file is not UTF-8 text: an invalid byte sequence ends within its first 10 bytes',
       ],
       ['a NUL byte', 'name,note\nA,b\u0000c\n', 'The file contains NUL bytes; a CSV file is text'],
-      ['an unclosed quote', 'name,note\nA,"never closed\nB,c\n', 'The file is not valid CSV: Quote Not Closed: the parsing is finished with an opening quote at line 3'],
+      ['an unclosed quote', 'name,note\nA,"never closed\nB,c\n', 'A quote opened on line 2 is never closed'],
       ['an empty file', '', 'The file is empty: a CSV file starts with a header row'],
       ['a duplicate header', 'email,name,email\n', 'The header row names "email" more than once'],
       ['an empty header', 'email,,name\n', 'Column 2 of the header row has no name'],
@@ -275,6 +275,30 @@ describe('validateUpload refuses', () => {
         errors: [{ id: 'invalidCsv', status: '422', title: 'Unprocessable Entity', detail }],
       });
       expect((await uploadRow(storageKey))!.state, what).toBe('uploaded');
+    }
+  });
+
+  it('a file past the limits: 422 invalidCsv saying which limit, once the file has passed it', async () => {
+    const mib = 1024 * 1024;
+    const wideHeader = Array.from({ length: 1_000_000 }, (_, i) => `c${i}`).join(',');
+    // Its columns are counted up to the 1 MiB a record may take.
+    const columnsInFirstMib = wideHeader.slice(0, mib).split(',').length - 1;
+    const cases: [string, string, string][] = [
+      ['a one-row file with a 2 MiB field', `name\n${'x'.repeat(2 * mib)}\n`, 'The row starting on line 2 is over 1 MiB, the most a record may take'],
+      [
+        'an unclosed quote followed by 10 MB',
+        `name,note\nA,"never closed\n${'y'.repeat(10_000_000)}\n`,
+        'A quote opened on line 2 is not closed within 1 MiB, the most a record may take',
+      ],
+      ['a header of 1,000,000 columns', `${wideHeader}\n1\n`, `The header row has over ${columnsInFirstMib} columns; at most 1000 are allowed`],
+      ['a header of 1,001 columns', `${wideHeader.split(',', 1001).join(',')}\n`, 'The header row has 1001 columns; at most 1000 are allowed'],
+    ];
+    for (const [what, file, detail] of cases) {
+      const { storageKey, hash } = await uploaded(file);
+      expect(error(await validate(storageKey, hash)), what).toEqual({
+        status: 422,
+        errors: [{ id: 'invalidCsv', status: '422', title: 'Unprocessable Entity', detail }],
+      });
     }
   });
 
