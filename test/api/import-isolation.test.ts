@@ -1,13 +1,15 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorker } from '../../runtime/jobs/index.js';
+import { startWorker } from '../../runtime/worker.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { freshOrg, type OrgClient } from '../helpers/bulk-actions.js';
-import { generateUploadLink, importEnded, sha512, startImport, uploadAndValidate } from '../helpers/imports.js';
+import { importEnded, startImport, uploadAndValidate } from '../helpers/imports.js';
 import { duringWork, type Latency } from '../helpers/latency.js';
 
 /**
- * Issue #25: one org's large CSV file or bulk upsert does not stall the other orgs' requests.
+ * Issue #25: one org's large CSV file does not stall the other orgs' requests while it is
+ * imported (its validation, a 2 MB bulk upsert and a 30,000-row import are in the event-loop-lag
+ * guard, isolation-lag.test.ts).
  * The API runs in the test's process, so any stretch of work that holds its event loop delays
  * the other org's requests, which are sent every 100 ms while the work runs; each waits less
  * than two seconds (a loop held for longer is what the issue reported: 18 to 67 s), and none
@@ -38,49 +40,11 @@ function report(what: string, elapsedMs: number, latency: Latency): void {
   );
 }
 
-async function uploaded(org: OrgClient, csv: string): Promise<string> {
-  const { uploadUrl, storageKey, uploadHeaders } = await generateUploadLink(api, org);
-  const at = new URL(uploadUrl);
-  const response = await fetch(`${api.baseUrl}${at.pathname}${at.search}`, { method: 'PUT', headers: uploadHeaders, body: csv });
-  expect(response.status).toBe(200);
-  return storageKey;
-}
-
 /** The issue's file: a header, then 200,000 lines that are each a malformed row (one field of two). */
 const MALFORMED_ROWS = 200_000;
 const malformedFile = `Email,Name\n${'x\n'.repeat(MALFORMED_ROWS)}`;
 
 describe('a CSV file of 200,000 malformed rows', () => {
-  it('is validated (every row counted) while another org’s requests keep being answered', async () => {
-    const org = await freshOrg(api, 'Uploading org');
-    const other = await freshOrg(api, 'Other org');
-    const storageKey = await uploaded(org, malformedFile);
-    const started = performance.now();
-    const { result, latency } = await duringWork(async () => {
-      const url = `${api.baseUrl}/api/v2/imports/actions/validateUpload?actionParams[storageKey]=${storageKey}&actionParams[hash]=${sha512(malformedFile)}`;
-      const response = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${org.token}` } });
-      return { status: response.status, body: await response.json() };
-    }, otherOrgsPage(other));
-    report('validateUpload of 200,000 malformed rows', Math.round(performance.now() - started), latency);
-    expect(result).toEqual({
-      status: 200,
-      body: {
-        data: {
-          type: 'validateUpload',
-          attributes: {
-            headerValue: [
-              { header: 'Email', value: '' },
-              { header: 'Name', value: '' },
-            ],
-            recordCount: String(MALFORMED_ROWS),
-          },
-        },
-      },
-    });
-    expect(latency.failures).toEqual([]);
-    expect(latency.worstWaitMs).toBeLessThan(2000);
-  });
-
   it('is imported, each row a failure naming its line, while another org’s requests keep being answered', async () => {
     const org = await freshOrg(api, 'Importing org');
     const other = await freshOrg(api, 'Other org');
@@ -114,32 +78,4 @@ describe('a CSV file of 200,000 malformed rows', () => {
       await worker.stop();
     }
   }, 660_000);
-});
-
-describe('a 2 MB bulk upsert', () => {
-  it('is answered while another org’s requests keep being answered', async () => {
-    const org = await freshOrg(api, 'Upserting org');
-    const other = await freshOrg(api, 'Other org');
-    const records = Array.from({ length: 14_000 }, (_, i) => ({
-      data: { type: 'prospect', attributes: { firstName: `First${i}`, lastName: `Last${i}`, emails: [`person${i}@example.com`], title: 'Head of ops' } },
-    }));
-    const body = JSON.stringify({ data: { attributes: { dupeMethod: 'skip', records } } });
-    // Just under the 2 MiB limit of a bulk upsert body (UPSERT_BODY_LIMIT).
-    expect(body.length).toBeGreaterThan(2_000_000);
-    expect(body.length).toBeLessThan(2 * 1024 * 1024);
-    const started = performance.now();
-    const { result, latency } = await duringWork(async () => {
-      const response = await fetch(`${api.baseUrl}/api/v2/imports/actions/bulkUpsert`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${org.token}`, 'content-type': 'application/vnd.api+json' },
-        body,
-      });
-      return { status: response.status, body: await response.json() };
-    }, otherOrgsPage(other));
-    report('bulk upsert of 14,000 records (2 MB)', Math.round(performance.now() - started), latency);
-    expect(result.status, JSON.stringify(result.body).slice(0, 500)).toBe(200);
-    expect(result.body.data.attributes).toMatchObject({ state: 'pending', total: 14_000, pending: 14_000, failures: 0 });
-    expect(latency.failures).toEqual([]);
-    expect(latency.worstWaitMs).toBeLessThan(2000);
-  }, 120_000);
 });

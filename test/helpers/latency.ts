@@ -11,6 +11,8 @@ export interface Latency {
   readonly samples: number;
   /** The longest a probe waited, from the moment it was due to be sent to its answer. */
   readonly worstWaitMs: number;
+  /** The 95th percentile of the probes' waits. */
+  readonly p95WaitMs: number;
   /** What each failed probe said (a status other than the one wanted, a network error). */
   readonly failures: readonly string[];
   /** The event loop's longest delay (perf_hooks.monitorEventLoopDelay) while the work ran. */
@@ -64,9 +66,11 @@ export async function duringWork<T>(work: () => Promise<T>, probe: () => Promise
     clearTimeout(timer);
     histogram.disable();
     await Promise.all(probes);
+    const sorted = [...waits].sort((a, b) => a - b);
     return {
       samples: waits.length,
-      worstWaitMs: Math.round(Math.max(0, ...waits)),
+      worstWaitMs: Math.round(sorted.at(-1) ?? 0),
+      p95WaitMs: Math.round(sorted[Math.max(0, Math.ceil(sorted.length * 0.95) - 1)] ?? 0),
       failures,
       loopMaxMs: Math.round(histogram.max / 1e6),
       loopP99Ms: Math.round(histogram.percentile(99) / 1e6),
