@@ -1,0 +1,33 @@
+import type { JobSpec } from '../jobs/enqueue.js';
+import { DELIVERY_PRIORITY, deliveryQueueName } from './delivery/index.js';
+
+export const DELIVER_WEBHOOK_TASK = 'deliver_webhook';
+
+/** graphile-worker retries only crashes (a killed worker); delivery retries are jobs of their own. */
+const DELIVERY_JOB_ATTEMPTS = 5;
+
+export interface DeliverWebhookPayload {
+  readonly orgId: number;
+  readonly eventId: number;
+  readonly webhookId: number;
+  /** Which of SPEC.md's 4 attempts this job makes; 1 when absent (jobs enqueued before retries were jobs). */
+  readonly attempt?: number;
+}
+
+/**
+ * The job of one attempt to deliver an event to a webhook, in its org's delivery lane behind the
+ * rest of the work (delivery/schedule.ts). The job key is the (event, webhook, attempt): enqueueing
+ * the same attempt again, from a repeated write or a re-run job, leaves one job.
+ */
+export function deliveryJob(delivery: Required<DeliverWebhookPayload>, runAt?: Date): JobSpec {
+  const { orgId, eventId, webhookId, attempt } = delivery;
+  return {
+    task: DELIVER_WEBHOOK_TASK,
+    payload: { orgId, eventId, webhookId, attempt },
+    maxAttempts: DELIVERY_JOB_ATTEMPTS,
+    jobKey: `webhook:${orgId}:${eventId}:${webhookId}${attempt === 1 ? '' : `:${attempt}`}`,
+    queueName: deliveryQueueName(`webhook:${orgId}`, eventId),
+    priority: DELIVERY_PRIORITY,
+    ...(runAt && { runAt }),
+  };
+}
