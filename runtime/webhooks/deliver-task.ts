@@ -22,6 +22,9 @@ export interface DeliverWebhookDependencies {
   readonly log: Logger;
 }
 
+/** A job's payload, with the attempt number jobs enqueued before retries were jobs lack. */
+type Attempt = Required<DeliverWebhookPayload>;
+
 interface Loaded {
   url: string;
   secret: string | null;
@@ -91,8 +94,6 @@ function disabledState(outcome: DeliveryOutcome, webhook: DisabledState, now: Da
     disabledUntil: new Date(now.getTime() + period).toISOString(),
   };
 }
-
-type Attempt = Required<DeliverWebhookPayload>;
 
 /** The attempt log's row for this attempt: its response or network error, or the host check's refusal. */
 function attemptRow(outcome: DeliveryOutcome, number: number): { status: number | null; error: string | null; latencyMs: number } {
