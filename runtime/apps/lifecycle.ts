@@ -25,15 +25,8 @@ import type { Task } from 'graphile-worker';
 import type { Logger } from 'pino';
 import type postgres from 'postgres';
 import { enqueueJobs, runAtAfter, type JobSpec } from '../jobs/enqueue.js';
-import {
-  attemptDelivery,
-  DELIVERY_PRIORITY,
-  deliveryQueueName,
-  nextAttempt,
-  RETRY_DELAY_MS,
-  type DeliveryOptions,
-  type DeliveryOutcome,
-} from '../webhooks/delivery/index.js';
+import { shareFlag } from '../jobs/fair-share.js';
+import { attemptDelivery, DELIVERY_PRIORITY, nextAttempt, RETRY_DELAY_MS, type DeliveryOptions, type DeliveryOutcome } from '../webhooks/delivery/index.js';
 
 export type LifecycleEventType = 'app.installed' | 'app.uninstalled' | 'org.deleted';
 
@@ -61,8 +54,8 @@ export interface LifecycleJobPayload {
 }
 
 /**
- * The job of one attempt, behind the rest of the work and in its app's delivery lanes, like
- * resource webhooks' (webhooks/delivery/schedule.ts). The first attempt's key is the install's
+ * The job of one attempt, behind the rest of the work and within its app's share of a worker,
+ * like resource webhooks' (webhooks/delivery/schedule.ts). The first attempt's key is the install's
  * event, so a repeated enqueue of it is one job; a retry's is the event's and attempt's.
  */
 function lifecycleJob(payload: Required<LifecycleJobPayload>, key: string, runAt?: Date): JobSpec {
@@ -71,9 +64,8 @@ function lifecycleJob(payload: Required<LifecycleJobPayload>, key: string, runAt
     payload: { ...payload },
     maxAttempts: LIFECYCLE_JOB_ATTEMPTS,
     jobKey: key,
-    // The event id is a random UUID: its first 8 hex digits spread events over the lanes.
-    queueName: deliveryQueueName(`${LIFECYCLE_TASK}:${payload.appId}`, parseInt(payload.eventId.slice(0, 8), 16)),
     priority: DELIVERY_PRIORITY,
+    flags: [shareFlag(`${LIFECYCLE_TASK}:${payload.appId}`)],
     ...(runAt && { runAt }),
   };
 }

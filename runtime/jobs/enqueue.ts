@@ -28,6 +28,8 @@ export interface JobSpec extends JobOptions {
   readonly queueName?: string;
   /** graphile-worker runs due jobs with a lower number first; 0 when unset. */
   readonly priority?: number;
+  /** graphile-worker's job flags, which a worker may skip: fair-share.ts's share flags. */
+  readonly flags?: readonly string[];
 }
 
 /**
@@ -45,6 +47,7 @@ export async function enqueueJobs(tx: Transaction, jobs: readonly JobSpec[]): Pr
     ...(j.runAt !== undefined && { runAt: j.runAt.toISOString() }),
     ...(j.queueName !== undefined && { queueName: j.queueName }),
     ...(j.priority !== undefined && { priority: j.priority }),
+    ...(j.flags !== undefined && { flags: j.flags }),
   }));
   await tx.unsafe('select cadence_system.enqueue_jobs($1::jsonb)', [specs] as never[], { prepare: true });
 }

@@ -23,6 +23,7 @@ import { standardRecordWriter } from '../resources/record-writer.js';
 import { orgScopedTransaction } from '../tenancy/index.js';
 import { deliverWebhookTask } from '../webhooks/deliver-task.js';
 import { parseAllowedHosts, systemResolver, trustedContext, type DeliveryOptions } from '../webhooks/delivery/index.js';
+import { fairShare } from './fair-share.js';
 import { DEFAULT_LIVENESS, startLiveness, type LivenessOptions } from './liveness.js';
 
 /**
@@ -209,6 +210,8 @@ export async function startWorker(options: {
   const events: WorkerEvents = new EventEmitter();
   const poolIds: string[] = [];
   events.on('pool:create', ({ workerPool }) => poolIds.push(workerPool.id));
+  // No one org's deliveries hold every slot (webhooks/delivery/schedule.ts).
+  const share = fairShare(options.concurrency, events);
   const runner = await run({
     connectionString: options.databaseUrl,
     concurrency: options.concurrency,
@@ -222,6 +225,7 @@ export async function startWorker(options: {
       mail,
     }),
     crontab: CRONTAB,
+    forbiddenFlags: share.forbiddenFlags,
     noHandleSignals: true,
     logger: workerLogger(log),
     events,

@@ -1,5 +1,6 @@
 import type { JobSpec } from '../jobs/enqueue.js';
-import { DELIVERY_PRIORITY, deliveryQueueName } from './delivery/index.js';
+import { shareFlag } from '../jobs/fair-share.js';
+import { DELIVERY_PRIORITY } from './delivery/index.js';
 
 export const DELIVER_WEBHOOK_TASK = 'deliver_webhook';
 
@@ -15,8 +16,8 @@ export interface DeliverWebhookPayload {
 }
 
 /**
- * The job of one attempt to deliver an event to a webhook, in its org's delivery lane behind the
- * rest of the work (delivery/schedule.ts). The job key is the (event, webhook, attempt): enqueueing
+ * The job of one attempt to deliver an event to a webhook, behind the rest of the work and within
+ * its org's share of a worker (delivery/schedule.ts). The job key is the (event, webhook, attempt): enqueueing
  * the same attempt again, from a repeated write or a re-run job, leaves one job.
  */
 export function deliveryJob(delivery: Required<DeliverWebhookPayload>, runAt?: Date): JobSpec {
@@ -26,8 +27,8 @@ export function deliveryJob(delivery: Required<DeliverWebhookPayload>, runAt?: D
     payload: { orgId, eventId, webhookId, attempt },
     maxAttempts: DELIVERY_JOB_ATTEMPTS,
     jobKey: `webhook:${orgId}:${eventId}:${webhookId}${attempt === 1 ? '' : `:${attempt}`}`,
-    queueName: deliveryQueueName(`webhook:${orgId}`, eventId),
     priority: DELIVERY_PRIORITY,
+    flags: [shareFlag(`webhook:${orgId}`)],
     ...(runAt && { runAt }),
   };
 }

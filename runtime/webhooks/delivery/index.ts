@@ -14,4 +14,4 @@ export {
   type DeliveryOutcome,
   type WebhookDelivery,
 } from './deliver.js';
-export { DELIVERY_LANES, DELIVERY_PRIORITY, deliveryQueueName } from './schedule.js';
+export { DELIVERY_PRIORITY } from './schedule.js';

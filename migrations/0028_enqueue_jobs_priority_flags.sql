@@ -1,6 +1,8 @@
--- enqueue_jobs (0014, 0020) passes a job's priority on as well: graphile-worker runs due jobs of
--- a lower priority number first. Webhook deliveries are enqueued behind the rest of the work, so
--- that a backlog of them (a dead receiver) never keeps sequence steps, sends or bulk chunks waiting.
+-- enqueue_jobs (0014, 0020) passes a job's priority and flags on as well. graphile-worker runs due
+-- jobs of a lower priority number first: webhook deliveries are enqueued behind the rest of the
+-- work, so that a backlog of them (a dead receiver) never keeps sequence steps, sends or bulk
+-- chunks waiting. A worker skips jobs with the flags it forbids: an org's deliveries carry the
+-- org's share flag, which a worker forbids while they hold all but one of its slots.
 CREATE OR REPLACE FUNCTION cadence_system.enqueue_jobs(jobs jsonb)
 RETURNS void
 LANGUAGE plpgsql
@@ -18,7 +20,7 @@ BEGIN
         (j->>'maxAttempts')::int,
         j->>'jobKey',
         (j->>'priority')::int,
-        NULL
+        CASE WHEN j ? 'flags' THEN ARRAY(SELECT jsonb_array_elements_text(j->'flags')) END
       )::graphile_worker.job_spec
       FROM jsonb_array_elements(jobs) WITH ORDINALITY AS e(j, ord)
       ORDER BY ord
