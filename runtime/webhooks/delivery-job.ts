@@ -2,7 +2,7 @@ import type { JobSpec } from '../jobs/enqueue.js';
 import { shareFlag } from '../jobs/fair-share.js';
 import { DELIVERY_PRIORITY } from './delivery/index.js';
 
-export const DELIVER_WEBHOOK_TASK = 'deliver_webhook';
+const DELIVER_WEBHOOK_TASK = 'deliver_webhook';
 
 /** graphile-worker retries only crashes (a killed worker); delivery retries are jobs of their own. */
 const DELIVERY_JOB_ATTEMPTS = 5;
