@@ -35,6 +35,7 @@ import { deliverWebhookTask } from './webhooks/deliver-task.js';
 import { PURGE_WEBHOOK_ATTEMPTS_TASK, purgeWebhookAttemptsTask, WEBHOOK_CRONTAB } from './webhooks/purge-task.js';
 import { parseAllowedHosts, systemResolver, trustedContext, type DeliveryOptions } from './webhooks/delivery/index.js';
 import { DEFAULT_LIVENESS, startLiveness, type LivenessOptions } from './jobs/liveness.js';
+import { fairShare } from './jobs/fair-share.js';
 
 /**
  * Background work runs on graphile-worker: jobs live in PostgreSQL, are enqueued in the same
@@ -209,6 +210,8 @@ export async function startWorker(
   const events: WorkerEvents = new EventEmitter();
   const poolIds: string[] = [];
   events.on('pool:create', ({ workerPool }) => poolIds.push(workerPool.id));
+  // No one org's deliveries hold every slot (webhooks/delivery/schedule.ts).
+  const share = fairShare(options.concurrency, events);
   const runner = await run({
     connectionString: options.databaseUrl,
     concurrency: options.concurrency,
@@ -222,6 +225,7 @@ export async function startWorker(
       mail,
     }),
     crontab: CRONTAB,
+    forbiddenFlags: share.forbiddenFlags,
     noHandleSignals: true,
     logger: workerLogger(log),
     events,

@@ -24,8 +24,9 @@ import { randomUUID } from 'node:crypto';
 import type { Task } from 'graphile-worker';
 import type { Logger } from 'pino';
 import type postgres from 'postgres';
-import { enqueueJob } from '../jobs/enqueue.js';
-import { deliverWithRetries, type DeliveryOptions, type DeliveryOutcome } from '../webhooks/delivery/index.js';
+import { enqueueJobs, runAtAfter, type JobSpec } from '../jobs/enqueue.js';
+import { shareFlag } from '../jobs/fair-share.js';
+import { attemptDelivery, DELIVERY_PRIORITY, nextAttempt, RETRY_DELAY_MS, type DeliveryOptions, type DeliveryOutcome } from '../webhooks/delivery/index.js';
 
 export type LifecycleEventType = 'app.installed' | 'app.uninstalled' | 'org.deleted';
 
@@ -48,6 +49,25 @@ export interface LifecycleJobPayload {
   readonly type: LifecycleEventType;
   /** The exact bytes to send and sign, fixed when the event happened. */
   readonly body: string;
+  /** Which of the 4 attempts this job makes; 1 when absent (jobs enqueued before retries were jobs). */
+  readonly attempt?: number;
+}
+
+/**
+ * The job of one attempt, behind the rest of the work and within its app's share of a worker,
+ * like resource webhooks' (webhooks/delivery/schedule.ts). The first attempt's key is the install's
+ * event, so a repeated enqueue of it is one job; a retry's is the event's and attempt's.
+ */
+function lifecycleJob(payload: Required<LifecycleJobPayload>, key: string, runAt?: Date): JobSpec {
+  return {
+    task: LIFECYCLE_TASK,
+    payload: { ...payload },
+    maxAttempts: LIFECYCLE_JOB_ATTEMPTS,
+    jobKey: key,
+    priority: DELIVERY_PRIORITY,
+    flags: [shareFlag(`${LIFECYCLE_TASK}:${payload.appId}`)],
+    ...(runAt && { runAt }),
+  };
 }
 
 export function lifecycleBody(eventId: string, event: LifecycleEvent): string {
@@ -68,8 +88,8 @@ export async function enqueueLifecycleEvent(tx: postgres.TransactionSql, event: 
   const [app] = await tx`select 1 from cadence_system.apps where guid = ${event.appId} and lifecycle_webhook_url is not null`;
   if (!app) return;
   const eventId = randomUUID();
-  const payload: LifecycleJobPayload = { appId: event.appId, eventId, type: event.type, body: lifecycleBody(eventId, event) };
-  await enqueueJob(tx, LIFECYCLE_TASK, { ...payload }, { maxAttempts: LIFECYCLE_JOB_ATTEMPTS, jobKey: `app_lifecycle:${event.installId}:${event.type}` });
+  const payload = { appId: event.appId, eventId, type: event.type, body: lifecycleBody(eventId, event), attempt: 1 };
+  await enqueueJobs(tx, [lifecycleJob(payload, `app_lifecycle:${event.installId}:${event.type}`)]);
 }
 
 /** `org.deleted` for every app installed in the org at deletion that has a lifecycle URL. */
@@ -91,26 +111,26 @@ export interface DeliverLifecycleDependencies {
   readonly log: Logger;
 }
 
-function outcomeFields(outcome: DeliveryOutcome): Record<string, unknown> {
-  const attempts = outcome.attempts.length;
-  if (outcome.kind === 'acknowledged') return { outcome: outcome.kind, status: outcome.status, attempts };
+function outcomeFields(outcome: DeliveryOutcome, attempt: number): Record<string, unknown> {
+  if (outcome.kind === 'acknowledged') return { outcome: outcome.kind, status: outcome.status, attempt };
   if (outcome.kind === 'network-failure') {
-    const last = outcome.attempts.at(-1);
-    return { outcome: outcome.kind, attempts, error: last?.kind === 'network-error' ? last.error : undefined };
+    const made = outcome.attempts[0];
+    return { outcome: outcome.kind, attempt, error: made?.kind === 'network-error' ? made.error : undefined };
   }
-  if (outcome.kind === 'private') return { outcome: outcome.kind, attempts, addresses: outcome.addresses };
-  return { outcome: outcome.kind, attempts, error: outcome.error };
+  if (outcome.kind === 'private') return { outcome: outcome.kind, attempt, addresses: outcome.addresses };
+  return { outcome: outcome.kind, attempt, error: outcome.error };
 }
 
 /**
- * The deliver_app_lifecycle job: one event to its app, through the same host check, TLS trust,
- * timeout and retries as resource webhooks. The outcome is logged, not thrown: graphile-worker
- * retries only a worker that died, so attempts are never multiplied. Unlike a resource webhook,
+ * The deliver_app_lifecycle job: one attempt to deliver an event to its app, through the same
+ * host check, TLS trust, timeout and retries as resource webhooks; a network failure schedules
+ * the next attempt as a job RETRY_DELAY_MS later. The outcome is logged, not thrown:
+ * graphile-worker retries only a worker that died, so attempts are never multiplied. Unlike a resource webhook,
  * an app's lifecycle URL is not disabled when its host check fails; the next event tries again.
  */
 export function deliverLifecycleTask(deps: DeliverLifecycleDependencies): Task {
   return async (payload) => {
-    const job = payload as LifecycleJobPayload;
+    const job: Required<LifecycleJobPayload> = { attempt: 1, ...(payload as LifecycleJobPayload) };
     const log = deps.log.child({ appId: job.appId, eventId: job.eventId, type: job.type });
     const [app] = await deps.sql<{ url: string | null; secret: string | null }[]>`
       select lifecycle_webhook_url as url, lifecycle_webhook_secret as secret from cadence_system.apps where guid = ${job.appId}`;
@@ -119,9 +139,15 @@ export function deliverLifecycleTask(deps: DeliverLifecycleDependencies): Task {
       log.warn('app lifecycle delivery skipped: the app has no https lifecycle URL');
       return;
     }
-    const outcome = await deliverWithRetries({ url, body: job.body, secret: app.secret, contentType: 'application/json', eventId: job.eventId }, deps.delivery);
-    const fields = outcomeFields(outcome);
+    const outcome = await attemptDelivery({ url, body: job.body, secret: app.secret, contentType: 'application/json', eventId: job.eventId }, deps.delivery, job.attempt);
+    const fields = outcomeFields(outcome, job.attempt);
     if (outcome.kind === 'acknowledged') log.info(fields, 'app lifecycle delivery');
     else log.warn(fields, 'app lifecycle delivery failed');
+    const next = nextAttempt(outcome, job.attempt);
+    if (next === undefined) return;
+    await deps.sql.begin(async (tx) => {
+      const retry = { ...job, attempt: next };
+      await enqueueJobs(tx, [lifecycleJob(retry, `app_lifecycle:${job.eventId}:${next}`, await runAtAfter(tx, RETRY_DELAY_MS))]);
+    });
   };
 }

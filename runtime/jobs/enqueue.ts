@@ -26,11 +26,15 @@ export interface JobSpec extends JobOptions {
   readonly payload: Record<string, unknown>;
   /** graphile-worker runs the jobs of one named queue one at a time, in order. */
   readonly queueName?: string;
+  /** graphile-worker runs due jobs with a lower number first; 0 when unset. */
+  readonly priority?: number;
+  /** graphile-worker's job flags, which a worker may skip: fair-share.ts's share flags. */
+  readonly flags?: readonly string[];
 }
 
 /**
  * Enqueues many jobs with one statement (graphile_worker.add_jobs through the SECURITY DEFINER
- * wrapper of migrations 0014 and 0020), in the caller's transaction. Set writes use it for their
+ * wrapper of migrations 0014, 0020 and 0028), in the caller's transaction. Set writes use it for their
  * webhook deliveries and follow-up jobs; an empty list costs nothing.
  */
 export async function enqueueJobs(tx: Transaction, jobs: readonly JobSpec[]): Promise<void> {
@@ -42,6 +46,18 @@ export async function enqueueJobs(tx: Transaction, jobs: readonly JobSpec[]): Pr
     ...(j.jobKey !== undefined && { jobKey: j.jobKey }),
     ...(j.runAt !== undefined && { runAt: j.runAt.toISOString() }),
     ...(j.queueName !== undefined && { queueName: j.queueName }),
+    ...(j.priority !== undefined && { priority: j.priority }),
+    ...(j.flags !== undefined && { flags: j.flags }),
   }));
   await tx.unsafe('select cadence_system.enqueue_jobs($1::jsonb)', [specs] as never[], { prepare: true });
+}
+
+/**
+ * A run_at `ms` from now by the database's clock, the one graphile-worker compares run_at with:
+ * a job's delay is real time even where a task's injected clock stands still or drifts.
+ */
+export async function runAtAfter(tx: Transaction, ms: number): Promise<Date> {
+  const [row] = await tx<{ at: Date }[]>`select clock_timestamp() + ${ms} * interval '1 millisecond' as at`;
+  if (!row) throw new Error('clock_timestamp() returned no row');
+  return row.at;
 }

@@ -1,11 +1,9 @@
 import type { EventSink } from '../engine/event-log.js';
 import { enqueueJobs, type JobSpec } from '../jobs/enqueue.js';
+import { deliveryJob } from './delivery-job.js';
 
 /** The actions a `*` resource subscription covers (SPEC.md's subscription table). */
 export const GENERIC_ACTIONS: ReadonlySet<string> = new Set(['created', 'updated', 'destroyed']);
-
-/** graphile-worker retries only crashes (a killed worker); delivery retries are the task's own. */
-const DELIVERY_JOB_ATTEMPTS = 5;
 
 /** Whether a webhook's resource/action subscription covers an event (`*` is a wildcard). */
 export function subscriptionMatches(subscription: { resource: string; action: string }, resourceType: string, action: string): boolean {
@@ -18,7 +16,8 @@ export function subscriptionMatches(subscription: { resource: string; action: st
  * The event sink of webhook deliveries: one delivery job per (event, matching active webhook),
  * enqueued in the events' own transaction, so a rolled-back write leaves neither event nor
  * delivery. The org's webhooks are read once per write and the jobs enqueued with one call;
- * the job key makes a repeated enqueue of the same (event, webhook) one job.
+ * the job key makes a repeated enqueue of the same (event, webhook) one job. Each job makes one
+ * attempt and schedules the next (deliver-task.ts).
  */
 export const webhookDeliveries: EventSink = async (tx, orgId, now, events) => {
   const types = [...new Set(events.map((e) => e.resourceType))];
@@ -34,12 +33,7 @@ export const webhookDeliveries: EventSink = async (tx, orgId, now, events) => {
   for (const event of events) {
     for (const webhook of webhooks) {
       if (!subscriptionMatches(webhook, event.resourceType, event.action)) continue;
-      jobs.push({
-        task: 'deliver_webhook',
-        payload: { orgId, eventId: event.id, webhookId: webhook.id },
-        maxAttempts: DELIVERY_JOB_ATTEMPTS,
-        jobKey: `webhook:${orgId}:${event.id}:${webhook.id}`,
-      });
+      jobs.push(deliveryJob({ orgId, eventId: event.id, webhookId: webhook.id, attempt: 1 }));
     }
   }
   await enqueueJobs(tx, jobs);

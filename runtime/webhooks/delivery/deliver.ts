@@ -1,6 +1,5 @@
 import { createHmac } from 'node:crypto';
 import type { SecureContext } from 'node:tls';
-import { setTimeout as sleepFor } from 'node:timers/promises';
 import { resolveDeliveryTarget, type HostResolver } from './resolve.js';
 import { RESPONSE_TIMEOUT_MS, sendWebhook, type SendOptions, type SendResult, type WebhookRequest } from './send.js';
 
@@ -25,8 +24,6 @@ export interface DeliveryOptions {
   readonly ca?: string | Buffer;
   /** `ca` built once into a TLS context (trustedContext); preferred when both are set. */
   readonly secureContext?: SecureContext;
-  /** Defaults to real time; tests wrap it to watch the spacing. */
-  readonly sleep?: (ms: number) => Promise<void>;
   /** Defaults to sendWebhook; tests wrap it to keep connections off the outside world. */
   readonly send?: (request: WebhookRequest, options: SendOptions) => Promise<SendResult>;
 }
@@ -36,8 +33,9 @@ export type DeliveryAttempt =
   | { readonly number: number; readonly kind: 'network-error'; readonly error: string; readonly latencyMs: number };
 
 /**
- * How a delivery ended, with every attempt made. 'private' and 'unresolvable' are the host
- * check refusing before an attempt; the caller disables the webhook for an hour or a minute.
+ * How one attempt of a delivery ended, with the attempt made (none when the host check refused).
+ * 'private' and 'unresolvable' are the host check refusing before an attempt; the caller
+ * disables the webhook for an hour or a minute.
  */
 export type DeliveryOutcome =
   | { readonly kind: 'acknowledged'; readonly status: number; readonly attempts: DeliveryAttempt[] }
@@ -63,31 +61,30 @@ export function deliveryHeaders(delivery: WebhookDelivery): Record<string, strin
 }
 
 /**
- * Sends one delivery. Any HTTP status ends it; only failing to get a status is retried. The
- * host is checked again before each attempt, and each attempt connects to the address that
- * check approved.
+ * Makes attempt `number` of a delivery: the host check, then one POST to the address it
+ * approved. Any HTTP status ends the delivery; only failing to get a status is retried, by the
+ * caller scheduling the next attempt (nextAttempt) rather than waiting here, so that a retry
+ * waits without holding a worker's slot.
  */
-export async function deliverWithRetries(delivery: WebhookDelivery, options: DeliveryOptions): Promise<DeliveryOutcome> {
+export async function attemptDelivery(delivery: WebhookDelivery, options: DeliveryOptions, number: number): Promise<DeliveryOutcome> {
   // Refused before any DNS lookup; the resource layer already refuses such URLs.
   if (delivery.url.protocol !== 'https:') {
     throw new TypeError(`webhooks are delivered over HTTPS only, not to ${delivery.url.protocol}`);
   }
-  const sleep = options.sleep ?? ((ms: number) => sleepFor(ms));
+  const target = await resolveDeliveryTarget(delivery.url, options);
+  if (target.kind === 'private') return { kind: 'private', addresses: target.addresses, attempts: [] };
+  if (target.kind === 'unresolvable') return { kind: 'unresolvable', error: target.error, attempts: [] };
   const send = options.send ?? sendWebhook;
-  const headers = deliveryHeaders(delivery);
-  const attempts: DeliveryAttempt[] = [];
-  for (let number = 1; number <= DELIVERY_ATTEMPTS; number++) {
-    if (number > 1) await sleep(RETRY_DELAY_MS);
-    const target = await resolveDeliveryTarget(delivery.url, options);
-    if (target.kind === 'private') return { kind: 'private', addresses: target.addresses, attempts };
-    if (target.kind === 'unresolvable') return { kind: 'unresolvable', error: target.error, attempts };
-    const request = { url: delivery.url, address: target.address, family: target.family, body: delivery.body, headers };
-    const result = await send(request, {
-      timeoutMs: RESPONSE_TIMEOUT_MS,
-      ...(options.secureContext ? { secureContext: options.secureContext } : { ca: options.ca }),
-    });
-    attempts.push({ number, ...result });
-    if (result.kind === 'response') return { kind: 'acknowledged', status: result.status, attempts };
-  }
-  return { kind: 'network-failure', attempts };
+  const request = { url: delivery.url, address: target.address, family: target.family, body: delivery.body, headers: deliveryHeaders(delivery) };
+  const result = await send(request, {
+    timeoutMs: RESPONSE_TIMEOUT_MS,
+    ...(options.secureContext ? { secureContext: options.secureContext } : { ca: options.ca }),
+  });
+  const attempts = [{ number, ...result }];
+  return result.kind === 'response' ? { kind: 'acknowledged', status: result.status, attempts } : { kind: 'network-failure', attempts };
+}
+
+/** The attempt to schedule RETRY_DELAY_MS after attempt `number`, when SPEC.md's rule allows one. */
+export function nextAttempt(outcome: DeliveryOutcome, number: number): number | undefined {
+  return outcome.kind === 'network-failure' && number < DELIVERY_ATTEMPTS ? number + 1 : undefined;
 }

@@ -1,14 +1,16 @@
-// Outbound webhook delivery: the host check, one HTTPS POST, and the retry loop around both.
+// Outbound webhook delivery: the host check, one HTTPS POST, and which attempt comes next.
 export { DNS_ATTEMPTS, parseAllowedHosts, resolveDeliveryTarget, systemResolver, type DeliveryTarget, type HostResolver, type ResolveOptions } from './resolve.js';
 export { RESPONSE_TIMEOUT_MS, sendWebhook, trustedContext, type SendOptions, type SendResult, type WebhookRequest } from './send.js';
 export {
   DELIVERY_ATTEMPTS,
   RETRY_DELAY_MS,
-  deliverWithRetries,
+  attemptDelivery,
   deliveryHeaders,
+  nextAttempt,
   signBody,
   type DeliveryAttempt,
   type DeliveryOptions,
   type DeliveryOutcome,
   type WebhookDelivery,
 } from './deliver.js';
+export { DELIVERY_PRIORITY } from './schedule.js';

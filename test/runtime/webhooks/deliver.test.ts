@@ -5,7 +5,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { deliverWithRetries, signBody, type DeliveryOptions, type WebhookDelivery } from '../../../runtime/webhooks/delivery/deliver.js';
+import { attemptDelivery, nextAttempt, signBody, type DeliveryOptions, type WebhookDelivery } from '../../../runtime/webhooks/delivery/deliver.js';
 import type { HostResolver } from '../../../runtime/webhooks/delivery/resolve.js';
 import { sendWebhook, type SendResult, type WebhookRequest } from '../../../runtime/webhooks/delivery/send.js';
 import { makeCertificate, type TestCertificate } from './certificates.js';
@@ -39,7 +39,6 @@ interface Harness {
   resolverCalls: string[];
   /** Addresses sends were asked for, with when each began. */
   sends: Array<{ address: string; at: number }>;
-  sleeps: number[];
 }
 
 /**
@@ -50,7 +49,6 @@ interface Harness {
 function harness(answers: Array<string[] | Error>, allowed: string[] = ['hooks.example.test']): Harness {
   const resolverCalls: string[] = [];
   const sends: Harness['sends'] = [];
-  const sleeps: number[] = [];
   const resolver: HostResolver = async (host) => {
     resolverCalls.push(host);
     const answer = answers[Math.min(resolverCalls.length, answers.length) - 1];
@@ -62,12 +60,8 @@ function harness(answers: Array<string[] | Error>, allowed: string[] = ['hooks.e
     if (request.address !== '127.0.0.1') return { kind: 'network-error', error: 'ENETUNREACH', latencyMs: 0 };
     return sendWebhook(request, options);
   };
-  const sleep = async (ms: number) => {
-    sleeps.push(ms);
-    await sleepFor(ms);
-  };
-  const options = { resolver, allowedHosts: new Set(allowed), ca: certificate.cert, sleep, send };
-  return { options, resolverCalls, sends, sleeps };
+  const options = { resolver, allowedHosts: new Set(allowed), ca: certificate.cert, send };
+  return { options, resolverCalls, sends };
 }
 
 function deliveryTo(port: number, extra: Partial<WebhookDelivery> = {}): WebhookDelivery {
@@ -87,12 +81,12 @@ const respond =
     response.writeHead(status, headers).end();
   };
 
-describe('deliverWithRetries headers', () => {
+describe('attemptDelivery headers', () => {
   it('signs the exact bytes received with the secret', async () => {
     const target = await receiver(respond(200));
     const { options } = harness([['127.0.0.1']]);
     const delivery = deliveryTo(target.port);
-    const outcome = await deliverWithRetries(delivery, options);
+    const outcome = await attemptDelivery(delivery, options, 1);
 
     expect(outcome).toMatchObject({
       kind: 'acknowledged',
@@ -112,7 +106,7 @@ describe('deliverWithRetries headers', () => {
 
   it.each([[undefined], [null], ['']])('sends no signature when the secret is %j', async (secret) => {
     const target = await receiver(respond(200));
-    const outcome = await deliverWithRetries(deliveryTo(target.port, { secret }), harness([['127.0.0.1']]).options);
+    const outcome = await attemptDelivery(deliveryTo(target.port, { secret }), harness([['127.0.0.1']]).options, 1);
     expect(outcome.kind).toBe('acknowledged');
     expect(target.requests[0]?.headers).not.toHaveProperty('service-webhook-signature');
     expect(target.requests[0]?.headers['service-webhook-cleanup-token']).toBe('cleanup-token-123');
@@ -124,86 +118,56 @@ describe('deliverWithRetries headers', () => {
   });
 });
 
-describe('deliverWithRetries attempts', () => {
-  it.each([[500], [404], [429], [302]])('takes a %i as the answer after one attempt', async (status) => {
+describe('attemptDelivery attempts', () => {
+  it.each([[500], [404], [429], [302]])('takes a %i as the answer, with no attempt after it', async (status) => {
     const elsewhere = await sentinel();
     const target = await receiver(respond(status, { Location: `https://127.0.0.1:${elsewhere.port}/moved` }));
-    const { options, sleeps, resolverCalls } = harness([['127.0.0.1']]);
-    const outcome = await deliverWithRetries(deliveryTo(target.port), options);
+    const { options, resolverCalls } = harness([['127.0.0.1']]);
+    const outcome = await attemptDelivery(deliveryTo(target.port), options, 1);
     expect(outcome).toEqual({
       kind: 'acknowledged',
       status,
       attempts: [{ number: 1, kind: 'response', status, latencyMs: expect.any(Number) }],
     });
+    expect(nextAttempt(outcome, 1)).toBeUndefined();
     expect(target.requests).toHaveLength(1);
-    expect(sleeps).toEqual([]);
     expect(resolverCalls).toHaveLength(1);
     await sleepFor(200);
     expect(elsewhere.connections()).toBe(0);
   });
 
-  it('makes 4 attempts one second apart when the receiver resets the connection', async () => {
+  it('a reset connection is a network failure, followed by attempts 2 to 4', async () => {
     const target = await receiver((request) => request.socket.destroy());
-    const { options, sleeps, resolverCalls } = harness([['127.0.0.1']]);
-    const outcome = await deliverWithRetries(deliveryTo(target.port), options);
-    expect(outcome).toEqual({
-      kind: 'network-failure',
-      attempts: [1, 2, 3, 4].map((number) => ({
-        number,
-        kind: 'network-error',
-        error: 'ECONNRESET',
-        latencyMs: expect.any(Number),
+    const { options, resolverCalls } = harness([['127.0.0.1']]);
+    const outcomes = [];
+    for (const number of [1, 2, 3, 4]) outcomes.push(await attemptDelivery(deliveryTo(target.port), options, number));
+    expect(outcomes).toEqual(
+      [1, 2, 3, 4].map((number) => ({
+        kind: 'network-failure',
+        attempts: [{ number, kind: 'network-error', error: 'ECONNRESET', latencyMs: expect.any(Number) }],
       })),
-    });
+    );
+    expect(outcomes.map((outcome, index) => nextAttempt(outcome, index + 1))).toEqual([2, 3, 4, undefined]);
     expect(target.requests).toHaveLength(4);
-    const gaps = target.requests.slice(1).map((request, index) => request.at - (target.requests[index]?.at ?? 0));
-    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(900);
-    expect(sleeps).toEqual([1000, 1000, 1000]);
     // The host is checked before every attempt.
     expect(resolverCalls).toHaveLength(4);
   });
 
-  it('makes 4 attempts when the connection is refused', async () => {
-    const { options, sends } = harness([['127.0.0.1']]);
-    const outcome = await deliverWithRetries(deliveryTo(await freePort()), options);
-    expect(outcome.kind).toBe('network-failure');
-    expect(outcome.attempts.map((attempt) => [attempt.number, attempt.kind === 'network-error' && attempt.error])).toEqual([
-      [1, 'ECONNREFUSED'],
-      [2, 'ECONNREFUSED'],
-      [3, 'ECONNREFUSED'],
-      [4, 'ECONNREFUSED'],
-    ]);
-    const gaps = sends.slice(1).map((send, index) => send.at - (sends[index]?.at ?? 0));
-    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(900);
-  });
-
-  it('stops retrying once an attempt gets a response', async () => {
-    let calls = 0;
-    const target = await receiver((request, response) => {
-      calls++;
-      if (calls === 1) request.socket.destroy();
-      else response.writeHead(201).end();
-    });
-    const { options, sleeps } = harness([['127.0.0.1']]);
-    const outcome = await deliverWithRetries(deliveryTo(target.port), options);
-    expect(outcome).toMatchObject({
-      kind: 'acknowledged',
-      status: 201,
-      attempts: [
-        { number: 1, kind: 'network-error', error: 'ECONNRESET' },
-        { number: 2, kind: 'response', status: 201 },
-      ],
-    });
-    expect(sleeps).toEqual([1000]);
+  it('a refused connection is a network failure', async () => {
+    const { options } = harness([['127.0.0.1']]);
+    const outcome = await attemptDelivery(deliveryTo(await freePort()), options, 3);
+    expect(outcome).toEqual({ kind: 'network-failure', attempts: [{ number: 3, kind: 'network-error', error: 'ECONNREFUSED', latencyMs: expect.any(Number) }] });
+    expect(nextAttempt(outcome, 3)).toBe(4);
   });
 });
 
-describe('deliverWithRetries host check', () => {
+describe('attemptDelivery host check', () => {
   it('connects nowhere when the name resolves to a private address', async () => {
     const target = await receiver(respond(200));
     const { options, resolverCalls, sends } = harness([['127.0.0.1']], []);
-    const outcome = await deliverWithRetries(deliveryTo(target.port), options);
+    const outcome = await attemptDelivery(deliveryTo(target.port), options, 1);
     expect(outcome).toEqual({ kind: 'private', addresses: ['127.0.0.1'], attempts: [] });
+    expect(nextAttempt(outcome, 1)).toBeUndefined();
     expect(resolverCalls).toHaveLength(1);
     expect(sends).toEqual([]);
     expect(target.connections()).toBe(0);
@@ -212,7 +176,7 @@ describe('deliverWithRetries host check', () => {
   it('connects nowhere when a mixed answer includes a private address', async () => {
     const target = await receiver(respond(200));
     const { options, sends } = harness([['8.8.8.8', '127.0.0.1']], []);
-    const outcome = await deliverWithRetries(deliveryTo(target.port), options);
+    const outcome = await attemptDelivery(deliveryTo(target.port), options, 1);
     expect(outcome).toEqual({ kind: 'private', addresses: ['8.8.8.8', '127.0.0.1'], attempts: [] });
     expect(sends).toEqual([]);
     expect(target.connections()).toBe(0);
@@ -222,12 +186,10 @@ describe('deliverWithRetries host check', () => {
     const loopback = await sentinel();
     // Public for the first check, loopback (where the sentinel listens) from then on.
     const { options, resolverCalls, sends } = harness([['8.8.8.8'], ['127.0.0.1']], []);
-    const outcome = await deliverWithRetries(deliveryTo(loopback.port), options);
-    expect(outcome).toEqual({
-      kind: 'private',
-      addresses: ['127.0.0.1'],
-      attempts: [{ number: 1, kind: 'network-error', error: 'ENETUNREACH', latencyMs: 0 }],
-    });
+    const first = await attemptDelivery(deliveryTo(loopback.port), options, 1);
+    expect(first).toEqual({ kind: 'network-failure', attempts: [{ number: 1, kind: 'network-error', error: 'ENETUNREACH', latencyMs: 0 }] });
+    const second = await attemptDelivery(deliveryTo(loopback.port), options, 2);
+    expect(second).toEqual({ kind: 'private', addresses: ['127.0.0.1'], attempts: [] });
     expect(resolverCalls).toEqual(['hooks.example.test', 'hooks.example.test']);
     // The one attempt went to the address that was checked, and nothing reached loopback.
     expect(sends.map((send) => send.address)).toEqual(['8.8.8.8']);
@@ -238,26 +200,17 @@ describe('deliverWithRetries host check', () => {
     const loopback = await sentinel();
     const notFound = Object.assign(new Error('getaddrinfo ENOTFOUND hooks.example.test'), { code: 'ENOTFOUND' });
     const { options, resolverCalls, sends } = harness([notFound]);
-    const outcome = await deliverWithRetries(deliveryTo(loopback.port), options);
+    const outcome = await attemptDelivery(deliveryTo(loopback.port), options, 1);
     expect(outcome).toEqual({ kind: 'unresolvable', error: 'getaddrinfo ENOTFOUND hooks.example.test', attempts: [] });
+    expect(nextAttempt(outcome, 1)).toBeUndefined();
     expect(resolverCalls).toHaveLength(3);
     expect(sends).toEqual([]);
     expect(loopback.connections()).toBe(0);
   });
 
-  it('stops when the name stops resolving between attempts', async () => {
-    const target = await receiver((request) => request.socket.destroy());
-    const gone = new Error('getaddrinfo ENOTFOUND hooks.example.test');
-    const { options, resolverCalls } = harness([['127.0.0.1'], gone]);
-    const outcome = await deliverWithRetries(deliveryTo(target.port), options);
-    expect(outcome).toMatchObject({ kind: 'unresolvable', attempts: [{ number: 1, error: 'ECONNRESET' }] });
-    expect(resolverCalls).toHaveLength(4);
-    expect(target.requests).toHaveLength(1);
-  });
-
   it('refuses a URL that is not HTTPS before looking anything up', async () => {
     const { options, resolverCalls } = harness([['127.0.0.1']]);
-    await expect(deliverWithRetries({ ...deliveryTo(443), url: new URL('http://hooks.example.test/') }, options)).rejects.toThrow(/HTTPS only/);
+    await expect(attemptDelivery({ ...deliveryTo(443), url: new URL('http://hooks.example.test/') }, options, 1)).rejects.toThrow(/HTTPS only/);
     expect(resolverCalls).toEqual([]);
   });
 });
