@@ -5,11 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrg } from '../../../runtime/admin/index.js';
 import { TRACE_STEPS, type ErasureStep } from '../../../runtime/compliance/erasure/index.js';
 import { connectDatabase } from '../../../runtime/db/client.js';
-import { SERVICE_ACTOR } from '../../../runtime/engine/index.js';
 import { openCsv } from '../../../runtime/imports/csv-records.js';
 import { summarizeCsv } from '../../../runtime/imports/csv-summary.js';
-import { standardRecordWriter } from '../../../runtime/resources/record-writer.js';
-import { orgScopedTransaction } from '../../../runtime/tenancy/index.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.js';
 
 /**
@@ -145,13 +142,8 @@ async function snapshot(orgId: number): Promise<Record<string, string[]>> {
 }
 
 async function runSteps(orgId: number, email: string, steps: readonly ErasureStep[] = TRACE_STEPS): Promise<void> {
-  const writer = standardRecordWriter(() => new Date());
   const log = pino({ level: 'silent' });
-  for (const step of steps) {
-    await orgScopedTransaction(sql, orgId, async (tx) => {
-      await step.run({ tx, subject: { orgId, email }, effects: writer.effects({ tx, orgId, actor: SERVICE_ACTOR }), log });
-    });
-  }
+  for (const step of steps) await step.run({ sql, subject: { orgId, email }, log });
 }
 
 describe('TRACE_STEPS', () => {
