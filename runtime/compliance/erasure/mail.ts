@@ -19,8 +19,8 @@ export const mailStep: ErasureStep = {
     const messages = await changeInSlices(sql, subject.orgId, {
       table: 'mail_messages',
       key: 'id',
-      change: `delete from mail_messages m using slice
-                where m.org_id = $1 and m.id = slice_key
+      change: (inSlice) => `delete from mail_messages m
+                where m.org_id = $1 and ${inSlice('m.id')}
                   and (${holds('m.envelope_from')} or ${holds('m.subject')} or ${holds('m.raw')}
                        or exists (select 1 from unnest(m.envelope_to) as t(address) where ${holds('t.address')})
                        or (m.mailing_id is not null and not exists (select 1 from mailings g where g.org_id = $1 and g.id = m.mailing_id)))
@@ -31,8 +31,8 @@ export const mailStep: ErasureStep = {
     const synced = await changeInSlices(sql, subject.orgId, {
       table: 'mail_sync_messages',
       key: 'message_key',
-      change: `delete from mail_sync_messages s using slice
-                where s.org_id = $1 and s.message_key = slice_key
+      change: (inSlice) => `delete from mail_sync_messages s
+                where s.org_id = $1 and ${inSlice('s.message_key')}
                   and not exists (select 1 from mailings g where g.org_id = $1 and g.id = s.mailing_id)
                 returning 1`,
       parameters: [],

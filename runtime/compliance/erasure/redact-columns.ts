@@ -31,14 +31,14 @@ function rewritten(column: string, json: boolean): { holds: string; set: string 
   return { holds, set: `${quoted(column)} = case when ${holds} then ${json ? `${replaced}::jsonb` : replaced} else ${quoted(column)} end` };
 }
 
-/** The change of one slice of `columns`' table (the CTE `slice`), with $1 the org id, $2 the pattern, $3 REDACTED and $4 the prefilter. */
-function redactionChange(columns: RedactedColumns): string {
+/** The change of one slice of `columns`' table, with $1 the org id, $2 the pattern, $3 REDACTED and $4 the prefilter. */
+function redactionChange(columns: RedactedColumns, inSlice: (keyColumn: string) => string): string {
   const parts = [...(columns.text ?? []).map((c) => rewritten(c, false)), ...(columns.json ?? []).map((c) => rewritten(c, true))];
   if (parts.length === 0) throw new TypeError(`no columns of ${columns.table} to redact`);
   const sets = parts.map((p) => p.set);
   if (columns.touch) sets.push(`${quoted(columns.touch)} = now()`);
-  return `update ${quoted(columns.table)} set ${sets.join(', ')} from slice
-           where org_id = $1 and id = slice_key and (${parts.map((p) => p.holds).join(' or ')}) returning 1`;
+  return `update ${quoted(columns.table)} set ${sets.join(', ')}
+           where org_id = $1 and ${inSlice('id')} and (${parts.map((p) => p.holds).join(' or ')}) returning 1`;
 }
 
 /** Redacts the org's rows of `columns`' table, slice by slice; returns how many rows held the address. */
@@ -46,7 +46,7 @@ export async function redactColumns(sql: postgres.Sql, orgId: number, pattern: A
   return changeInSlices(sql, orgId, {
     table: columns.table,
     key: 'id',
-    change: redactionChange(columns),
+    change: (inSlice) => redactionChange(columns, inSlice),
     parameters: [pattern.sql, REDACTED, pattern.prefilter],
     firstKey: 0,
   });

@@ -24,23 +24,30 @@ export interface KeysetSlice {
   /** The column after org_id in the table's primary key: slices follow that index. */
   readonly key: string;
   /**
-   * A data-modifying statement over `"table"` joined to the CTE `slice` (its one column
-   * `slice_key`), ending in `returning 1`; $1 is the org id.
+   * A data-modifying statement over the table, ending in `returning 1`, whose WHERE clause
+   * includes `inSlice(<the key column as the statement names it>)`; $1 is the org id.
    */
-  readonly change: string;
+  readonly change: (inSlice: (keyColumn: string) => string) => string;
   /** The change's parameters after the org id: $2, $3... */
   readonly parameters: readonly unknown[];
   /** Where keys start: below every key of the table (0 for ids, '' for texts). */
   readonly firstKey: number | string;
 }
 
-/** The statement of one slice; the key to start after and the slice size are its last two parameters. */
+/**
+ * The statement of one slice; the key to start after and the slice size are its last two
+ * parameters. The change gets the slice as a range of keys, not a join, so that it is planned
+ * as an index range scan of the primary key whatever the table's statistics say.
+ */
 export function keysetSliceStatement(slice: Pick<KeysetSlice, 'table' | 'key' | 'change' | 'parameters'>): string {
-  const after = slice.parameters.length + 2;
+  const after = `$${slice.parameters.length + 2}`;
+  const size = `$${slice.parameters.length + 3}`;
+  const inSlice = (column: string) => `(${column} > ${after} and ${column} <= (select last from slice))`;
   return `with slice as (
-      select "${slice.key}" as slice_key from "${slice.table}" where org_id = $1 and "${slice.key}" > $${after} order by "${slice.key}" limit $${after + 1}
-    ), changed as (${slice.change})
-    select count(*)::int as rows, max(slice_key) as last, (select count(*)::int from changed) as count from slice`;
+      select count(*)::int as rows, max(k) as last
+        from (select "${slice.key}" as k from "${slice.table}" where org_id = $1 and "${slice.key}" > ${after} order by "${slice.key}" limit ${size}) keys
+    ), changed as (${slice.change(inSlice)})
+    select rows, last, (select count(*)::int from changed) as count from slice`;
 }
 
 /** Runs the change over every row of the org's table, slice by slice; returns how many rows it changed. */
