@@ -18,7 +18,7 @@ export const importsStep: ErasureStep = {
     // One statement: the org's keys are short rows, one per keyed value, read by their index.
     const keys = await orgScopedTransaction(sql, subject.orgId, (tx) =>
       tx.unsafe(
-      `delete from import_keys k
+        `delete from import_keys k
         where k.org_id = $1 and k.key = $2
           and not exists (select 1 from prospects p where k.resource_type = 'prospect' and p.org_id = $1 and p.id = k.record_id)
           and not exists (select 1 from accounts a where k.resource_type = 'account' and a.org_id = $1 and a.id = k.record_id)`,

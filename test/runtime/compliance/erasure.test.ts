@@ -4,6 +4,7 @@ import type postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrg } from '../../../runtime/admin/index.js';
 import { TRACE_STEPS, type ErasureStep } from '../../../runtime/compliance/erasure/index.js';
+import { SLICE_ROWS } from '../../../runtime/compliance/erasure/slices.js';
 import { connectDatabase } from '../../../runtime/db/client.js';
 import { openCsv } from '../../../runtime/imports/csv-records.js';
 import { summarizeCsv } from '../../../runtime/imports/csv-summary.js';
@@ -258,5 +259,33 @@ describe('TRACE_STEPS', () => {
     );
     const left = await sql`select 1 from uploads where org_id = ${subject} and storage_key = ${storageKey}`;
     expect(left.count).toBe(0);
+  });
+});
+
+describe('steps over more rows than one slice', () => {
+  it('redact every row holding the address, at a slice boundary or not, and only those', async () => {
+    const orgId = (await createOrg(sql, { name: 'Sliced' })).orgId;
+    const otherOrg = (await createOrg(sql, { name: 'Sliced bystander' })).orgId;
+    const rows = 2 * SLICE_ROWS + 500;
+    // Rows 1, SLICE_ROWS, SLICE_ROWS + 1 and the last hold the address; the other org's rows, inserted in between, all do.
+    const holding = [1, SLICE_ROWS, SLICE_ROWS + 1, rows];
+    await sql`
+      insert into events (org_id, name, action, resource_type, resource_id, payload)
+      select o.org, 'prospect_updated', 'updated', 'prospect', g,
+             jsonb_build_object('data', jsonb_build_object('email', case when g = any(${holding}) or o.org = ${otherOrg} then ${STORED} else 'n' || g || '@example.com' end))
+        from generate_series(1, ${rows}) g, unnest(${[orgId, otherOrg]}::bigint[]) as o(org)
+       order by g, o.org`;
+    await runSteps(
+      orgId,
+      ADDRESS,
+      TRACE_STEPS.filter((s) => s.kind === 'events'),
+    );
+    const redacted = await sql<{ resourceId: number }[]>`
+      select resource_id as "resourceId" from events where org_id = ${orgId} and payload->'data'->>'email' = '[redacted]' order by resource_id`;
+    expect(redacted.map((r) => r.resourceId)).toEqual(holding);
+    const [kept] = await sql<{ n: number }[]>`select count(*)::int as n from events where org_id = ${orgId} and payload->'data'->>'email' like 'n%@example.com'`;
+    expect(kept!.n).toBe(rows - holding.length);
+    const [untouched] = await sql<{ n: number }[]>`select count(*)::int as n from events where org_id = ${otherOrg} and payload->'data'->>'email' = ${STORED}`;
+    expect(untouched!.n).toBe(rows);
   });
 });
