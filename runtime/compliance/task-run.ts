@@ -6,7 +6,7 @@ import { enqueueTaskRuns, nextAttemptAt, type RunTaskPayload } from './jobs.js';
 import type { ComplianceJobDependencies } from './plan.js';
 import { deleteProspectAndRecords } from './prospect-deletion.js';
 import { forgetAddress, lockRequest } from './request-rows.js';
-import { lockTask, PROSPECT_KIND, PROSPECT_PHASE, recordFailure, remainingTasks, setTaskState, TRACE_PHASE, type TaskRow } from './task-rows.js';
+import { hasUnfinishedTask, lockTask, PROSPECT_KIND, PROSPECT_PHASE, recordFailure, remainingTasks, setTaskState, TRACE_PHASE, type TaskRow } from './task-rows.js';
 
 /** Where a test makes a run fail (fault injection): called once the task is running, before the work. */
 export type ComplianceFaults = (run: { readonly taskId: number; readonly kind: string; readonly attempt: number }) => void | Promise<void>;
@@ -86,6 +86,7 @@ async function requestAddress(tx: Transaction, orgId: number, requestId: number)
 async function moveRequestOn(deps: RunTaskDependencies, tx: Transaction, orgId: number, requestId: number): Promise<void> {
   const request = await lockRequest(tx, orgId, requestId);
   if (!request || request.state !== 'running') return;
+  if (await hasUnfinishedTask(tx, orgId, requestId, PROSPECT_PHASE)) return;
   const phases = await remainingTasks(tx, orgId, requestId);
   const prospects = phases.find((p) => p.phase === PROSPECT_PHASE);
   const traces = phases.find((p) => p.phase === TRACE_PHASE);
