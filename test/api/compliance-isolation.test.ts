@@ -158,6 +158,8 @@ describe('a compliance request in a large org', () => {
       loopMaxMs: Math.round(loop.max / 1e6),
       loopP99Ms: Math.round(loop.percentile(99) / 1e6),
     });
+    // COMPLIANCE_TEST_REPORT=1 prints what was measured.
+    if (process.env.COMPLIANCE_TEST_REPORT) console.log(measured);
     expect(
       samples.filter((s) => s.status !== 200),
       measured,
