@@ -32,15 +32,14 @@ export interface RunTaskDependencies extends ComplianceJobDependencies {
 export function runTaskTask(deps: RunTaskDependencies): Task {
   return async (payload) => {
     const job = payload as RunTaskPayload;
-    const started = await orgScopedTransaction(deps.sql, job.orgId, async (tx) => {
-      const task = await lockTask(tx, job.orgId, job.taskId);
+    const task = await orgScopedTransaction(deps.sql, job.orgId, async (tx) => {
+      const row = await lockTask(tx, job.orgId, job.taskId);
       // Pending: its phase has not begun (a job from an earlier plan can only be stale).
-      if (!task || task.state === 'done' || task.state === 'pending') return undefined;
-      await setTaskState(tx, job.orgId, [task.id], 'running', deps.clock());
-      return task;
+      if (!row || row.state === 'done' || row.state === 'pending') return undefined;
+      await setTaskState(tx, job.orgId, [row.id], 'running', deps.clock());
+      return row;
     });
-    if (!started) return;
-    const task = started;
+    if (!task) return;
     let email = '';
     try {
       email = await orgScopedTransaction(deps.sql, job.orgId, (tx) => requestAddress(tx, job.orgId, task.requestId));
