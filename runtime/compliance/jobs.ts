@@ -16,10 +16,20 @@ export interface RunTaskPayload {
   readonly taskId: number;
 }
 
+/**
+ * The named queue of an org's compliance jobs: graphile-worker runs the jobs of one queue one at
+ * a time, so an org's requests, however many tasks they have (one per prospect with the
+ * address, which anyone with complianceRequests.write can make many of), take one of the
+ * worker's slots at most and never starve other orgs' jobs.
+ */
+export function complianceQueue(orgId: number): string {
+  return `compliance:${orgId}`;
+}
+
 /** The planning job, enqueued in the create's transaction; its key makes a second enqueue harmless. */
 export async function enqueuePlan(tx: Transaction, orgId: number, requestId: number): Promise<void> {
   const payload: PlanRequestPayload = { orgId, requestId };
-  await enqueueJobs(tx, [{ task: PLAN_REQUEST_TASK, payload: { ...payload }, jobKey: `${PLAN_REQUEST_TASK}:${orgId}:${requestId}` }]);
+  await enqueueJobs(tx, [{ task: PLAN_REQUEST_TASK, payload: { ...payload }, jobKey: `${PLAN_REQUEST_TASK}:${orgId}:${requestId}`, queueName: complianceQueue(orgId) }]);
 }
 
 /**
@@ -31,7 +41,7 @@ export async function enqueueTaskRuns(tx: Transaction, orgId: number, taskIds: r
     tx,
     taskIds.map((taskId) => {
       const payload: RunTaskPayload = { orgId, taskId };
-      return { task: RUN_TASK_TASK, payload: { ...payload }, jobKey: `${RUN_TASK_TASK}:${orgId}:${taskId}`, ...(runAt && { runAt }) };
+      return { task: RUN_TASK_TASK, payload: { ...payload }, jobKey: `${RUN_TASK_TASK}:${orgId}:${taskId}`, queueName: complianceQueue(orgId), ...(runAt && { runAt }) };
     }),
   );
 }

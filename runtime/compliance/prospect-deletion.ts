@@ -1,6 +1,13 @@
 import type { WriteEffects } from '../engine/index.js';
 import type { Transaction } from '../tenancy/index.js';
-import type { ErasureContext } from './erasure/step.js';
+import type { ErasureSubject } from './erasure/step.js';
+
+/** A prospect is deleted in one transaction of the task, through the writer's effects in it. */
+export interface ProspectDeletionContext {
+  readonly tx: Transaction;
+  readonly subject: ErasureSubject;
+  readonly effects: WriteEffects;
+}
 
 /**
  * The resources that hold a prospect's personal data, deleted with it through the writer (so
@@ -17,7 +24,7 @@ const CHUNK = 1000;
  * and the stored messages of its mailings. Run again (after a crash or a failure part-way, which
  * rolled back), it finds what is left and deletes that; a prospect already gone is done.
  */
-export async function deleteProspectAndRecords({ tx, subject, effects }: ErasureContext, prospectId: number): Promise<void> {
+export async function deleteProspectAndRecords({ tx, subject, effects }: ProspectDeletionContext, prospectId: number): Promise<void> {
   for (const type of TIED_TYPES) {
     const ids = (await effects.records.find(type, { prospect: [prospectId] })).map((row) => Number(row.id));
     if (type === 'mailing') await deleteStoredMessages(tx, subject.orgId, ids);

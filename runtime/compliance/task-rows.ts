@@ -94,6 +94,22 @@ export async function recordFailure(tx: Transaction, orgId: number, taskId: numb
   return row?.attempts ?? 0;
 }
 
+/**
+ * Whether a task of the request's phase is not done yet: one probe of the state index, that
+ * stops at the first such task. Each task that finishes asks it first, so a request with many
+ * prospect tasks does not count all of them after each one (a cost growing with their square).
+ */
+export async function hasUnfinishedTask(tx: Transaction, orgId: number, requestId: number, phase: number): Promise<boolean> {
+  const [row] = await tx.unsafe<{ unfinished: boolean }[]>(
+    `select exists (select 1 from compliance_request_tasks
+                     where org_id = $1 and state in ('pending', 'queued', 'running', 'temporary_failure')
+                       and compliance_request_id = $2 and phase = $3) as unfinished`,
+    [orgId, requestId, phase] as never[],
+    { prepare: true },
+  );
+  return row?.unfinished ?? false;
+}
+
 /** Per phase, a request's tasks: how many, which are pending, how many not done. What decides the next step. */
 export async function remainingTasks(
   tx: Transaction,

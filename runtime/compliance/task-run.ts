@@ -1,14 +1,14 @@
 import type { Task } from 'graphile-worker';
 import { SERVICE_ACTOR } from '../engine/index.js';
 import { orgScopedTransaction, type Transaction } from '../tenancy/index.js';
-import { addressPattern, REDACTED, type ErasureContext } from './erasure/index.js';
+import { addressPattern, REDACTED, type ErasureStep } from './erasure/index.js';
 import { enqueueTaskRuns, nextAttemptAt, type RunTaskPayload } from './jobs.js';
 import type { ComplianceJobDependencies } from './plan.js';
 import { deleteProspectAndRecords } from './prospect-deletion.js';
 import { forgetAddress, lockRequest } from './request-rows.js';
-import { lockTask, PROSPECT_KIND, PROSPECT_PHASE, recordFailure, remainingTasks, setTaskState, TRACE_PHASE, type TaskRow } from './task-rows.js';
+import { hasUnfinishedTask, lockTask, PROSPECT_KIND, PROSPECT_PHASE, recordFailure, remainingTasks, setTaskState, TRACE_PHASE, type TaskRow } from './task-rows.js';
 
-/** Where a test makes a run fail (fault injection): called inside the run's transaction, before the work. */
+/** Where a test makes a run fail (fault injection): called once the task is running, before the work. */
 export type ComplianceFaults = (run: { readonly taskId: number; readonly kind: string; readonly attempt: number }) => void | Promise<void>;
 
 export interface RunTaskDependencies extends ComplianceJobDependencies {
@@ -17,49 +17,53 @@ export interface RunTaskDependencies extends ComplianceJobDependencies {
 
 /**
  * The job of one task. It marks the task `running` (committed, so clients see it), then does
- * the work, marks it `done` and moves the request on, all in one transaction: a crash or an
- * error rolls the work back whole. An error is recorded in a transaction of its own
- * (`temporary_failure`, the attempt counted, the error kept without the address) with the
- * next run enqueued at a backoff by the service's clock; the job itself succeeds, so
- * graphile-worker's attempt limit never ends the retries: `done` is the only way out.
+ * the work. A prospect task deletes the prospect and its records, marks the task `done` and
+ * moves the request on in one transaction: an error rolls the deletion back whole. A trace
+ * step works in short transactions of its own, a slice of rows each (erasure/slices.ts), so it
+ * never holds a core, locks or a connection for as long as the org is large; then a last
+ * transaction marks the task `done` and moves the request on. A step cut short by an error or
+ * a crash keeps the slices it committed, and its next run finds only what is left.
+ *
+ * An error is recorded in a transaction of its own (`temporary_failure`, the attempt counted,
+ * the error kept without the address) with the next run enqueued at a backoff by the
+ * service's clock; the job itself succeeds, so graphile-worker's attempt limit never ends the
+ * retries: `done` is the only way out.
  */
 export function runTaskTask(deps: RunTaskDependencies): Task {
   return async (payload) => {
     const job = payload as RunTaskPayload;
-    const started = await orgScopedTransaction(deps.sql, job.orgId, async (tx) => {
-      const task = await lockTask(tx, job.orgId, job.taskId);
+    const task = await orgScopedTransaction(deps.sql, job.orgId, async (tx) => {
+      const row = await lockTask(tx, job.orgId, job.taskId);
       // Pending: its phase has not begun (a job from an earlier plan can only be stale).
-      if (!task || task.state === 'done' || task.state === 'pending') return undefined;
-      await setTaskState(tx, job.orgId, [task.id], 'running', deps.clock());
-      return task;
+      if (!row || row.state === 'done' || row.state === 'pending') return undefined;
+      await setTaskState(tx, job.orgId, [row.id], 'running', deps.clock());
+      return row;
     });
-    if (!started) return;
+    if (!task) return;
     let email = '';
     try {
+      email = await orgScopedTransaction(deps.sql, job.orgId, (tx) => requestAddress(tx, job.orgId, task.requestId));
+      await deps.faults?.({ taskId: task.id, kind: task.kind, attempt: task.attempts + 1 });
+      const subject = { orgId: job.orgId, email };
+      if (task.kind !== PROSPECT_KIND) await traceStep(deps, task.kind).run({ sql: deps.sql, subject, log: deps.log });
       await orgScopedTransaction(deps.sql, job.orgId, async (tx) => {
-        const task = await lockTask(tx, job.orgId, job.taskId);
-        if (!task || task.state === 'done') return;
-        email = await requestAddress(tx, job.orgId, task.requestId);
-        await deps.faults?.({ taskId: task.id, kind: task.kind, attempt: task.attempts + 1 });
+        const locked = await lockTask(tx, job.orgId, job.taskId);
+        if (!locked || locked.state === 'done') return;
         const effects = deps.writer.effects({ tx, orgId: job.orgId, actor: SERVICE_ACTOR });
-        await runWork(deps, { tx, subject: { orgId: job.orgId, email }, effects, log: deps.log }, task);
-        await setTaskState(tx, job.orgId, [task.id], 'done', effects.now);
-        await moveRequestOn(deps, tx, job.orgId, task.requestId);
+        if (locked.kind === PROSPECT_KIND && locked.prospectId !== null) await deleteProspectAndRecords({ tx, subject, effects }, locked.prospectId);
+        await setTaskState(tx, job.orgId, [locked.id], 'done', effects.now);
+        await moveRequestOn(deps, tx, job.orgId, locked.requestId);
       });
     } catch (error) {
-      await recordTaskFailure(deps, job, started, withoutAddress(errorText(error), email));
+      await recordTaskFailure(deps, job, task, withoutAddress(errorText(error), email));
     }
   };
 }
 
-async function runWork(deps: RunTaskDependencies, context: ErasureContext, task: TaskRow): Promise<void> {
-  if (task.kind === PROSPECT_KIND) {
-    if (task.prospectId !== null) await deleteProspectAndRecords(context, task.prospectId);
-    return;
-  }
-  const step = deps.traceSteps.find((s) => s.kind === task.kind);
-  if (!step) throw new Error(`no erasure step of kind ${task.kind} is known to this worker`);
-  await step.run(context);
+function traceStep(deps: RunTaskDependencies, kind: string): ErasureStep {
+  const step = deps.traceSteps.find((s) => s.kind === kind);
+  if (!step) throw new Error(`no erasure step of kind ${kind} is known to this worker`);
+  return step;
 }
 
 async function requestAddress(tx: Transaction, orgId: number, requestId: number): Promise<string> {
@@ -81,6 +85,7 @@ async function requestAddress(tx: Transaction, orgId: number, requestId: number)
 async function moveRequestOn(deps: RunTaskDependencies, tx: Transaction, orgId: number, requestId: number): Promise<void> {
   const request = await lockRequest(tx, orgId, requestId);
   if (!request || request.state !== 'running') return;
+  if (await hasUnfinishedTask(tx, orgId, requestId, PROSPECT_PHASE)) return;
   const phases = await remainingTasks(tx, orgId, requestId);
   const prospects = phases.find((p) => p.phase === PROSPECT_PHASE);
   const traces = phases.find((p) => p.phase === TRACE_PHASE);

@@ -343,6 +343,10 @@ describe('a deletion request', () => {
     const address = `retry.${Date.now()}@example.test`;
     const org = await freshOrg(api, 'Compliance retries');
     const prospect = await create(org, 'prospects', 'prospect', { firstName: 'Retry', emails: [address] });
+    // The service's clock well ahead of the database's: a retry, due by the service's clock, can
+    // then only run when the test releases it, never on its own while the test is still looking
+    // for the failure before it (as it would once the file had run longer than the backoff).
+    clock.set(new Date(Date.now() + 10 * MINUTE));
     prospectRunsToFail = 3;
     const batch = await submit(org, address);
     const { id } = await until('the request to be planned', async () => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTLE_INTERVAL_MS } from '../../runtime/ratelimit/index.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { runCadence, startCadence, type RunningCadence } from '../helpers/cli.js';
+import { until } from '../helpers/wait.js';
 
 /**
  * Request rate limits shared by two real API processes (`cadence serve` children on 127.0.0.1,
@@ -74,7 +75,8 @@ describe('two API processes', () => {
   it("share a holder's count: B reads what A settled, refuses at the shared limit, and A then learns B's", async () => {
     const token = await newToken();
     for (let i = 1; i <= 25; i++) expect(await get(a, token)).toMatchObject({ status: 200, limit: '40', remaining: String(LIMIT - i) });
-    await sleep(SETTLED);
+    // B has not seen the holder: it reads the count once A has settled it, however long that takes.
+    await until("A's 25 to be settled", async () => ((await settledCount(api.org.orgId, token)) === 25 ? true : undefined));
     for (let i = 26; i <= LIMIT; i++) expect(await get(b, token)).toMatchObject({ status: 200, limit: '40', remaining: String(LIMIT - i) });
     expect(await get(b, token)).toMatchObject({ status: 429, limit: '40', remaining: '0' });
     await sleep(SETTLED);
@@ -93,10 +95,10 @@ describe('two API processes', () => {
       [a, []],
       [b, []],
     ]);
-    const until = performance.now() + 9000;
+    const deadline = performance.now() + 9000;
     let refused = 0;
     const client = async (base: string) => {
-      while (performance.now() < until) {
+      while (performance.now() < deadline) {
         const answer = await get(base, token);
         if (answer.status === 200) admitted.get(base)!.push(answer.at);
         else if (answer.status === 429) refused += 1;
@@ -117,8 +119,8 @@ describe('two API processes', () => {
     expect(refused).toBeGreaterThan(0);
     expect(total).toBeGreaterThanOrEqual(limit);
     expect(total).toBeLessThanOrEqual(limit + bound);
-    // Every admission reached PostgreSQL.
-    await sleep(SETTLED);
+    // Every admission reaches PostgreSQL (the next settles of both processes).
+    await until('every admission to be settled', async () => ((await settledCount(org.orgId, token)) >= total ? true : undefined));
     expect(await settledCount(org.orgId, token)).toBe(total);
   });
 

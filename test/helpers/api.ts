@@ -1,4 +1,5 @@
 import type { ServerType } from '@hono/node-server';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
 import type postgres from 'postgres';
@@ -74,10 +75,12 @@ export interface TestApiOptions {
   countTimeBudgetMs?: number;
   /** Request rate limits (RATE_LIMIT_PER_HOUR, and how often counts are settled); none by default. */
   rateLimit?: { perHour: number; settleIntervalMs?: number };
+  /** Serves the database of another test server, with an org of its own, instead of a new database (that server drops it). */
+  databaseOf?: TestApi;
 }
 
 export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
-  const database = await createTestDatabase();
+  const database = options.databaseOf ? { url: options.databaseOf.databaseUrl, drop: async () => {} } : await createTestDatabase();
   const sql = connectDatabase(database.url, { max: options.poolSize ?? 4, ...(options.onQuery && { onQuery: options.onQuery }) });
   // TEST_LOG_LEVEL=error shows what the server logs, e.g. the cause of a 500.
   const log = options.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
@@ -133,7 +136,10 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       return (await createToken(sql, { orgId, userId, scopes })).token;
     },
     async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      // Idle keep-alive connections would hold close() open until the client drops them.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      (server as Server).closeIdleConnections();
+      await closed;
       await rateLimiter?.stop();
       await sql.end({ timeout: 5 });
       await database.drop();

@@ -18,6 +18,13 @@ export interface AddressPattern {
   readonly sql: string;
   /** The same pattern for JavaScript, with the `giu` flags. */
   readonly js: RegExp;
+  /**
+   * LIKE patterns, one of which every text holding the address matches once `lower()`ed: a
+   * cheap test that spares the regular expression (ten times slower, for its look-arounds)
+   * the rows that cannot hold the address. `%` alone for an address that is not ASCII, whose
+   * case mappings `lower()` and `~*` need not agree on.
+   */
+  readonly prefilter: readonly string[];
 }
 
 // Characters of a local part before the address, or of a domain after it, that make it another address.
@@ -40,7 +47,23 @@ export function addressPattern(email: string): AddressPattern {
   if (!address.includes('@')) throw new TypeError(`an erasure needs an e-mail address, not ${JSON.stringify(email)}`);
   const forms = [...new Set([address, JSON.stringify(address).slice(1, -1)])].map(escapeRegExp);
   const body = forms.length === 1 ? forms[0]! : `(?:${forms.join('|')})`;
-  return { address, sql: `${SQL_BEFORE}${body}${SQL_AFTER}`, js: new RegExp(`${JS_BEFORE}${body}${JS_AFTER}`, 'giu') };
+  return { address, sql: `${SQL_BEFORE}${body}${SQL_AFTER}`, js: new RegExp(`${JS_BEFORE}${body}${JS_AFTER}`, 'giu'), prefilter: prefilterOf(address) };
+}
+
+/** The plain and JSON-escaped forms of an ASCII address as LIKE patterns (`\` escapes). */
+function prefilterOf(address: string): string[] {
+  // eslint-disable-next-line no-control-regex -- ASCII is exactly the range U+0000 to U+007F
+  if (!/^[\x00-\x7f]*$/.test(address)) return ['%'];
+  const literal = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
+  return [...new Set([address, JSON.stringify(address).slice(1, -1)])].map(literal);
+}
+
+/**
+ * The SQL test of whether `value` (a text expression) holds the address, with the pattern's
+ * `sql` and `prefilter` given as the parameters named.
+ */
+export function holdsAddressSql(value: string, patternParameter: string, prefilterParameter: string): string {
+  return `(lower(${value}) like any(${prefilterParameter}::text[]) and ${value} ~* ${patternParameter})`;
 }
 
 /** Whether `text` holds the address (the RegExp is global: its lastIndex is reset first). */

@@ -8,8 +8,8 @@ import type { ErasureStep } from './step.js';
  */
 export const auditLogsStep: ErasureStep = {
   kind: 'auditLogs',
-  async run({ tx, subject, log }) {
-    const count = await redactColumns(tx, subject.orgId, addressPattern(subject.email), {
+  async run({ sql, subject, log }) {
+    const count = await redactColumns(sql, subject.orgId, addressPattern(subject.email), {
       table: 'audit_logs',
       text: ['action', 'event_name', 'global_id', 'request_id', 'result'],
       json: ['additional_info', 'agent', 'changes'],

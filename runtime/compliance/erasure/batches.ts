@@ -11,15 +11,15 @@ import type { ErasureStep } from './step.js';
  */
 export const batchesStep: ErasureStep = {
   kind: 'batches',
-  async run({ tx, subject, log }) {
+  async run({ sql, subject, log }) {
     const pattern = addressPattern(subject.email);
-    const items = await redactColumns(tx, subject.orgId, pattern, {
+    const items = await redactColumns(sql, subject.orgId, pattern, {
       table: 'batch_items',
       text: ['data', 'info'],
       json: ['errors'],
       touch: 'updated_at',
     });
-    const batches = await redactColumns(tx, subject.orgId, pattern, {
+    const batches = await redactColumns(sql, subject.orgId, pattern, {
       table: 'batches',
       json: ['payload', 'external_start_payload', 'summary', 'actor'],
       touch: 'updated_at',

@@ -2,11 +2,13 @@ import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { MAX_RECORD_BYTES } from '../../imports/csv-summary.js';
 import { holdsAddress, REDACTED, type AddressPattern } from './address.js';
+import { inPieces } from './pieces.js';
 
 /**
  * Finding the records of an uploaded CSV file that hold the address, as byte ranges, and what
  * overwrites them. The file is parsed as runtime/imports/csv-records.ts reads it (same BOM,
- * quote and line-ending rules), streaming: memory holds a chunk and a record, not the file.
+ * quote and line-ending rules), streaming: memory holds a chunk and a record, not the file, and
+ * the parser and the pattern get 64 KiB at a time between turns of the event loop (pieces.ts).
  *
  * A record is overwritten in place by a placeholder of the same byte length, on one line, with
  * a number of fields the header does not have. Imports count such a row and report it as a
@@ -43,8 +45,7 @@ export async function findRecordsHolding(chunks: AsyncIterable<Uint8Array>, patt
   let window = Buffer.alloc(0);
   let windowStart = 0;
   async function* fed(): AsyncGenerator<Buffer> {
-    for await (const chunk of chunks) {
-      const bytes = Buffer.from(chunk);
+    for await (const bytes of inPieces(chunks)) {
       window = Buffer.concat([window, bytes]);
       yield bytes;
     }

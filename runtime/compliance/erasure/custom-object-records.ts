@@ -13,8 +13,8 @@ const STRING_FIELDS = Array.from({ length: 10 }, (_, i) => `s${String(i + 1).pad
  */
 export const customObjectRecordsStep: ErasureStep = {
   kind: 'customObjectRecords',
-  async run({ tx, subject, log }) {
-    const count = await redactColumns(tx, subject.orgId, addressPattern(subject.email), {
+  async run({ sql, subject, log }) {
+    const count = await redactColumns(sql, subject.orgId, addressPattern(subject.email), {
       table: 'custom_object_records',
       text: STRING_FIELDS,
       touch: 'updated_at',

@@ -11,8 +11,8 @@ import type { ErasureStep } from './step.js';
  */
 export const eventsStep: ErasureStep = {
   kind: 'events',
-  async run({ tx, subject, log }) {
-    const count = await redactColumns(tx, subject.orgId, addressPattern(subject.email), { table: 'events', text: ['body'], json: ['payload'] });
+  async run({ sql, subject, log }) {
+    const count = await redactColumns(sql, subject.orgId, addressPattern(subject.email), { table: 'events', text: ['body'], json: ['payload'] });
     log.info({ step: 'events', count }, 'events redacted');
   },
 };

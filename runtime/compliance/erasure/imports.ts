@@ -1,3 +1,4 @@
+import { orgScopedTransaction } from '../../tenancy/index.js';
 import { addressPattern } from './address.js';
 import { redactColumns } from './redact-columns.js';
 import type { ErasureStep } from './step.js';
@@ -12,16 +13,19 @@ import type { ErasureStep } from './step.js';
  */
 export const importsStep: ErasureStep = {
   kind: 'imports',
-  async run({ tx, subject, log }) {
+  async run({ sql, subject, log }) {
     const pattern = addressPattern(subject.email);
-    const keys = await tx.unsafe(
-      `delete from import_keys k
+    // One statement: the org's keys are short rows, one per keyed value, read by their index.
+    const keys = await orgScopedTransaction(sql, subject.orgId, (tx) =>
+      tx.unsafe(
+        `delete from import_keys k
         where k.org_id = $1 and k.key = $2
           and not exists (select 1 from prospects p where k.resource_type = 'prospect' and p.org_id = $1 and p.id = k.record_id)
           and not exists (select 1 from accounts a where k.resource_type = 'account' and a.org_id = $1 and a.id = k.record_id)`,
-      [subject.orgId, pattern.address],
+        [subject.orgId, pattern.address],
+      ),
     );
-    const imports = await redactColumns(tx, subject.orgId, pattern, { table: 'imports', text: ['error_reason'], touch: 'updated_at' });
+    const imports = await redactColumns(sql, subject.orgId, pattern, { table: 'imports', text: ['error_reason'], touch: 'updated_at' });
     log.info({ step: 'imports', keys: keys.count, imports }, 'imports redacted');
   },
 };

@@ -8,8 +8,8 @@ import type { ErasureStep } from './step.js';
  */
 export const kaiaRecordingsStep: ErasureStep = {
   kind: 'kaiaRecordings',
-  async run({ tx, subject, log }) {
-    const count = await redactColumns(tx, subject.orgId, addressPattern(subject.email), {
+  async run({ sql, subject, log }) {
+    const count = await redactColumns(sql, subject.orgId, addressPattern(subject.email), {
       table: 'kaia_recordings',
       text: ['title'],
       json: ['participants', 'host', 'topics'],

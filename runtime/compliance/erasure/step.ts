@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
-import type { WriteEffects } from '../../engine/index.js';
-import type { Transaction } from '../../tenancy/index.js';
+import type postgres from 'postgres';
 
 /** Whose personal data a compliance request erases: an e-mail address in one org. */
 export interface ErasureSubject {
@@ -9,19 +8,21 @@ export interface ErasureSubject {
   readonly email: string;
 }
 
-/** What a step runs with: the org's transaction (row-level security applies) and the writer's effects in it. */
+/**
+ * What a step runs with. Not a transaction: a step opens short org-scoped transactions of its
+ * own (row-level security applies), a slice of rows each (slices.ts), so that none of them
+ * grows with the size of the org.
+ */
 export interface ErasureContext {
-  readonly tx: Transaction;
+  readonly sql: postgres.Sql;
   readonly subject: ErasureSubject;
-  /** The one write path, for steps that delete resources (destroyed events and webhooks follow). */
-  readonly effects: WriteEffects;
   readonly log: Logger;
 }
 
 /**
  * One kind of personal data a deletion request removes, run as one compliance request task.
- * `run` is idempotent (a task may run again after a crash, or after it failed part-way and
- * was rolled back) and throws when it cannot finish; the task is then retried with backoff.
+ * `run` is idempotent (a task may run again after a crash, or after it failed part-way, with
+ * some slices committed) and throws when it cannot finish; the task is then retried with backoff.
  */
 export interface ErasureStep {
   /** The task's `kind`, stable: it is stored and shown to clients. */

@@ -2,9 +2,10 @@ import { createHash } from 'node:crypto';
 import { CsvError } from 'csv-parse';
 import type postgres from 'postgres';
 import { summarizeCsv } from '../../imports/csv-summary.js';
-import type { Transaction } from '../../tenancy/index.js';
+import { orgScopedTransaction, type Transaction } from '../../tenancy/index.js';
 import { addressPattern, holdsAddress, type AddressPattern } from './address.js';
 import { findRecordsHolding, placeholderRecord, type ByteRange } from './csv-redaction.js';
+import { inPieces } from './pieces.js';
 import type { ErasureStep } from './step.js';
 
 /**
@@ -19,23 +20,33 @@ import type { ErasureStep } from './step.js';
  */
 export const uploadsStep: ErasureStep = {
   kind: 'uploads',
-  async run({ tx, subject, log }) {
+  async run({ sql, subject, log }) {
     const pattern = addressPattern(subject.email);
-    const uploads = await tx<{ storageKey: string; summarized: boolean }[]>`
-      select storage_key as "storageKey", headers is not null as summarized from uploads
-       where org_id = ${subject.orgId} and state not in ('awaiting', 'receiving')
-       order by storage_key
-         for update`;
+    const uploads = await orgScopedTransaction(sql, subject.orgId, async (tx) => {
+      const rows = await tx<{ storageKey: string }[]>`select storage_key as "storageKey" from uploads where org_id = ${subject.orgId} order by storage_key`;
+      return rows.map((r) => r.storageKey);
+    });
     let rewritten = 0;
     let deleted = 0;
-    for (const upload of uploads) {
-      const outcome = await redactUpload(tx, subject.orgId, upload.storageKey, upload.summarized, pattern);
+    // One transaction per upload: its row is locked while its bytes are read and rewritten.
+    for (const storageKey of uploads) {
+      const outcome = await orgScopedTransaction(sql, subject.orgId, (tx) => redactLockedUpload(tx, subject.orgId, storageKey, pattern));
       if (outcome === 'rewritten') rewritten++;
       if (outcome === 'deleted') deleted++;
     }
     log.info({ step: 'uploads', rewritten, deleted }, 'uploads redacted');
   },
 };
+
+/** The upload, locked, unless it is gone or still being received since it was listed. */
+async function redactLockedUpload(tx: Transaction, orgId: number, storageKey: string, pattern: AddressPattern): Promise<'kept' | 'rewritten' | 'deleted'> {
+  const [upload] = await tx<{ summarized: boolean }[]>`
+    select headers is not null as summarized from uploads
+     where org_id = ${orgId} and storage_key = ${storageKey} and state not in ('awaiting', 'receiving')
+       for update`;
+  if (!upload) return 'kept';
+  return redactUpload(tx, orgId, storageKey, upload.summarized, pattern);
+}
 
 /** The upload's chunks in order, each read by its own statement in `tx`. */
 async function* storedChunks(tx: Transaction, orgId: number, storageKey: string): AsyncGenerator<Buffer> {
@@ -47,7 +58,7 @@ async function* storedChunks(tx: Transaction, orgId: number, storageKey: string)
   }
 }
 
-async function redactUpload(tx: Transaction, orgId: number, storageKey: string, summarized: boolean, pattern: AddressPattern) {
+async function redactUpload(tx: Transaction, orgId: number, storageKey: string, summarized: boolean, pattern: AddressPattern): Promise<'kept' | 'rewritten' | 'deleted'> {
   let found;
   try {
     found = await findRecordsHolding(storedChunks(tx, orgId, storageKey), pattern);
@@ -63,26 +74,30 @@ async function redactUpload(tx: Transaction, orgId: number, storageKey: string, 
   return 'rewritten';
 }
 
-/** Writes each range's placeholder into the chunks it falls in: one UPDATE per chunk touched. */
+/** Writes each range's placeholder into the chunks it falls in: one UPDATE per chunk touched. Ranges are in file order. */
 async function overwriteRanges(tx: Transaction, orgId: number, storageKey: string, ranges: readonly ByteRange[], headerCount: number) {
   let offset = 0;
-  for (let seq = 0; ; seq++) {
+  // The first range that does not end before the current chunk.
+  let next = 0;
+  for (let seq = 0; next < ranges.length; seq++) {
     const [row] = await tx<{ bytes: Buffer }[]>`
       select bytes from upload_chunks where org_id = ${orgId} and storage_key = ${storageKey} and seq = ${seq}`;
     if (!row) return;
     const chunkStart = offset;
     const chunkEnd = offset + row.bytes.length;
     offset = chunkEnd;
-    const touching = ranges.filter((r) => r.start < chunkEnd && r.end > chunkStart);
-    if (touching.length === 0) continue;
     const bytes = Buffer.from(row.bytes);
-    for (const range of touching) {
+    let touched = false;
+    for (let i = next; i < ranges.length && ranges[i]!.start < chunkEnd; i++) {
+      const range = ranges[i]!;
       const placeholder = placeholderRecord(range.end - range.start, headerCount);
       const from = Math.max(range.start, chunkStart);
       const to = Math.min(range.end, chunkEnd);
-      placeholder.copy(bytes, from - chunkStart, from - range.start, to - range.start);
+      if (from < to) placeholder.copy(bytes, from - chunkStart, from - range.start, to - range.start);
+      touched ||= from < to;
     }
-    await tx`update upload_chunks set bytes = ${bytes} where org_id = ${orgId} and storage_key = ${storageKey} and seq = ${seq}`;
+    while (next < ranges.length && ranges[next]!.end <= chunkEnd) next++;
+    if (touched) await tx`update upload_chunks set bytes = ${bytes} where org_id = ${orgId} and storage_key = ${storageKey} and seq = ${seq}`;
   }
 }
 
@@ -91,7 +106,7 @@ async function storeDigest(tx: Transaction, orgId: number, storageKey: string, s
   const hash = createHash('sha512');
   let size = 0;
   async function* hashed(): AsyncGenerator<Buffer> {
-    for await (const bytes of storedChunks(tx, orgId, storageKey)) {
+    for await (const bytes of inPieces(storedChunks(tx, orgId, storageKey))) {
       hash.update(bytes);
       size += bytes.length;
       yield bytes;
@@ -114,7 +129,7 @@ async function rawBytesHold(chunks: AsyncIterable<Buffer>, pattern: AddressPatte
   const decoder = new TextDecoder('utf-8');
   const overlap = pattern.address.length * 6;
   let tail = '';
-  for await (const bytes of chunks) {
+  for await (const bytes of inPieces(chunks)) {
     const text = tail + decoder.decode(bytes, { stream: true });
     if (holdsAddress(pattern, text)) return true;
     tail = text.slice(-overlap);

@@ -9,8 +9,8 @@ import type { ErasureStep } from './step.js';
  */
 export const webhookAttemptsStep: ErasureStep = {
   kind: 'webhookAttempts',
-  async run({ tx, subject, log }) {
-    const count = await redactColumns(tx, subject.orgId, addressPattern(subject.email), { table: 'webhook_attempts', text: ['error'] });
+  async run({ sql, subject, log }) {
+    const count = await redactColumns(sql, subject.orgId, addressPattern(subject.email), { table: 'webhook_attempts', text: ['error'] });
     log.info({ step: 'webhookAttempts', count }, 'webhook attempts redacted');
   },
 };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addressPattern } from '../../../runtime/compliance/erasure/address.js';
 import { findRecordsHolding, placeholderRecord } from '../../../runtime/compliance/erasure/csv-redaction.js';
+import { PIECE_BYTES } from '../../../runtime/compliance/erasure/pieces.js';
 import { openCsv } from '../../../runtime/imports/csv-records.js';
 
 /** The byte ranges of CSV records holding the address, and placeholders that import as malformed rows. */
@@ -35,5 +36,26 @@ describe('findRecordsHolding and placeholderRecord', () => {
     expect(rows.filter((r) => r !== 'malformed')).toEqual(kept);
     expect(rows.length).toBe((await rowsOf(text)).length);
     expect(after.replace(/^[^\n]*\n/, '').toLowerCase()).not.toContain('jane@x.com');
+  });
+});
+
+describe('findRecordsHolding over a large file', () => {
+  it('gives the event loop a turn every 64 KiB, however large the chunks it is given', async () => {
+    const rows = Array.from({ length: 40_000 }, (_, i) => `person${i}@x.org,First${i},${'n'.repeat(40)}`);
+    rows[30_000] = `jane@x.com,Jane,${'n'.repeat(40)}`;
+    const bytes = Buffer.from(`email,first,notes\n${rows.join('\n')}\n`);
+    // What else the process has to do: counted once per turn of the event loop.
+    let turns = 0;
+    let ticking = true;
+    const tick = () => {
+      turns++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const found = await findRecordsHolding(chunksOf(bytes, bytes.length), addressPattern('jane@x.com'));
+    ticking = false;
+    expect(found.ranges).toHaveLength(1);
+    // One chunk of 2.6 MB: had it been parsed in one stretch, the counter would not have moved.
+    expect(turns).toBeGreaterThanOrEqual(Math.floor(bytes.length / PIECE_BYTES) - 1);
   });
 });

@@ -4,12 +4,10 @@ import type postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrg } from '../../../runtime/admin/index.js';
 import { TRACE_STEPS, type ErasureStep } from '../../../runtime/compliance/erasure/index.js';
+import { SLICE_ROWS } from '../../../runtime/compliance/erasure/slices.js';
 import { connectDatabase } from '../../../runtime/db/client.js';
-import { SERVICE_ACTOR } from '../../../runtime/engine/index.js';
 import { openCsv } from '../../../runtime/imports/csv-records.js';
 import { summarizeCsv } from '../../../runtime/imports/csv-summary.js';
-import { standardRecordWriter } from '../../../runtime/resources/record-writer.js';
-import { orgScopedTransaction } from '../../../runtime/tenancy/index.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.js';
 
 /**
@@ -145,13 +143,8 @@ async function snapshot(orgId: number): Promise<Record<string, string[]>> {
 }
 
 async function runSteps(orgId: number, email: string, steps: readonly ErasureStep[] = TRACE_STEPS): Promise<void> {
-  const writer = standardRecordWriter(() => new Date());
   const log = pino({ level: 'silent' });
-  for (const step of steps) {
-    await orgScopedTransaction(sql, orgId, async (tx) => {
-      await step.run({ tx, subject: { orgId, email }, effects: writer.effects({ tx, orgId, actor: SERVICE_ACTOR }), log });
-    });
-  }
+  for (const step of steps) await step.run({ sql, subject: { orgId, email }, log });
 }
 
 describe('TRACE_STEPS', () => {
@@ -266,5 +259,33 @@ describe('TRACE_STEPS', () => {
     );
     const left = await sql`select 1 from uploads where org_id = ${subject} and storage_key = ${storageKey}`;
     expect(left.count).toBe(0);
+  });
+});
+
+describe('steps over more rows than one slice', () => {
+  it('redact every row holding the address, at a slice boundary or not, and only those', async () => {
+    const orgId = (await createOrg(sql, { name: 'Sliced' })).orgId;
+    const otherOrg = (await createOrg(sql, { name: 'Sliced bystander' })).orgId;
+    const rows = 2 * SLICE_ROWS + 500;
+    // Rows 1, SLICE_ROWS, SLICE_ROWS + 1 and the last hold the address; the other org's rows, inserted in between, all do.
+    const holding = [1, SLICE_ROWS, SLICE_ROWS + 1, rows];
+    await sql`
+      insert into events (org_id, name, action, resource_type, resource_id, payload)
+      select o.org, 'prospect_updated', 'updated', 'prospect', g,
+             jsonb_build_object('data', jsonb_build_object('email', case when g = any(${holding}) or o.org = ${otherOrg} then ${STORED} else 'n' || g || '@example.com' end))
+        from generate_series(1, ${rows}) g, unnest(${[orgId, otherOrg]}::bigint[]) as o(org)
+       order by g, o.org`;
+    await runSteps(
+      orgId,
+      ADDRESS,
+      TRACE_STEPS.filter((s) => s.kind === 'events'),
+    );
+    const redacted = await sql<{ resourceId: number }[]>`
+      select resource_id as "resourceId" from events where org_id = ${orgId} and payload->'data'->>'email' = '[redacted]' order by resource_id`;
+    expect(redacted.map((r) => r.resourceId)).toEqual(holding);
+    const [kept] = await sql<{ n: number }[]>`select count(*)::int as n from events where org_id = ${orgId} and payload->'data'->>'email' like 'n%@example.com'`;
+    expect(kept!.n).toBe(rows - holding.length);
+    const [untouched] = await sql<{ n: number }[]>`select count(*)::int as n from events where org_id = ${otherOrg} and payload->'data'->>'email' = ${STORED}`;
+    expect(untouched!.n).toBe(rows);
   });
 });
