@@ -24,7 +24,8 @@ import { defaultTransports, mailServerRule, mountMailRoutes, type MailServerRule
 import { DEFAULT_UPLOAD_MAX_BYTES, mountImportRoutes, mountUploadRoute, type UploadOptions } from './imports/index.js';
 import { imapFlowConnect, mountTestSyncRoute, type ImapConnect } from './mail/sync/index.js';
 import { webhookCleanup } from './webhooks/cleanup.js';
-import { ApiError, errorResponse, internalError, jsonApi, jsonApiMediaType, payloadTooLarge, resourceNotFound } from './jsonapi/index.js';
+import { isConnectionLoss } from './db/connection-loss.js';
+import { ApiError, errorResponse, internalError, jsonApi, jsonApiMediaType, payloadTooLarge, resourceNotFound, serviceUnavailable } from './jsonapi/index.js';
 import { oauthRoutes } from './oauth/index.js';
 import { createTrackingSigner, loggablePath, trackingRoutes } from './mail/tracking/index.js';
 import type { OpenApiDocument } from './openapi/index.js';
@@ -67,9 +68,21 @@ function generatedOpenApi(): OpenApiDocument {
   return JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8')) as OpenApiDocument;
 }
 
+/** A lost database connection: the client may try again in a second (the write may or may not have committed). */
+const CONNECTION_LOST = new ApiError(
+  503,
+  serviceUnavailable('databaseUnavailable', 'The connection to the database was lost while this request ran; it was not completed, or its outcome is unknown. Try again.')
+    .errors,
+  { 'Retry-After': '1' },
+);
+
 /** Renders any error as JSON:API; only an unexpected one is logged with its stack. */
 function renderError(error: Error, c: Context<ApiEnv>): Response {
   if (error instanceof ApiError) return errorResponse(c, error);
+  if (isConnectionLoss(error)) {
+    (c.get('log') ?? console).warn({ err: error }, 'database connection lost during the request');
+    return errorResponse(c, CONNECTION_LOST);
+  }
   const requestId = c.get('requestId') ?? 'unknown';
   (c.get('log') ?? console).error({ err: error }, 'unhandled error');
   return errorResponse(c, internalError(requestId));

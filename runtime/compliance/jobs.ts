@@ -1,4 +1,5 @@
 import { enqueueJobs } from '../jobs/enqueue.js';
+import { shareFlag } from '../jobs/fair-share.js';
 import type { Transaction } from '../tenancy/index.js';
 
 /** Plans a new request: finds the prospects and creates the tasks. */
@@ -17,19 +18,21 @@ export interface RunTaskPayload {
 }
 
 /**
- * The named queue of an org's compliance jobs: graphile-worker runs the jobs of one queue one at
- * a time, so an org's requests, however many tasks they have (one per prospect with the
- * address, which anyone with complianceRequests.write can make many of), take one of the
- * worker's slots at most and never starve other orgs' jobs.
+ * The share flag of an org's compliance jobs (runtime/jobs/fair-share.ts): however many tasks an
+ * org's requests have (one per prospect with the address, which anyone with
+ * complianceRequests.write can make many of), they take all but one of a worker's slots at
+ * most, so other orgs' due jobs always find one. A named queue per org would bound them to one
+ * slot, but graphile-worker looks for a queue's next job only at its next poll, which made each
+ * task wait about 0.7 s: hours for a request over thousands of prospects.
  */
-export function complianceQueue(orgId: number): string {
-  return `compliance:${orgId}`;
+export function complianceShare(orgId: number): string[] {
+  return [shareFlag(`compliance:${orgId}`)];
 }
 
 /** The planning job, enqueued in the create's transaction; its key makes a second enqueue harmless. */
 export async function enqueuePlan(tx: Transaction, orgId: number, requestId: number): Promise<void> {
   const payload: PlanRequestPayload = { orgId, requestId };
-  await enqueueJobs(tx, [{ task: PLAN_REQUEST_TASK, payload: { ...payload }, jobKey: `${PLAN_REQUEST_TASK}:${orgId}:${requestId}`, queueName: complianceQueue(orgId) }]);
+  await enqueueJobs(tx, [{ task: PLAN_REQUEST_TASK, payload: { ...payload }, jobKey: `${PLAN_REQUEST_TASK}:${orgId}:${requestId}`, flags: complianceShare(orgId) }]);
 }
 
 /**
@@ -41,7 +44,7 @@ export async function enqueueTaskRuns(tx: Transaction, orgId: number, taskIds: r
     tx,
     taskIds.map((taskId) => {
       const payload: RunTaskPayload = { orgId, taskId };
-      return { task: RUN_TASK_TASK, payload: { ...payload }, jobKey: `${RUN_TASK_TASK}:${orgId}:${taskId}`, queueName: complianceQueue(orgId), ...(runAt && { runAt }) };
+      return { task: RUN_TASK_TASK, payload: { ...payload }, jobKey: `${RUN_TASK_TASK}:${orgId}:${taskId}`, flags: complianceShare(orgId), ...(runAt && { runAt }) };
     }),
   );
 }

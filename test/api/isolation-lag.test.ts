@@ -14,7 +14,7 @@ import { WorkerProcesses } from '../helpers/worker-processes.js';
  * child process, as `npm start` runs them.
  *
  * The heavy operations: a 2 MB bulk upsert, a compliance request in an org of 20,000 prospects
- * with their events and batch items, validation of a 200,000-row file of malformed rows, and a
+ * with their events and batch items (20 of them with the address), validation of a 200,000-row file of malformed rows, and a
  * 30,000-row import.
  */
 
@@ -78,17 +78,19 @@ function prospectRecords(from: number, count: number) {
 }
 
 /**
- * Makes the heavy org's 20,000 prospects, their events and their bulk upsert items all carry
- * the erased address, as if one person's address had been entered on every one of them (a bulk
- * upsert would have merged them as duplicates): one set-based statement per table.
+ * Gives every 1,000th of the heavy org's 20,000 prospects the erased address, in the prospect,
+ * its events and its bulk upsert item, as if one person had been entered 20 times (a bulk upsert
+ * would have merged them as duplicates): one set-based statement per table. The request then
+ * deletes 20 prospects and searches all 20,000 prospects' events and items for the address.
  */
-async function giveEveryProspectTheErasedAddress(): Promise<void> {
-  const pattern = 'p[0-9]+@example\\.test';
-  await api.sql`update prospects set emails = array[${ERASED_ADDRESS}] where org_id = ${heavy.orgId}`;
-  await api.sql`update events set payload = regexp_replace(payload::text, ${pattern}, ${ERASED_ADDRESS}, 'g')::jsonb where org_id = ${heavy.orgId}`;
-  await api.sql`update batch_items set data = regexp_replace(data, ${pattern}, ${ERASED_ADDRESS}, 'g') where org_id = ${heavy.orgId}`;
-  const [row] = await api.sql<{ count: number }[]>`select count(*)::int as count from prospects where org_id = ${heavy.orgId}`;
-  expect(row?.count).toBe(20_000);
+async function giveSomeProspectsTheErasedAddress(): Promise<void> {
+  const pattern = '^p[0-9]*000@example\\.test$';
+  await api.sql`update prospects set emails = array[${ERASED_ADDRESS}] where org_id = ${heavy.orgId} and emails[1] ~ ${pattern}`;
+  const inText = 'p[0-9]*000@example\\.test';
+  await api.sql`update events set payload = regexp_replace(payload::text, ${inText}, ${ERASED_ADDRESS}, 'g')::jsonb where org_id = ${heavy.orgId} and payload::text ~ ${inText}`;
+  await api.sql`update batch_items set data = regexp_replace(data, ${inText}, ${ERASED_ADDRESS}, 'g') where org_id = ${heavy.orgId} and data ~ ${inText}`;
+  const [row] = await api.sql<{ count: number }[]>`select count(*)::int as count from prospects where org_id = ${heavy.orgId} and ${ERASED_ADDRESS} = any(emails)`;
+  expect(row?.count).toBe(20);
 }
 
 async function bulkUpsertSettled(records: unknown[]): Promise<void> {
@@ -113,9 +115,9 @@ describe('another org while one org works hard', () => {
     await guarded('bulkUpsert2MB', () => bulkUpsertSettled(records));
   }, 240_000);
 
-  it('keeps answering during a compliance request over 20,000 prospects, their events and items', async () => {
+  it('keeps answering during a compliance request in an org of 20,000 prospects with their events and items', async () => {
     await bulkUpsertSettled(prospectRecords(14_001, 6_000));
-    await giveEveryProspectTheErasedAddress();
+    await giveSomeProspectsTheErasedAddress();
     const [admin] = await api.sql<{ email: string }[]>`select email from users where org_id = ${heavy.orgId} and id = ${heavy.userId}`;
     const done = await guarded('complianceRequest', async () => {
       const created = await heavy.request('POST', '/api/v2/complianceRequests', {
@@ -138,8 +140,8 @@ describe('another org while one org works hard', () => {
       );
     });
     expect(done.state).toBe('done');
-    const left = await heavy.request('GET', '/api/v2/prospects?count=true&page[size]=1');
-    expect(left.body.meta.count).toBe(0);
+    const [left] = await api.sql<{ count: number }[]>`select count(*)::int as count from prospects where org_id = ${heavy.orgId}`;
+    expect(left?.count).toBe(20_000 - 20);
   }, 480_000);
 
   it('keeps answering while a 200,000-row file of malformed rows is validated', async () => {
