@@ -156,6 +156,44 @@ describe('a scheduled mailing', () => {
     expect(smtp.received.length).toBe(before);
   });
 
+  it('made from a template, with no subject or body of its own, is sent with the template’s', async () => {
+    const f = await fixture('From a template');
+    const template = await create(f.org, 'templates', 'template', {
+      name: 'Intro',
+      subject: 'Hello {{first_name}}',
+      bodyHtml: '<p>From the template, {{first_name}}</p>',
+    });
+    const before = smtp.received.length;
+    const id = await create(
+      f.org,
+      'mailings',
+      'mailing',
+      { state: 'scheduled' },
+      { mailbox: { type: 'mailbox', id: f.mailbox }, prospect: { type: 'prospect', id: f.prospect }, template: { type: 'template', id: template } },
+    );
+    const delivered = await untilState(f.org, id, 'delivered');
+    expect(delivered).toMatchObject({ subject: 'Hello {{first_name}}', bodyHtml: '<p>From the template, {{first_name}}</p>', bodyText: 'From the template, Ada' });
+    expect(smtp.received.length).toBe(before + 1);
+    const raw = smtp.received.at(-1)!.raw;
+    expect(raw).toContain('Subject: Hello Ada\r\n');
+    expect(decodeQuotedPrintable(raw)).toContain('<p>From the template, Ada</p>');
+  });
+
+  it('with neither a subject, a body nor a template fails saying so, and sends nothing', async () => {
+    const f = await fixture('Nothing to send');
+    const before = smtp.received.length;
+    const id = await create(
+      f.org,
+      'mailings',
+      'mailing',
+      { state: 'scheduled' },
+      { mailbox: { type: 'mailbox', id: f.mailbox }, prospect: { type: 'prospect', id: f.prospect } },
+    );
+    const failed = await untilState(f.org, id, 'failed');
+    expect(failed.errorReason).toBe('The mailing has no subject and no body, and no template to take them from');
+    expect(smtp.received.length).toBe(before);
+  });
+
   it('deleted or drafted again before it is due loses its send job', async () => {
     const f = await fixture('Unscheduled');
     const later = new Date(clock.now().getTime() + HOUR).toISOString();

@@ -90,6 +90,23 @@ function fail(effects: WriteEffects, id: number, errorReason: string): Promise<v
   return written(effects, id, { state: 'failed', errorReason, retryAt: null });
 }
 
+/**
+ * The subject and HTML body to send: the mailing's own, each taken from its template where the
+ * mailing has none (as a sequence step's mailing is made); undefined when there is neither a
+ * subject nor a body to send.
+ */
+async function contentOf(effects: WriteEffects, mailing: Row): Promise<{ subject: string | null; bodyHtml: string | null } | undefined> {
+  const own = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
+  let subject = own(mailing.subject);
+  let bodyHtml = own(mailing.bodyHtml);
+  if ((subject === null || bodyHtml === null) && mailing.template != null) {
+    const template = (await effects.records.rows('template', [Number(mailing.template)])).get(Number(mailing.template));
+    subject ??= own(template?.subject);
+    bodyHtml ??= own(template?.bodyHtml);
+  }
+  return subject === null && bodyHtml === null ? undefined : { subject, bodyHtml };
+}
+
 async function prepareSend(deps: SendDependencies, tx: Transaction, job: SendJobPayload): Promise<{ message: OutgoingMessage; mailbox: Row } | undefined> {
   const { effects, mailing } = await lockedMailing(deps, tx, job);
   if (mailing?.state === 'delivering') return void (await settleInterrupted(tx, effects, mailing));
@@ -114,9 +131,11 @@ async function prepareSend(deps: SendDependencies, tx: Transaction, job: SendJob
   const sender = mailbox.user == null ? undefined : (await effects.records.rows('user', [Number(mailbox.user)])).get(Number(mailbox.user));
   const to = Array.isArray(prospect?.emails) ? prospect.emails.find((e): e is string => typeof e === 'string' && e !== '') : undefined;
   if (!to) return void (await fail(effects, job.mailingId, 'The prospect has no e-mail address to send to'));
+  const content = await contentOf(effects, mailing);
+  if (!content) return void (await fail(effects, job.mailingId, 'The mailing has no subject and no body, and no template to take them from'));
   let rendered;
   try {
-    rendered = renderMailing(mailing, { prospect, account, mailbox, sender });
+    rendered = renderMailing({ ...mailing, ...content }, { prospect, account, mailbox, sender });
   } catch (error) {
     if (error instanceof UnfilledVariable) return void (await fail(effects, job.mailingId, error.message));
     throw error;
@@ -132,7 +151,17 @@ async function prepareSend(deps: SendDependencies, tx: Transaction, job: SendJob
     sequence: mailing.mailingType === 'sequence',
   };
   const html = deps.transforms.reduce((body, transform) => transform(body, context), rendered.html);
-  await written(effects, job.mailingId, { state: 'delivering', messageId, mailboxAddress: from, bodyText: rendered.text, user: mailbox.user ?? null, errorReason: null });
+  await written(effects, job.mailingId, {
+    state: 'delivering',
+    messageId,
+    mailboxAddress: from,
+    // What was sent, the template's where the mailing had none of its own.
+    subject: content.subject,
+    bodyHtml: content.bodyHtml,
+    bodyText: rendered.text,
+    user: mailbox.user ?? null,
+    errorReason: null,
+  });
   return {
     mailbox,
     message: {
