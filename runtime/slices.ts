@@ -6,6 +6,13 @@ import { setImmediate } from 'node:timers/promises';
  * slices, so no tenant's large body or file holds them up for longer than one slice takes.
  */
 
+/**
+ * At most this many bytes of a file are parsed, matched or hashed between two turns of the event
+ * loop: a few milliseconds of CSV parsing or regular expression, where a stored 1 MiB chunk, or a
+ * whole 100 MiB file, at once would keep the process's other requests waiting for all of it.
+ */
+export const PIECE_BYTES = 64 * 1024;
+
 /** Lets the event loop run whatever is waiting before going on. */
 export function turnOfEventLoop(): Promise<void> {
   return setImmediate();
@@ -20,4 +27,22 @@ export async function mapInSlices<T, R>(items: readonly T[], size: number, map: 
     for (let index = start; index < end; index++) results[index] = map(items[index]!, index);
   }
   return results;
+}
+
+/** `chunks` cut into pieces of at most `pieceBytes`, views of the same memory. */
+export async function* piecesOf(chunks: AsyncIterable<Uint8Array>, pieceBytes = PIECE_BYTES): AsyncGenerator<Buffer> {
+  for await (const chunk of chunks) {
+    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    for (let at = 0; at < bytes.length; at += pieceBytes) yield bytes.subarray(at, at + pieceBytes);
+  }
+}
+
+/** piecesOf with a turn of the event loop before each piece after the first. */
+export async function* inPieces(chunks: AsyncIterable<Uint8Array>, pieceBytes = PIECE_BYTES): AsyncGenerator<Buffer> {
+  let first = true;
+  for await (const piece of piecesOf(chunks, pieceBytes)) {
+    if (!first) await turnOfEventLoop();
+    first = false;
+    yield piece;
+  }
 }

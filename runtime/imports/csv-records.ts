@@ -1,4 +1,4 @@
-import { turnOfEventLoop } from '../slices.js';
+import { piecesOf, turnOfEventLoop } from '../slices.js';
 import { CsvScanner, ScanError, type ScannedRecord, type ScanProblem } from './csv-scanner.js';
 
 /**
@@ -17,7 +17,7 @@ import { CsvScanner, ScanError, type ScannedRecord, type ScanProblem } from './c
  *   no header row, too many columns, a quote left open (the rest of the file would be one
  *   field), a record over MAX_RECORD_BYTES.
  *
- * The file is read in slices (issue #25): PIECE_BYTES of it at a time, and at most SLICE_ROWS
+ * The file is read in slices (issue #25): PIECE_BYTES (runtime/slices.ts) of it at a time, and at most SLICE_ROWS
  * rows, with a turn of the event loop between slices, so that a large file, or one of a great
  * many short rows, never holds the process's other requests up for long.
  */
@@ -33,9 +33,6 @@ export const MAX_RECORD_BYTES = 1024 * 1024;
 
 /** The most columns a header row may have: more than any import maps, few enough to check at once. */
 export const MAX_COLUMNS = 1000;
-
-/** Bytes of the file read between two turns of the event loop: about a millisecond's work. */
-export const PIECE_BYTES = 64 * 1024;
 
 /** Rows produced between two turns of the event loop, however short they are. */
 export const SLICE_ROWS = 1000;
@@ -64,13 +61,10 @@ async function* textPieces(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Ui
     }
     if (piece?.includes(0)) throw new InvalidCsv('The file contains NUL bytes; a CSV file is text');
   };
-  for await (const chunk of chunks) {
-    for (let at = 0; at < chunk.byteLength; at += PIECE_BYTES) {
-      const piece = chunk.subarray(at, at + PIECE_BYTES);
-      offset += piece.byteLength;
-      check(piece);
-      yield piece;
-    }
+  for await (const piece of piecesOf(chunks)) {
+    offset += piece.byteLength;
+    check(piece);
+    yield piece;
   }
   check();
 }

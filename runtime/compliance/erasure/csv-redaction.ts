@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { MAX_RECORD_BYTES } from '../../imports/csv-summary.js';
 import { holdsAddress, REDACTED, type AddressPattern } from './address.js';
-import { inPieces } from './pieces.js';
+import { inPieces } from '../../slices.js';
 
 /**
  * Finding the records of an uploaded CSV file that hold the address, as byte ranges, and what

@@ -5,7 +5,7 @@ import { summarizeCsv } from '../../imports/csv-summary.js';
 import { orgScopedTransaction, type Transaction } from '../../tenancy/index.js';
 import { addressPattern, holdsAddress, type AddressPattern } from './address.js';
 import { findRecordsHolding, placeholderRecord, type ByteRange } from './csv-redaction.js';
-import { inPieces } from './pieces.js';
+import { inPieces } from '../../slices.js';
 import type { ErasureStep } from './step.js';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addressPattern } from '../../../runtime/compliance/erasure/address.js';
 import { findRecordsHolding, placeholderRecord } from '../../../runtime/compliance/erasure/csv-redaction.js';
-import { PIECE_BYTES } from '../../../runtime/compliance/erasure/pieces.js';
+import { PIECE_BYTES } from '../../../runtime/slices.js';
 import { openCsv } from '../../../runtime/imports/csv-records.js';
 
 /** The byte ranges of CSV records holding the address, and placeholders that import as malformed rows. */
