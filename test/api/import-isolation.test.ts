@@ -2,9 +2,9 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorker } from '../../runtime/worker.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
-import { freshOrg, type OrgClient } from '../helpers/bulk-actions.js';
+import { freshOrg } from '../helpers/bulk-actions.js';
 import { importEnded, startImport, uploadAndValidate } from '../helpers/imports.js';
-import { duringWork, type Latency } from '../helpers/latency.js';
+import { duringWork, prospectsPageProbe, type Latency } from '../helpers/latency.js';
 
 /**
  * Issue #25: one org's large CSV file does not stall the other orgs' requests while it is
@@ -24,15 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await api?.close();
 });
-
-/** A request of another org, as a probe: a page of its prospects. */
-function otherOrgsPage(other: OrgClient) {
-  return async () => {
-    const response = await fetch(`${api.baseUrl}/api/v2/prospects?page[size]=5`, { headers: { authorization: `Bearer ${other.token}` } });
-    await response.text();
-    return response.status === 200 ? undefined : `GET /api/v2/prospects answered ${response.status}`;
-  };
-}
 
 function report(what: string, elapsedMs: number, latency: Latency): void {
   console.log(
@@ -58,11 +49,14 @@ describe('a CSV file of 200,000 malformed rows', () => {
     });
     try {
       const started = performance.now();
-      const { result, latency } = await duringWork(async () => {
-        const begun = await startImport(org, upload, { mappings: { Email: 'emails', Name: 'firstName' } });
-        expect(begun.status, JSON.stringify(begun.body)).toBe(200);
-        return { id: begun.body.data.id as string, attributes: await importEnded(org, begun.body.data.id, 600_000) };
-      }, otherOrgsPage(other));
+      const { result, latency } = await duringWork(
+        async () => {
+          const begun = await startImport(org, upload, { mappings: { Email: 'emails', Name: 'firstName' } });
+          expect(begun.status, JSON.stringify(begun.body)).toBe(200);
+          return { id: begun.body.data.id as string, attributes: await importEnded(org, begun.body.data.id, 600_000) };
+        },
+        prospectsPageProbe(api.baseUrl, other.token),
+      );
       report('import of 200,000 malformed rows', Math.round(performance.now() - started), latency);
       expect(result.attributes).toMatchObject({ state: 'finished', total: MALFORMED_ROWS, failures: MALFORMED_ROWS, dupes: 0 });
       const batches = await org.request('GET', `/api/v2/batches?filter[contextId]=${result.id}`);

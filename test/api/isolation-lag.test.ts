@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { freshOrg, type OrgClient } from '../helpers/bulk-actions.js';
 import { importEnded, startImport, uploadAndValidate } from '../helpers/imports.js';
-import { duringWork, type Latency } from '../helpers/latency.js';
+import { duringWork, prospectsPageProbe, type Latency } from '../helpers/latency.js';
 import { until } from '../helpers/wait.js';
 import { WorkerProcesses } from '../helpers/worker-processes.js';
 
@@ -49,16 +49,9 @@ afterAll(async () => {
   await api?.close();
 });
 
-/** The bystander's request: a page of its prospects. */
-async function bystandersPage(): Promise<string | undefined> {
-  const response = await fetch(`${api.baseUrl}/api/v2/prospects?page[size]=10`, { headers: { authorization: `Bearer ${bystander.token}` } });
-  await response.text();
-  return response.status === 200 ? undefined : `GET /api/v2/prospects answered ${response.status}`;
-}
-
 /** Runs `work` while the bystander lists its prospects every 100 ms, and checks what the bystander saw. */
 async function guarded<T>(name: string, work: () => Promise<T>): Promise<T> {
-  const { result, latency } = await duringWork(work, bystandersPage);
+  const { result, latency } = await duringWork(work, prospectsPageProbe(api.baseUrl, bystander.token));
   reports[name] = latency;
   const seen = `${name}: ${JSON.stringify(latency)}`;
   expect(latency.failures, seen).toEqual([]);

@@ -77,3 +77,15 @@ export async function duringWork<T>(work: () => Promise<T>, probe: () => Promise
     };
   }
 }
+
+/**
+ * The probe the isolation tests send for the other org: a page of its prospects, with its own
+ * token, straight to the server (`baseUrl`); undefined when answered 200.
+ */
+export function prospectsPageProbe(baseUrl: string, token: string): () => Promise<string | undefined> {
+  return async () => {
+    const response = await fetch(`${baseUrl}/api/v2/prospects?page[size]=10`, { headers: { authorization: `Bearer ${token}` } });
+    await response.text();
+    return response.status === 200 ? undefined : `GET /api/v2/prospects answered ${response.status}`;
+  };
+}
