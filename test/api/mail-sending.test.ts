@@ -79,14 +79,19 @@ async function fixture(name: string, mailbox: Record<string, unknown> = {}, smtp
   return { org, mailbox: mailboxId, prospect };
 }
 
-async function scheduleMailing(f: Fixture, subject: string, bodyHtml: string, attributes: Record<string, unknown> = {}): Promise<number> {
+/** A scheduled mailing from the fixture's mailbox to its prospect, with `attributes` and any further relationships. */
+async function scheduled(f: Fixture, attributes: Record<string, unknown>, relationships: Record<string, unknown> = {}): Promise<number> {
   return create(
     f.org,
     'mailings',
     'mailing',
-    { state: 'scheduled', subject, bodyHtml, ...attributes },
-    { mailbox: { type: 'mailbox', id: f.mailbox }, prospect: { type: 'prospect', id: f.prospect } },
+    { state: 'scheduled', ...attributes },
+    { mailbox: { type: 'mailbox', id: f.mailbox }, prospect: { type: 'prospect', id: f.prospect }, ...relationships },
   );
+}
+
+async function scheduleMailing(f: Fixture, subject: string, bodyHtml: string, attributes: Record<string, unknown> = {}): Promise<number> {
+  return scheduled(f, { subject, bodyHtml, ...attributes });
 }
 
 async function mailing(org: OrgClient, id: number): Promise<Record<string, any>> {
@@ -164,13 +169,7 @@ describe('a scheduled mailing', () => {
       bodyHtml: '<p>From the template, {{first_name}}</p>',
     });
     const before = smtp.received.length;
-    const id = await create(
-      f.org,
-      'mailings',
-      'mailing',
-      { state: 'scheduled' },
-      { mailbox: { type: 'mailbox', id: f.mailbox }, prospect: { type: 'prospect', id: f.prospect }, template: { type: 'template', id: template } },
-    );
+    const id = await scheduled(f, {}, { template: { type: 'template', id: template } });
     const delivered = await untilState(f.org, id, 'delivered');
     expect(delivered).toMatchObject({ subject: 'Hello {{first_name}}', bodyHtml: '<p>From the template, {{first_name}}</p>', bodyText: 'From the template, Ada' });
     expect(smtp.received.length).toBe(before + 1);
@@ -182,13 +181,7 @@ describe('a scheduled mailing', () => {
   it('with neither a subject, a body nor a template fails saying so, and sends nothing', async () => {
     const f = await fixture('Nothing to send');
     const before = smtp.received.length;
-    const id = await create(
-      f.org,
-      'mailings',
-      'mailing',
-      { state: 'scheduled' },
-      { mailbox: { type: 'mailbox', id: f.mailbox }, prospect: { type: 'prospect', id: f.prospect } },
-    );
+    const id = await scheduled(f, {});
     const failed = await untilState(f.org, id, 'failed');
     expect(failed.errorReason).toBe('The mailing has no subject and no body, and no template to take them from');
     expect(smtp.received.length).toBe(before);
