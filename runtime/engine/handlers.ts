@@ -10,7 +10,7 @@ import type { Row } from './render.js';
 import type { WriteOperation } from './write-operations.js';
 import { listResponder } from './list-response.js';
 import { actionParams, queryParams, rejectUnknownParams } from './query-params.js';
-import { actionOperation } from './record-writer.js';
+import { actionOperation } from './record-writer/index.js';
 import { findRecord } from './records.js';
 import { relatedHandler } from './related.js';
 import { actorOf, pathRecordId, resourceRenderer } from './responses.js';

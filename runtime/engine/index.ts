@@ -30,7 +30,7 @@ export { SERVICE_ACTOR } from './behaviour.js';
 export type { ResourceHandlers } from './handlers.js';
 export type { DynamicRecords, DynamicReferences, Reference, ResourceCatalog } from './records.js';
 export type * from './write-operations.js';
-export { createRecordWriter, actionOperation, type RecordWriterOptions } from './record-writer.js';
+export { createRecordWriter, actionOperation, type RecordWriterOptions } from './record-writer/index.js';
 export type { EventSink, RecordedEvent } from './event-log.js';
 export { changesByName, changesOfAttributes, type Snapshot } from './record-rules.js';
 

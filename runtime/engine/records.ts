@@ -7,7 +7,7 @@ import type { ResourceStatements } from './statements.js';
 /**
  * What the engine knows of the resources a write or read may touch: the catalog of
  * descriptors and statements, the references to clear on delete, and single-record reads.
- * Writes go through the record writer (record-writer.ts).
+ * Writes go through the record writer (record-writer/).
  */
 
 /** Finds references no schema declares (custom objects' relationships), inside the transaction. */

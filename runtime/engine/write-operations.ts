@@ -6,7 +6,7 @@ import type { ResourceCatalog } from './records.js';
 import type { Row } from './render.js';
 
 /**
- * The vocabulary of the record writer (runtime/engine/record-writer.ts): what a caller asks it
+ * The vocabulary of the record writer (runtime/engine/record-writer/): what a caller asks it
  * to write and what it answers per operation. Every writer of records speaks it: HTTP handlers
  * (a set of one), bulk upserts, bulk actions, imports, jobs.
  */

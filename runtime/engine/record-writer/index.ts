@@ -1,11 +1,11 @@
-import { ApiError, validationError, type FieldError } from '../jsonapi/index.js';
-import type { AttributeDescriptor, ResourceDescriptor } from '../model/descriptor.js';
-import { relationshipAlias, toOnes } from '../model/sql-text.js';
-import type { Transaction } from '../tenancy/index.js';
-import type { Behaviours, RecordReader, RecordPresence, ReviewedWrite, WriteEffects, WrittenRecord } from './behaviour.js';
-import { declaredChanges } from './behaviour-check.js';
-import { apiErrorOfWrite } from './database-errors.js';
-import { recordEvents, type ChangeEvent, type EventSink } from './event-log.js';
+import { ApiError, validationError, type FieldError } from '../../jsonapi/index.js';
+import type { AttributeDescriptor, ResourceDescriptor } from '../../model/descriptor.js';
+import { relationshipAlias, toOnes } from '../../model/sql-text.js';
+import type { Transaction } from '../../tenancy/index.js';
+import type { Behaviours, RecordReader, RecordPresence, ReviewedWrite, WriteEffects, WrittenRecord } from '../behaviour.js';
+import { declaredChanges } from '../behaviour-check.js';
+import { apiErrorOfWrite } from '../database-errors.js';
+import { recordEvents, type ChangeEvent, type EventSink } from '../event-log.js';
 import {
   behaviourProblems,
   changedNames,
@@ -17,11 +17,11 @@ import {
   withDerived,
   type ColumnValue,
   type RuleContext,
-} from './record-rules.js';
-import type { DynamicRecords, DynamicReferences, Reference, ResourceCatalog } from './records.js';
-import type { Row } from './render.js';
-import { deleteRows, existingTargets, insertRows, lockRows, selectRows, updateRows } from './set-statements.js';
-import type { Changes, RecordWriter, UpdateChanges, UpdateOperation, WriteOperation, WriteOutcome, WriteScope } from './write-operations.js';
+} from '../record-rules.js';
+import type { DynamicRecords, DynamicReferences, Reference, ResourceCatalog } from '../records.js';
+import type { Row } from '../render.js';
+import { deleteRows, existingTargets, insertRows, lockRows, selectRows, updateRows } from '../set-statements.js';
+import type { Changes, RecordWriter, UpdateChanges, UpdateOperation, WriteOperation, WriteOutcome, WriteScope } from '../write-operations.js';
 
 /**
  * The one write path. Every record written, by an HTTP request (a set of one), a bulk job or
